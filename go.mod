@@ -1,0 +1,12 @@
+module github.com/kitchensync/kitchensync
+
+go 1.26.0
+
+require (
+	github.com/evanphx/json-patch/v5 v5.9.11 // indirect
+	github.com/google/go-cmp v0.7.0 // indirect
+	github.com/prometheus/client_golang v1.23.1 // indirect
+	github.com/stretchr/testify v1.12.1 // indirect
+	golang.org/x/sync v0.25.0 // indirect
+	golang.org/x/time v0.16.0 // indirect
+)
