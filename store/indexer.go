@@ -1,0 +1,261 @@
+package store
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+)
+
+// Indexer is a goroutine-safe cache of objects by key, with named indexes,
+// like client-go's cache.Indexer (its threadSafeMap, index and cache types
+// in one). The informer keeps one per kind as its local copy of the
+// server's state.
+//
+// Objects handed to the Indexer are stored as they are, and objects it
+// returns are the stored ones, shared with every other reader: never
+// mutate them (copy with [apiserver.DeepCopy] first). A mutated object can
+// also leave its index entries stale.
+//
+// Every method is safe for concurrent use; readers share a read lock.
+// Lists (List, ListKeys, ByIndex, IndexKeys, Index, ListIndexFuncValues)
+// are sorted by key or value, where client-go returns map order. Use
+// [NewIndexer]; the zero value is not usable.
+type Indexer[T apiserver.Object] struct {
+	keyFunc KeyFunc
+
+	mu      sync.RWMutex // guards items and indexes
+	items   map[string]T
+	indexes []*index[T] // sorted by name; a handful at most, so scanned
+}
+
+// NewIndexer returns an empty Indexer that keys objects with keyFunc
+// ([MetaNamespaceKeyFunc] if nil) and maintains the given indexes. The map
+// is copied; entries with a nil function are ignored.
+func NewIndexer[T apiserver.Object](keyFunc KeyFunc, indexers Indexers[T]) *Indexer[T] {
+	if keyFunc == nil {
+		keyFunc = MetaNamespaceKeyFunc
+	}
+	x := &Indexer[T]{keyFunc: keyFunc, items: map[string]T{}}
+	for _, name := range sortedKeys(indexers) {
+		if fn := indexers[name]; fn != nil {
+			x.indexes = append(x.indexes, &index[T]{name: name, fn: fn, values: map[string]keySet{}})
+		}
+	}
+	return x
+}
+
+// key runs the key function, wrapping its error in a [*KeyError].
+func (x *Indexer[T]) key(obj T) (string, error) {
+	key, err := x.keyFunc(obj)
+	if err != nil {
+		return "", &KeyError{Obj: obj, Err: err}
+	}
+	return key, nil
+}
+
+// Add stores obj, or replaces the object with the same key. It is the
+// same as [Indexer.Update], as in client-go.
+func (x *Indexer[T]) Add(obj T) error { return x.Update(obj) }
+
+// Update stores obj under its key and moves it to its new index values.
+// If the key function or an index function fails, nothing changes.
+func (x *Indexer[T]) Update(obj T) error {
+	key, err := x.key(obj)
+	if err != nil {
+		return err
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	vals := make([][]string, len(x.indexes))
+	for i, ix := range x.indexes {
+		if vals[i], err = ix.compute(key, obj); err != nil {
+			return err
+		}
+	}
+	old, had := x.items[key]
+	x.items[key] = obj
+	for i, ix := range x.indexes {
+		ix.refile(key, old, had, vals[i])
+	}
+	return nil
+}
+
+// Delete removes the object with obj's key, wherever it is filed. Only the
+// key of obj matters: the stored object decides which index values are
+// cleaned up. Deleting a missing key is not an error.
+func (x *Indexer[T]) Delete(obj T) error {
+	key, err := x.key(obj)
+	if err != nil {
+		return err
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.deleteLocked(key)
+	return nil
+}
+
+// DeleteByKey removes the object stored under key, if any. The informer
+// uses it for tombstones whose last state is unknown.
+func (x *Indexer[T]) DeleteByKey(key string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.deleteLocked(key)
+}
+
+// deleteLocked removes key from items and indexes. Call with mu held.
+func (x *Indexer[T]) deleteLocked(key string) {
+	old, ok := x.items[key]
+	if !ok {
+		return
+	}
+	for _, ix := range x.indexes {
+		ix.unfile(key, old)
+	}
+	delete(x.items, key)
+}
+
+// Get returns the stored object with obj's key.
+func (x *Indexer[T]) Get(obj T) (item T, exists bool, err error) {
+	key, err := x.key(obj)
+	if err != nil {
+		return item, false, err
+	}
+	return x.GetByKey(key)
+}
+
+// GetByKey returns the object stored under key. The error is always nil;
+// it is there so that GetByKey matches client-go's KeyGetter and the
+// informer's KeyListerGetter.
+func (x *Indexer[T]) GetByKey(key string) (item T, exists bool, err error) {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	item, exists = x.items[key]
+	return item, exists, nil
+}
+
+// List returns every stored object, sorted by key.
+func (x *Indexer[T]) List() []T {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.objectsLocked(sortedKeys(x.items))
+}
+
+// ListKeys returns every stored key, sorted.
+func (x *Indexer[T]) ListKeys() []string {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return sortedKeys(x.items)
+}
+
+// Len returns how many objects are stored.
+func (x *Indexer[T]) Len() int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return len(x.items)
+}
+
+// objectsLocked returns the stored objects for keys. Call with mu held.
+func (x *Indexer[T]) objectsLocked(keys []string) []T {
+	out := make([]T, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, x.items[k])
+	}
+	return out
+}
+
+// Replace makes list the whole content of the store and rebuilds every
+// index, as a relist does. When two objects share a key the later wins.
+// If a key or index function fails, nothing changes. resourceVersion is
+// accepted for symmetry with client-go and not kept.
+func (x *Indexer[T]) Replace(list []T, resourceVersion string) error {
+	items := make(map[string]T, len(list))
+	for _, obj := range list {
+		key, err := x.key(obj)
+		if err != nil {
+			return err
+		}
+		items[key] = obj
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	indexes := make([]*index[T], len(x.indexes))
+	for i, ix := range x.indexes {
+		built, err := buildIndex(ix.name, ix.fn, items)
+		if err != nil {
+			return err
+		}
+		indexes[i] = built
+	}
+	x.items, x.indexes = items, indexes
+	return nil
+}
+
+// buildIndex indexes items from scratch.
+func buildIndex[T apiserver.Object](name string, fn IndexFunc[T], items map[string]T) (*index[T], error) {
+	ix := &index[T]{name: name, fn: fn, values: map[string]keySet{}}
+	for key, obj := range items {
+		vals, err := ix.compute(key, obj)
+		if err != nil {
+			return nil, err
+		}
+		ix.add(key, vals)
+	}
+	return ix, nil
+}
+
+// AddIndexers registers more indexes and files every stored object in
+// them, like client-go (which since v0.27 allows this after objects were
+// added). A name already in use is an error wrapping [ErrIndexConflict];
+// an index function failing on a stored object is an [*IndexFuncError].
+// In both cases no index is added.
+func (x *Indexer[T]) AddIndexers(indexers Indexers[T]) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var conflicts []string
+	for name := range indexers {
+		if x.lookupLocked(name) != nil {
+			conflicts = append(conflicts, name)
+		}
+	}
+	if len(conflicts) > 0 {
+		slices.Sort(conflicts)
+		return fmt.Errorf("%w: %s; pick another name", ErrIndexConflict, strings.Join(conflicts, ", "))
+	}
+	added := make([]*index[T], 0, len(indexers))
+	for _, name := range sortedKeys(indexers) {
+		if fn := indexers[name]; fn != nil {
+			ix, err := buildIndex(name, fn, x.items)
+			if err != nil {
+				return err
+			}
+			added = append(added, ix)
+		}
+	}
+	x.indexes = append(x.indexes, added...)
+	slices.SortFunc(x.indexes, func(a, b *index[T]) int { return strings.Compare(a.name, b.name) })
+	return nil
+}
+
+// GetIndexers returns a copy of the registered index functions.
+func (x *Indexer[T]) GetIndexers() Indexers[T] {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	out := make(Indexers[T], len(x.indexes))
+	for _, ix := range x.indexes {
+		out[ix.name] = ix.fn
+	}
+	return out
+}
+
+// lookupLocked finds an index by name, or nil. Call with mu held.
+func (x *Indexer[T]) lookupLocked(name string) *index[T] {
+	for _, ix := range x.indexes {
+		if ix.name == name {
+			return ix
+		}
+	}
+	return nil
+}

@@ -1,0 +1,103 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+)
+
+// KeyFunc names an object in a store. Two objects with the same key are
+// the same object at different times; like client-go's cache.KeyFunc.
+type KeyFunc func(obj apiserver.Object) (string, error)
+
+// MetaNamespaceKeyFunc is the default [KeyFunc]: "namespace/name" for a
+// namespaced object and just "name" for a cluster-scoped one, the same keys
+// client-go uses, so that keys read in logs and workqueues transfer.
+//
+// Unlike client-go it refuses a nil object and an object without a name:
+// either would be a bug upstream, and an empty key would silently collide.
+func MetaNamespaceKeyFunc(obj apiserver.Object) (string, error) {
+	if isNil(obj) {
+		return "", errors.New("store: cannot make a key for a nil object")
+	}
+	meta := obj.GetObjectMeta()
+	if meta.Name == "" {
+		return "", errors.New("store: cannot make a key for an object without metadata.name; set the name (the API server does on create)")
+	}
+	if meta.Namespace == "" {
+		return meta.Name, nil
+	}
+	return meta.Namespace + "/" + meta.Name, nil
+}
+
+// SplitMetaNamespaceKey is the inverse of [MetaNamespaceKeyFunc]: it splits
+// "namespace/name" into its parts, and returns an empty namespace for a
+// plain "name". A key with more than one slash or an empty part is
+// rejected with an [*InvalidKeyError] (client-go accepts "ns/" and "";
+// kitchensync does not, since no object can have those keys).
+func SplitMetaNamespaceKey(key string) (namespace, name string, err error) {
+	namespace, name, found := strings.Cut(key, "/")
+	if !found {
+		namespace, name = "", key
+	}
+	switch {
+	case name == "":
+		return "", "", &InvalidKeyError{Key: key, Reason: "the name is empty"}
+	case found && namespace == "":
+		return "", "", &InvalidKeyError{Key: key, Reason: "the namespace before the slash is empty"}
+	case strings.Contains(name, "/"):
+		return "", "", &InvalidKeyError{Key: key, Reason: "it has more than one slash"}
+	}
+	return namespace, name, nil
+}
+
+// InvalidKeyError reports a key that [SplitMetaNamespaceKey] cannot split.
+type InvalidKeyError struct {
+	Key    string // the key as given
+	Reason string // what is wrong with it
+}
+
+func (e *InvalidKeyError) Error() string {
+	return fmt.Sprintf("store: invalid key %q: %s; want \"namespace/name\" or \"name\"", e.Key, e.Reason)
+}
+
+// KeyError reports that the store's [KeyFunc] failed for an object, like
+// client-go's cache.KeyError. Err is the key function's error.
+type KeyError struct {
+	Obj apiserver.Object
+	Err error
+}
+
+func (e *KeyError) Error() string {
+	return fmt.Sprintf("store: cannot make a key for %s: %v", describe(e.Obj), e.Err)
+}
+
+// Unwrap returns the key function's error.
+func (e *KeyError) Unwrap() error { return e.Err }
+
+// isNil reports whether obj is nil or a nil pointer inside an interface,
+// such as a (*Order)(nil), whose methods would panic.
+func isNil(obj apiserver.Object) bool {
+	if obj == nil {
+		return true
+	}
+	v := reflect.ValueOf(obj)
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Interface, reflect.Func, reflect.Chan:
+		return v.IsNil()
+	}
+	return false
+}
+
+// describe names an object for an error message without calling into a
+// nil pointer.
+func describe(obj apiserver.Object) string {
+	if isNil(obj) {
+		return "a nil object"
+	}
+	meta := obj.GetObjectMeta()
+	return fmt.Sprintf("%T %q", obj, meta.Namespace+"/"+meta.Name)
+}
