@@ -79,3 +79,24 @@ func (gr GroupResource) String() string {
 	}
 	return gr.Resource + "." + gr.Group
 }
+
+// GroupKind is a kind without a version, e.g. Order.menu.example.com;
+// validation errors name kinds this way.
+type GroupKind struct {
+	Group string
+	Kind  string
+}
+
+// String returns "Kind.group", or "Kind" for the core group, the form the
+// server's Invalid errors use.
+func (gk GroupKind) String() string {
+	if gk.Group == "" {
+		return gk.Kind
+	}
+	return gk.Kind + "." + gk.Group
+}
+
+// GroupKind drops the version.
+func (gvk GroupVersionKind) GroupKind() GroupKind {
+	return GroupKind{Group: gvk.Group, Kind: gvk.Kind}
+}

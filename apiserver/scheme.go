@@ -1,0 +1,307 @@
+package apiserver
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// FieldFunc reads one selectable field of an object, e.g. an Order's
+// spec.section, so that field selectors ("spec.section=terrace") can match
+// it. It must not modify obj.
+type FieldFunc func(obj Object) string
+
+// The field selectors every kind supports, as in Kubernetes.
+const (
+	FieldMetadataName      = "metadata.name"
+	FieldMetadataNamespace = "metadata.namespace"
+)
+
+// KindInfo describes one registered kind: its names in the API, whether it
+// lives in namespaces, how to make an empty one, and which extra fields
+// field selectors may use. It plays the part of a CustomResourceDefinition
+// together with the Go type that a Kubernetes scheme would map to it.
+type KindInfo struct {
+	// Group is the API group, e.g. "menu.example.com" ("" for the core group).
+	Group string
+	// Version is the API version, e.g. "v1".
+	Version string
+	// Kind is the CamelCase singular type name, e.g. "Order".
+	Kind string
+	// Resource is the lowercase plural used in URLs and error messages,
+	// e.g. "orders".
+	Resource string
+	// Namespaced is true for kinds whose objects live in a namespace.
+	Namespaced bool
+	// New returns a new, empty object of this kind. Every kind has its own
+	// Go type, a pointer to a struct, and New must return a fresh one on
+	// each call.
+	New func() Object
+	// Fields are the extra field selectors of this kind, beyond
+	// metadata.name and metadata.namespace, e.g. "spec.section".
+	Fields map[string]FieldFunc
+}
+
+// GroupVersionKind returns the kind's full type name.
+func (k KindInfo) GroupVersionKind() GroupVersionKind {
+	return GroupVersionKind{Group: k.Group, Version: k.Version, Kind: k.Kind}
+}
+
+// GroupVersionResource returns the kind's collection in the REST API.
+func (k KindInfo) GroupVersionResource() GroupVersionResource {
+	return GroupVersionResource{Group: k.Group, Version: k.Version, Resource: k.Resource}
+}
+
+// GroupResource returns the name NotFound and Conflict errors use, e.g.
+// orders.menu.example.com.
+func (k KindInfo) GroupResource() GroupResource {
+	return GroupResource{Group: k.Group, Resource: k.Resource}
+}
+
+// GroupKind returns the name Invalid errors use, e.g. Order.menu.example.com.
+func (k KindInfo) GroupKind() GroupKind {
+	return GroupKind{Group: k.Group, Kind: k.Kind}
+}
+
+// TypeMeta returns the apiVersion and kind that objects of this kind carry.
+// Their lists carry the kind with "List" appended, e.g. "OrderList".
+func (k KindInfo) TypeMeta() TypeMeta {
+	return TypeMeta{APIVersion: GroupVersion{k.Group, k.Version}.String(), Kind: k.Kind}
+}
+
+// SupportedFields lists, sorted, the field names a field selector may use
+// on this kind: metadata.name, metadata.namespace and the kind's Fields.
+func (k KindInfo) SupportedFields() []string {
+	names := []string{FieldMetadataName, FieldMetadataNamespace}
+	for name := range k.Fields {
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// FieldSet returns the values of every supported field of obj, ready for
+// [FieldSelector.Matches].
+func (k KindInfo) FieldSet(obj Object) map[string]string {
+	meta := obj.GetObjectMeta()
+	set := map[string]string{FieldMetadataName: meta.Name, FieldMetadataNamespace: meta.Namespace}
+	for name, fn := range k.Fields {
+		set[name] = fn(obj)
+	}
+	return set
+}
+
+// Scheme is the registry of kinds the server knows: it maps each kind's
+// names (group/version/kind, group/version/resource) and its Go type to a
+// [KindInfo], like Kubernetes' runtime.Scheme and RESTMapper together.
+//
+// Register kinds first, then share the scheme. All methods are safe for
+// concurrent use; lookups take a read lock only.
+type Scheme struct {
+	mu     sync.RWMutex // guards the maps below
+	byGVK  map[GroupVersionKind]KindInfo
+	byGVR  map[GroupVersionResource]GroupVersionKind
+	byType map[reflect.Type]GroupVersionKind
+}
+
+// NewScheme returns an empty scheme.
+func NewScheme() *Scheme {
+	return &Scheme{
+		byGVK:  make(map[GroupVersionKind]KindInfo),
+		byGVR:  make(map[GroupVersionResource]GroupVersionKind),
+		byType: make(map[reflect.Type]GroupVersionKind),
+	}
+}
+
+// Register adds a kind. It checks info first and, if anything is wrong,
+// registers nothing and returns a 422 Invalid error whose causes name each
+// wrong KindInfo field: an empty or malformed Kind, Version or Resource
+// (Resource must be a lowercase DNS-1035 label such as "orders"), a nil New
+// or one that returns nil or a non-pointer, a GVK, resource or Go type
+// already registered.
+func (s *Scheme) Register(info KindInfo) error {
+	errs, typ := checkKindInfo(info)
+	gvk := info.GroupVersionKind()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(errs) == 0 {
+		errs = s.checkUnique(info, typ)
+	}
+	if err := errs.ToError(GroupKind{Kind: "KindInfo"}, gvk.String()); err != nil {
+		return err
+	}
+	info.Fields = maps.Clone(info.Fields) // the caller may reuse its map
+	s.byGVK[gvk] = info
+	s.byGVR[info.GroupVersionResource()] = gvk
+	s.byType[typ] = gvk
+	return nil
+}
+
+// checkKindInfo validates info on its own and finds its Go type.
+func checkKindInfo(info KindInfo) (FieldErrors, reflect.Type) {
+	var errs FieldErrors
+	if info.Kind == "" {
+		errs.Required("Kind", "")
+	} else if msgs := IsDNS1035Label(strings.ToLower(info.Kind)); len(msgs) > 0 {
+		errs.Invalid("Kind", info.Kind, "lowercased, "+strings.Join(msgs, "; "))
+	}
+	if info.Version == "" {
+		errs.Required("Version", "")
+	} else {
+		for _, msg := range IsDNS1035Label(info.Version) {
+			errs.Invalid("Version", info.Version, msg)
+		}
+	}
+	if info.Group != "" {
+		for _, msg := range IsDNS1123Subdomain(info.Group) {
+			errs.Invalid("Group", info.Group, msg)
+		}
+	}
+	if info.Resource == "" {
+		errs.Required("Resource", `the lowercase plural, e.g. "orders"`)
+	} else {
+		for _, msg := range IsDNS1035Label(info.Resource) {
+			errs.Invalid("Resource", info.Resource, msg)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(info.Fields)) {
+		if name == "" || info.Fields[name] == nil {
+			errs.Invalid("Fields["+name+"]", name, "a field selector needs a non-empty name and a non-nil FieldFunc")
+		}
+	}
+	typ := checkNew(info.New, &errs)
+	return errs, typ
+}
+
+// checkNew calls New once, safely, and returns the Go type it makes.
+func checkNew(newFn func() Object, errs *FieldErrors) (typ reflect.Type) {
+	if newFn == nil {
+		errs.Required("New", "a func returning a new empty object of the kind")
+		return nil
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			errs.Invalid("New", fmt.Sprint(r), "New panicked")
+			typ = nil
+		}
+	}()
+	obj := newFn()
+	if obj == nil || reflect.ValueOf(obj).Kind() != reflect.Pointer || reflect.ValueOf(obj).IsNil() {
+		errs.Invalid("New", fmt.Sprintf("%T", obj), "must return a non-nil pointer to a struct")
+		return nil
+	}
+	if t := reflect.TypeOf(obj); t.Elem().Kind() != reflect.Struct {
+		errs.Invalid("New", t.String(), "must return a non-nil pointer to a struct")
+		return nil
+	}
+	return reflect.TypeOf(obj)
+}
+
+// checkUnique rejects names and types already taken. Call with mu held.
+func (s *Scheme) checkUnique(info KindInfo, typ reflect.Type) FieldErrors {
+	var errs FieldErrors
+	gvk := info.GroupVersionKind()
+	if _, ok := s.byGVK[gvk]; ok {
+		errs.Invalid("Kind", info.Kind, fmt.Sprintf("%s is already registered", gvk))
+	}
+	if other, ok := s.byGVR[info.GroupVersionResource()]; ok {
+		errs.Invalid("Resource", info.Resource, fmt.Sprintf("already registered for kind %s", other))
+	}
+	if other, ok := s.byType[typ]; ok {
+		errs.Invalid("New", typ.String(), fmt.Sprintf("Go type already registered as %s; each kind needs its own type", other))
+	}
+	return errs
+}
+
+// KindFor finds the kind of obj by its Go type. If obj's TypeMeta is set,
+// it must agree with the registered kind: a mismatch is a 400 BadRequest
+// that names apiVersion or kind and what was expected, as is a nil object
+// or a Go type that was never registered. An empty TypeMeta is fine.
+func (s *Scheme) KindFor(obj Object) (KindInfo, error) {
+	v := reflect.ValueOf(obj)
+	if obj == nil || (v.Kind() == reflect.Pointer && v.IsNil()) {
+		return KindInfo{}, NewBadRequest("the object is nil")
+	}
+	s.mu.RLock()
+	gvk, ok := s.byType[v.Type()]
+	info := s.byGVK[gvk]
+	s.mu.RUnlock()
+	if !ok {
+		return KindInfo{}, NewBadRequest(fmt.Sprintf(
+			"no kind is registered for the Go type %s; register it with Scheme.Register", v.Type()))
+	}
+	tm, want := obj.GetTypeMeta(), info.TypeMeta()
+	var wrong []string
+	if tm.APIVersion != "" && tm.APIVersion != want.APIVersion {
+		wrong = append(wrong, fmt.Sprintf("apiVersion is %q, expected %q", tm.APIVersion, want.APIVersion))
+	}
+	if tm.Kind != "" && tm.Kind != want.Kind {
+		wrong = append(wrong, fmt.Sprintf("kind is %q, expected %q", tm.Kind, want.Kind))
+	}
+	if len(wrong) > 0 {
+		return KindInfo{}, NewBadRequest(fmt.Sprintf("the object of Go type %s is registered as %s: %s (or leave it empty)",
+			v.Type(), gvk, strings.Join(wrong, " and ")))
+	}
+	return info, nil
+}
+
+// KindForResource finds the kind served at gvr, e.g. menu.example.com/v1
+// orders.
+func (s *Scheme) KindForResource(gvr GroupVersionResource) (KindInfo, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	gvk, ok := s.byGVR[gvr]
+	if !ok {
+		return KindInfo{}, false
+	}
+	return s.byGVK[gvk], true
+}
+
+// KindForGVK finds the kind registered under gvk.
+func (s *Scheme) KindForGVK(gvk GroupVersionKind) (KindInfo, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	info, ok := s.byGVK[gvk]
+	return info, ok
+}
+
+// Kinds returns every registered kind, sorted by group, version and kind.
+func (s *Scheme) Kinds() []KindInfo {
+	s.mu.RLock()
+	kinds := slices.Collect(maps.Values(s.byGVK))
+	s.mu.RUnlock()
+	slices.SortFunc(kinds, func(a, b KindInfo) int {
+		return cmp.Or(cmp.Compare(a.Group, b.Group), cmp.Compare(a.Version, b.Version), cmp.Compare(a.Kind, b.Kind))
+	})
+	return kinds
+}
+
+// NewObject returns a new empty object of kind gvk with its apiVersion and
+// kind set, or a 400 BadRequest if gvk is not registered.
+func (s *Scheme) NewObject(gvk GroupVersionKind) (Object, error) {
+	info, ok := s.KindForGVK(gvk)
+	if !ok {
+		return nil, NewBadRequest(fmt.Sprintf("no kind %q is registered for version %q", gvk.Kind, gvk.GroupVersion()))
+	}
+	obj := info.New()
+	*obj.GetTypeMeta() = info.TypeMeta()
+	return obj, nil
+}
+
+// SetTypeMeta fills obj's apiVersion and kind from the scheme, as the
+// server does on every object it returns. It fails as [Scheme.KindFor]
+// does, and then leaves obj unchanged.
+func (s *Scheme) SetTypeMeta(obj Object) error {
+	info, err := s.KindFor(obj)
+	if err != nil {
+		return err
+	}
+	*obj.GetTypeMeta() = info.TypeMeta()
+	return nil
+}
