@@ -85,25 +85,30 @@ func NewConflict(gr GroupResource, name string, err error) *StatusError {
 //	Order.menu.example.com "t1" is invalid: [metadata.name: Required value, spec.dish: Required value]
 func NewInvalid(gk GroupKind, name string, causes []StatusCause) *StatusError {
 	msg := fmt.Sprintf("%s %q is invalid", gk, name)
+	if agg := aggregateCauses(causes); agg != "" {
+		msg += ": " + agg
+	}
+	return newStatusError(http.StatusUnprocessableEntity, StatusReasonInvalid, msg,
+		&StatusDetails{Name: name, Group: gk.Group, Kind: gk.Kind, Causes: append([]StatusCause(nil), causes...)})
+}
+
+// aggregateCauses joins causes into one message as Kubernetes joins an
+// error list: "field: message" each, repeats dropped, several in brackets.
+func aggregateCauses(causes []StatusCause) string {
 	var parts []string
 	for _, c := range causes {
 		part := c.Message
 		if c.Field != "" {
 			part = c.Field + ": " + c.Message
 		}
-		if !slices.Contains(parts, part) { // Kubernetes drops repeated messages
+		if !slices.Contains(parts, part) {
 			parts = append(parts, part)
 		}
 	}
-	switch len(parts) {
-	case 0:
-	case 1:
-		msg += ": " + parts[0]
-	default:
-		msg += ": [" + strings.Join(parts, ", ") + "]"
+	if len(parts) > 1 {
+		return "[" + strings.Join(parts, ", ") + "]"
 	}
-	return newStatusError(http.StatusUnprocessableEntity, StatusReasonInvalid, msg,
-		&StatusDetails{Name: name, Group: gk.Group, Kind: gk.Kind, Causes: append([]StatusCause(nil), causes...)})
+	return strings.Join(parts, "")
 }
 
 // NewResourceExpired reports that a resourceVersion is older than the
