@@ -1,0 +1,84 @@
+// Package workqueue holds the work a controller still has to do: queues that
+// hand each item to one worker at a time, collapse duplicates, delay and
+// rate-limit retries, and let urgent items jump the line.
+//
+// In the kitchen, this is the ticket rail (订单看板) above the pass. The
+// runner clips a ticket to the rail whenever something about an order
+// changes; a ticket already on the rail is not clipped twice; a cook takes
+// the oldest ticket and nobody else touches that order until the cook is
+// done with it; a dish that burnt goes back on the rail after a pause that
+// grows each time; in a rush the rail admits only so many tickets a minute;
+// and a VIP's ticket goes in front of the others.
+//
+// The queues follow client-go's util/workqueue and controller-runtime's
+// priority queue, generic over the item type from the start. Items are
+// usually keys ("namespace/name"), not objects: the worker reads the current
+// object from the cache when it gets the key, so a queue never holds stale
+// state.
+//
+// Every queue here guarantees:
+//   - Fair: items are handed out in the order they were added (within a
+//     priority, for [PriorityQueue]).
+//   - Stingy: an item is never handed to two workers at once, and an item
+//     added many times before a worker gets it is processed once.
+//   - Multiple consumers and producers: any goroutine may add, and any
+//     number of workers may Get. An item added again while a worker
+//     processes it is processed again after the worker calls Done.
+//   - Shutdown: after ShutDown, adds are ignored, Get hands out what is
+//     still queued and then reports shutdown; ShutDownWithDrain also waits
+//     until every item in progress is Done.
+//
+// A worker's loop therefore looks like this:
+//
+//	for {
+//		key, shutdown := queue.Get()
+//		if shutdown {
+//			return
+//		}
+//		if err := reconcile(key); err != nil {
+//			queue.AddRateLimited(key) // try again later, later each time
+//		} else {
+//			queue.Forget(key) // the next failure starts the backoff over
+//		}
+//		queue.Done(key)
+//	}
+//
+// # Delays
+//
+// [DelayingQueue.AddAfter] adds an item once a duration has passed. Waiting
+// items sit in a heap by ready time and a single goroutine sleeps on a timer
+// set to the earliest one. If an item is added after a delay twice, the
+// earlier ready time wins: a delay can be shortened, never lengthened. A
+// plain Add does not cancel a pending AddAfter on a [DelayingQueue]: the
+// item is processed now and again when the delay is over.
+//
+// # Rate limiting
+//
+// A [RateLimiter] decides how long a failed item waits. Per-item limiters
+// count failures: [ItemExponentialFailureRateLimiter] waits base·2ⁿ up to a
+// cap (a burnt dish waits 5ms, 10ms, 20ms, ...), [ItemFastSlowRateLimiter]
+// retries fast a few times, then slowly. [BucketRateLimiter] is one token
+// bucket for all items (golang.org/x/time/rate): in a rush hour, the rail
+// admits ten tickets a minute however many burn. [MaxOfRateLimiter] takes
+// the longest delay of several, and [DefaultControllerRateLimiter] is
+// client-go's choice for controllers. [RateLimitingQueue.Forget] resets an
+// item's history once it succeeds.
+//
+// # Priority
+//
+// [PriorityQueue] hands out the ready item with the highest priority first,
+// oldest first within a priority. Adding an item again keeps the higher
+// priority and the earlier ready time; raising an item's priority sends it
+// to the back of its new priority. It has the same methods as
+// [RateLimitingQueue], plus [PriorityQueue.AddWithOpts] and
+// [PriorityQueue.GetWithPriority], so a controller can use either.
+//
+// # Metrics
+//
+// A queue with a [QueueConfig.Name] and a [MetricsProvider] reports its
+// depth, adds, time in queue, work duration, unfinished work and retries
+// under controller-runtime's names ([DepthMetricName] and the other
+// constants). Without a provider, metrics cost nothing and no metrics
+// goroutine runs; with one, a goroutine refreshes the unfinished-work gauges
+// every half second until the queue is shut down.
+package workqueue

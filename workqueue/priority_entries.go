@@ -1,0 +1,151 @@
+package workqueue
+
+import "time"
+
+// The bookkeeping of [PriorityQueue]. Every function here must be called
+// with q.mu held.
+
+// addLocked adds one item as o says, at instant now, and reports whether
+// the earliest ready time of the waiting heap moved earlier (so the timer
+// loop must wake up).
+func (q *PriorityQueue[T]) addLocked(item T, o AddOpts, now time.Time) (earlier bool) {
+	after := o.After
+	if o.RateLimited {
+		// As in controller-runtime: the shorter of After and the backoff.
+		if backoff := q.limiter.When(item); after <= 0 || backoff < after {
+			after = backoff
+		}
+	}
+	var readyAt time.Time // zero: ready now
+	if after > 0 {
+		readyAt = now.Add(after)
+		q.metrics.retry()
+	}
+	priority := 0
+	if o.Priority != nil {
+		priority = *o.Priority
+	}
+	slot, ok := q.slots[item]
+	if !ok {
+		slot = q.newEntry(item)
+	}
+	if q.entries[slot].where == nowhere {
+		e := &q.entries[slot]
+		e.priority, e.order = priority, q.takeOrder()
+		return q.place(slot, readyAt)
+	}
+	return q.update(slot, priority, readyAt)
+}
+
+// place puts an entry that is not queued into the ready heap (readyAt is
+// zero) or the waiting heap, and reports whether it became the first to wait.
+func (q *PriorityQueue[T]) place(slot int32, readyAt time.Time) (first bool) {
+	if readyAt.IsZero() {
+		q.makeReady(slot)
+		return false
+	}
+	e := &q.entries[slot]
+	e.readyAt, e.where = readyAt, inWaiting
+	q.waiting.push(slot)
+	return q.waiting.top() == slot
+}
+
+// update merges a new add into a queued entry: the higher priority and the
+// earlier ready time win. A raised priority takes a new order, so the item
+// goes to the back of its new priority, as in controller-runtime.
+func (q *PriorityQueue[T]) update(slot int32, priority int, readyAt time.Time) (earlier bool) {
+	e := &q.entries[slot]
+	raised := priority > e.priority
+	if raised {
+		e.priority, e.order = priority, q.takeOrder()
+	}
+	switch e.where {
+	case inReady:
+		if raised {
+			q.ready.fix(e.pos)
+		}
+		return false
+	case held:
+		return false
+	}
+	// The entry is waiting.
+	if readyAt.IsZero() {
+		q.waiting.remove(e.pos)
+		q.makeReady(slot) // keeps its order: it was added before later adds
+		return false
+	}
+	moved := readyAt.Before(e.readyAt)
+	if moved {
+		e.readyAt = readyAt
+	}
+	if moved || raised {
+		q.waiting.fix(e.pos)
+	}
+	return moved && q.waiting.top() == slot
+}
+
+// makeReady makes an entry that is in no heap ready: into the ready heap,
+// or held if a worker is processing its item.
+func (q *PriorityQueue[T]) makeReady(slot int32) {
+	e := &q.entries[slot]
+	e.readyAt = time.Time{}
+	q.metrics.add(e.item)
+	if e.processing {
+		e.where = held
+		return
+	}
+	q.pushReady(slot)
+}
+
+// pushReady puts an entry into the ready heap and wakes one Get.
+func (q *PriorityQueue[T]) pushReady(slot int32) {
+	q.entries[slot].where = inReady
+	q.ready.push(slot)
+	q.cond.Signal()
+}
+
+// moveDue makes every waiting entry whose time has come ready, at the back
+// of its priority, and returns the next ready time (zero if none). The
+// timer loop calls it (so it takes q.mu itself).
+func (q *PriorityQueue[T]) moveDue(now time.Time) time.Time {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for q.waiting.len() > 0 && !q.shuttingDown {
+		slot := q.waiting.top()
+		if readyAt := q.entries[slot].readyAt; readyAt.After(now) {
+			return readyAt
+		}
+		q.waiting.pop()
+		q.entries[slot].order = q.takeOrder()
+		q.makeReady(slot)
+	}
+	return time.Time{}
+}
+
+// takeOrder returns the next FIFO order number.
+func (q *PriorityQueue[T]) takeOrder() uint64 {
+	q.nextOrder++
+	return q.nextOrder
+}
+
+// newEntry returns a fresh entry for item, reusing a freed slot if any.
+// It may grow the slab: pointers into entries taken before are invalid.
+func (q *PriorityQueue[T]) newEntry(item T) int32 {
+	var slot int32
+	if n := len(q.free); n > 0 {
+		slot, q.free = q.free[n-1], q.free[:n-1]
+	} else {
+		q.entries = append(q.entries, pqEntry[T]{})
+		slot = int32(len(q.entries) - 1)
+	}
+	q.entries[slot] = pqEntry[T]{item: item}
+	q.slots[item] = slot
+	return slot
+}
+
+// release forgets an entry that is neither queued nor processing.
+func (q *PriorityQueue[T]) release(slot int32) {
+	delete(q.slots, q.entries[slot].item)
+	q.entries[slot] = pqEntry[T]{}
+	q.free = append(q.free, slot)
+}

@@ -1,0 +1,197 @@
+package workqueue
+
+import "sync"
+
+// QueueConfig configures a queue. The zero value is a valid configuration:
+// an unnamed queue without metrics.
+type QueueConfig struct {
+	// Name identifies the queue in metrics. Like client-go, a queue records
+	// metrics only if it has both a Name and a MetricsProvider.
+	Name string
+	// MetricsProvider creates the queue's metrics; nil means none, at no cost.
+	MetricsProvider MetricsProvider
+}
+
+// itemState says where an item known to a [Queue] is. An item that is
+// neither dirty nor processing is not in the state map at all.
+type itemState uint8
+
+const (
+	// stateDirty: the item needs processing. It is in the FIFO, unless it is
+	// also processing, in which case Done will put it there.
+	stateDirty itemState = 1 << iota
+	// stateProcessing: a worker got the item and has not called Done yet.
+	stateProcessing
+)
+
+// Queue is a work queue with the rules of client-go's workqueue.Typed: a FIFO
+// of items where an item is never handed to two workers at once, adds of an
+// item that is already queued collapse into one, and an item added while a
+// worker is processing it is queued again once, when the worker calls Done.
+//
+// Create a Queue with [New] or [NewWithConfig]; the zero value is not usable.
+// A Queue is safe for concurrent use by many producers and workers.
+type Queue[T comparable] struct {
+	mu   sync.Mutex
+	cond sync.Cond // with L = &mu; signalled when an item is queued, when the last item in progress is done, and on shutdown
+
+	// mu guards the fields below.
+	queue        ring[T]          // items ready for Get, oldest first; each one is dirty and not processing
+	state        map[T]itemState  // every dirty or processing item
+	processing   int              // number of items with stateProcessing
+	shuttingDown bool             // set once by ShutDown or ShutDownWithDrain
+	drain        bool             // ShutDownWithDrain is waiting for processing to reach zero
+	metrics      *queueMetrics[T] // nil when metrics are off
+
+	stopCh   chan struct{} // closed by the first shutdown; ends background goroutines
+	stopOnce sync.Once
+	wg       sync.WaitGroup // background goroutines (the metrics loop)
+}
+
+// New returns an empty queue without metrics.
+func New[T comparable]() *Queue[T] {
+	return NewWithConfig[T](QueueConfig{})
+}
+
+// NewWithConfig returns an empty queue configured by cfg. If the queue has
+// metrics, a goroutine refreshes the unfinished-work gauges until the queue
+// is shut down.
+func NewWithConfig[T comparable](cfg QueueConfig) *Queue[T] {
+	q := &Queue[T]{
+		state:   map[T]itemState{},
+		metrics: newQueueMetrics[T](cfg.MetricsProvider, cfg.Name),
+		stopCh:  make(chan struct{}),
+	}
+	q.cond.L = &q.mu
+	if q.metrics != nil {
+		startUnfinishedWorkLoop(&q.wg, q.stopCh, q.updateUnfinishedWork)
+	}
+	return q
+}
+
+// Add marks item as needing processing. If the item is already queued,
+// nothing changes (it keeps its place); if a worker is processing it, it is
+// queued again when the worker calls Done. After shutdown, Add does nothing.
+func (q *Queue[T]) Add(item T) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.shuttingDown {
+		return
+	}
+	s := q.state[item]
+	if s&stateDirty != 0 {
+		return
+	}
+	q.metrics.add(item)
+	q.state[item] = s | stateDirty
+	if s&stateProcessing != 0 {
+		return // Done will queue it
+	}
+	q.queue.push(item)
+	q.cond.Signal()
+}
+
+// Len returns the number of items ready for Get. Items in progress, even if
+// they were added again, are not counted.
+func (q *Queue[T]) Len() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.queue.len()
+}
+
+// Get blocks until an item is ready and hands it to the caller, who must call
+// [Queue.Done] with it when finished. After shutdown, Get keeps returning the
+// items still queued; shutdown is true only once the queue is shut down and
+// empty, and then item is the zero value.
+func (q *Queue[T]) Get() (item T, shutdown bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for q.queue.len() == 0 && !q.shuttingDown {
+		q.cond.Wait()
+	}
+	if q.queue.len() == 0 {
+		return item, true
+	}
+	item = q.queue.pop()
+	q.state[item] = stateProcessing // it was dirty only: dirty and processing items are never in the FIFO
+	q.processing++
+	q.metrics.get(item)
+	return item, false
+}
+
+// Done marks item as finished. If it was added again while in progress, it
+// goes to the back of the queue now. Done of an item that is not in progress
+// does nothing.
+func (q *Queue[T]) Done(item T) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	s := q.state[item]
+	if s&stateProcessing == 0 {
+		return
+	}
+	q.metrics.done(item)
+	q.processing--
+	if s&stateDirty != 0 {
+		q.state[item] = stateDirty
+		q.queue.push(item)
+		q.cond.Signal()
+	} else {
+		delete(q.state, item)
+	}
+	if q.processing == 0 && q.drain {
+		q.cond.Broadcast() // wake ShutDownWithDrain
+	}
+}
+
+// ShutDown makes the queue ignore new adds and lets Get report shutdown once
+// the queued items have been handed out. It does not wait for items in
+// progress; it does wait for the queue's own goroutines to end. Calling it
+// again does nothing harmful.
+func (q *Queue[T]) ShutDown() {
+	q.stop()
+	q.mu.Lock()
+	q.drain = false // a ShutDownWithDrain in progress stops waiting
+	q.shuttingDown = true
+	q.cond.Broadcast()
+	q.mu.Unlock()
+	q.wg.Wait()
+}
+
+// ShutDownWithDrain is [Queue.ShutDown] that also waits until every item in
+// progress is Done. Workers must therefore keep calling Done, and must not
+// call ShutDownWithDrain themselves while holding an item, or it never
+// returns (as in client-go). A concurrent ShutDown ends the wait.
+func (q *Queue[T]) ShutDownWithDrain() {
+	q.stop()
+	q.mu.Lock()
+	q.drain = true
+	q.shuttingDown = true
+	q.cond.Broadcast()
+	for q.processing != 0 && q.drain {
+		q.cond.Wait()
+	}
+	q.mu.Unlock()
+	q.wg.Wait()
+}
+
+// ShuttingDown reports whether ShutDown or ShutDownWithDrain was called.
+func (q *Queue[T]) ShuttingDown() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.shuttingDown
+}
+
+// stop closes stopCh once, ending the queue's goroutines.
+func (q *Queue[T]) stop() {
+	q.stopOnce.Do(func() { close(q.stopCh) })
+}
+
+// updateUnfinishedWork refreshes the unfinished-work gauges; the metrics
+// loop calls it.
+func (q *Queue[T]) updateUnfinishedWork() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !q.shuttingDown {
+		q.metrics.updateUnfinishedWork()
+	}
+}
