@@ -1,0 +1,43 @@
+// Package kitchen is the restaurant that runs on kitchensync: its menu and
+// orders are custom resources, and a chef reconciles them against the
+// kitchen's actual state.
+//
+// Picture a busy restaurant. A waiter (the kubectl of the dining room)
+// writes a table's order and pins it at the front desk — the API server.
+// The runner (传菜员, the informer) watches the desk, remembers every open
+// order (the local cache) and sticks a ticket on the ticket rail (订单看板,
+// the workqueue). The chef (主厨, the reconciler) takes tickets one at a
+// time, compares what the table asked for (the Order's spec) with what is
+// actually on the stoves and in the pantry, and sends cooks (the pods) to
+// the stations to close the gap. When every dish is cooked, the order's
+// status says so and the plates go to the table. The chef never asks the
+// front desk "anything new?" every minute: the runner tells.
+//
+// # Kinds
+//
+// Three kinds live under menu.example.com/v1 ([Register] adds them to a
+// scheme): [Dish], the cluster-scoped menu (a recipe with ingredients, a
+// cooking time and a difficulty); [Order], a table's order in a namespace
+// (selectable by the fields spec.section and spec.table); and [Cook],
+// one cook preparing one item of an order, owned by the order through a
+// controller owner reference, as a Pod is owned by its ReplicaSet.
+// [ValidateOrder] and [ValidateDish] refuse malformed objects with a 422
+// Invalid error that names each wrong field.
+//
+// # The kitchen's actual state
+//
+// A [Clock] maps kitchen minutes onto real time ([DefaultMinute] each, so
+// a dinner service takes seconds, and no time at all inside a
+// testing/synctest bubble). The [Pantry] keeps the stock: cooks reserve
+// ingredients, then use, return or waste them; deliveries arrive on a
+// schedule, stock can go off, and [Pantry.Check] proves that no gram was
+// lost or counted twice.
+//
+// # Phases
+//
+// An order goes Pending → Cooking → Ready → Served, or ends Rejected (a
+// dish that is not on the menu, an unknown extra, an ingredient out of
+// stock with no delivery due: the reason is in the Accepted condition) or
+// Cancelled (the table left: a finalizer lets the chef stop the cooks and
+// put unused ingredients back before the order disappears).
+package kitchen

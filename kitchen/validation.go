@@ -1,0 +1,81 @@
+package kitchen
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+)
+
+// GroupKinds for the Invalid errors of validation.
+var (
+	dishGK  = apiserver.GroupKind{Group: Group, Kind: "Dish"}
+	orderGK = apiserver.GroupKind{Group: Group, Kind: "Order"}
+)
+
+// ValidateDish checks a recipe and returns a 422 Invalid error naming
+// every wrong field, or nil: at least one ingredient, each quantity a
+// valid positive [Quantity], a positive cooking time, difficulty 1–5.
+func ValidateDish(d *Dish) error {
+	errs := apiserver.ValidateName("metadata.name", d.Name)
+	if len(d.Spec.Ingredients) == 0 {
+		errs.Required("spec.ingredients", "a dish needs at least one ingredient")
+	}
+	for _, name := range slices.Sorted(maps.Keys(d.Spec.Ingredients)) {
+		field := "spec.ingredients[" + name + "]"
+		if msgs := apiserver.IsDNS1123Label(name); len(msgs) > 0 {
+			errs.Invalid(field, name, "an ingredient name is a lowercase word such as filet-mignon")
+			continue
+		}
+		a, err := ParseQuantity(d.Spec.Ingredients[name])
+		if err != nil {
+			errs.Invalid(field, string(d.Spec.Ingredients[name]), err.Error())
+		} else if a.Value <= 0 {
+			errs.Invalid(field, string(d.Spec.Ingredients[name]), "must be more than nothing")
+		}
+	}
+	if d.Spec.CookingTime.Duration <= 0 {
+		errs.Invalid("spec.cookingTime", d.Spec.CookingTime.String(), "must be positive, e.g. 40m")
+	}
+	if d.Spec.Difficulty < 1 || d.Spec.Difficulty > 5 {
+		errs.Invalid("spec.difficulty", d.Spec.Difficulty, "must be between 1 and 5")
+	}
+	return errs.ToError(dishGK, d.Name)
+}
+
+// ValidateOrder checks an order on its own (not against the menu: a dish
+// that is not on the menu is the chef's business, who rejects the order
+// with a reason) and returns a 422 Invalid error naming every wrong field,
+// or nil: a table ≥ 1, at least one item, each with a dish name and a
+// quantity ≥ 1, extras that are ingredient names.
+func ValidateOrder(o *Order) error {
+	var errs apiserver.FieldErrors
+	if o.Name != "" || o.GenerateName == "" {
+		errs = apiserver.ValidateName("metadata.name", o.Name)
+	}
+	if o.Spec.Table < 1 {
+		errs.Invalid("spec.table", o.Spec.Table, "tables are numbered from 1")
+	}
+	if o.Spec.Section != "" && len(apiserver.IsDNS1123Label(o.Spec.Section)) > 0 {
+		errs.Invalid("spec.section", o.Spec.Section, "a section is a lowercase word such as vip or terrace")
+	}
+	if len(o.Spec.Items) == 0 {
+		errs.Required("spec.items", "an order needs at least one item")
+	}
+	for i, it := range o.Spec.Items {
+		field := fmt.Sprintf("spec.items[%d]", i)
+		if it.Dish == "" {
+			errs.Required(field+".dish", "")
+		}
+		if it.Quantity < 1 {
+			errs.Invalid(field+".quantity", it.Quantity, "must be at least 1")
+		}
+		for j, x := range it.Extras {
+			if len(apiserver.IsDNS1123Label(x)) > 0 {
+				errs.Invalid(fmt.Sprintf("%s.extras[%d]", field, j), x, "an extra is an ingredient name such as black-truffle")
+			}
+		}
+	}
+	return errs.ToError(orderGK, o.Name)
+}
