@@ -1,0 +1,181 @@
+package workqueue
+
+import (
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// checkQueue verifies the invariants of a Queue, like container/heap's
+// verify: every queued item is dirty and not processing (queued ∩
+// processing = ∅), no item is queued twice, every dirty item that is not
+// processing is queued, and the processing count is right.
+func checkQueue[T comparable](t *testing.T, q *Queue[T]) {
+	t.Helper()
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	seen := map[T]bool{}
+	for i := range q.queue.len() {
+		item := q.queue.at(i)
+		if seen[item] {
+			t.Fatalf("item %v is queued twice", item)
+		}
+		seen[item] = true
+		if s := q.state[item]; s != stateDirty {
+			t.Fatalf("queued item %v has state %b, want dirty and not processing", item, s)
+		}
+	}
+	processing := 0
+	for item, s := range q.state {
+		switch {
+		case s == 0:
+			t.Fatalf("item %v is kept with an empty state", item)
+		case s&stateProcessing != 0:
+			processing++
+		case !seen[item]:
+			t.Fatalf("dirty item %v is neither queued nor processing", item)
+		}
+	}
+	if processing != q.processing {
+		t.Fatalf("processing count = %d, but %d items are processing", q.processing, processing)
+	}
+}
+
+// checkWaitSet verifies a waitSet: the heap order, the recorded positions,
+// the item index and the free list.
+func checkWaitSet[T comparable](t *testing.T, w *waitSet[T]) {
+	t.Helper()
+	checkHeap(t, "waiting", &w.heap, func(slot int32) int { return w.entries[slot].pos })
+	if len(w.slots) != w.heap.len() {
+		t.Fatalf("%d items indexed, %d in the heap", len(w.slots), w.heap.len())
+	}
+	for item, slot := range w.slots {
+		if w.entries[slot].item != item {
+			t.Fatalf("item %v indexed at slot %d holding %v", item, slot, w.entries[slot].item)
+		}
+	}
+	if len(w.slots)+len(w.free) != len(w.entries) {
+		t.Fatalf("%d used + %d free slots != %d entries", len(w.slots), len(w.free), len(w.entries))
+	}
+}
+
+// checkDelaying verifies a DelayingQueue: its queue and its waiting set.
+func checkDelaying[T comparable](t *testing.T, q *DelayingQueue[T]) {
+	t.Helper()
+	checkQueue(t, q.Queue)
+	q.wmu.Lock()
+	defer q.wmu.Unlock()
+	checkWaitSet(t, &q.waiting)
+}
+
+// checkHeap verifies the heap property and that pos(slot) is each slot's
+// position.
+func checkHeap(t *testing.T, name string, h *slotHeap, pos func(int32) int) {
+	t.Helper()
+	for i, slot := range h.slots {
+		if p := pos(slot); p != i {
+			t.Fatalf("%s heap: slot %d is at %d but records %d", name, slot, i, p)
+		}
+		if i > 0 && h.less(slot, h.slots[(i-1)/2]) {
+			t.Fatalf("%s heap: slot at %d comes before its parent", name, i)
+		}
+	}
+}
+
+// checkPriorityQueue verifies the invariants of a PriorityQueue: each
+// entry is in exactly the structure its state names, no ready item is
+// processing (ready ∩ processing = ∅), held items are processing, both heaps
+// are ordered, and the slab's bookkeeping adds up.
+func checkPriorityQueue[T comparable](t *testing.T, q *PriorityQueue[T]) {
+	t.Helper()
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	pos := func(slot int32) int { return q.entries[slot].pos }
+	checkHeap(t, "ready", &q.ready, pos)
+	checkHeap(t, "waiting", &q.waiting, pos)
+	inHeap := map[int32]where{}
+	for _, s := range q.ready.slots {
+		inHeap[s] = inReady
+	}
+	for _, s := range q.waiting.slots {
+		if _, dup := inHeap[s]; dup {
+			t.Fatalf("slot %d is in both heaps", s)
+		}
+		inHeap[s] = inWaiting
+	}
+	processing := 0
+	for item, slot := range q.slots {
+		e := q.entries[slot]
+		checkEntry(t, item, e, inHeap[slot])
+		if e.processing {
+			processing++
+		}
+	}
+	if processing != q.processing {
+		t.Fatalf("processing count = %d, but %d items are processing", q.processing, processing)
+	}
+	if len(q.slots)+len(q.free) != len(q.entries) || len(inHeap) != q.ready.len()+q.waiting.len() {
+		t.Fatalf("slab: %d used + %d free != %d entries", len(q.slots), len(q.free), len(q.entries))
+	}
+}
+
+// checkEntry verifies one entry of a PriorityQueue against the heap it was
+// found in (nowhere if none).
+func checkEntry[T comparable](t *testing.T, item T, e pqEntry[T], heap where) {
+	t.Helper()
+	if e.item != item {
+		t.Fatalf("item %v indexed at an entry holding %v", item, e.item)
+	}
+	wantHeap := e.where
+	if wantHeap == held {
+		wantHeap = nowhere
+	}
+	switch {
+	case heap != wantHeap:
+		t.Fatalf("item %v: state %d but found in heap %d", item, e.where, heap)
+	case e.where == inReady && e.processing:
+		t.Fatalf("item %v is ready and processing", item)
+	case (e.where == held || e.where == nowhere) && !e.processing:
+		t.Fatalf("item %v: state %d but not processing", item, e.where)
+	case (e.where == inWaiting) == e.readyAt.IsZero():
+		t.Fatalf("item %v: state %d with ready time %v", item, e.where, e.readyAt)
+	}
+}
+
+// got is what a Get returned, and when (virtual time since the test began).
+type got[T any] struct {
+	Item     T
+	Priority int
+	Shutdown bool
+	At       time.Duration
+}
+
+// getter is what every queue here offers to a worker.
+type getter[T any] interface {
+	Get() (T, bool)
+}
+
+// getAsync calls q.Get in a new goroutine and delivers the result, stamped
+// with the virtual time since start.
+func getAsync[T any](q getter[T], start time.Time) <-chan got[T] {
+	ch := make(chan got[T], 1)
+	go func() {
+		item, shutdown := q.Get()
+		ch <- got[T]{Item: item, Shutdown: shutdown, At: time.Since(start)}
+	}()
+	return ch
+}
+
+// getAt calls q.Get and stamps the result with the virtual time since start.
+func getAt[T any](q getter[T], start time.Time) got[T] {
+	item, shutdown := q.Get()
+	return got[T]{Item: item, Shutdown: shutdown, At: time.Since(start)}
+}
+
+// advance lets d of virtual time pass inside a synctest bubble (the bubble's
+// clock jumps as soon as every goroutine is blocked; no real time passes),
+// then waits until the bubble is quiet.
+func advance(d time.Duration) {
+	<-time.After(d)
+	synctest.Wait()
+}
