@@ -114,7 +114,10 @@ func (ix *index[T]) refile(key string, old T, had bool, vals []string) {
 	ix.add(key, vals)
 }
 
-// sortedKeys returns the keys of a set in order.
+// sortedKeys returns the keys of a map in order; never nil, so that an
+// empty answer compares equal to []string{}.
 func sortedKeys[V any](m map[string]V) []string {
-	return slices.Sorted(maps.Keys(m))
+	keys := slices.AppendSeq(make([]string, 0, len(m)), maps.Keys(m))
+	slices.Sort(keys)
+	return keys
 }
