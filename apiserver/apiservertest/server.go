@@ -1,0 +1,53 @@
+package apiservertest
+
+import (
+	"testing"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+)
+
+// WidgetKind returns the registration of [Widget]: namespaced, resource
+// "widgets", with the extra field selector "spec.color".
+func WidgetKind() apiserver.KindInfo {
+	return apiserver.KindInfo{
+		Group: Group, Version: Version, Kind: "Widget", Resource: "widgets", Namespaced: true,
+		New: func() apiserver.Object { return &Widget{} },
+		Fields: map[string]apiserver.FieldFunc{
+			"spec.color": func(obj apiserver.Object) string { return obj.(*Widget).Spec.Color },
+		},
+	}
+}
+
+// GadgetKind returns the registration of [Gadget]: cluster-scoped,
+// resource "gadgets".
+func GadgetKind() apiserver.KindInfo {
+	return apiserver.KindInfo{
+		Group: Group, Version: Version, Kind: "Gadget", Resource: "gadgets",
+		New: func() apiserver.Object { return &Gadget{} },
+	}
+}
+
+// NewScheme returns a scheme with [Widget] and [Gadget] registered.
+func NewScheme() *apiserver.Scheme {
+	s := apiserver.NewScheme()
+	for _, k := range []apiserver.KindInfo{WidgetKind(), GadgetKind()} {
+		if err := s.Register(k); err != nil {
+			panic(err) // the kinds above are valid: a failure is a bug here
+		}
+	}
+	return s
+}
+
+// NewServer returns a server with default options for the test kinds.
+// When the test ends, every watch still running is closed, so that their
+// goroutines end too (as a testing/synctest bubble requires).
+func NewServer(tb testing.TB) *apiserver.Server {
+	return NewServerWithOptions(tb, apiserver.Options{})
+}
+
+// NewServerWithOptions is [NewServer] with options.
+func NewServerWithOptions(tb testing.TB, opts apiserver.Options) *apiserver.Server {
+	s := apiserver.NewServer(NewScheme(), opts)
+	tb.Cleanup(s.CloseWatches)
+	return s
+}

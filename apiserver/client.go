@@ -1,0 +1,211 @@
+package apiserver
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// ResourceClient makes requests for one resource (one kind) of a
+// [Server], across all namespaces or, after [ResourceClient.Namespace], in
+// one. It is what a Kubernetes dynamic client's ResourceInterface is, and
+// satisfies the informer's ListerWatcher as it is.
+//
+// Every object it returns is the caller's own deep copy; objects passed in
+// are never modified. A ResourceClient is safe for concurrent use, and
+// cheap: make as many as you like.
+type ResourceClient struct {
+	srv *Server
+	gvr GroupVersionResource
+	ns  string
+}
+
+// Resource returns a client for the resource gvr in all namespaces. An
+// unregistered gvr is not an error here: each request then fails with 404
+// NotFound, as the real server answers a path it does not serve.
+func (s *Server) Resource(gvr GroupVersionResource) *ResourceClient {
+	return &ResourceClient{srv: s, gvr: gvr}
+}
+
+// Namespace returns a copy of c scoped to namespace ns ("" means all
+// namespaces).
+func (c *ResourceClient) Namespace(ns string) *ResourceClient {
+	out := *c
+	out.ns = ns
+	return &out
+}
+
+// begin accounts for a request (see [Server.begin]) and finds the kind.
+func (c *ResourceClient) begin(ctx context.Context, verb Verb) (KindInfo, error) {
+	gr := c.gvr.GroupResource()
+	if err := c.srv.begin(ctx, verb, gr); err != nil {
+		return KindInfo{}, err
+	}
+	info, ok := c.srv.scheme.KindForResource(c.gvr)
+	if !ok {
+		return KindInfo{}, errUnknownResource(gr)
+	}
+	if !info.Namespaced && c.ns != "" {
+		return KindInfo{}, errClusterScoped(info, c.ns)
+	}
+	return info, nil
+}
+
+// key returns the storage key of name for a request by name.
+func (c *ResourceClient) key(info KindInfo, name string) (string, error) {
+	if name == "" {
+		return "", errEmptyName()
+	}
+	if info.Namespaced && c.ns == "" {
+		return "", errNamespaceRequired(info)
+	}
+	return objectKey(c.ns, name), nil
+}
+
+// checkBody checks that obj is a non-nil object of the client's kind.
+func (c *ResourceClient) checkBody(info KindInfo, obj Object) error {
+	got, err := c.srv.scheme.KindFor(obj)
+	if err != nil {
+		return err
+	}
+	if got.GroupVersionKind() != info.GroupVersionKind() {
+		return NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %s serves kind %s",
+			got.Kind, got.TypeMeta().APIVersion, info.Kind, info.GroupResource(), info.GroupVersionKind()))
+	}
+	return nil
+}
+
+// namespaceFor returns the namespace an object with namespace ns is
+// written to through c, or a typed error naming metadata.namespace.
+func (c *ResourceClient) namespaceFor(info KindInfo, name, ns string) (string, error) {
+	var errs FieldErrors
+	switch {
+	case !info.Namespaced && ns != "":
+		errs.Forbidden("metadata.namespace", "not allowed on this type")
+	case !info.Namespaced:
+	case ns == "" && c.ns == "":
+		errs.Required("metadata.namespace", "")
+	case ns == "":
+		ns = c.ns
+	case c.ns != "" && ns != c.ns:
+		errs.Invalid("metadata.namespace", ns, fmt.Sprintf("does not match the namespace of the request (%q)", c.ns))
+	}
+	if len(errs) == 0 && ns != "" {
+		for _, msg := range IsDNS1123Label(ns) {
+			errs.Invalid("metadata.namespace", ns, msg)
+		}
+	}
+	return ns, errs.ToError(info.GroupKind(), name)
+}
+
+// newEntry encodes obj (already set up for storing) into an entry,
+// enforcing MaxObjectBytes.
+func (s *Server) newEntry(obj Object) (*entry, error) {
+	content, err := contentJSON(obj)
+	if err != nil {
+		return nil, NewBadRequest(fmt.Sprintf("the object cannot be encoded as JSON: %v", err))
+	}
+	if len(content) > s.opts.MaxObjectBytes {
+		return nil, NewRequestEntityTooLarge(fmt.Sprintf("limit is %d", s.opts.MaxObjectBytes))
+	}
+	return &entry{obj: obj, content: content}, nil
+}
+
+// Get returns the object name (in the client's namespace).
+func (c *ResourceClient) Get(ctx context.Context, name string, _ GetOptions) (Object, error) {
+	info, err := c.begin(ctx, VerbGet)
+	if err != nil {
+		return nil, err
+	}
+	key, err := c.key(info, name)
+	if err != nil {
+		return nil, err
+	}
+	c.srv.mu.Lock()
+	e := c.srv.objects[info.GroupResource()][key]
+	c.srv.mu.Unlock()
+	if e == nil {
+		return nil, NewNotFound(info.GroupResource(), name)
+	}
+	return e.obj.DeepCopyObject(), nil
+}
+
+// Create stores a new object and returns it as stored: with a uid,
+// creationTimestamp, generation 1 and the new resourceVersion. If the name
+// is empty and metadata.generateName is set, the server appends five
+// random characters to make a unique name. The namespace comes from the
+// object or, if empty there, from the client.
+//
+// Status, for a kind that has one, is dropped: it is written only through
+// [ResourceClient.UpdateStatus], as for a Kubernetes custom resource with a
+// status subresource.
+//
+// Errors: 409 AlreadyExists; 422 Invalid for a bad or missing name or
+// namespace, or bad labels; 400 BadRequest for a nil object, one of
+// another kind, or one with a resourceVersion; 413 for an object over
+// [Options.MaxObjectBytes].
+func (c *ResourceClient) Create(ctx context.Context, obj Object, opts CreateOptions) (Object, error) {
+	info, err := c.begin(ctx, VerbCreate)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.checkBody(info, obj); err != nil {
+		return nil, err
+	}
+	m := obj.GetObjectMeta()
+	if m.ResourceVersion != "" {
+		return nil, NewBadRequest("resourceVersion should not be set on objects to be created")
+	}
+	ns, err := c.namespaceFor(info, m.Name, m.Namespace)
+	if err != nil {
+		return nil, err
+	}
+	for attempt := 0; ; attempt++ {
+		e, err := c.create(info, obj, ns, opts)
+		if IsAlreadyExists(err) && m.Name == "" && attempt < 8 {
+			continue // a generated name collided: generate another
+		}
+		if err != nil {
+			return nil, err
+		}
+		return e.obj.DeepCopyObject(), nil
+	}
+}
+
+// create makes one attempt at storing a copy of obj in namespace ns.
+func (c *ResourceClient) create(info KindInfo, obj Object, ns string, opts CreateOptions) (*entry, error) {
+	in := obj.DeepCopyObject()
+	*in.GetTypeMeta() = info.TypeMeta()
+	m := in.GetObjectMeta()
+	m.Namespace = ns
+	if m.Name == "" && m.GenerateName != "" {
+		m.Name = m.GenerateName + c.srv.randomString(5)
+	}
+	errs := ValidateName("metadata.name", m.Name)
+	errs = append(errs, ValidateLabels("metadata.labels", m.Labels)...)
+	if err := errs.ToError(info.GroupKind(), m.Name); err != nil {
+		return nil, err
+	}
+	m.UID = c.srv.newUID()
+	m.CreationTimestamp = NewTime(time.Now())
+	m.DeletionTimestamp = nil
+	m.Generation = 1
+	if kf := fieldsOf(in); kf.status >= 0 {
+		// As for a custom resource with a status subresource, create
+		// cannot set status: it starts empty.
+		clearField(in, kf.status)
+	}
+	e, err := c.srv.newEntry(in)
+	if err != nil {
+		return nil, err
+	}
+	return c.srv.mutate(info.GroupResource(), objectKey(ns, m.Name), func(old *entry) (change, error) {
+		switch {
+		case old != nil:
+			return change{}, NewAlreadyExists(info.GroupResource(), m.Name)
+		case opts.DryRun:
+			return change{obj: e}, nil
+		}
+		return change{typ: EventAdded, obj: e}, nil
+	})
+}

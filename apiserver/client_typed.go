@@ -1,0 +1,139 @@
+package apiserver
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+)
+
+// Client is a typed client for the kind whose Go type is T (a pointer to
+// a registered struct, e.g. *Order): the calls of [ResourceClient], with
+// T in and out instead of [Object], like a client-go typed clientset.
+// It finds the kind through the server's scheme on every call, so if T is
+// not registered each call fails with a 400 BadRequest that says so.
+//
+// A Client is safe for concurrent use.
+type Client[T Object] struct {
+	srv *Server
+	ns  string
+}
+
+// NewClient returns a typed client for T on s, across all namespaces.
+func NewClient[T Object](s *Server) *Client[T] {
+	return &Client[T]{srv: s}
+}
+
+// Namespace returns a copy of c scoped to namespace ns.
+func (c *Client[T]) Namespace(ns string) *Client[T] {
+	return &Client[T]{srv: c.srv, ns: ns}
+}
+
+// Resource returns the untyped client that c uses, or an error if T is
+// not registered.
+func (c *Client[T]) Resource() (*ResourceClient, error) {
+	t := reflect.TypeFor[T]()
+	if t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
+		return nil, NewBadRequest(fmt.Sprintf("the type parameter %s of Client is not a pointer to a struct", t))
+	}
+	info, err := c.srv.scheme.KindFor(reflect.New(t.Elem()).Interface().(Object))
+	if err != nil {
+		return nil, err
+	}
+	return c.srv.Resource(info.GroupVersionResource()).Namespace(c.ns), nil
+}
+
+// typed converts a result of the untyped client.
+func typed[T Object](obj Object, err error) (T, error) {
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return obj.(T), nil
+}
+
+// Get returns the object name; see [ResourceClient.Get].
+func (c *Client[T]) Get(ctx context.Context, name string, opts GetOptions) (T, error) {
+	rc, err := c.Resource()
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return typed[T](rc.Get(ctx, name, opts))
+}
+
+// Create stores obj; see [ResourceClient.Create].
+func (c *Client[T]) Create(ctx context.Context, obj T, opts CreateOptions) (T, error) {
+	rc, err := c.Resource()
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return typed[T](rc.Create(ctx, obj, opts))
+}
+
+// Update replaces obj; see [ResourceClient.Update].
+func (c *Client[T]) Update(ctx context.Context, obj T, opts UpdateOptions) (T, error) {
+	rc, err := c.Resource()
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return typed[T](rc.Update(ctx, obj, opts))
+}
+
+// UpdateStatus writes obj's status; see [ResourceClient.UpdateStatus].
+func (c *Client[T]) UpdateStatus(ctx context.Context, obj T, opts UpdateOptions) (T, error) {
+	rc, err := c.Resource()
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return typed[T](rc.UpdateStatus(ctx, obj, opts))
+}
+
+// Patch applies a merge patch; see [ResourceClient.Patch].
+func (c *Client[T]) Patch(ctx context.Context, name string, pt PatchType, data []byte, opts PatchOptions) (T, error) {
+	rc, err := c.Resource()
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return typed[T](rc.Patch(ctx, name, pt, data, opts))
+}
+
+// Delete deletes the object name; see [ResourceClient.Delete].
+func (c *Client[T]) Delete(ctx context.Context, name string, opts DeleteOptions) error {
+	rc, err := c.Resource()
+	if err != nil {
+		return err
+	}
+	return rc.Delete(ctx, name, opts)
+}
+
+// List returns the selected objects and the list's metadata (its
+// resourceVersion and continue token); see [ResourceClient.List].
+func (c *Client[T]) List(ctx context.Context, opts ListOptions) ([]T, ListMeta, error) {
+	rc, err := c.Resource()
+	if err != nil {
+		return nil, ListMeta{}, err
+	}
+	list, err := rc.List(ctx, opts)
+	if err != nil {
+		return nil, ListMeta{}, err
+	}
+	items := make([]T, len(list.Items))
+	for i, obj := range list.Items {
+		items[i] = obj.(T)
+	}
+	return items, list.ListMeta, nil
+}
+
+// Watch starts a watch; see [ResourceClient.Watch]. Event objects are of
+// type T (or *[Status] for ERROR).
+func (c *Client[T]) Watch(ctx context.Context, opts ListOptions) (WatchInterface, error) {
+	rc, err := c.Resource()
+	if err != nil {
+		return nil, err
+	}
+	return rc.Watch(ctx, opts)
+}

@@ -1,0 +1,150 @@
+package apiserver
+
+import (
+	"context"
+	"maps"
+	"sync"
+	"time"
+)
+
+// Verb names a kind of API request, with the words Kubernetes uses in
+// audit logs and RBAC rules.
+type Verb string
+
+// The verbs the server counts and can fail. UpdateStatus counts as
+// VerbUpdate (it is an update of the status subresource).
+const (
+	VerbCreate Verb = "create"
+	VerbGet    Verb = "get"
+	VerbList   Verb = "list"
+	VerbWatch  Verb = "watch"
+	VerbUpdate Verb = "update"
+	VerbPatch  Verb = "patch"
+	VerbDelete Verb = "delete"
+)
+
+// RequestKey is what [Server.RequestCounts] counts by.
+type RequestKey struct {
+	Verb     Verb
+	Resource GroupResource
+}
+
+// faults holds the injected failures and latency, and the request counts.
+type faults struct {
+	mu      sync.Mutex // guards the fields below
+	counts  map[RequestKey]int64
+	fail    map[Verb]failure
+	latency time.Duration
+}
+
+type failure struct {
+	n   int
+	err error
+}
+
+// begin accounts for one request: it counts it, waits the injected
+// latency (or until ctx is done) and returns the injected error, if any.
+func (s *Server) begin(ctx context.Context, verb Verb, gr GroupResource) error {
+	f := &s.faults
+	f.mu.Lock()
+	if f.counts == nil {
+		f.counts = make(map[RequestKey]int64)
+	}
+	f.counts[RequestKey{verb, gr}]++
+	latency := f.latency
+	var err error
+	if fl, ok := f.fail[verb]; ok && fl.n > 0 {
+		err = fl.err
+		if fl.n--; fl.n == 0 {
+			delete(f.fail, verb)
+		} else {
+			f.fail[verb] = fl
+		}
+	}
+	f.mu.Unlock()
+	if latency > 0 {
+		t := time.NewTimer(latency)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	if err == nil {
+		err = ctx.Err()
+	}
+	return err
+}
+
+// FailNext makes the next n requests of verb (on any resource) fail with
+// err, e.g. [NewConflict], [NewInternalError], [NewTooManyRequests] or
+// [NewTimeout]. A failed watch returns err from Watch. A later call for
+// the same verb replaces the earlier one; n <= 0 clears it. The failed
+// requests are counted but change nothing.
+func (s *Server) FailNext(verb Verb, n int, err error) {
+	f := &s.faults
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if n <= 0 || err == nil {
+		delete(f.fail, verb)
+		return
+	}
+	if f.fail == nil {
+		f.fail = make(map[Verb]failure)
+	}
+	f.fail[verb] = failure{n: n, err: err}
+}
+
+// SetLatency delays every later request by d before it is served (a watch
+// by d before it starts). Under testing/synctest the delay is virtual.
+// Zero removes the delay.
+func (s *Server) SetLatency(d time.Duration) {
+	s.faults.mu.Lock()
+	defer s.faults.mu.Unlock()
+	s.faults.latency = d
+}
+
+// RequestCount returns how many requests of verb the server has received
+// for resource gr, failed ones included.
+func (s *Server) RequestCount(verb Verb, gr GroupResource) int64 {
+	s.faults.mu.Lock()
+	defer s.faults.mu.Unlock()
+	return s.faults.counts[RequestKey{verb, gr}]
+}
+
+// RequestCounts returns a copy of all request counts.
+func (s *Server) RequestCounts() map[RequestKey]int64 {
+	s.faults.mu.Lock()
+	defer s.faults.mu.Unlock()
+	return maps.Clone(s.faults.counts)
+}
+
+// CloseWatches ends every running watch now, with a plain close of its
+// channel, as when an API server restarts or a load balancer drops the
+// connection. Events still buffered for a watcher are dropped: a client
+// re-watching from the last resourceVersion it saw gets them again.
+func (s *Server) CloseWatches() {
+	s.mu.Lock()
+	var all []*watcher
+	for gr, ws := range s.watchers {
+		for w := range ws {
+			all = append(all, w)
+		}
+		delete(s.watchers, gr)
+	}
+	s.mu.Unlock()
+	for _, w := range all {
+		w.stopOnce.Do(func() { close(w.done) })
+	}
+}
+
+// CompactHistory forgets every event so far, like an etcd compaction at
+// the current revision: a watch, or a paged list, from any older
+// resourceVersion now gets 410 Expired, and its client must list again.
+// Running watches are not affected.
+func (s *Server) CompactHistory() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hist.compact()
+}

@@ -1,0 +1,253 @@
+package apiserver
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// selectors are the parsed label and field selectors of a list or watch.
+type selectors struct {
+	labels *LabelSelector
+	fields *FieldSelector
+}
+
+// parseSelectors parses and checks the selectors of opts for kind info.
+func parseSelectors(info KindInfo, opts ListOptions) (selectors, error) {
+	labels, err := ParseLabelSelector(opts.LabelSelector)
+	if err != nil {
+		return selectors{}, err
+	}
+	fields, err := ParseFieldSelector(opts.FieldSelector)
+	if err != nil {
+		return selectors{}, err
+	}
+	if err := info.ValidateFieldSelector(fields); err != nil {
+		return selectors{}, err
+	}
+	return selectors{labels: labels, fields: fields}, nil
+}
+
+// matches reports whether obj is selected.
+func (s selectors) matches(info KindInfo, obj Object) bool {
+	if !s.labels.Matches(obj.GetObjectMeta().Labels) {
+		return false
+	}
+	return s.fields.Empty() || s.fields.Matches(info.FieldSet(obj))
+}
+
+func (s selectors) empty() bool { return s.labels.Empty() && s.fields.Empty() }
+
+// continueToken is what a continue string encodes (base64 of JSON), in the
+// shape Kubernetes uses: the resourceVersion of the first page, and the
+// key to start after.
+type continueToken struct {
+	APIVersion      string `json:"v"`
+	ResourceVersion int64  `json:"rv"`
+	StartKey        string `json:"start"`
+}
+
+func encodeContinue(rv int64, last Object) string {
+	m := last.GetObjectMeta()
+	b, _ := json.Marshal(continueToken{"meta.k8s.io/v1", rv, objectKey(m.Namespace, m.Name) + "\x00"})
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func decodeContinue(s string) (continueToken, error) {
+	var tok continueToken
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err == nil {
+		err = json.Unmarshal(b, &tok)
+	}
+	if err == nil && (tok.APIVersion != "meta.k8s.io/v1" || tok.ResourceVersion <= 0 || tok.StartKey == "") {
+		err = fmt.Errorf("unexpected content")
+	}
+	if err != nil {
+		return tok, NewBadRequest(fmt.Sprintf("continue key is not valid: %v", err))
+	}
+	return tok, nil
+}
+
+// errContinueExpired is Kubernetes' 410 for a continue token whose first
+// page's resourceVersion has been compacted away.
+var errContinueExpired = NewResourceExpired("The provided continue parameter is too old to display a consistent list result. " +
+	"You can start a new list without the continue parameter.")
+
+// List returns the objects selected by opts, sorted by namespace then
+// name, with the resourceVersion they were read at.
+//
+// ResourceVersion: "" and "0" read the latest state; N (with
+// ResourceVersionMatch unset or NotOlderThan) also reads the latest state,
+// which is never older than N here, but an N the server has not reached
+// yet is 504 Timeout "Too large resource version"; N with
+// ResourceVersionMatchExact reads the state exactly at N, rebuilt from the
+// history (410 Expired once compacted).
+//
+// Paging: with Limit, a page holds at most Limit items, and
+// ListMeta.Continue fetches the next one. Every page is read at the first
+// page's resourceVersion, as etcd does, so pages are consistent; once
+// that resourceVersion leaves the history window the token is refused
+// with 410 Expired: list again from the start.
+func (c *ResourceClient) List(ctx context.Context, opts ListOptions) (*List, error) {
+	info, err := c.begin(ctx, VerbList)
+	if err != nil {
+		return nil, err
+	}
+	if err := validateListOptions(opts); err != nil {
+		return nil, err
+	}
+	sel, err := parseSelectors(info, opts)
+	if err != nil {
+		return nil, err
+	}
+	at, err := listStart(opts)
+	if err != nil {
+		return nil, err
+	}
+	entries, rv, err := c.srv.snapshot(info.GroupResource(), c.ns, at)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(entries, func(a, b *entry) int { return compareKeys(a.obj, b.obj) })
+	list := &List{
+		TypeMeta: TypeMeta{APIVersion: info.TypeMeta().APIVersion, Kind: info.Kind + "List"},
+		ListMeta: ListMeta{ResourceVersion: formatRV(rv)},
+		Items:    []Object{},
+	}
+	for i, e := range entries {
+		if at.after != nil && compareKeys(e.obj, at.after) <= 0 {
+			continue
+		}
+		if !sel.matches(info, e.obj) {
+			continue
+		}
+		if opts.Limit > 0 && int64(len(list.Items)) == opts.Limit {
+			list.Continue = encodeContinue(rv, list.Items[len(list.Items)-1])
+			if sel.empty() {
+				n := int64(len(entries) - i)
+				list.RemainingItemCount = &n
+			}
+			break
+		}
+		list.Items = append(list.Items, e.obj.DeepCopyObject())
+	}
+	return list, nil
+}
+
+// readPoint says which state a list reads: the latest (exact false, rv the
+// minimum acceptable) or exactly rv, and for a continued list the key
+// after which the page starts.
+type readPoint struct {
+	rv    int64
+	exact bool
+	cont  bool
+	after Object // only namespace and name are set
+}
+
+// listStart works out the readPoint of a list from its options.
+func listStart(opts ListOptions) (readPoint, error) {
+	if opts.Continue != "" {
+		if opts.ResourceVersion != "" {
+			return readPoint{}, NewBadRequest("specifying resource version is not allowed when using continue")
+		}
+		tok, err := decodeContinue(opts.Continue)
+		if err != nil {
+			return readPoint{}, err
+		}
+		key := strings.TrimSuffix(tok.StartKey, "\x00")
+		after := &Status{}
+		if ns, name, ok := strings.Cut(key, "/"); ok {
+			after.Namespace, after.Name = ns, name
+		} else {
+			after.Name = key
+		}
+		return readPoint{rv: tok.ResourceVersion, exact: true, cont: true, after: after}, nil
+	}
+	if opts.ResourceVersion == "" || opts.ResourceVersion == "0" {
+		return readPoint{}, nil
+	}
+	rv, ok := parseRV(opts.ResourceVersion)
+	if !ok {
+		return readPoint{}, errBadRV(opts.ResourceVersion)
+	}
+	return readPoint{rv: rv, exact: opts.ResourceVersionMatch == ResourceVersionMatchExact}, nil
+}
+
+// validateListOptions rejects the combinations Kubernetes rejects, with
+// its messages.
+func validateListOptions(opts ListOptions) error {
+	var errs FieldErrors
+	if match := opts.ResourceVersionMatch; match != "" {
+		if opts.ResourceVersion == "" {
+			errs.Forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden unless resourceVersion is provided")
+		}
+		if opts.Continue != "" {
+			errs.Forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden when continue is provided")
+		}
+		if match != ResourceVersionMatchExact && match != ResourceVersionMatchNotOlderThan {
+			errs.NotSupported("resourceVersionMatch", string(match), []string{
+				string(ResourceVersionMatchExact), string(ResourceVersionMatchNotOlderThan), ""})
+		}
+		if match == ResourceVersionMatchExact && opts.ResourceVersion == "0" {
+			errs.Forbidden("resourceVersionMatch", `resourceVersionMatch "exact" is forbidden for resourceVersion "0"`)
+		}
+	}
+	if opts.SendInitialEvents != nil {
+		errs.Forbidden("sendInitialEvents", "sendInitialEvents is forbidden for list")
+	}
+	return errInvalidOptions(errs)
+}
+
+// snapshot returns the entries of resource gr in namespace ns ("" for all)
+// at the read point, unsorted, and the resourceVersion they were read at.
+// A past state is rebuilt by undoing, newest first, the events after it.
+func (s *Server) snapshot(gr GroupResource, ns string, at readPoint) ([]*entry, int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	last := s.hist.last
+	switch {
+	case at.rv > last:
+		return nil, 0, errTooLargeRV(at.rv, last)
+	case at.exact && at.rv < s.hist.compacted && at.cont:
+		return nil, 0, errContinueExpired
+	case at.exact && at.rv < s.hist.compacted:
+		return nil, 0, errTooOld(at.rv, s.hist.compacted)
+	}
+	if !at.exact {
+		return s.currentLocked(gr, ns), last, nil
+	}
+	state := make(map[string]*entry)
+	for key, e := range s.objects[gr] {
+		if ns == "" || e.obj.GetObjectMeta().Namespace == ns {
+			state[key] = e
+		}
+	}
+	for r := last; r > at.rv; r-- {
+		ev := s.hist.at(r)
+		if ev.gr != gr || (ns != "" && ev.ns != ns) {
+			continue
+		}
+		if ev.prev == nil {
+			delete(state, ev.key)
+		} else {
+			state[ev.key] = ev.prev
+		}
+	}
+	return slices.Collect(maps.Values(state)), at.rv, nil
+}
+
+// currentLocked returns the current entries of gr in namespace ns ("" for
+// all), unsorted. s.mu must be held.
+func (s *Server) currentLocked(gr GroupResource, ns string) []*entry {
+	out := make([]*entry, 0, len(s.objects[gr]))
+	for _, e := range s.objects[gr] {
+		if ns == "" || e.obj.GetObjectMeta().Namespace == ns {
+			out = append(out, e)
+		}
+	}
+	return out
+}

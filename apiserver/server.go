@@ -1,0 +1,199 @@
+package apiserver
+
+import (
+	"math/rand/v2"
+	"sync"
+	"time"
+)
+
+// Default values of [Options].
+const (
+	DefaultHistorySize      = 10_000
+	DefaultWatchBufferSize  = 1_000
+	DefaultMaxObjectBytes   = 1_572_864 // 1.5 MiB, etcd's default request limit
+	DefaultBookmarkInterval = time.Minute
+)
+
+// Options configure a [Server]. The zero value asks for the defaults.
+type Options struct {
+	// HistorySize is how many events (one per resourceVersion, across all
+	// resources) the server keeps for watches and paged lists that start
+	// in the past; older resourceVersions get 410 Expired. Like the
+	// Kubernetes watch cache, but shared by all resources. Default
+	// [DefaultHistorySize].
+	HistorySize int
+	// WatchBufferSize is how many events may wait for one watcher that is
+	// not reading. When a write finds the buffer full, the watcher is cut
+	// off: its watch ends with a plain close, as the real server
+	// terminates unresponsive watchers, and the client re-watches from the
+	// last resourceVersion it saw. Default [DefaultWatchBufferSize].
+	WatchBufferSize int
+	// MaxObjectBytes caps the JSON size of a stored object; a bigger one
+	// is refused with 413 RequestEntityTooLarge. Default
+	// [DefaultMaxObjectBytes].
+	MaxObjectBytes int
+	// BookmarkInterval is how often a watch that allows bookmarks gets a
+	// BOOKMARK event, when there is news to report. Default
+	// [DefaultBookmarkInterval].
+	BookmarkInterval time.Duration
+}
+
+func (o Options) withDefaults() Options {
+	if o.HistorySize <= 0 {
+		o.HistorySize = DefaultHistorySize
+	}
+	if o.WatchBufferSize <= 0 {
+		o.WatchBufferSize = DefaultWatchBufferSize
+	}
+	if o.MaxObjectBytes <= 0 {
+		o.MaxObjectBytes = DefaultMaxObjectBytes
+	}
+	if o.BookmarkInterval <= 0 {
+		o.BookmarkInterval = DefaultBookmarkInterval
+	}
+	return o
+}
+
+// Server is an in-memory Kubernetes API server: it stores objects of the
+// kinds its [Scheme] knows, gives every write the next value of one global
+// resourceVersion (like etcd's revision), keeps a window of recent events,
+// and streams them to watchers. Reach its resources through
+// [Server.Resource] or [NewClient].
+//
+// A Server is safe for concurrent use. Writers hold one mutex only long
+// enough to update a map, append to the history ring and offer the event to
+// each watcher's buffer without blocking; encoding, deep copies and
+// delivery happen outside it. No reader can block a writer.
+type Server struct {
+	scheme *Scheme
+	opts   Options
+
+	mu       sync.Mutex // guards objects, hist and watchers
+	objects  map[GroupResource]map[string]*entry
+	hist     *history
+	watchers map[GroupResource]map[*watcher]struct{}
+
+	randMu sync.Mutex // guards rand
+	rand   *rand.Rand // names from generateName and UIDs, seeded: runs repeat
+
+	faults faults
+}
+
+// NewServer returns an empty server for the kinds registered in scheme.
+// Kinds registered in scheme later are served too.
+func NewServer(scheme *Scheme, opts Options) *Server {
+	opts = opts.withDefaults()
+	return &Server{
+		scheme:   scheme,
+		opts:     opts,
+		objects:  make(map[GroupResource]map[string]*entry),
+		hist:     newHistory(opts.HistorySize),
+		watchers: make(map[GroupResource]map[*watcher]struct{}),
+		rand:     rand.New(rand.NewPCG(1, 2)),
+	}
+}
+
+// Scheme returns the scheme the server was made with.
+func (s *Server) Scheme() *Scheme { return s.scheme }
+
+// ResourceVersion returns the latest committed resourceVersion ("0" before
+// the first write).
+func (s *Server) ResourceVersion() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return formatRV(s.hist.last)
+}
+
+// change is what a mutation wants to commit. An empty typ commits nothing
+// and obj is returned as it is (a no-op or a dry run).
+type change struct {
+	typ EventType
+	obj *entry
+}
+
+// mutate reads the current state of key (nil if absent), lets fn decide
+// the change outside the lock, and commits it if nobody wrote key in the
+// meantime; otherwise fn runs again on the newer state. It returns the
+// committed (or returned) entry.
+func (s *Server) mutate(gr GroupResource, key string, fn func(old *entry) (change, error)) (*entry, error) {
+	for {
+		s.mu.Lock()
+		old := s.objects[gr][key]
+		s.mu.Unlock()
+		ch, err := fn(old)
+		if err != nil || ch.typ == "" {
+			return ch.obj, err
+		}
+		s.mu.Lock()
+		if s.objects[gr][key] != old {
+			s.mu.Unlock()
+			continue
+		}
+		s.commitLocked(gr, key, ch.typ, ch.obj, old)
+		s.mu.Unlock()
+		return ch.obj, nil
+	}
+}
+
+// commitLocked makes obj the state of key with the next resourceVersion,
+// records the event and offers it to the resource's watchers. For
+// EventDeleted obj is the final state and the key is removed. s.mu must
+// be held; obj must not be shared yet (its resourceVersion is set here).
+func (s *Server) commitLocked(gr GroupResource, key string, typ EventType, obj, prev *entry) {
+	rv := s.hist.last + 1
+	obj.rv = rv
+	obj.obj.GetObjectMeta().ResourceVersion = formatRV(rv)
+	objs := s.objects[gr]
+	if objs == nil {
+		objs = make(map[string]*entry)
+		s.objects[gr] = objs
+	}
+	if typ == EventDeleted {
+		delete(objs, key)
+	} else {
+		objs[key] = obj
+	}
+	ev := &event{typ: typ, gr: gr, key: key, ns: obj.obj.GetObjectMeta().Namespace, obj: obj, prev: prev}
+	s.hist.add(ev)
+	for w := range s.watchers[gr] {
+		w.offerLocked(ev)
+	}
+}
+
+// randomString returns n characters from the alphabet Kubernetes uses for
+// generated names (no vowels, no look-alike digits).
+func (s *Server) randomString(n int) string {
+	const alphabet = "bcdfghjklmnpqrstvwxz2456789"
+	s.randMu.Lock()
+	defer s.randMu.Unlock()
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = alphabet[s.rand.IntN(len(alphabet))]
+	}
+	return string(b)
+}
+
+// newUID returns a random (version 4) UUID from the server's seeded source.
+func (s *Server) newUID() string {
+	s.randMu.Lock()
+	hi, lo := s.rand.Uint64(), s.rand.Uint64()
+	s.randMu.Unlock()
+	hi = hi&^0xf000 | 0x4000         // version 4
+	lo = lo&^(0xc<<60) | (0x8 << 60) // RFC 4122 variant
+	const hex = "0123456789abcdef"
+	var b [36]byte
+	pos := 0
+	for i := range 32 {
+		if i == 8 || i == 12 || i == 16 || i == 20 {
+			b[pos] = '-'
+			pos++
+		}
+		word, shift := hi, uint(60-4*i)
+		if i >= 16 {
+			word, shift = lo, uint(60-4*(i-16))
+		}
+		b[pos] = hex[(word>>shift)&0xf]
+		pos++
+	}
+	return string(b[:])
+}

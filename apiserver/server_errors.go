@@ -1,0 +1,63 @@
+package apiserver
+
+import (
+	"fmt"
+	"net/http"
+)
+
+// The errors only the server's request paths produce; the general
+// constructors are in errors.go.
+
+// errUnknownResource is the 404 the real server sends for a path it does
+// not serve: an unregistered resource, or a missing subresource.
+func errUnknownResource(gr GroupResource) *StatusError {
+	return newStatusError(http.StatusNotFound, StatusReasonNotFound,
+		"the server could not find the requested resource",
+		&StatusDetails{Group: gr.Group, Kind: gr.Resource})
+}
+
+// errConflict is the 409 for a stale resourceVersion.
+func errConflict(info KindInfo, name string) *StatusError {
+	return NewConflict(info.GroupResource(), name, fmt.Errorf("%s", ConflictMessage))
+}
+
+// errTooOld is the 410 for a resourceVersion below the retained history,
+// worded as the Kubernetes watch cache words it.
+func errTooOld(rv, compacted int64) *StatusError {
+	return NewResourceExpired(fmt.Sprintf("too old resource version: %d (%d)", rv, compacted))
+}
+
+// errTooLarge is the 504 for a resourceVersion the server has not reached,
+// as Kubernetes sends it after waiting (here at once: nothing lags).
+func errTooLargeRV(rv, current int64) *StatusError {
+	err := NewTimeout(fmt.Sprintf("Too large resource version: %d, current: %d", rv, current), 1)
+	err.ErrStatus.Details.Causes = []StatusCause{{Type: "ResourceVersionTooLarge", Message: "Too large resource version"}}
+	return err
+}
+
+// errBadRV is the 400 for a resourceVersion that is not a number.
+func errBadRV(rv string) *StatusError {
+	return NewBadRequest(fmt.Sprintf("invalid resource version: %q: resourceVersion must be a decimal number", rv))
+}
+
+// errInvalidOptions is the 422 for contradictory list or watch options.
+func errInvalidOptions(errs FieldErrors) error {
+	return errs.ToError(GroupKind{Group: "meta.k8s.io", Kind: "ListOptions"}, "")
+}
+
+// errNamespaceRequired is the 400 for a request by name, or a list-less
+// write, on a namespaced resource through a client without a namespace.
+func errNamespaceRequired(info KindInfo) *StatusError {
+	return NewBadRequest(fmt.Sprintf("%s is namespaced: set metadata.namespace or use Namespace(ns) on the client", info.GroupResource()))
+}
+
+// errClusterScoped is the 400 for a namespaced client of a cluster-scoped
+// resource.
+func errClusterScoped(info KindInfo, ns string) *StatusError {
+	return NewBadRequest(fmt.Sprintf("%s is cluster-scoped: the namespace %q is not allowed; use a client without Namespace", info.GroupResource(), ns))
+}
+
+// errEmptyName is the 400 for a request by name with no name.
+func errEmptyName() *StatusError {
+	return NewBadRequest("resource name may not be empty")
+}

@@ -1,0 +1,171 @@
+package apiserver
+
+import (
+	"encoding/json"
+	"reflect"
+	"strconv"
+	"sync"
+)
+
+// entry is one stored state of one object. Once committed it is never
+// mutated: readers copy it when they hand it out, and writers build a new
+// entry for every change. That is what lets the server hold its lock only
+// for map and ring updates, never for deep copies or JSON encoding.
+type entry struct {
+	obj Object
+	// content is the object's JSON with metadata.resourceVersion cleared:
+	// two states with equal content are the same state, which is how a
+	// no-op update is recognised (as the real server compares the bytes it
+	// would write to etcd).
+	content []byte
+	rv      int64
+}
+
+// key returns the storage key of an object: "namespace/name", or "name" for
+// cluster-scoped kinds (namespace is then empty).
+func objectKey(namespace, name string) string {
+	if namespace == "" {
+		return name
+	}
+	return namespace + "/" + name
+}
+
+// event is one committed change, kept in the history ring and fanned out to
+// watchers. obj is the state after the change (for a deletion, the final
+// state with the deletion's resourceVersion); prev is the state before it
+// (nil for a creation). Watchers need prev to tell whether an object
+// entered or left their selector.
+type event struct {
+	typ  EventType
+	gr   GroupResource
+	key  string
+	ns   string
+	obj  *entry
+	prev *entry
+}
+
+// history is a ring of the most recent events. Every resourceVersion is
+// made by exactly one event, so the event with resourceVersion r sits at
+// buf[r%len(buf)] and the ring holds exactly the events with
+// compacted < r <= last. Like etcd after a compaction, a watch or a
+// paged list that needs an event at or below compacted gets 410 Expired.
+type history struct {
+	buf       []*event
+	compacted int64 // every event with rv <= compacted is forgotten
+	last      int64 // the newest resourceVersion
+}
+
+func newHistory(size int) *history { return &history{buf: make([]*event, size)} }
+
+// add appends the event of resourceVersion h.last+1.
+func (h *history) add(ev *event) {
+	h.last++
+	h.buf[h.last%int64(len(h.buf))] = ev
+	if h.last-h.compacted > int64(len(h.buf)) {
+		h.compacted = h.last - int64(len(h.buf))
+	}
+}
+
+// at returns the event of resourceVersion rv; the caller checks that
+// compacted < rv <= last.
+func (h *history) at(rv int64) *event { return h.buf[rv%int64(len(h.buf))] }
+
+// compact forgets every event.
+func (h *history) compact() {
+	clear(h.buf)
+	h.compacted = h.last
+}
+
+// since returns the events of resource gr with resourceVersion > rv, oldest
+// first. The caller checks rv >= compacted.
+func (h *history) since(gr GroupResource, rv int64) []*event {
+	var out []*event
+	for r := max(rv, h.compacted) + 1; r <= h.last; r++ {
+		if ev := h.at(r); ev.gr == gr {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// kindFields says where a kind keeps its Spec and Status, found by
+// reflection once per Go type. An index of -1 means the kind has no such
+// field.
+type kindFields struct {
+	spec, status int
+}
+
+var kindFieldsCache sync.Map // reflect.Type -> kindFields
+
+// fieldsOf returns the Spec and Status field indexes of obj's struct type.
+func fieldsOf(obj Object) kindFields {
+	t := reflect.TypeOf(obj)
+	if kf, ok := kindFieldsCache.Load(t); ok {
+		return kf.(kindFields)
+	}
+	kf := kindFields{spec: -1, status: -1}
+	if t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct {
+		if f, ok := t.Elem().FieldByName("Spec"); ok && len(f.Index) == 1 {
+			kf.spec = f.Index[0]
+		}
+		if f, ok := t.Elem().FieldByName("Status"); ok && len(f.Index) == 1 {
+			kf.status = f.Index[0]
+		}
+	}
+	kindFieldsCache.Store(t, kf)
+	return kf
+}
+
+// copyField sets field i of dst's struct to the value it has in src. The
+// value is shared, not copied: only ever used with src an immutable entry
+// and dst a new state about to be committed.
+func copyField(dst, src Object, i int) {
+	reflect.ValueOf(dst).Elem().Field(i).Set(reflect.ValueOf(src).Elem().Field(i))
+}
+
+// clearField sets field i of obj's struct to its zero value.
+func clearField(obj Object, i int) {
+	f := reflect.ValueOf(obj).Elem().Field(i)
+	f.Set(reflect.Zero(f.Type()))
+}
+
+// specJSON returns the JSON of obj's desired state: its Spec field, or, for
+// a kind without one, everything but metadata and status (as Kubernetes
+// bumps the generation of such custom resources on any non-metadata
+// change).
+func specJSON(obj Object, kf kindFields) ([]byte, error) {
+	if kf.spec >= 0 {
+		return json.Marshal(reflect.ValueOf(obj).Elem().Field(kf.spec).Interface())
+	}
+	raw, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, err
+	}
+	for _, k := range []string{"apiVersion", "kind", "metadata", "status"} {
+		delete(m, k)
+	}
+	return json.Marshal(m)
+}
+
+// contentJSON encodes obj with its resourceVersion cleared (and restored).
+// obj must not be shared yet.
+func contentJSON(obj Object) ([]byte, error) {
+	m := obj.GetObjectMeta()
+	rv := m.ResourceVersion
+	m.ResourceVersion = ""
+	defer func() { m.ResourceVersion = rv }()
+	return json.Marshal(obj)
+}
+
+func formatRV(rv int64) string { return strconv.FormatInt(rv, 10) }
+
+// parseRV reads a resourceVersion; ok is false for anything but a
+// non-negative decimal number.
+func parseRV(s string) (int64, bool) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	return n, err == nil && n >= 0
+}

@@ -1,0 +1,245 @@
+package apiserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	jsonpatch "github.com/evanphx/json-patch/v5"
+)
+
+// Update replaces the object named by obj's metadata with obj, if obj's
+// resourceVersion is the stored one; otherwise it fails with 409 Conflict
+// (read again, reapply the change, retry). It returns the stored result.
+//
+// As in Kubernetes, changes to status are ignored (write status with
+// [ResourceClient.UpdateStatus]), as are changes to the server-owned
+// metadata (creationTimestamp, deletionTimestamp, generation);
+// metadata.generation goes up by one when spec changes. An update that
+// changes nothing makes no new resourceVersion and no event, and returns
+// the stored object. On an object being deleted, new finalizers are
+// forbidden, and the update that removes the last finalizer deletes the
+// object (a DELETED event) and returns its final state.
+//
+// Errors: 404 NotFound; 409 Conflict; 422 Invalid for an empty
+// resourceVersion (required for updates of custom resources), a changed
+// uid or namespace, bad labels or new finalizers while deleting; 400 and
+// 413 as for Create.
+func (c *ResourceClient) Update(ctx context.Context, obj Object, opts UpdateOptions) (Object, error) {
+	return c.update(ctx, obj, opts, false)
+}
+
+// UpdateStatus writes obj's status through the status subresource: only
+// status changes, and metadata.generation does not move. The
+// resourceVersion rules are those of Update. A kind without a Status field
+// has no status subresource: 404 NotFound.
+func (c *ResourceClient) UpdateStatus(ctx context.Context, obj Object, opts UpdateOptions) (Object, error) {
+	return c.update(ctx, obj, opts, true)
+}
+
+func (c *ResourceClient) update(ctx context.Context, obj Object, opts UpdateOptions, status bool) (Object, error) {
+	info, err := c.begin(ctx, VerbUpdate)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.checkBody(info, obj); err != nil {
+		return nil, err
+	}
+	if status && fieldsOf(obj).status < 0 {
+		return nil, errUnknownResource(GroupResource{Group: info.Group, Resource: info.Resource + "/status"})
+	}
+	m := obj.GetObjectMeta()
+	if m.Name == "" {
+		var errs FieldErrors
+		errs.Required("metadata.name", "name is required for an update")
+		return nil, errs.ToError(info.GroupKind(), "")
+	}
+	ns, err := c.namespaceFor(info, m.Name, m.Namespace)
+	if err != nil {
+		return nil, err
+	}
+	e, err := c.srv.mutate(info.GroupResource(), objectKey(ns, m.Name), func(old *entry) (change, error) {
+		next := obj.DeepCopyObject()
+		next.GetObjectMeta().Namespace = ns
+		return c.srv.prepareUpdate(info, old, next, status, opts.DryRun)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return e.obj.DeepCopyObject(), nil
+}
+
+// prepareUpdate decides what replacing old by next means, applying the
+// rules described on Update and UpdateStatus. It owns next.
+func (s *Server) prepareUpdate(info KindInfo, old *entry, next Object, status, dryRun bool) (change, error) {
+	nm := next.GetObjectMeta()
+	if old == nil {
+		return change{}, NewNotFound(info.GroupResource(), nm.Name)
+	}
+	om := old.obj.GetObjectMeta()
+	var errs FieldErrors
+	switch {
+	case nm.ResourceVersion == "":
+		// Kubernetes prints the missing value as 0x0.
+		errs = append(errs, StatusCause{Type: CauseTypeFieldValueInvalid, Field: "metadata.resourceVersion",
+			Message: "Invalid value: 0x0: must be specified for an update"})
+	case nm.UID != "" && nm.UID != om.UID:
+		errs.Invalid("metadata.uid", nm.UID, "field is immutable")
+	}
+	if err := errs.ToError(info.GroupKind(), nm.Name); err != nil {
+		return change{}, err
+	}
+	if nm.ResourceVersion != om.ResourceVersion {
+		return change{}, errConflict(info, nm.Name)
+	}
+	kf := fieldsOf(next)
+	if status {
+		// Only status comes from the request; even metadata stays as
+		// stored (Kubernetes' ResetObjectMetaForStatus).
+		in := next
+		next = old.obj.DeepCopyObject()
+		copyField(next, in, kf.status)
+		nm = next.GetObjectMeta()
+	} else if err := s.prepareSpecUpdate(info, old, next, kf); err != nil {
+		return change{}, err
+	}
+	*next.GetTypeMeta() = info.TypeMeta()
+	e, err := s.newEntry(next)
+	if err != nil {
+		return change{}, err
+	}
+	switch {
+	case bytes.Equal(e.content, old.content):
+		return change{obj: old}, nil // a no-op: no new resourceVersion, no event
+	case dryRun:
+		return change{obj: e}, nil
+	case om.DeletionTimestamp != nil && len(nm.Finalizers) == 0:
+		return change{typ: EventDeleted, obj: e}, nil
+	}
+	return change{typ: EventModified, obj: e}, nil
+}
+
+// prepareSpecUpdate applies the rules of a main-resource update to next:
+// status and server-owned metadata come from old, the generation follows
+// spec, and no finalizer may be added to an object being deleted.
+func (s *Server) prepareSpecUpdate(info KindInfo, old *entry, next Object, kf kindFields) error {
+	nm, om := next.GetObjectMeta(), old.obj.GetObjectMeta()
+	if kf.status >= 0 {
+		copyField(next, old.obj, kf.status) // shared, never mutated: old is immutable
+	}
+	nm.UID = om.UID
+	nm.CreationTimestamp = om.CreationTimestamp
+	nm.DeletionTimestamp = om.DeletionTimestamp
+	nm.Generation = om.Generation
+	errs := ValidateLabels("metadata.labels", nm.Labels)
+	if om.DeletionTimestamp != nil {
+		var added []string
+		for _, f := range nm.Finalizers {
+			if !slices.Contains(om.Finalizers, f) {
+				added = append(added, f)
+			}
+		}
+		if len(added) > 0 {
+			errs.Forbidden("metadata.finalizers", fmt.Sprintf(
+				"no new finalizers can be added if the object is being deleted, found new finalizers %q", added))
+		}
+	}
+	if err := errs.ToError(info.GroupKind(), nm.Name); err != nil {
+		return err
+	}
+	oldSpec, err1 := specJSON(old.obj, kf)
+	newSpec, err2 := specJSON(next, kf)
+	if err := cmpErr(err1, err2); err != nil {
+		return NewBadRequest(fmt.Sprintf("the object cannot be encoded as JSON: %v", err))
+	}
+	if !bytes.Equal(oldSpec, newSpec) {
+		nm.Generation++
+	}
+	return nil
+}
+
+func cmpErr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+// Patch applies a JSON merge patch (RFC 7386, [MergePatchType]) to the
+// object name and stores the result by the rules of Update: status in the
+// patch is ignored, and a metadata.resourceVersion in the patch is a
+// precondition (409 Conflict if stale). Without one, the patch applies to
+// whatever is stored (a concurrent write makes the server apply it again).
+//
+// Errors: 404 NotFound; 400 BadRequest for another patch type, malformed
+// JSON or a patch that does not decode into the kind (the message says
+// what was wrong); 422 Invalid for a patch that changes metadata.name or
+// metadata.namespace; the errors of Update.
+func (c *ResourceClient) Patch(ctx context.Context, name string, pt PatchType, data []byte, opts PatchOptions) (Object, error) {
+	info, err := c.begin(ctx, VerbPatch)
+	if err != nil {
+		return nil, err
+	}
+	if pt != MergePatchType {
+		return nil, NewBadRequest(fmt.Sprintf("patch type %q is not supported: use %q", pt, MergePatchType))
+	}
+	key, err := c.key(info, name)
+	if err != nil {
+		return nil, err
+	}
+	e, err := c.srv.mutate(info.GroupResource(), key, func(old *entry) (change, error) {
+		if old == nil {
+			return change{}, NewNotFound(info.GroupResource(), name)
+		}
+		next, err := applyMergePatch(info, old.obj, data)
+		if err != nil {
+			return change{}, err
+		}
+		return c.srv.prepareUpdate(info, old, next, false, opts.DryRun)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return e.obj.DeepCopyObject(), nil
+}
+
+// applyMergePatch returns cur with the merge patch data applied, as a new
+// object of the kind. Changing identity (kind, name, namespace) is refused.
+func applyMergePatch(info KindInfo, cur Object, data []byte) (Object, error) {
+	doc, err := json.Marshal(cur)
+	if err != nil {
+		return nil, NewInternalError(err)
+	}
+	if !json.Valid(data) {
+		return nil, NewBadRequest(fmt.Sprintf("the patch is not valid JSON: %q", truncate(data, 100)))
+	}
+	patched, err := jsonpatch.MergePatch(doc, data)
+	if err != nil {
+		return nil, NewBadRequest(fmt.Sprintf("the merge patch cannot be applied: %v", err))
+	}
+	next := info.New()
+	if err := json.Unmarshal(patched, next); err != nil {
+		return nil, NewBadRequest(fmt.Sprintf("the patched object does not decode as a %s: %v", info.Kind, err))
+	}
+	if *next.GetTypeMeta() != info.TypeMeta() {
+		return nil, NewBadRequest(fmt.Sprintf("a patch cannot change apiVersion or kind (of %s)", info.GroupVersionKind()))
+	}
+	cm, nm := cur.GetObjectMeta(), next.GetObjectMeta()
+	var errs FieldErrors
+	if nm.Name != cm.Name {
+		errs.Invalid("metadata.name", nm.Name, "field is immutable")
+	}
+	if nm.Namespace != cm.Namespace {
+		errs.Invalid("metadata.namespace", nm.Namespace, "field is immutable")
+	}
+	return next, errs.ToError(info.GroupKind(), cm.Name)
+}
+
+func truncate(b []byte, n int) string {
+	if len(b) <= n {
+		return string(b)
+	}
+	return string(b[:n]) + "..."
+}

@@ -1,0 +1,137 @@
+package apiserver
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Watch streams the changes to the objects selected by opts, in
+// resourceVersion order, until the watch is stopped, ctx is done,
+// TimeoutSeconds pass, or the server ends it. Where it starts:
+//
+//   - ResourceVersion "" or "0": synthetic ADDED events for the current
+//     state (sorted by namespace and name), then every later change.
+//   - ResourceVersion N: every change after N, replayed from the history,
+//     then live. If N is older than the history window, the watch
+//     delivers a single ERROR event carrying 410 Expired ("too old
+//     resource version: N (M)") and closes: list again. An N the server
+//     has not reached yet waits for it: only changes after N are sent.
+//   - SendInitialEvents with ResourceVersionMatchNotOlderThan (watch-list
+//     mode): ADDED events for the current state, then a BOOKMARK at the
+//     snapshot's resourceVersion annotated [InitialEventsEndAnnotation],
+//     then every later change. Kubernetes sends that bookmark only when
+//     AllowWatchBookmarks is set (as every watch-list client sets it);
+//     here it is always sent. SendInitialEvents=false starts at N (or now).
+//
+// Selectors apply to changes, as in the Kubernetes watch cache: an object
+// that starts matching arrives as ADDED, one that stops matching as
+// DELETED (its previous content, with the new resourceVersion).
+//
+// With AllowWatchBookmarks, every [Options.BookmarkInterval] that brought
+// news a BOOKMARK carries the latest resourceVersion: an empty object of
+// the kind with only metadata.resourceVersion set.
+//
+// A watcher that falls [Options.WatchBufferSize] events behind is cut off
+// with a plain close, as is every watch by [Server.CloseWatches]: re-watch
+// from the last resourceVersion received. Each event's object is the
+// receiver's own copy.
+//
+// Errors (returned by Watch itself): 400 for malformed selectors or
+// resourceVersion, 422 for contradictory options (as Kubernetes
+// validates them), 504 "Too large resource version" for watch-list mode
+// from an N the server has not reached.
+func (c *ResourceClient) Watch(ctx context.Context, opts ListOptions) (WatchInterface, error) {
+	info, err := c.begin(ctx, VerbWatch)
+	if err != nil {
+		return nil, err
+	}
+	if err := validateWatchOptions(opts); err != nil {
+		return nil, err
+	}
+	sel, err := parseSelectors(info, opts)
+	if err != nil {
+		return nil, err
+	}
+	var from int64 // 0 means "from now"
+	if rv := opts.ResourceVersion; rv != "" && rv != "0" {
+		n, ok := parseRV(rv)
+		if !ok {
+			return nil, errBadRV(rv)
+		}
+		from = n
+	}
+	w := &watcher{
+		srv: c.srv, gr: info.GroupResource(), info: info, ns: c.ns, sel: sel, ctx: ctx,
+		in:        make(chan *event, c.srv.opts.WatchBufferSize),
+		out:       make(chan Event),
+		done:      make(chan struct{}),
+		bookmarks: opts.AllowWatchBookmarks,
+	}
+	if opts.TimeoutSeconds != nil && *opts.TimeoutSeconds > 0 {
+		w.timeout = time.Duration(*opts.TimeoutSeconds) * time.Second
+	}
+	return c.srv.startWatch(w, opts, from)
+}
+
+// startWatch registers w and starts its goroutine with the initial events
+// or the backlog that its options ask for, taken under the same lock so
+// that nothing falls between them and the live events.
+func (s *Server) startWatch(w *watcher, opts ListOptions, from int64) (WatchInterface, error) {
+	initialEvents := opts.SendInitialEvents != nil && *opts.SendInitialEvents
+	legacyInitial := opts.SendInitialEvents == nil && from == 0
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	last := s.hist.last
+	var initial []*entry
+	var backlog []*event
+	switch {
+	case initialEvents && from > last:
+		return nil, errTooLargeRV(from, last)
+	case initialEvents || legacyInitial:
+		initial = s.currentLocked(w.gr, w.ns)
+		w.sentRV = last
+	case from == 0:
+		w.sentRV = last
+	case from < s.hist.compacted:
+		return newErrorWatch(errTooOld(from, s.hist.compacted)), nil
+	default:
+		for _, ev := range s.hist.since(w.gr, from) {
+			if w.ns == "" || ev.ns == w.ns {
+				backlog = append(backlog, ev)
+			}
+		}
+		w.sentRV = from
+	}
+	ws := s.watchers[w.gr]
+	if ws == nil {
+		ws = make(map[*watcher]struct{})
+		s.watchers[w.gr] = ws
+	}
+	ws[w] = struct{}{}
+	go w.run(initial, initialEvents, backlog)
+	return w, nil
+}
+
+// validateWatchOptions rejects the combinations Kubernetes rejects for a
+// watch, with its messages.
+func validateWatchOptions(opts ListOptions) error {
+	var errs FieldErrors
+	match := opts.ResourceVersionMatch
+	if opts.SendInitialEvents != nil && match != ResourceVersionMatchNotOlderThan {
+		errs.Forbidden("resourceVersionMatch", fmt.Sprintf(
+			"sendInitialEvents requires setting resourceVersionMatch to %s", ResourceVersionMatchNotOlderThan))
+	}
+	if match != "" {
+		if opts.SendInitialEvents == nil {
+			errs.Forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided")
+		}
+		if match != ResourceVersionMatchNotOlderThan {
+			errs.NotSupported("resourceVersionMatch", string(match), []string{string(ResourceVersionMatchNotOlderThan)})
+		}
+	}
+	if opts.Continue != "" {
+		errs.Forbidden("continue", "continue is forbidden for watch")
+	}
+	return errInvalidOptions(errs)
+}
