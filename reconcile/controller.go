@@ -1,0 +1,195 @@
+package reconcile
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/workqueue"
+)
+
+// Options configures a [Controller]. The zero value gives
+// controller-runtime's defaults.
+type Options struct {
+	// MaxConcurrentReconciles is the number of workers, and so the most
+	// reconciles running at once (never two for the same key). Default 1.
+	MaxConcurrentReconciles int
+	// RateLimiter decides how long a request that failed waits before its
+	// next try. Default: workqueue.DefaultControllerRateLimiter (per key
+	// 5ms, 10ms, 20ms, ... up to 1000s, and 10 per second with bursts of 100
+	// overall).
+	RateLimiter workqueue.RateLimiter[Request]
+	// NewQueue makes the controller's queue from its name and RateLimiter.
+	// Default: a workqueue.PriorityQueue. Any [Queue] will do; a
+	// [PriorityQueue] gets priorities.
+	NewQueue func(name string, rateLimiter workqueue.RateLimiter[Request]) Queue
+	// CacheSyncTimeout bounds how long Start waits for the informers'
+	// caches to sync before it gives up with a [*CacheSyncError].
+	// Default 2 minutes.
+	CacheSyncTimeout time.Duration
+	// Logger receives the controller's structured logs, with the attribute
+	// controller=<name> added. Default: none — a library should be quiet
+	// unless asked, and tests stay readable; pass slog.Default() to see
+	// them. Each reconcile logs at Debug; errors and panics at Error.
+	Logger *slog.Logger
+}
+
+// DefaultCacheSyncTimeout is the default of [Options].CacheSyncTimeout,
+// the same as controller-runtime's.
+const DefaultCacheSyncTimeout = 2 * time.Minute
+
+// Controller runs a [Reconciler] for the requests that events on watched
+// informers put on its queue: the chef working the ticket rail. Create it
+// with [NewController], say what it watches with [For], [Owns] and
+// [Watches], then run it with [Controller.Start]. Like controller-runtime's
+// controller.Controller.
+//
+// A Controller is safe for concurrent use. It can be started once.
+type Controller struct {
+	name    string
+	do      Reconciler
+	workers int
+	timeout time.Duration
+	queue   PriorityQueue
+	log     *slog.Logger
+	metrics *metrics
+
+	mu      sync.Mutex // guards started, sources and filters
+	started bool
+	sources []source
+	filters []Predicate[apiserver.Object]
+}
+
+// NewController returns a controller named name (the controller label of
+// its metrics and logs) that calls r for each request. Its queue exists
+// from the start, so requests can be added with [Controller.Queue] before
+// Start; the workers begin only with Start.
+func NewController(name string, r Reconciler, opts Options) (*Controller, error) {
+	switch {
+	case name == "":
+		return nil, errors.New("reconcile: a controller needs a name")
+	case r == nil:
+		return nil, fmt.Errorf("reconcile: controller %q needs a Reconciler", name)
+	case opts.MaxConcurrentReconciles < 0:
+		return nil, fmt.Errorf("reconcile: controller %q: MaxConcurrentReconciles is %d, must not be negative",
+			name, opts.MaxConcurrentReconciles)
+	case opts.CacheSyncTimeout < 0:
+		return nil, fmt.Errorf("reconcile: controller %q: CacheSyncTimeout is %v, must not be negative",
+			name, opts.CacheSyncTimeout)
+	}
+	if opts.RateLimiter == nil {
+		opts.RateLimiter = workqueue.DefaultControllerRateLimiter[Request]()
+	}
+	if opts.NewQueue == nil {
+		opts.NewQueue = newDefaultQueue
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	q := opts.NewQueue(name, opts.RateLimiter)
+	if q == nil {
+		return nil, fmt.Errorf("reconcile: controller %q: NewQueue returned nil", name)
+	}
+	return &Controller{
+		name:    name,
+		do:      r,
+		workers: orDefault(opts.MaxConcurrentReconciles, 1),
+		timeout: orDefault(opts.CacheSyncTimeout, DefaultCacheSyncTimeout),
+		queue:   asPriorityQueue(q),
+		log:     opts.Logger.With("controller", name),
+		metrics: newMetrics(),
+	}, nil
+}
+
+// orDefault returns v, or def when v is zero.
+func orDefault[N int | time.Duration](v, def N) N {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+func newDefaultQueue(name string, rl workqueue.RateLimiter[Request]) Queue {
+	return workqueue.NewPriorityQueue[Request](rl, workqueue.QueueConfig{Name: name})
+}
+
+// Name returns the controller's name.
+func (c *Controller) Name() string { return c.name }
+
+// Queue returns the controller's queue. Adding a request to it is how to
+// trigger a reconcile by hand — from a test, a timer, or another system —
+// without an informer event.
+func (c *Controller) Queue() Queue { return c.queue }
+
+// Metrics returns a snapshot of the controller's metrics.
+func (c *Controller) Metrics() Metrics { return c.metrics.snapshot() }
+
+// WithEventFilter adds pred to every watch of the controller: an event
+// becomes a request only if pred and the watch's own predicates pass it.
+// Call it before Start; it returns c so that calls can be chained.
+func (c *Controller) WithEventFilter(pred Predicate[apiserver.Object]) *Controller {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.filters = append(c.filters, pred)
+	return c
+}
+
+// Start registers the controller's event handlers with its informers,
+// waits for their caches to sync (at most CacheSyncTimeout), and runs the
+// workers until ctx is done. Then it shuts the queue down, lets the
+// reconciles in progress finish (they see ctx cancelled), removes its
+// event handlers and returns. It returns nil after a normal shutdown, a
+// [*CacheSyncError] if the caches did not sync in time, or an error if the
+// controller was already started or a watch could not be registered.
+//
+// Start does not run the informers: run them (or their factory) too, with
+// the same ctx or a longer-lived one.
+func (c *Controller) Start(ctx context.Context) error {
+	c.mu.Lock()
+	if c.started {
+		c.mu.Unlock()
+		return fmt.Errorf("reconcile: controller %q was started more than once", c.name)
+	}
+	c.started = true
+	sources, filters := c.sources, c.filters
+	c.mu.Unlock()
+	defer c.queue.ShutDown()
+
+	c.log.Info("Starting EventSources", "count", len(sources))
+	started, err := startSources(ctx, sources, c.queue, filters)
+	defer stopSources(started)
+	if err != nil {
+		return fmt.Errorf("reconcile: controller %q: %w", c.name, err)
+	}
+	if err := c.waitForCacheSync(ctx, started); err != nil || ctx.Err() != nil {
+		return err
+	}
+	return c.runWorkers(ctx)
+}
+
+// runWorkers runs the workers until ctx is done and the queue has drained
+// the requests in progress.
+func (c *Controller) runWorkers(ctx context.Context) error {
+	c.log.Info("Starting workers", "worker count", c.workers)
+	c.metrics.workers.Store(int64(c.workers))
+	var g errgroup.Group
+	for range c.workers {
+		g.Go(func() error {
+			for c.processNextWorkItem(ctx) {
+			}
+			return nil
+		})
+	}
+	<-ctx.Done()
+	c.log.Info("Shutdown signal received, waiting for all workers to finish")
+	c.queue.ShutDownWithDrain()
+	err := g.Wait()
+	c.log.Info("All workers finished")
+	return err
+}
