@@ -32,6 +32,7 @@ type watcher struct {
 
 	// Owned by run:
 	sentRV   int64 // every event up to here has been delivered or filtered out
+	toldRV   int64 // the newest resourceVersion the receiver has seen
 	timeoutC <-chan time.Time
 }
 
@@ -98,6 +99,7 @@ func (w *watcher) run(initial []*entry, endBookmark bool, backlog []*event) {
 			return
 		}
 	}
+	w.toldRV = w.sentRV
 	if endBookmark && !w.send(EventBookmark, w.bookmarkObject(w.sentRV, true)) {
 		return
 	}
@@ -133,17 +135,22 @@ func (w *watcher) run(initial []*entry, endBookmark bool, backlog []*event) {
 // handle delivers what ev means to this watcher, if anything. It returns
 // false when the watch has ended.
 func (w *watcher) handle(ev *event) bool {
+	if ev.typ == EventBookmark {
+		if !w.bookmarks || ev.obj.rv <= w.toldRV || ev.obj.rv < w.sentRV {
+			return true // no news
+		}
+		w.toldRV = ev.obj.rv
+		return w.send(EventBookmark, w.bookmarkObject(ev.obj.rv, false))
+	}
 	if ev.obj.rv <= w.sentRV {
-		return true // before the start, or a bookmark with no news
+		return true // at or before the start
 	}
 	w.sentRV = ev.obj.rv
-	if ev.typ == EventBookmark {
-		return !w.bookmarks || w.send(EventBookmark, w.bookmarkObject(ev.obj.rv, false))
-	}
 	typ, obj := w.translate(ev)
 	if typ == "" {
 		return true
 	}
+	w.toldRV = ev.obj.rv
 	return w.send(typ, obj)
 }
 

@@ -1,0 +1,108 @@
+package apiserver_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"testing/synctest"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+)
+
+// fixture is a server with a typed Widget client in namespace "ns".
+type fixture struct {
+	srv     *apiserver.Server
+	widgets *apiserver.Client[*apiservertest.Widget]
+	res     *apiserver.ResourceClient // widgets in all namespaces
+	ctx     context.Context
+}
+
+func newFixture(t *testing.T, opts apiserver.Options) *fixture {
+	t.Helper()
+	srv := apiservertest.NewServerWithOptions(t, opts)
+	return &fixture{
+		srv:     srv,
+		widgets: apiserver.NewClient[*apiservertest.Widget](srv).Namespace("ns"),
+		res:     srv.Resource(apiservertest.WidgetsResource),
+		ctx:     context.Background(),
+	}
+}
+
+// create stores a widget in namespace "ns" with the given labels and color.
+func (f *fixture) create(t *testing.T, name, color string, labels map[string]string) *apiservertest.Widget {
+	t.Helper()
+	w := apiservertest.NewWidget("ns", name)
+	w.Spec.Color = color
+	w.Labels = labels
+	got, err := f.widgets.Create(f.ctx, w, apiserver.CreateOptions{})
+	if err != nil {
+		t.Fatalf("Create(%s): %v", name, err)
+	}
+	return got
+}
+
+func (f *fixture) update(t *testing.T, w *apiservertest.Widget) *apiservertest.Widget {
+	t.Helper()
+	got, err := f.widgets.Update(f.ctx, w, apiserver.UpdateOptions{})
+	if err != nil {
+		t.Fatalf("Update(%s): %v", w.Name, err)
+	}
+	return got
+}
+
+func (f *fixture) watch(t *testing.T, opts apiserver.ListOptions) apiserver.WatchInterface {
+	t.Helper()
+	w, err := f.res.Watch(f.ctx, opts)
+	if err != nil {
+		t.Fatalf("Watch(%+v): %v", opts, err)
+	}
+	t.Cleanup(w.Stop)
+	return w
+}
+
+// describe prints an event on one line: type, key, resourceVersion, and
+// for bookmarks the initial-events-end annotation; for errors the status.
+func describe(ev apiserver.Event) string {
+	if st, ok := ev.Object.(*apiserver.Status); ok {
+		return fmt.Sprintf("%s %d %s", ev.Type, st.Code, st.Message)
+	}
+	m := ev.Object.GetObjectMeta()
+	if ev.Type == apiserver.EventBookmark {
+		s := fmt.Sprintf("BOOKMARK rv=%s", m.ResourceVersion)
+		if m.Annotations[apiserver.InitialEventsEndAnnotation] == "true" {
+			s += " initial-events-end"
+		}
+		return s
+	}
+	return fmt.Sprintf("%s %s/%s rv=%s", ev.Type, m.Namespace, m.Name, m.ResourceVersion)
+}
+
+// drain returns the events the watch delivers until it goes quiet (every
+// goroutine of the bubble blocked), and "CLOSED" if the channel closed.
+// It must run inside a synctest bubble.
+func drain(w apiserver.WatchInterface) []string {
+	var out []string
+	for {
+		synctest.Wait()
+		select {
+		case ev, ok := <-w.ResultChan():
+			if !ok {
+				return append(out, "CLOSED")
+			}
+			out = append(out, describe(ev))
+		default:
+			return out
+		}
+	}
+}
+
+func diffEvents(t *testing.T, w apiserver.WatchInterface, want []string) {
+	t.Helper()
+	if diff := cmp.Diff(want, drain(w)); diff != "" {
+		t.Errorf("watch events mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

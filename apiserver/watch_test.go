@@ -1,0 +1,284 @@
+package apiserver_test
+
+import (
+	"context"
+	"runtime"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+)
+
+// The pitfall of fake clientsets: a change made between a List and the
+// Watch that follows it must reach the watcher.
+func TestWatchFromListRVDeliversChangesBetween(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{})
+		a := f.create(t, "a", "red", nil)
+		f.create(t, "b", "red", nil)
+		list, err := f.res.List(f.ctx, apiserver.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.Spec.Size = 2
+		f.update(t, a)                                                                  // rv 3
+		if err := f.widgets.Delete(f.ctx, "b", apiserver.DeleteOptions{}); err != nil { // rv 4
+			t.Fatal(err)
+		}
+		f.create(t, "c", "red", nil) // rv 5
+		w := f.watch(t, apiserver.ListOptions{ResourceVersion: list.ResourceVersion})
+		diffEvents(t, w, []string{"MODIFIED ns/a rv=3", "DELETED ns/b rv=4", "ADDED ns/c rv=5"})
+		f.create(t, "d", "red", nil)
+		diffEvents(t, w, []string{"ADDED ns/d rv=6"})
+	})
+}
+
+func TestWatchFromEmptyRVStartsWithSyntheticAdds(t *testing.T) {
+	for _, rv := range []string{"", "0"} {
+		synctest.Test(t, func(t *testing.T) {
+			f := newFixture(t, apiserver.Options{})
+			f.create(t, "b", "red", nil)
+			f.create(t, "a", "red", nil)
+			w := f.watch(t, apiserver.ListOptions{ResourceVersion: rv})
+			f.create(t, "c", "red", nil)
+			diffEvents(t, w, []string{"ADDED ns/a rv=2", "ADDED ns/b rv=1", "ADDED ns/c rv=3"})
+		})
+	}
+}
+
+func TestWatchFromCompactedRVGets410ThenCloses(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{})
+		f.create(t, "a", "red", nil)
+		f.create(t, "b", "red", nil)
+		f.srv.CompactHistory()
+		w := f.watch(t, apiserver.ListOptions{ResourceVersion: "1"})
+		diffEvents(t, w, []string{"ERROR 410 too old resource version: 1 (2)", "CLOSED"})
+		// From the compaction point on, nothing is missing: no 410.
+		w2 := f.watch(t, apiserver.ListOptions{ResourceVersion: "2"})
+		f.create(t, "c", "red", nil)
+		diffEvents(t, w2, []string{"ADDED ns/c rv=3"})
+	})
+}
+
+func TestHistoryRingExpiresOldRVs(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{HistorySize: 3})
+		for _, name := range []string{"a", "b", "c", "d", "e"} {
+			f.create(t, name, "red", nil)
+		}
+		// Events 3, 4 and 5 are kept: watching from 2 still works, from 1 not.
+		diffEvents(t, f.watch(t, apiserver.ListOptions{ResourceVersion: "2"}),
+			[]string{"ADDED ns/c rv=3", "ADDED ns/d rv=4", "ADDED ns/e rv=5"})
+		diffEvents(t, f.watch(t, apiserver.ListOptions{ResourceVersion: "1"}),
+			[]string{"ERROR 410 too old resource version: 1 (2)", "CLOSED"})
+	})
+}
+
+func TestWatchFromFutureRVWaitsForIt(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{})
+		w := f.watch(t, apiserver.ListOptions{ResourceVersion: "2"})
+		f.create(t, "a", "red", nil)
+		f.create(t, "b", "red", nil)
+		f.create(t, "c", "red", nil)
+		diffEvents(t, w, []string{"ADDED ns/c rv=3"})
+	})
+}
+
+func TestWatchSelectorsTranslateEvents(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{})
+		w := f.watch(t, apiserver.ListOptions{LabelSelector: "tier=gold", FieldSelector: "spec.color=red"})
+		a := f.create(t, "a", "red", map[string]string{"tier": "gold"}) // 1 in
+		f.create(t, "b", "blue", map[string]string{"tier": "gold"})     // 2 out
+		a.Labels["tier"] = "silver"
+		a = f.update(t, a) // 3: leaves the set
+		a.Spec.Size = 7
+		a = f.update(t, a) // 4: still out
+		a.Labels["tier"] = "gold"
+		a = f.update(t, a) // 5: enters the set
+		a.Spec.Size = 8
+		f.update(t, a) // 6: stays in
+		if err := f.widgets.Delete(f.ctx, "a", apiserver.DeleteOptions{}); err != nil { // 7
+			t.Fatal(err)
+		}
+		if err := f.widgets.Delete(f.ctx, "b", apiserver.DeleteOptions{}); err != nil { // 8: never seen
+			t.Fatal(err)
+		}
+		diffEvents(t, w, []string{
+			"ADDED ns/a rv=1",
+			"DELETED ns/a rv=3",
+			"ADDED ns/a rv=5",
+			"MODIFIED ns/a rv=6",
+			"DELETED ns/a rv=7",
+		})
+	})
+}
+
+// An object leaving the selection is sent as DELETED with its previous
+// content, as the Kubernetes watch cache does, and the new resourceVersion.
+func TestWatchLeavingSelectionCarriesPreviousContent(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{})
+		a := f.create(t, "a", "red", map[string]string{"tier": "gold"})
+		w := f.watch(t, apiserver.ListOptions{ResourceVersion: "1", LabelSelector: "tier=gold"})
+		a.Labels["tier"] = "silver"
+		f.update(t, a)
+		synctest.Wait()
+		ev := <-w.ResultChan()
+		got := ev.Object.(*apiservertest.Widget)
+		if ev.Type != apiserver.EventDeleted || got.Labels["tier"] != "gold" || got.ResourceVersion != "2" {
+			t.Errorf("got %s tier=%s rv=%s, want DELETED tier=gold rv=2", ev.Type, got.Labels["tier"], got.ResourceVersion)
+		}
+	})
+}
+
+func TestWatchNamespaceScope(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{})
+		w, err := f.res.Namespace("other").Watch(f.ctx, apiserver.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Stop()
+		f.create(t, "a", "red", nil)
+		o := apiservertest.NewWidget("other", "b")
+		if _, err := f.res.Create(f.ctx, o, apiserver.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		diffEvents(t, w, []string{"ADDED other/b rv=2"})
+	})
+}
+
+func TestWatchListSendsInitialEventsThenAnnotatedBookmark(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{})
+		f.create(t, "b", "red", nil)
+		f.create(t, "a", "blue", nil)
+		w := f.watch(t, apiserver.ListOptions{
+			SendInitialEvents:    ptr(true),
+			ResourceVersionMatch: apiserver.ResourceVersionMatchNotOlderThan,
+			AllowWatchBookmarks:  true,
+			FieldSelector:        "spec.color=red",
+		})
+		f.create(t, "c", "red", nil)
+		diffEvents(t, w, []string{"ADDED ns/b rv=1", "BOOKMARK rv=2 initial-events-end", "ADDED ns/c rv=3"})
+	})
+}
+
+func TestWatchListRequiresNotOlderThan(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{})
+		_, err := f.res.Watch(f.ctx, apiserver.ListOptions{SendInitialEvents: ptr(true)})
+		const want = `ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan`
+		if !apiserver.IsInvalid(err) || err.Error() != want {
+			t.Errorf("err = %v, want %s", err, want)
+		}
+	})
+}
+
+func TestWatchBookmarksOnATimer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{BookmarkInterval: time.Minute})
+		w := f.watch(t, apiserver.ListOptions{ResourceVersion: "0", AllowWatchBookmarks: true, LabelSelector: "x=y"})
+		f.create(t, "a", "red", nil) // filtered out: only a bookmark tells the watcher
+		time.Sleep(time.Minute)
+		diffEvents(t, w, []string{"BOOKMARK rv=1"})
+		time.Sleep(time.Minute) // nothing new: no bookmark
+		diffEvents(t, w, nil)
+	})
+}
+
+func TestWatchTimeoutClosesCleanly(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{})
+		w := f.watch(t, apiserver.ListOptions{TimeoutSeconds: ptr(int64(30))})
+		f.create(t, "a", "red", nil)
+		diffEvents(t, w, []string{"ADDED ns/a rv=1"})
+		time.Sleep(30 * time.Second)
+		diffEvents(t, w, []string{"CLOSED"})
+	})
+}
+
+func TestWatchEndsOnStopContextAndCloseWatches(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{})
+		stopped := f.watch(t, apiserver.ListOptions{})
+		ctx, cancel := context.WithCancel(f.ctx)
+		cancelled, err := f.res.Watch(ctx, apiserver.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		closed := f.watch(t, apiserver.ListOptions{})
+		stopped.Stop()
+		stopped.Stop() // twice is fine
+		cancel()
+		diffEvents(t, stopped, []string{"CLOSED"})
+		diffEvents(t, cancelled, []string{"CLOSED"})
+		f.srv.CloseWatches()
+		diffEvents(t, closed, []string{"CLOSED"})
+	})
+}
+
+// A watcher that never reads cannot hold up writers: they all finish, and
+// the watcher is cut off once its buffer is full.
+func TestBlockedWatcherNeverBlocksWriters(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{WatchBufferSize: 4})
+		slow := f.watch(t, apiserver.ListOptions{})
+		fast := f.watch(t, apiserver.ListOptions{})
+		got := make(chan int)
+		go func() {
+			n := 0
+			for range fast.ResultChan() {
+				n++
+			}
+			got <- n
+		}()
+		for i := range 20 {
+			f.create(t, string(rune('a'+i)), "red", nil)
+			synctest.Wait() // the reading watcher keeps up
+		}
+		synctest.Wait()
+		fast.Stop()
+		if n := <-got; n != 20 {
+			t.Errorf("the reading watcher got %d events, want 20", n)
+		}
+		// The slow watcher was blocked handing over its first event, with
+		// 4 more in its buffer, when the 6th write cut it off: the watch
+		// ends with a plain close, as Kubernetes ends unresponsive
+		// watchers, and its client re-watches from the last RV it saw.
+		diffEvents(t, slow, []string{"CLOSED"})
+	})
+}
+
+// No goroutine outlives its watch: when every watch has ended, the bubble
+// holds only the test's own goroutine.
+func TestNoGoroutinesRemainAfterWatchesEnd(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{WatchBufferSize: 1})
+		before := runtime.NumGoroutine()
+		ctx, cancel := context.WithCancel(f.ctx)
+		var ws []apiserver.WatchInterface
+		for _, opts := range []apiserver.ListOptions{
+			{}, {AllowWatchBookmarks: true}, {TimeoutSeconds: ptr(int64(5))}, {ResourceVersion: "0", LabelSelector: "a=b"},
+		} {
+			w, err := f.res.Watch(ctx, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ws = append(ws, w)
+		}
+		f.create(t, "a", "red", nil)
+		f.create(t, "b", "red", nil) // cuts off the watchers that do not read
+		ws[0].Stop()
+		cancel()
+		synctest.Wait()
+		if n := runtime.NumGoroutine(); n != before {
+			t.Errorf("%d goroutines remain, want %d", n, before)
+		}
+	})
+}
