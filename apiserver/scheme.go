@@ -133,7 +133,11 @@ func (s *Scheme) Register(info KindInfo) error {
 	if len(errs) == 0 {
 		errs = s.checkUnique(info, typ)
 	}
-	if err := errs.ToError(GroupKind{Kind: "KindInfo"}, gvk.String()); err != nil {
+	name := gvk.String() // names the failed kind in the error, e.g. "menu.example.com/v1, Kind=Order"
+	if info.Kind == "" {
+		name = ""
+	}
+	if err := errs.ToError(GroupKind{Kind: "KindInfo"}, name); err != nil {
 		return err
 	}
 	info.Fields = maps.Clone(info.Fields) // the caller may reuse its map
