@@ -31,13 +31,17 @@ func newFixture(t *testing.T, opts apiserver.Options) *fixture {
 }
 
 // create stores a widget in namespace "ns" with the given labels and color.
+// A nil t panics on failure (for setup inside table cases).
 func (f *fixture) create(t *testing.T, name, color string, labels map[string]string) *apiservertest.Widget {
-	t.Helper()
 	w := apiservertest.NewWidget("ns", name)
 	w.Spec.Color = color
 	w.Labels = labels
 	got, err := f.widgets.Create(f.ctx, w, apiserver.CreateOptions{})
+	if err != nil && t == nil {
+		panic(err)
+	}
 	if err != nil {
+		t.Helper()
 		t.Fatalf("Create(%s): %v", name, err)
 	}
 	return got

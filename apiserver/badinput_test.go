@@ -1,0 +1,169 @@
+package apiserver_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"testing/synctest"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+)
+
+// Every bad request gets a typed error whose message names what is wrong,
+// stores nothing and panics never.
+func TestBadInput(t *testing.T) {
+	huge := apiservertest.NewWidget("ns", "huge")
+	huge.Spec.Tags = []string{strings.Repeat("x", 2000)}
+	tests := []struct {
+		name string
+		call func(f *fixture) error
+		is   func(error) bool
+		want string // a substring of the message
+	}{
+		{"nil object", func(f *fixture) error {
+			_, err := f.res.Namespace("ns").Create(f.ctx, nil, apiserver.CreateOptions{})
+			return err
+		}, apiserver.IsBadRequest, "the object is nil"},
+		{"typed nil object", func(f *fixture) error {
+			_, err := f.widgets.Create(f.ctx, nil, apiserver.CreateOptions{})
+			return err
+		}, apiserver.IsBadRequest, "the object is nil"},
+		{"invalid name", func(f *fixture) error {
+			_, err := f.widgets.Create(f.ctx, apiservertest.NewWidget("ns", "Bad_Name"), apiserver.CreateOptions{})
+			return err
+		}, apiserver.IsInvalid, `metadata.name: Invalid value: "Bad_Name"`},
+		{"missing name", func(f *fixture) error {
+			_, err := f.widgets.Create(f.ctx, apiservertest.NewWidget("ns", ""), apiserver.CreateOptions{})
+			return err
+		}, apiserver.IsInvalid, "metadata.name: Required value: name or generateName is required"},
+		{"bad label", func(f *fixture) error {
+			w := apiservertest.NewWidget("ns", "a")
+			w.Labels = map[string]string{"bad key!": "v"}
+			_, err := f.widgets.Create(f.ctx, w, apiserver.CreateOptions{})
+			return err
+		}, apiserver.IsInvalid, "metadata.labels"},
+		{"unknown resource", func(f *fixture) error {
+			_, err := f.srv.Resource(apiserver.GroupVersionResource{Group: "x.io", Version: "v1", Resource: "nopes"}).List(f.ctx, apiserver.ListOptions{})
+			return err
+		}, apiserver.IsNotFound, "the server could not find the requested resource"},
+		{"wrong kind in body", func(f *fixture) error {
+			_, err := f.res.Namespace("ns").Create(f.ctx, apiservertest.NewGadget("g"), apiserver.CreateOptions{})
+			return err
+		}, apiserver.IsBadRequest, `Gadget in version "test.kitchensync.io/v1" cannot be handled as a Widget`},
+		{"TypeMeta disagrees with the Go type", func(f *fixture) error {
+			w := apiservertest.NewWidget("ns", "a")
+			w.Kind = "Gadget"
+			_, err := f.widgets.Create(f.ctx, w, apiserver.CreateOptions{})
+			return err
+		}, apiserver.IsBadRequest, `kind is "Gadget", expected "Widget"`},
+		{"object too large", func(f *fixture) error {
+			_, err := f.widgets.Create(f.ctx, huge, apiserver.CreateOptions{})
+			return err
+		}, apiserver.IsTooLarge, "Request entity too large: limit is 1000"},
+		{"namespace missing", func(f *fixture) error {
+			_, err := f.res.Create(f.ctx, apiservertest.NewWidget("", "a"), apiserver.CreateOptions{})
+			return err
+		}, apiserver.IsInvalid, "metadata.namespace: Required value"},
+		{"namespace disagrees with the client", func(f *fixture) error {
+			_, err := f.widgets.Create(f.ctx, apiservertest.NewWidget("other", "a"), apiserver.CreateOptions{})
+			return err
+		}, apiserver.IsInvalid, `metadata.namespace: Invalid value: "other": does not match the namespace of the request ("ns")`},
+		{"namespace on a cluster-scoped kind", func(f *fixture) error {
+			g := apiservertest.NewGadget("g")
+			g.Namespace = "ns"
+			_, err := apiserver.NewClient[*apiservertest.Gadget](f.srv).Create(f.ctx, g, apiserver.CreateOptions{})
+			return err
+		}, apiserver.IsInvalid, "metadata.namespace: Forbidden: not allowed on this type"},
+		{"namespaced client of a cluster-scoped kind", func(f *fixture) error {
+			_, err := apiserver.NewClient[*apiservertest.Gadget](f.srv).Namespace("ns").Get(f.ctx, "g", apiserver.GetOptions{})
+			return err
+		}, apiserver.IsBadRequest, `gadgets.test.kitchensync.io is cluster-scoped: the namespace "ns" is not allowed`},
+		{"resourceVersion on create", func(f *fixture) error {
+			w := apiservertest.NewWidget("ns", "a")
+			w.ResourceVersion = "3"
+			_, err := f.widgets.Create(f.ctx, w, apiserver.CreateOptions{})
+			return err
+		}, apiserver.IsBadRequest, "resourceVersion should not be set on objects to be created"},
+		{"malformed label selector", func(f *fixture) error {
+			_, err := f.res.List(f.ctx, apiserver.ListOptions{LabelSelector: "a in (b"})
+			return err
+		}, apiserver.IsBadRequest, "a in (b"},
+		{"malformed field selector", func(f *fixture) error {
+			_, err := f.res.Watch(f.ctx, apiserver.ListOptions{FieldSelector: "spec.color"})
+			return err
+		}, apiserver.IsBadRequest, "spec.color"},
+		{"unknown field selector", func(f *fixture) error {
+			_, err := f.res.List(f.ctx, apiserver.ListOptions{FieldSelector: "spec.colour=red"})
+			return err
+		}, apiserver.IsBadRequest, `field label not supported: "spec.colour"`},
+		{"bad continue token", func(f *fixture) error {
+			_, err := f.res.List(f.ctx, apiserver.ListOptions{Continue: "garbage!"})
+			return err
+		}, apiserver.IsBadRequest, "continue key is not valid"},
+		{"update changes uid", func(f *fixture) error {
+			a := f.create(nil, "a", "red", nil)
+			a.UID = "not-the-uid"
+			_, err := f.widgets.Update(f.ctx, a, apiserver.UpdateOptions{})
+			return err
+		}, apiserver.IsInvalid, `metadata.uid: Invalid value: "not-the-uid": field is immutable`},
+		{"update of a missing object", func(f *fixture) error {
+			w := apiservertest.NewWidget("ns", "ghost")
+			w.ResourceVersion = "1"
+			_, err := f.widgets.Update(f.ctx, w, apiserver.UpdateOptions{})
+			return err
+		}, apiserver.IsNotFound, `widgets.test.kitchensync.io "ghost" not found`},
+		{"patch changes name", func(f *fixture) error {
+			f.create(nil, "a", "red", nil)
+			_, err := f.widgets.Patch(f.ctx, "a", apiserver.MergePatchType, []byte(`{"metadata":{"name":"b"}}`), apiserver.PatchOptions{})
+			return err
+		}, apiserver.IsInvalid, `metadata.name: Invalid value: "b": field is immutable`},
+		{"patch changes namespace", func(f *fixture) error {
+			f.create(nil, "a", "red", nil)
+			_, err := f.widgets.Patch(f.ctx, "a", apiserver.MergePatchType, []byte(`{"metadata":{"namespace":"x"}}`), apiserver.PatchOptions{})
+			return err
+		}, apiserver.IsInvalid, `metadata.namespace: Invalid value: "x": field is immutable`},
+		{"patch with bad JSON", func(f *fixture) error {
+			f.create(nil, "a", "red", nil)
+			_, err := f.widgets.Patch(f.ctx, "a", apiserver.MergePatchType, []byte(`{"spec":`), apiserver.PatchOptions{})
+			return err
+		}, apiserver.IsBadRequest, "the patch is not valid JSON"},
+		{"patch with a wrong field type", func(f *fixture) error {
+			f.create(nil, "a", "red", nil)
+			_, err := f.widgets.Patch(f.ctx, "a", apiserver.MergePatchType, []byte(`{"spec":{"size":"big"}}`), apiserver.PatchOptions{})
+			return err
+		}, apiserver.IsBadRequest, "does not decode as a Widget"},
+		{"unsupported patch type", func(f *fixture) error {
+			f.create(nil, "a", "red", nil)
+			_, err := f.widgets.Patch(f.ctx, "a", "application/json-patch+json", []byte(`[]`), apiserver.PatchOptions{})
+			return err
+		}, apiserver.IsBadRequest, `patch type "application/json-patch+json" is not supported`},
+		{"get without a name", func(f *fixture) error {
+			_, err := f.widgets.Get(f.ctx, "", apiserver.GetOptions{})
+			return err
+		}, apiserver.IsBadRequest, "resource name may not be empty"},
+		{"delete without a namespace", func(f *fixture) error {
+			return f.res.Delete(f.ctx, "a", apiserver.DeleteOptions{})
+		}, apiserver.IsBadRequest, "widgets.test.kitchensync.io is namespaced"},
+		{"unregistered type parameter", func(f *fixture) error {
+			_, err := apiserver.NewClient[*apiserver.Status](f.srv).Get(f.ctx, "a", apiserver.GetOptions{})
+			return err
+		}, apiserver.IsBadRequest, "no kind is registered for the Go type *apiserver.Status"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				f := newFixture(t, apiserver.Options{MaxObjectBytes: 1000})
+				rvBefore := f.srv.ResourceVersion()
+				err := tt.call(f)
+				if !tt.is(err) || !strings.Contains(err.Error(), tt.want) {
+					t.Errorf("err = %v (reason %q), want one containing %q", err, apiserver.ReasonForError(err), tt.want)
+				}
+				// The setup may have written; the bad call itself must not.
+				if list, _ := f.res.List(context.Background(), apiserver.ListOptions{}); len(list.Items) > 1 {
+					t.Errorf("a bad call stored something: %v (rv before %s)", names(list), rvBefore)
+				}
+			})
+		})
+	}
+}

@@ -1,0 +1,119 @@
+package apiserver_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+)
+
+// listerWatcher is the informer's interface; the server's clients satisfy
+// it as they are.
+type listerWatcher interface {
+	List(ctx context.Context, opts apiserver.ListOptions) (*apiserver.List, error)
+	Watch(ctx context.Context, opts apiserver.ListOptions) (apiserver.WatchInterface, error)
+}
+
+var _ listerWatcher = (*apiserver.ResourceClient)(nil)
+
+func TestFailNext(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{})
+		gr := apiservertest.WidgetsResource.GroupResource()
+		tests := []struct {
+			verb apiserver.Verb
+			err  error
+			call func() error
+			is   func(error) bool
+		}{
+			{apiserver.VerbCreate, apiserver.NewTooManyRequests("slow down", 1), func() error {
+				_, err := f.widgets.Create(f.ctx, apiservertest.NewWidget("ns", "a"), apiserver.CreateOptions{})
+				return err
+			}, apiserver.IsTooManyRequests},
+			{apiserver.VerbGet, apiserver.NewInternalError(errors.New("disk on fire")), func() error {
+				_, err := f.widgets.Get(f.ctx, "a", apiserver.GetOptions{})
+				return err
+			}, apiserver.IsInternalError},
+			{apiserver.VerbList, apiserver.NewTimeout("try later", 1), func() error {
+				_, err := f.res.List(f.ctx, apiserver.ListOptions{})
+				return err
+			}, apiserver.IsTimeout},
+			{apiserver.VerbWatch, apiserver.NewInternalError(errors.New("no")), func() error {
+				w, err := f.res.Watch(f.ctx, apiserver.ListOptions{})
+				if err == nil {
+					w.Stop()
+				}
+				return err
+			}, apiserver.IsInternalError},
+			{apiserver.VerbUpdate, apiserver.NewConflict(gr, "a", errors.New(apiserver.ConflictMessage)), func() error {
+				w, _ := f.widgets.Get(f.ctx, "a", apiserver.GetOptions{})
+				w.Spec.Size++
+				_, err := f.widgets.Update(f.ctx, w, apiserver.UpdateOptions{})
+				return err
+			}, apiserver.IsConflict},
+		}
+		for _, tt := range tests {
+			f.srv.FailNext(tt.verb, 2, tt.err)
+			for i := range 2 {
+				if err := tt.call(); !tt.is(err) {
+					t.Errorf("%s call %d: err = %v, want the injected error", tt.verb, i, err)
+				}
+			}
+			if err := tt.call(); err != nil {
+				t.Errorf("%s call 3: %v, want success", tt.verb, err)
+			}
+		}
+		if got := f.srv.RequestCount(apiserver.VerbCreate, gr); got != 3 {
+			t.Errorf("create count = %d, want 3", got)
+		}
+	})
+}
+
+func TestSetLatency(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{})
+		f.srv.SetLatency(250 * time.Millisecond)
+		start := time.Now()
+		f.create(t, "a", "red", nil)
+		if d := time.Since(start); d != 250*time.Millisecond {
+			t.Errorf("create took %v, want 250ms", d)
+		}
+		ctx, cancel := context.WithTimeout(f.ctx, 100*time.Millisecond)
+		defer cancel()
+		if _, err := f.widgets.Get(ctx, "a", apiserver.GetOptions{}); !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("Get with a shorter deadline: %v", err)
+		}
+		f.srv.SetLatency(0)
+		start = time.Now()
+		f.create(t, "b", "red", nil)
+		if d := time.Since(start); d != 0 {
+			t.Errorf("create took %v without latency", d)
+		}
+	})
+}
+
+func TestRequestCounts(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{})
+		a := f.create(t, "a", "red", nil)
+		f.update(t, a)
+		_, _ = f.widgets.UpdateStatus(f.ctx, a, apiserver.UpdateOptions{})
+		_, _ = f.res.List(f.ctx, apiserver.ListOptions{})
+		_, _ = f.widgets.Get(f.ctx, "missing", apiserver.GetOptions{})
+		gr := apiservertest.WidgetsResource.GroupResource()
+		want := map[apiserver.RequestKey]int64{
+			{Verb: apiserver.VerbCreate, Resource: gr}: 1,
+			{Verb: apiserver.VerbUpdate, Resource: gr}: 2,
+			{Verb: apiserver.VerbList, Resource: gr}:   1,
+			{Verb: apiserver.VerbGet, Resource: gr}:    1,
+		}
+		if diff := cmp.Diff(want, f.srv.RequestCounts()); diff != "" {
+			t.Errorf("counts (-want +got)\n%s", diff)
+		}
+	})
+}

@@ -1,0 +1,173 @@
+package apiserver_test
+
+import (
+	"testing"
+	"testing/synctest"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+)
+
+func names(list *apiserver.List) []string {
+	var out []string
+	for _, obj := range list.Items {
+		out = append(out, obj.GetObjectMeta().Namespace+"/"+obj.GetObjectMeta().Name)
+	}
+	return out
+}
+
+func TestListSelectorsAndScope(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{})
+		f.create(t, "c", "red", map[string]string{"tier": "gold", "zone": "a"})
+		f.create(t, "a", "blue", map[string]string{"tier": "silver"})
+		f.create(t, "b", "red", nil)
+		o := apiservertest.NewWidget("other", "a")
+		o.Spec.Color = "red"
+		if _, err := f.res.Create(f.ctx, o, apiserver.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		tests := []struct {
+			name   string
+			ns     string
+			labels string
+			fields string
+			want   []string
+		}{
+			{"all, sorted by namespace then name", "", "", "", []string{"ns/a", "ns/b", "ns/c", "other/a"}},
+			{"one namespace", "other", "", "", []string{"other/a"}},
+			{"equality", "", "tier=gold", "", []string{"ns/c"}},
+			{"inequality includes missing", "", "tier!=gold", "", []string{"ns/a", "ns/b", "other/a"}},
+			{"in", "", "tier in (gold,silver)", "", []string{"ns/a", "ns/c"}},
+			{"notin", "", "tier notin (gold)", "", []string{"ns/a", "ns/b", "other/a"}},
+			{"exists", "", "zone", "", []string{"ns/c"}},
+			{"does not exist", "", "!tier", "", []string{"ns/b", "other/a"}},
+			{"kind field", "", "", "spec.color=red", []string{"ns/b", "ns/c", "other/a"}},
+			{"name and namespace fields", "", "", "metadata.name=a,metadata.namespace!=ns", []string{"other/a"}},
+			{"both", "ns", "tier", "spec.color!=blue", []string{"ns/c"}},
+		}
+		for _, tt := range tests {
+			list, err := f.res.Namespace(tt.ns).List(f.ctx, apiserver.ListOptions{LabelSelector: tt.labels, FieldSelector: tt.fields})
+			if err != nil {
+				t.Errorf("%s: %v", tt.name, err)
+				continue
+			}
+			if diff := cmp.Diff(tt.want, names(list)); diff != "" {
+				t.Errorf("%s: (-want +got)\n%s", tt.name, diff)
+			}
+			if list.Kind != "WidgetList" || list.APIVersion != "test.kitchensync.io/v1" || list.ResourceVersion != "4" {
+				t.Errorf("%s: list meta %+v %+v", tt.name, list.TypeMeta, list.ListMeta)
+			}
+		}
+	})
+}
+
+// Pages are read at the first page's resourceVersion, as etcd reads them:
+// writes between pages do not show up in later pages.
+func TestListPagingIsConsistent(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{})
+		for _, n := range []string{"a", "b", "c", "d", "e"} {
+			f.create(t, n, "red", nil)
+		}
+		var pages [][]string
+		opts := apiserver.ListOptions{Limit: 2}
+		for i := 0; ; i++ {
+			list, err := f.res.List(f.ctx, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if list.ResourceVersion != "5" {
+				t.Errorf("page %d at rv %s, want 5", i, list.ResourceVersion)
+			}
+			pages = append(pages, names(list))
+			if i == 0 {
+				if list.RemainingItemCount == nil || *list.RemainingItemCount != 3 {
+					t.Errorf("remainingItemCount = %v, want 3", list.RemainingItemCount)
+				}
+				// Changes after the first page: invisible to later pages.
+				if err := f.widgets.Delete(f.ctx, "c", apiserver.DeleteOptions{}); err != nil {
+					t.Fatal(err)
+				}
+				f.create(t, "cc", "red", nil)
+			}
+			if list.Continue == "" {
+				break
+			}
+			opts.Continue = list.Continue
+		}
+		want := [][]string{{"ns/a", "ns/b"}, {"ns/c", "ns/d"}, {"ns/e"}}
+		if diff := cmp.Diff(want, pages); diff != "" {
+			t.Errorf("pages (-want +got)\n%s", diff)
+		}
+	})
+}
+
+func TestListContinueAfterCompactionIsExpired(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{})
+		for _, n := range []string{"a", "b", "c"} {
+			f.create(t, n, "red", nil)
+		}
+		first, err := f.res.List(f.ctx, apiserver.ListOptions{Limit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.create(t, "d", "red", nil)
+		f.srv.CompactHistory()
+		_, err = f.res.List(f.ctx, apiserver.ListOptions{Limit: 1, Continue: first.Continue})
+		if !apiserver.IsExpired(err) {
+			t.Errorf("continue after compaction: %v, want 410 Expired", err)
+		}
+	})
+}
+
+func TestListResourceVersionSemantics(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{})
+		a := f.create(t, "a", "red", nil)
+		f.create(t, "b", "red", nil)
+		a.Spec.Color = "blue"
+		f.update(t, a)
+		tests := []struct {
+			name    string
+			opts    apiserver.ListOptions
+			want    []string
+			wantRV  string
+			wantErr string
+		}{
+			{"latest", apiserver.ListOptions{ResourceVersion: "0"}, []string{"ns/a", "ns/b"}, "3", ""},
+			{"not older than", apiserver.ListOptions{ResourceVersion: "1"}, []string{"ns/a", "ns/b"}, "3", ""},
+			{"exact past state", apiserver.ListOptions{ResourceVersion: "1", ResourceVersionMatch: apiserver.ResourceVersionMatchExact},
+				[]string{"ns/a"}, "1", ""},
+			{"exact, selector on the past state", apiserver.ListOptions{ResourceVersion: "2",
+				ResourceVersionMatch: apiserver.ResourceVersionMatchExact, FieldSelector: "spec.color=red"},
+				[]string{"ns/a", "ns/b"}, "2", ""},
+			{"future", apiserver.ListOptions{ResourceVersion: "9"}, nil, "",
+				"Timeout: Too large resource version: 9, current: 3"},
+			{"not a number", apiserver.ListOptions{ResourceVersion: "x"}, nil, "",
+				`invalid resource version: "x": resourceVersion must be a decimal number`},
+			{"match without rv", apiserver.ListOptions{ResourceVersionMatch: apiserver.ResourceVersionMatchExact}, nil, "",
+				`ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided`},
+			{"sendInitialEvents on list", apiserver.ListOptions{SendInitialEvents: ptr(true)}, nil, "",
+				`ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list`},
+		}
+		for _, tt := range tests {
+			list, err := f.res.List(f.ctx, tt.opts)
+			if tt.wantErr != "" {
+				if err == nil || err.Error() != tt.wantErr {
+					t.Errorf("%s: err = %v, want %s", tt.name, err, tt.wantErr)
+				}
+				continue
+			}
+			if err != nil {
+				t.Errorf("%s: %v", tt.name, err)
+				continue
+			}
+			if diff := cmp.Diff(tt.want, names(list)); diff != "" || list.ResourceVersion != tt.wantRV {
+				t.Errorf("%s: rv %s (want %s), items (-want +got)\n%s", tt.name, list.ResourceVersion, tt.wantRV, diff)
+			}
+		}
+	})
+}
