@@ -136,7 +136,10 @@ func (q *PriorityQueue[T]) AddWithOpts(o AddOpts, items ...T) {
 		q.mu.Unlock()
 		return
 	}
-	now := time.Now()
+	var now time.Time // read the clock only if a delay needs it: it is not free
+	if o.After > 0 || o.RateLimited {
+		now = time.Now()
+	}
 	earlier := false
 	for _, item := range items {
 		if q.addLocked(item, o, now) {

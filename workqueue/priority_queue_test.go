@@ -280,44 +280,32 @@ func TestPriorityQueueConcurrent(t *testing.T) {
 		const producers, workers, keys, adds = 4, 3, 30, 300
 		q := NewPriorityQueue[int](nil, QueueConfig{})
 		var mu sync.Mutex
-		inFlight := map[int]bool{}
+		inFlight, addedSince := map[int]bool{}, map[int]bool{}
 		var wg sync.WaitGroup
 		for p := range producers {
 			wg.Go(func() {
 				for i := range adds {
 					k := (p*11 + i*7) % keys
+					mu.Lock()
+					addedSince[k] = true
+					mu.Unlock()
 					q.AddWithOpts(AddOpts{Priority: prio(i % 3), After: time.Duration(i%4) * time.Millisecond}, k)
 				}
 			})
 		}
 		var workersWG sync.WaitGroup
 		for range workers {
-			workersWG.Go(func() {
-				for {
-					k, shutdown := q.Get()
-					if shutdown {
-						return
-					}
-					mu.Lock()
-					if inFlight[k] {
-						t.Errorf("item %d handed to two workers at once", k)
-					}
-					inFlight[k] = true
-					mu.Unlock()
-					mu.Lock()
-					inFlight[k] = false
-					mu.Unlock()
-					q.Done(k)
-				}
-			})
+			workersWG.Go(func() { work(t, q, &mu, inFlight, addedSince) })
 		}
 		wg.Wait()
-		advance(time.Second) // every delayed add is due
+		advance(time.Second) // every delayed add is due and processed
 		q.ShutDownWithDrain()
 		workersWG.Wait()
 		checkPriorityQueue(t, q)
-		if q.Len() != 0 {
-			t.Errorf("Len() = %d after drain, want 0", q.Len())
+		for k, pending := range addedSince {
+			if pending {
+				t.Errorf("item %d was added but never processed afterwards", k)
+			}
 		}
 	})
 }

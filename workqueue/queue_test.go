@@ -217,7 +217,9 @@ func TestQueueConcurrent(t *testing.T) {
 	})
 }
 
-func work(t *testing.T, q *Queue[int], mu *sync.Mutex, inFlight, addedSince map[int]bool) {
+// work is a worker that checks, under mu, that no item is processed twice at
+// once, and clears addedSince for each item it processes.
+func work(t *testing.T, q worker[int], mu *sync.Mutex, inFlight, addedSince map[int]bool) {
 	for {
 		k, shutdown := q.Get()
 		if shutdown {
