@@ -169,3 +169,14 @@ func TestUnnamedQueueHasNoMetrics(t *testing.T) {
 		t.Errorf("metrics recorded for an unnamed queue: %v", values)
 	}
 }
+
+// TestNoMetricsNoGoroutine pins the zero cost of metrics that are off: a
+// Queue without a provider starts no goroutine, so a bubble that never
+// shuts it down still ends cleanly (synctest would report a goroutine left
+// blocked).
+func TestNoMetricsNoGoroutine(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		q := NewWithConfig[string](QueueConfig{Name: "rail"})
+		q.Add("a")
+	})
+}

@@ -48,13 +48,16 @@ type pqEntry[T comparable] struct {
 //     to the back of its new priority; a lower priority is ignored.
 //   - An item whose delay is over joins the back of its priority.
 //   - An item added while a worker processes it is held until Done, then
-//     takes the place it was given when it was added.
+//     takes the place it was given when it was added, possibly ahead of
+//     items added later (a [Queue] instead puts it at the back at Done).
 //
 // Unlike controller-runtime, and like [Queue], Get keeps handing out queued
 // items after ShutDown, ShutDownWithDrain waits for items in progress, and
-// Len does not count items held for a worker. Unlike [DelayingQueue], an add
-// that is due now replaces a pending delayed add of the same item (there is
-// a single entry per item).
+// Len does not count items held for a worker. Adds take effect before
+// AddWithOpts returns (controller-runtime hands them to a goroutine through a
+// buffer), and there is no depth metric per priority. Unlike
+// [DelayingQueue], an add that is due now replaces a pending delayed add of
+// the same item (there is a single entry per item).
 //
 // Create it with [NewPriorityQueue]. It is safe for concurrent use.
 type PriorityQueue[T comparable] struct {
