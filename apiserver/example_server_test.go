@@ -1,0 +1,94 @@
+package apiserver_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+)
+
+// A write carries the resourceVersion it read; a write from a stale read
+// loses with 409 Conflict, and the cure is to read again and retry.
+func ExampleServer() {
+	ctx := context.Background()
+	srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{})
+	widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
+
+	w := apiservertest.NewWidget("default", "w1")
+	w.Spec.Color = "red"
+	created, _ := widgets.Create(ctx, w, apiserver.CreateOptions{})
+	fmt.Println("created: rv", created.ResourceVersion, "generation", created.Generation)
+
+	mine, theirs := created, apiserver.DeepCopy(created)
+	mine.Spec.Color = "blue"
+	updated, _ := widgets.Update(ctx, mine, apiserver.UpdateOptions{})
+	fmt.Println("updated: rv", updated.ResourceVersion, "generation", updated.Generation)
+
+	theirs.Spec.Size = 3
+	_, err := widgets.Update(ctx, theirs, apiserver.UpdateOptions{})
+	fmt.Println("conflict:", apiserver.IsConflict(err))
+	fmt.Println(err)
+
+	fresh, _ := widgets.Get(ctx, "w1", apiserver.GetOptions{})
+	fresh.Spec.Size = 3
+	retried, _ := widgets.Update(ctx, fresh, apiserver.UpdateOptions{})
+	fmt.Println("retried: rv", retried.ResourceVersion, "color", retried.Spec.Color, "size", retried.Spec.Size)
+	// Output:
+	// created: rv 1 generation 1
+	// updated: rv 2 generation 2
+	// conflict: true
+	// Operation cannot be fulfilled on widgets.test.kitchensync.io "w1": the object has been modified; please apply your changes to the latest version and try again
+	// retried: rv 3 color blue size 3
+}
+
+// List, then watch from the list's resourceVersion: whatever happened in
+// between arrives as events, so the two together miss nothing. This is
+// what an informer's reflector does.
+func ExampleResourceClient_Watch() {
+	ctx := context.Background()
+	srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{})
+	widgets := srv.Resource(apiservertest.WidgetsResource).Namespace("default")
+
+	_, _ = widgets.Create(ctx, apiservertest.NewWidget("default", "a"), apiserver.CreateOptions{})
+	list, _ := widgets.List(ctx, apiserver.ListOptions{})
+	fmt.Println("listed", len(list.Items), "at rv", list.ResourceVersion)
+
+	// Changes between the list and the watch:
+	_, _ = widgets.Create(ctx, apiservertest.NewWidget("default", "b"), apiserver.CreateOptions{})
+	_ = widgets.Delete(ctx, "a", apiserver.DeleteOptions{})
+
+	w, _ := widgets.Watch(ctx, apiserver.ListOptions{ResourceVersion: list.ResourceVersion})
+	defer w.Stop()
+	for range 2 {
+		ev := <-w.ResultChan()
+		fmt.Println(ev.Type, ev.Object.GetObjectMeta().Name, "rv", ev.Object.GetObjectMeta().ResourceVersion)
+	}
+	// Output:
+	// listed 1 at rv 1
+	// ADDED b rv 2
+	// DELETED a rv 3
+}
+
+// After a compaction, a watch from an older resourceVersion gets one ERROR
+// event with 410 Expired, and its channel closes: the client must list
+// again and watch from the new list's resourceVersion.
+func ExampleServer_CompactHistory() {
+	ctx := context.Background()
+	srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{})
+	widgets := srv.Resource(apiservertest.WidgetsResource).Namespace("default")
+	for _, name := range []string{"a", "b", "c"} {
+		_, _ = widgets.Create(ctx, apiservertest.NewWidget("default", name), apiserver.CreateOptions{})
+	}
+	srv.CompactHistory()
+
+	w, _ := widgets.Watch(ctx, apiserver.ListOptions{ResourceVersion: "1"})
+	for ev := range w.ResultChan() {
+		err := apiserver.FromObject(ev.Object)
+		fmt.Println(ev.Type, apiserver.IsExpired(err), err)
+	}
+	fmt.Println("closed")
+	// Output:
+	// ERROR true too old resource version: 1 (3)
+	// closed
+}
