@@ -56,9 +56,14 @@ type Controller struct {
 	do      Reconciler
 	workers int
 	timeout time.Duration
-	queue   PriorityQueue
+	limiter workqueue.RateLimiter[Request]
+	newQ    func(string, workqueue.RateLimiter[Request]) Queue
 	log     *slog.Logger
 	metrics *metrics
+
+	queueOnce sync.Once
+	queue     PriorityQueue // made by getQueue
+	queueErr  error         // set by getQueue if NewQueue returned nil
 
 	mu      sync.Mutex // guards started, sources and filters
 	started bool
@@ -67,9 +72,9 @@ type Controller struct {
 }
 
 // NewController returns a controller named name (the controller label of
-// its metrics and logs) that calls r for each request. Its queue exists
-// from the start, so requests can be added with [Controller.Queue] before
-// Start; the workers begin only with Start.
+// its metrics and logs) that calls r for each request. Requests can be
+// added with [Controller.Queue] before Start; the workers begin only with
+// Start. The queue's goroutines end when Start returns.
 func NewController(name string, r Reconciler, opts Options) (*Controller, error) {
 	switch {
 	case name == "":
@@ -92,19 +97,31 @@ func NewController(name string, r Reconciler, opts Options) (*Controller, error)
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	q := opts.NewQueue(name, opts.RateLimiter)
-	if q == nil {
-		return nil, fmt.Errorf("reconcile: controller %q: NewQueue returned nil", name)
-	}
 	return &Controller{
 		name:    name,
 		do:      r,
 		workers: orDefault(opts.MaxConcurrentReconciles, 1),
 		timeout: orDefault(opts.CacheSyncTimeout, DefaultCacheSyncTimeout),
-		queue:   asPriorityQueue(q),
+		limiter: opts.RateLimiter,
+		newQ:    opts.NewQueue,
 		log:     opts.Logger.With("controller", name),
 		metrics: newMetrics(),
 	}, nil
+}
+
+// getQueue makes the queue on first use, so that a controller that is
+// never used starts no queue goroutines. A NewQueue that returns nil gets
+// the default queue instead, and Start reports the mistake.
+func (c *Controller) getQueue() PriorityQueue {
+	c.queueOnce.Do(func() {
+		q := c.newQ(c.name, c.limiter)
+		if q == nil {
+			c.queueErr = fmt.Errorf("reconcile: controller %q: Options.NewQueue returned nil", c.name)
+			q = newDefaultQueue(c.name, c.limiter)
+		}
+		c.queue = asPriorityQueue(q)
+	})
+	return c.queue
 }
 
 // orDefault returns v, or def when v is zero.
@@ -125,7 +142,7 @@ func (c *Controller) Name() string { return c.name }
 // Queue returns the controller's queue. Adding a request to it is how to
 // trigger a reconcile by hand — from a test, a timer, or another system —
 // without an informer event.
-func (c *Controller) Queue() Queue { return c.queue }
+func (c *Controller) Queue() Queue { return c.getQueue() }
 
 // Metrics returns a snapshot of the controller's metrics.
 func (c *Controller) Metrics() Metrics { return c.metrics.snapshot() }
@@ -159,10 +176,14 @@ func (c *Controller) Start(ctx context.Context) error {
 	c.started = true
 	sources, filters := c.sources, c.filters
 	c.mu.Unlock()
-	defer c.queue.ShutDown()
+	queue := c.getQueue()
+	defer queue.ShutDown()
+	if c.queueErr != nil {
+		return c.queueErr
+	}
 
 	c.log.Info("Starting EventSources", "count", len(sources))
-	started, err := startSources(ctx, sources, c.queue, filters)
+	started, err := startSources(ctx, sources, queue, filters)
 	defer stopSources(started)
 	if err != nil {
 		return fmt.Errorf("reconcile: controller %q: %w", c.name, err)

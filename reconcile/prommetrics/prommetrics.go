@@ -1,0 +1,125 @@
+// Package prommetrics exposes the metrics of [reconcile.Controller]s to a
+// Prometheus registry, under controller-runtime's names, so that dashboards
+// and alerts written for controller-runtime work unchanged.
+//
+// Package reconcile keeps its metrics in plain counters and never imports
+// Prometheus; this adapter reads them when the registry is scraped. In the
+// kitchen, it is the board by the pass that shows how many tickets each
+// chef finished, failed or dropped.
+//
+// # Usage
+//
+//	reg := prometheus.NewRegistry()
+//	reg.MustRegister(prommetrics.NewCollector(orders, cooks))
+//	http.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+//
+// # Metrics
+//
+// Each carries the label controller="<name>":
+//
+//	controller_runtime_reconcile_total{result="success"|"error"|"requeue_after"}  counter
+//	controller_runtime_reconcile_errors_total                                     counter
+//	controller_runtime_terminal_reconcile_errors_total                            counter
+//	controller_runtime_reconcile_panics_total                                     counter
+//	controller_runtime_reconcile_time_seconds                                     histogram
+//	controller_runtime_active_workers                                             gauge
+//	controller_runtime_max_concurrent_reconciles                                  gauge
+//
+// controller-runtime's result="requeue" (for its deprecated Result.Requeue)
+// is not exported, since [reconcile.Result] has no such field.
+package prommetrics
+
+import (
+	"sync"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/kitchensync/kitchensync/reconcile"
+)
+
+// Source is a named set of controller metrics; *reconcile.Controller is
+// one.
+type Source interface {
+	Name() string
+	Metrics() reconcile.Metrics
+}
+
+// Collector is a prometheus.Collector that reads its sources' metrics at
+// each scrape. Two sources with the same name make the registry's Gather
+// fail, as two controllers with the same name do in controller-runtime.
+// A Collector is safe for concurrent use.
+type Collector struct {
+	mu      sync.Mutex // guards sources
+	sources []Source
+}
+
+// NewCollector returns a collector for sources; more can be added later
+// with [Collector.Add].
+func NewCollector(sources ...Source) *Collector {
+	return &Collector{sources: sources}
+}
+
+// Add adds sources to c; the next scrape reports them.
+func (c *Collector) Add(sources ...Source) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sources = append(c.sources, sources...)
+}
+
+var (
+	label          = []string{"controller"}
+	reconcileTotal = prometheus.NewDesc("controller_runtime_reconcile_total",
+		"Total number of reconciliations per controller", []string{"controller", "result"}, nil)
+	reconcileErrors = prometheus.NewDesc("controller_runtime_reconcile_errors_total",
+		"Total number of reconciliation errors per controller", label, nil)
+	terminalErrors = prometheus.NewDesc("controller_runtime_terminal_reconcile_errors_total",
+		"Total number of terminal reconciliation errors per controller", label, nil)
+	reconcilePanics = prometheus.NewDesc("controller_runtime_reconcile_panics_total",
+		"Total number of reconciliation panics per controller", label, nil)
+	reconcileTime = prometheus.NewDesc("controller_runtime_reconcile_time_seconds",
+		"Length of time per reconciliation per controller", label, nil)
+	activeWorkers = prometheus.NewDesc("controller_runtime_active_workers",
+		"Number of currently used workers per controller", label, nil)
+	maxConcurrent = prometheus.NewDesc("controller_runtime_max_concurrent_reconciles",
+		"Maximum number of concurrent reconciles per controller", label, nil)
+)
+
+// Describe sends the descriptions of every metric the collector reports.
+func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{reconcileTotal, reconcileErrors, terminalErrors, reconcilePanics,
+		reconcileTime, activeWorkers, maxConcurrent} {
+		ch <- d
+	}
+}
+
+// Collect sends the current value of every metric of every source.
+func (c *Collector) Collect(ch chan<- prometheus.Metric) {
+	c.mu.Lock()
+	sources := append([]Source(nil), c.sources...)
+	c.mu.Unlock()
+	for _, s := range sources {
+		collect(ch, s.Name(), s.Metrics())
+	}
+}
+
+func collect(ch chan<- prometheus.Metric, name string, m reconcile.Metrics) {
+	counter := func(d *prometheus.Desc, v int64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, float64(v), append([]string{name}, labels...)...)
+	}
+	gauge := func(d *prometheus.Desc, v int64) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, float64(v), name)
+	}
+	counter(reconcileTotal, m.ReconcileTotal.Success, "success")
+	counter(reconcileTotal, m.ReconcileTotal.Error, "error")
+	counter(reconcileTotal, m.ReconcileTotal.RequeueAfter, "requeue_after")
+	counter(reconcileErrors, m.ReconcileErrors)
+	counter(terminalErrors, m.TerminalReconcileErrors)
+	counter(reconcilePanics, m.ReconcilePanics)
+	gauge(activeWorkers, m.ActiveWorkers)
+	gauge(maxConcurrent, m.MaxConcurrentReconciles)
+	buckets := make(map[float64]uint64, len(m.ReconcileTime.Buckets))
+	for _, b := range m.ReconcileTime.Buckets {
+		buckets[b.UpperBound] = b.Count
+	}
+	ch <- prometheus.MustNewConstHistogram(reconcileTime, m.ReconcileTime.Count, m.ReconcileTime.Sum, buckets, name)
+}
