@@ -53,10 +53,10 @@ func TestDeltaFIFOClassicRules(t *testing.T) {
 		ops:    dfSeq(dfDelete(a1)),
 		want:   nil,
 	}, {
-		name:   "delete of a cached key is recorded",
-		opts:   dfWithKnown(a1),
-		ops:    dfSeq(dfDelete(a2)),
-		want:   []dfPop{{Key: "ns/a", Deltas: []string{"Deleted ns/a@2"}}},
+		name: "delete of a cached key is recorded",
+		opts: dfWithKnown(a1),
+		ops:  dfSeq(dfDelete(a2)),
+		want: []dfPop{{Key: "ns/a", Deltas: []string{"Deleted ns/a@2"}}},
 	}, {
 		name:   "delete when the cache lookup fails is recorded",
 		reason: "a lookup error counts as known, as in client-go",
@@ -75,11 +75,11 @@ func TestDeltaFIFOClassicRules(t *testing.T) {
 			{Key: "ns/b", Deltas: []string{"Sync ns/b@1"}, Initial: false},
 		},
 	}, {
-		name:   "resync without known objects does nothing",
-		ops:    dfSeq(dfResync),
-		want:   nil,
+		name: "resync without known objects does nothing",
+		ops:  dfSeq(dfResync),
+		want: nil,
 	}, {
-		name:   "resync skips keys whose lookup fails",
+		name: "resync skips keys whose lookup fails",
 		opts: func(*testing.T) DeltaFIFOOptions[*dfWidget] {
 			return DeltaFIFOOptions[*dfWidget]{KnownObjects: dfFailingKnown{keys: []string{"ns/a"}}}
 		},
@@ -122,10 +122,10 @@ func TestDeltaFIFOClassicReplace(t *testing.T) {
 		ops:    dfSeq(dfReplace(), dfDelete(a2)),
 		want:   []dfPop{{Key: "ns/a", Deltas: []string{"Deleted ns/a@2"}, Initial: true}},
 	}, {
-		name:   "two relists leave one tombstone",
-		opts:   dfWithKnown(a1),
-		ops:    dfSeq(dfReplace(), dfReplace()),
-		want:   []dfPop{{Key: "ns/a", Deltas: []string{"Deleted ns/a@1 tombstone(ns/a)"}, Initial: true}},
+		name: "two relists leave one tombstone",
+		opts: dfWithKnown(a1),
+		ops:  dfSeq(dfReplace(), dfReplace()),
+		want: []dfPop{{Key: "ns/a", Deltas: []string{"Deleted ns/a@1 tombstone(ns/a)"}, Initial: true}},
 	}, {
 		name:   "a cached key with pending deltas is tombstoned once",
 		reason: "a has an update queued; the queued pass covers it and the cache pass skips it",
@@ -133,23 +133,23 @@ func TestDeltaFIFOClassicReplace(t *testing.T) {
 		ops:    dfSeq(dfUpdate(a2), dfReplace()),
 		want:   []dfPop{{Key: "ns/a", Deltas: []string{"Updated ns/a@2", "Deleted ns/a@2 tombstone(ns/a)"}}},
 	}, {
-		name:   "a failed cache lookup gives a tombstone without an object",
+		name: "a failed cache lookup gives a tombstone without an object",
 		opts: func(*testing.T) DeltaFIFOOptions[*dfWidget] {
 			return DeltaFIFOOptions[*dfWidget]{KnownObjects: dfFailingKnown{keys: []string{"ns/a"}}}
 		},
 		ops:  dfReplace(),
 		want: []dfPop{{Key: "ns/a", Deltas: []string{"Deleted <nil> tombstone(ns/a)"}, Initial: true}},
 	}, {
-		name:   "without known objects only queued keys are tombstoned",
-		ops:    dfSeq(dfAdd(b1), dfReplace(a1)),
+		name: "without known objects only queued keys are tombstoned",
+		ops:  dfSeq(dfAdd(b1), dfReplace(a1)),
 		want: []dfPop{
 			{Key: "ns/b", Deltas: []string{"Added ns/b@1", "Deleted ns/b@1 tombstone(ns/b)"}},
 			{Key: "ns/a", Deltas: []string{"Replaced ns/a@1"}},
 		},
 	}, {
-		name:   "a listed key with deltas pending gets Replaced appended",
-		ops:    dfSeq(dfAdd(a1), dfReplace(a2)),
-		want:   []dfPop{{Key: "ns/a", Deltas: []string{"Added ns/a@1", "Replaced ns/a@2"}}},
+		name: "a listed key with deltas pending gets Replaced appended",
+		ops:  dfSeq(dfAdd(a1), dfReplace(a2)),
+		want: []dfPop{{Key: "ns/a", Deltas: []string{"Added ns/a@1", "Replaced ns/a@2"}}},
 	}})
 }
 
@@ -187,9 +187,9 @@ func TestDeltaFIFOInOrder(t *testing.T) {
 			{Key: "ns/n", Deltas: []string{"Replaced ns/n@1"}},
 		},
 	}, {
-		name:   "resync skips queued keys",
-		opts:   inOrder(a1, b1),
-		ops:    dfSeq(dfUpdate(a2), dfResync),
+		name: "resync skips queued keys",
+		opts: inOrder(a1, b1),
+		ops:  dfSeq(dfUpdate(a2), dfResync),
 		want: []dfPop{
 			{Key: "ns/a", Deltas: []string{"Updated ns/a@2"}},
 			{Key: "ns/b", Deltas: []string{"Sync ns/b@1"}},
