@@ -2,7 +2,6 @@ package apiserver
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 )
@@ -68,13 +67,19 @@ func checkPreconditions(info KindInfo, m *ObjectMeta, p *Preconditions) error {
 		return nil
 	}
 	if p.UID != nil && *p.UID != m.UID {
-		return NewConflict(info.GroupResource(), m.Name, errors.New(fmt.Sprintf(
+		return NewConflict(info.GroupResource(), m.Name, preconditionError(fmt.Sprintf(
 			"Precondition failed: UID in precondition: %v, UID in object meta: %v", *p.UID, m.UID)))
 	}
 	if p.ResourceVersion != nil && *p.ResourceVersion != m.ResourceVersion {
-		return NewConflict(info.GroupResource(), m.Name, errors.New(fmt.Sprintf(
+		return NewConflict(info.GroupResource(), m.Name, preconditionError(fmt.Sprintf(
 			"Precondition failed: ResourceVersion in precondition: %v, ResourceVersion in object meta: %v",
 			*p.ResourceVersion, m.ResourceVersion)))
 	}
 	return nil
 }
+
+// preconditionError words a failed precondition as Kubernetes does (with a
+// capital letter, which Go style discourages for error strings).
+type preconditionError string
+
+func (e preconditionError) Error() string { return string(e) }

@@ -101,7 +101,7 @@ func TestWatchSelectorsTranslateEvents(t *testing.T) {
 		a.Labels["tier"] = "gold"
 		a = f.update(t, a) // 5: enters the set
 		a.Spec.Size = 8
-		f.update(t, a) // 6: stays in
+		f.update(t, a)                                                                  // 6: stays in
 		if err := f.widgets.Delete(f.ctx, "a", apiserver.DeleteOptions{}); err != nil { // 7
 			t.Fatal(err)
 		}
