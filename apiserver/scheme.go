@@ -130,9 +130,7 @@ func (s *Scheme) Register(info KindInfo) error {
 	gvk := info.GroupVersionKind()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(errs) == 0 {
-		errs = s.checkUnique(info, typ)
-	}
+	errs = append(errs, s.checkUnique(info, typ)...)
 	name := gvk.String() // names the failed kind in the error, e.g. "menu.example.com/v1, Kind=Order"
 	if info.Kind == "" {
 		name = ""
@@ -217,7 +215,7 @@ func (s *Scheme) checkUnique(info KindInfo, typ reflect.Type) FieldErrors {
 	if other, ok := s.byGVR[info.GroupVersionResource()]; ok {
 		errs.Invalid("Resource", info.Resource, fmt.Sprintf("already registered for kind %s", other))
 	}
-	if other, ok := s.byType[typ]; ok {
+	if other, ok := s.byType[typ]; ok && typ != nil {
 		errs.Invalid("New", typ.String(), fmt.Sprintf("Go type already registered as %s; each kind needs its own type", other))
 	}
 	return errs
