@@ -1,0 +1,91 @@
+// Package apiserver is an in-memory Kubernetes API server: typed objects,
+// a scheme of kinds, create/get/list/update/patch/delete, and watches that
+// resume from a resourceVersion, with the semantics and errors of the real
+// one.
+//
+// In the kitchen, the API server is the front desk where every order is
+// written down. Nobody cooks from memory: the waiter writes an order into
+// the book, the runner reads the book and tells the chef, the chef writes
+// back how the dish is going. Every write gets the next line number of the
+// order book — its resourceVersion — so anyone who has read up to line 41
+// can ask "what happened after 41?" and miss nothing.
+//
+// # Objects
+//
+// An [Object] is a Go struct that embeds [TypeMeta] (apiVersion and kind)
+// and [ObjectMeta] (name, namespace, uid, resourceVersion, generation,
+// labels, finalizers, ...), with the JSON field names Kubernetes uses. By
+// convention the desired state lives in a field named Spec and the
+// observed state in a field named Status: a change to Spec bumps
+// metadata.generation, and Status is written only through the status
+// subresource ([ResourceClient.UpdateStatus]), so that a controller's status write never
+// fights a user's spec edit.
+//
+// A [Scheme] registers each kind once, as a [KindInfo]: group, version,
+// kind, plural resource, namespaced or not, how to make an empty one, and
+// its extra field selectors. The [Server] stores copies: every object it
+// returns is the caller's own [DeepCopy], so changing it changes nothing
+// until it is written back.
+//
+// # ResourceVersions
+//
+// The server keeps one counter for all resources, like etcd's revision.
+// Every successful write takes the next value and stamps it on the object
+// as metadata.resourceVersion; a no-op update takes none. Treat it as
+// opaque: compare for equality, never do arithmetic on it. An update
+// carries the resourceVersion it read; if the object has changed since,
+// the update fails with 409 Conflict ([IsConflict]) and the cure is to
+// read again, reapply the change and retry. A list reports the
+// resourceVersion it was read at, the starting point for a watch.
+//
+// # Watches
+//
+// A watch streams events (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR) for
+// one resource, honouring the same label and field selectors as a list.
+// Where it starts depends on [ListOptions.ResourceVersion]:
+//
+//   - "" or "0": synthetic ADDED events for everything that exists now,
+//     then live events.
+//   - N: every event after N, in order, none skipped — the changes
+//     between a list at N and the watch included. This is how an informer
+//     lists once and then never misses a delete.
+//   - N older than the history the server keeps: a single ERROR event
+//     carrying a 410 Expired [Status] ("too old resource version"), then
+//     the watch ends. The client must list again ([IsExpired]).
+//
+// With AllowWatchBookmarks, the server now and then sends a BOOKMARK: an
+// object with only a newer resourceVersion, so an idle watcher can resume
+// from a recent point. In watch-list mode (SendInitialEvents with
+// resourceVersionMatch NotOlderThan) the initial ADDED events end with a
+// BOOKMARK annotated [InitialEventsEndAnnotation]. A watcher that stops
+// reading is cut off rather than allowed to block writers.
+//
+// # Errors
+//
+// Every failure is a [*StatusError] holding a Kubernetes-shaped [Status]
+// (code, reason, message, details), worded as the real server words it,
+// e.g. `orders.menu.example.com "t1" not found`. Test errors with the
+// predicates — [IsNotFound], [IsAlreadyExists], [IsConflict], [IsInvalid],
+// [IsExpired], [IsBadRequest], [IsTimeout], [IsTooManyRequests],
+// [IsTooLarge], [IsInternalError] — which see through wrapping. Invalid
+// objects get a 422 whose causes each name a field; build them with
+// [FieldErrors].
+//
+// # Selectors
+//
+// [ParseLabelSelector] reads Kubernetes' label selector syntax
+// ("section=vip,table in (1,2),!allergy"); a nil selector matches
+// everything. [ParseFieldSelector] reads "field=value" terms with =, ==
+// and !=; each kind supports metadata.name, metadata.namespace and the
+// fields it registers ([KindInfo.ValidateFieldSelector]). A malformed
+// selector or an unknown field is a 400 BadRequest that says what is wrong.
+//
+// # Faults
+//
+// Real clusters misbehave, and a controller must cope. The server can
+// misbehave on demand, deterministically: [Server.CloseWatches] ends every
+// watch, [Server.CompactHistory] forgets history so that older
+// resourceVersions get 410, [Server.FailNext] fails the next requests of a
+// verb with a chosen error, and [Server.SetLatency] slows every call.
+// [Server.RequestCount] shows how many calls a client made.
+package apiserver
