@@ -195,6 +195,9 @@ type CookSpec struct {
 	Extras []string `json:"extras,omitempty"`
 	// Station is where the dish is cooked.
 	Station string `json:"station"`
+	// CookingTime is copied from the dish, so that the cook needs nothing
+	// but its own spec, as a Pod does.
+	CookingTime Duration `json:"cookingTime"`
 }
 
 // CookPhase is where a cook is in its work, like a Pod's phase.

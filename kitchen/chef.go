@@ -1,0 +1,204 @@
+package kitchen
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/reconcile"
+)
+
+// OrderFinalizer is the finalizer the chef puts on every order it works,
+// so that a cancelled order (a delete) waits until its cooks are stopped
+// and its unused ingredients are back in the pantry.
+const OrderFinalizer = "menu.example.com/chef"
+
+// CookOrderIndex is the name of the cooks cache's index by owning order
+// ("namespace/order").
+const CookOrderIndex = "order"
+
+// PlatingTime is how long, in kitchen time, plates wait at the pass
+// before they reach the table (Ready → Served).
+const PlatingTime = time.Minute
+
+// ExpiredWait is how long the chef waits when an ingredient went off —
+// the story's "ingredients expired → RequeueAfter 5 minutes".
+const ExpiredWait = 5 * time.Minute
+
+// Cache is what the chef reads instead of the API server: the runner's
+// memory. *store.Indexer[T] (an informer's GetIndexer) satisfies it.
+type Cache[T apiserver.Object] interface {
+	GetByKey(key string) (T, bool, error)
+	ByIndex(indexName, indexedValue string) ([]T, error)
+}
+
+// Chef is the 主厨: the [reconcile.Reconciler] of orders. For each ticket
+// it reads the order from the runner's cache, compares what the table
+// asked for with what the kitchen is actually doing (the cooks, the
+// stations, the pantry) and closes the gap:
+//
+//   - a new order: check the menu (else Rejected, with the reason in the
+//     Accepted condition), put the finalizer on, reserve the ingredients
+//     and create one [Cook] per item;
+//   - an amended order: a changed dish or quantity restarts that item
+//     only; added or removed extras are taken from or put back in the
+//     pantry and handed to the cook without restarting it;
+//   - every cook done: Ready, then Served one [PlatingTime] later;
+//   - a cancelled order (deletionTimestamp set): stop the cooks, return
+//     unused ingredients, mark it Cancelled and remove the finalizer.
+//
+// Reconcile is idempotent: with nothing changed it writes nothing. Status
+// is written through the status subresource with
+// [reconcile.RetryOnConflict]. Set every field before use; a Chef is safe
+// for concurrent use by several workers (never two on one order).
+type Chef struct {
+	Orders Cache[*Order]
+	Cooks  Cache[*Cook] // with the index CookOrderIndex
+	Dishes Cache[*Dish]
+	// OrderAPI and CookAPI are the API server's clients for orders and
+	// cooks, across namespaces.
+	OrderAPI *apiserver.Client[*Order]
+	CookAPI  *apiserver.Client[*Cook]
+	Stations          *Stations
+	Pantry            *Pantry
+	Clock             *Clock
+	Log               *Narrator
+}
+
+// Reconcile brings one order's kitchen in line with the order.
+func (c *Chef) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	order, ok, err := c.Orders.GetByKey(req.String())
+	switch {
+	case err != nil:
+		return reconcile.Result{}, err
+	case !ok:
+		// Gone without our finalizer (or after it): tidy up what is left.
+		return reconcile.Result{}, c.clearCooks(ctx, req.Namespace, req.Name)
+	case order.DeletionTimestamp != nil:
+		return reconcile.Result{}, c.cancel(ctx, order)
+	case order.Status.Phase.Final():
+		return reconcile.Result{}, c.finish(ctx, order)
+	}
+	c.Log.Say("chef", "%s: compares order (generation %d, rv %s) with the kitchen", req, order.Generation, order.ResourceVersion)
+	menu, reason, msg := c.readMenu(order)
+	if reason != "" {
+		return reconcile.Result{}, c.reject(ctx, order, reason, msg)
+	}
+	if order, err = c.ensureFinalizer(ctx, order); err != nil {
+		return reconcile.Result{}, err
+	}
+	k, err := c.workItems(ctx, order, menu)
+	if err != nil {
+		return reconcile.Result{}, err
+	}
+	if k.outOfStock != nil {
+		return reconcile.Result{}, c.reject(ctx, order, "OutOfStock", k.outOfStock.Error())
+	}
+	status := c.statusFor(order, k)
+	if order, err = c.writeStatus(ctx, order, status); err != nil {
+		return reconcile.Result{}, err
+	}
+	switch {
+	case status.Phase == OrderReady:
+		return reconcile.Result{RequeueAfter: c.Clock.Real(PlatingTime)}, nil
+	case status.Phase == OrderServed:
+		return reconcile.Result{}, c.finish(ctx, order)
+	case k.wait > 0:
+		return reconcile.Result{RequeueAfter: c.Clock.Real(k.wait)}, nil
+	}
+	return reconcile.Result{}, nil
+}
+
+// readMenu finds each item's dish, or the reason to reject the order.
+func (c *Chef) readMenu(order *Order) (menu []*Dish, reason, msg string) {
+	for i, it := range order.Spec.Items {
+		d, ok, err := c.Dishes.GetByKey(it.Dish)
+		if err != nil || !ok {
+			return nil, "DishNotOnMenu", fmt.Sprintf("spec.items[%d]: %q is not on the menu", i, it.Dish)
+		}
+		if _, err := Need(d, it); err != nil {
+			return nil, "UnknownExtra", fmt.Sprintf("spec.items[%d]: %v", i, err)
+		}
+		menu = append(menu, d)
+	}
+	return menu, "", ""
+}
+
+// ensureFinalizer puts the chef's finalizer on the order, so that a
+// cancellation waits for the clean-up, and returns the stored order.
+func (c *Chef) ensureFinalizer(ctx context.Context, order *Order) (*Order, error) {
+	if reconcile.ContainsFinalizer(order, OrderFinalizer) {
+		return order, nil
+	}
+	out, err := c.updateOrder(ctx, order, func(o *Order) bool { return reconcile.AddFinalizer(o, OrderFinalizer) })
+	if err == nil {
+		c.Log.Say("chef", "%s: finalizer %s added (rv %s)", keyOf(order), OrderFinalizer, out.ResourceVersion)
+	}
+	return out, err
+}
+
+// updateOrder applies change to the order and writes it, re-reading the
+// order from the API server after a conflict (the cache may lag).
+func (c *Chef) updateOrder(ctx context.Context, order *Order, change func(*Order) bool) (*Order, error) {
+	api := c.OrderAPI.Namespace(order.Namespace)
+	cur, first := apiserver.DeepCopy(order), true
+	var out *Order
+	err := reconcile.RetryOnConflict(reconcile.DefaultRetry, func() error {
+		var err error
+		if !first { // a retry: read the latest
+			if cur, err = api.Get(ctx, order.Name, apiserver.GetOptions{}); err != nil {
+				return err
+			}
+		}
+		first = false
+		if !change(cur) {
+			out = cur
+			return nil
+		}
+		out, err = api.Update(ctx, cur, apiserver.UpdateOptions{})
+		return err
+	})
+	return out, err
+}
+
+// writeStatus stores status unless the order already has it, retrying on
+// conflicts with a fresh read, and returns the order as stored.
+func (c *Chef) writeStatus(ctx context.Context, order *Order, status OrderStatus) (*Order, error) {
+	if statusEqual(order.Status, status) {
+		return order, nil // idempotent: nothing to say
+	}
+	api := c.OrderAPI.Namespace(order.Namespace)
+	cur := apiserver.DeepCopy(order)
+	first := true
+	var stored *Order
+	err := reconcile.RetryOnConflict(reconcile.DefaultRetry, func() error {
+		if !first {
+			var err error
+			if cur, err = api.Get(ctx, order.Name, apiserver.GetOptions{}); err != nil {
+				return err
+			}
+		}
+		first = false
+		cur.Status = status
+		var err error
+		stored, err = api.UpdateStatus(ctx, cur, apiserver.UpdateOptions{})
+		return err
+	})
+	if err == nil && order.Status.Phase != status.Phase {
+		c.Log.Say("chef", "%s: status %s → %s (rv %s)", keyOf(order), phaseName(order.Status.Phase), status.Phase, stored.ResourceVersion)
+	}
+	return stored, err
+}
+
+func phaseName(p OrderPhase) string {
+	if p == "" {
+		return "(new)"
+	}
+	return string(p)
+}
+
+// keyOf returns "namespace/name".
+func keyOf(obj apiserver.Object) string {
+	return reconcile.NamespacedNameOf(obj).String()
+}

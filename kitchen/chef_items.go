@@ -1,0 +1,251 @@
+package kitchen
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+)
+
+// work is what the chef found and did for one order's items.
+type work struct {
+	cooks      map[int]*Cook  // item → its cook, nil while waiting for stock
+	short      *ShortageError // an item waits for stock
+	wait       time.Duration  // kitchen time until waiting may help
+	outOfStock *ShortageError // an item can never be made
+}
+
+// noteShortage records a shortage: wait for a due delivery (5 minutes if
+// the stock went off, as in the story), or give up when none is due.
+func (w *work) noteShortage(s *ShortageError, now time.Duration) {
+	if !s.DeliveryDue {
+		w.outOfStock = s
+		return
+	}
+	wait := s.NextDelivery - now
+	if s.Expired {
+		wait = ExpiredWait
+	}
+	if w.short == nil || wait < w.wait {
+		w.short, w.wait = s, wait
+	}
+}
+
+// workItems compares each item with its cook and acts on the difference.
+func (c *Chef) workItems(ctx context.Context, order *Order, menu []*Dish) (*work, error) {
+	w := &work{cooks: map[int]*Cook{}}
+	actual, err := c.cooksOf(ctx, order)
+	if err != nil {
+		return nil, err
+	}
+	for i, ck := range actual {
+		if i >= len(order.Spec.Items) {
+			if err := c.dropCook(ctx, ck, "the item was removed from the order"); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for i, it := range order.Spec.Items {
+		if err := c.workItem(ctx, order, i, it, menu[i], actual[i], w); err != nil {
+			return nil, err
+		}
+		if w.outOfStock != nil {
+			break
+		}
+	}
+	return w, nil
+}
+
+// workItem brings one item's cook in line with the item.
+func (c *Chef) workItem(ctx context.Context, order *Order, i int, it OrderItem, d *Dish, cur *Cook, w *work) error {
+	want := desiredCook(order, i, it, d)
+	need, err := Need(d, it)
+	if err != nil {
+		return err // checked by readMenu; cannot happen
+	}
+	key := keyOf(order)
+	switch {
+	case cur == nil:
+		return c.startCook(ctx, want, need, w)
+	case cur.Spec.Dish != want.Spec.Dish || cur.Spec.Quantity != want.Spec.Quantity:
+		c.Log.Say("chef", "%s: item %d changed (%s), restarting it", key, i, describeChange(cur.Spec, want.Spec))
+		if err := c.dropCook(ctx, cur, "the item changed"); err != nil {
+			return err
+		}
+		return c.startCook(ctx, want, need, w)
+	case cmp.Equal(cur.Spec.Extras, want.Spec.Extras, cmpopts.EquateEmpty()):
+		w.cooks[i] = cur // nothing to do
+		return nil
+	case cur.Status.Phase == CookDone:
+		c.Log.Say("chef", "%s: item %d is already cooked; extras %v come too late", key, i, want.Spec.Extras)
+		w.cooks[i] = cur
+		return nil
+	}
+	// Extras changed mid-cooking: adapt without starting over.
+	if err := c.Pantry.Reserve(c.Clock.Now(), keyOf(cur), need); err != nil {
+		if s, ok := AsShortage(err); ok {
+			w.noteShortage(s, c.Clock.Now())
+			w.cooks[i] = cur
+			return nil
+		}
+		return err
+	}
+	next := apiserver.DeepCopy(cur)
+	next.Spec.Extras = want.Spec.Extras
+	obj, err := c.CookAPI.Namespace(cur.Namespace).Update(ctx, next, apiserver.UpdateOptions{})
+	if err != nil {
+		return err // the reservation stays: Reserve is declarative, the retry fixes it
+	}
+	c.Log.Say("chef", "%s: item %d: %s, without restarting the %s (cook %s, rv %s)", key, i,
+		describeChange(cur.Spec, next.Spec), cur.Spec.Dish, cur.Name, obj.ResourceVersion)
+	w.cooks[i] = obj
+	return nil
+}
+
+// startCook reserves an item's ingredients and creates its cook.
+func (c *Chef) startCook(ctx context.Context, want *Cook, need map[string]Amount, w *work) error {
+	holder := keyOf(want)
+	if err := c.Pantry.Reserve(c.Clock.Now(), holder, need); err != nil {
+		if s, ok := AsShortage(err); ok {
+			c.Log.Say("chef", "%s: item %d waits: %v", want.Namespace+"/"+want.Spec.Order, want.Spec.Item, s)
+			w.noteShortage(s, c.Clock.Now())
+			return nil
+		}
+		return err
+	}
+	obj, err := c.CookAPI.Namespace(want.Namespace).Create(ctx, want, apiserver.CreateOptions{})
+	switch {
+	case apiserver.IsAlreadyExists(err):
+		// Our cache had not seen it yet; the reservation above was a no-op.
+		w.cooks[want.Spec.Item] = want
+		return nil
+	case err != nil:
+		c.Pantry.Release(holder)
+		return err
+	}
+	c.Log.Say("chef", "%s: sends cook %s to the %s for %d× %s (reserved %s; rv %s)", want.Namespace+"/"+want.Spec.Order,
+		want.Name, want.Spec.Station, want.Spec.Quantity, want.Spec.Dish, formatNeed(need), obj.ResourceVersion)
+	w.cooks[want.Spec.Item] = obj
+	return nil
+}
+
+// dropCook stops a cook and deletes it.
+func (c *Chef) dropCook(ctx context.Context, ck *Cook, why string) error {
+	was := c.Stations.Stop(keyOf(ck))
+	err := c.CookAPI.Namespace(ck.Namespace).Delete(ctx, ck.Name, apiserver.DeleteOptions{})
+	if err != nil && !apiserver.IsNotFound(err) {
+		return err
+	}
+	c.Log.Say("chef", "%s: stops cook %s (%s; it was %s)", ck.Namespace+"/"+ck.Spec.Order, ck.Name, why, settled(was))
+	return nil
+}
+
+// settled says what stopping a cook in phase p did with its ingredients.
+func settled(p CookPhase) string {
+	switch p {
+	case CookCooking:
+		return "cooking: ingredients wasted"
+	case CookDone:
+		return "done"
+	}
+	return "not started: ingredients back in the pantry"
+}
+
+// cooksOf returns the order's live cooks by item, from the cache. When an
+// item has several (a restart the cache half-saw), the newest generation
+// wins and the others are stopped.
+func (c *Chef) cooksOf(ctx context.Context, order *Order) (map[int]*Cook, error) {
+	list, err := c.Cooks.ByIndex(CookOrderIndex, keyOf(order))
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(list, func(a, b *Cook) int { return cookGeneration(a.Name) - cookGeneration(b.Name) })
+	out := map[int]*Cook{}
+	for _, ck := range list {
+		if ck.DeletionTimestamp != nil {
+			continue
+		}
+		if old, ok := out[ck.Spec.Item]; ok {
+			if err := c.dropCook(ctx, old, "replaced by "+ck.Name); err != nil {
+				return nil, err
+			}
+		}
+		out[ck.Spec.Item] = ck
+	}
+	return out, nil
+}
+
+// desiredCook is the cook an item should have: named after the order,
+// the item and the order's generation, owned by the order.
+func desiredCook(order *Order, i int, it OrderItem, d *Dish) *Cook {
+	station := d.Spec.Station
+	if station == "" {
+		station = DefaultStation
+	}
+	yes := true
+	return &Cook{
+		TypeMeta: apiserver.TypeMeta{APIVersion: APIVersion, Kind: "Cook"},
+		ObjectMeta: apiserver.ObjectMeta{
+			Name:      fmt.Sprintf("%s-%d-g%d", order.Name, i, order.Generation),
+			Namespace: order.Namespace,
+			Labels:    map[string]string{"order": order.Name},
+			OwnerReferences: []apiserver.OwnerReference{{APIVersion: APIVersion, Kind: "Order",
+				Name: order.Name, UID: order.UID, Controller: &yes, BlockOwnerDeletion: &yes}},
+		},
+		Spec: CookSpec{Order: order.Name, Item: i, Dish: it.Dish, Quantity: it.Quantity,
+			Extras: slices.Clone(it.Extras), Station: station, CookingTime: d.Spec.CookingTime},
+	}
+}
+
+var cookSuffix = regexp.MustCompile(`^[0-9]+-g([0-9]+)$`)
+
+// cookGeneration reads the generation out of a cook's name (0 if none).
+func cookGeneration(name string) int {
+	i := strings.LastIndex(name, "-g")
+	if i < 0 {
+		return 0
+	}
+	n, _ := strconv.Atoi(name[i+2:])
+	return n
+}
+
+// isCookOf reports whether a pantry holder ("ns/name") is a cook of the
+// order ns/order.
+func isCookOf(holder, ns, order string) bool {
+	rest, ok := strings.CutPrefix(holder, ns+"/"+order+"-")
+	return ok && cookSuffix.MatchString(rest)
+}
+
+func formatNeed(need map[string]Amount) string {
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(need)) {
+		parts = append(parts, need[name].String()+" "+name)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// describeChange says in a few words how a cook's assignment differs
+// from what the item now asks. (cmp.Diff finds differences too, but its
+// output is deliberately unstable, and the narration must not be.)
+func describeChange(old, want CookSpec) string {
+	var parts []string
+	if old.Dish != want.Dish {
+		parts = append(parts, fmt.Sprintf("dish %s → %s", old.Dish, want.Dish))
+	}
+	if old.Quantity != want.Quantity {
+		parts = append(parts, fmt.Sprintf("quantity %d → %d", old.Quantity, want.Quantity))
+	}
+	if !cmp.Equal(old.Extras, want.Extras, cmpopts.EquateEmpty()) {
+		parts = append(parts, fmt.Sprintf("extras %v → %v", old.Extras, want.Extras))
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,166 @@
+package kitchen
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/reconcile"
+)
+
+// statusFor computes the order's status from what the chef found.
+// Conditions keep their transition times unless their status changes, so
+// that the same kitchen gives the same status.
+func (c *Chef) statusFor(order *Order, w *work) OrderStatus {
+	st := OrderStatus{ObservedGeneration: order.Generation, Conditions: slices.Clone(order.Status.Conditions)}
+	done, started := 0, 0
+	for i, it := range order.Spec.Items {
+		is := ItemStatus{Dish: it.Dish}
+		if ck := w.cooks[i]; ck != nil {
+			is.Cook, is.Phase = ck.Name, ck.Status.Phase
+		}
+		switch is.Phase {
+		case CookDone:
+			done++
+			started++
+		case CookCooking:
+			started++
+		}
+		st.Items = append(st.Items, is)
+	}
+	now := apiserver.NewTime(time.Now())
+	cond := func(t string, s ConditionStatus, reason, msg string) {
+		SetCondition(&st.Conditions, Condition{Type: t, Status: s, ObservedGeneration: order.Generation,
+			LastTransitionTime: now, Reason: reason, Message: msg})
+	}
+	cond(ConditionAccepted, ConditionTrue, "OnTheMenu", "every dish is on the menu")
+	switch {
+	case w.short != nil && w.short.Expired:
+		cond(ConditionStocked, ConditionFalse, "IngredientsExpired", w.short.Error())
+	case w.short != nil:
+		cond(ConditionStocked, ConditionFalse, "WaitingForDelivery", w.short.Error())
+	default:
+		cond(ConditionStocked, ConditionTrue, "InStock", "every ingredient is reserved")
+	}
+	switch {
+	case done == len(order.Spec.Items):
+		st.Phase = OrderReady
+		if order.Status.Phase == OrderReady || order.Status.Phase == OrderServed {
+			st.Phase = OrderServed
+		}
+		cond(ConditionReady, ConditionTrue, "AllCooked", "every item is at the pass")
+	case started > 0:
+		st.Phase = OrderCooking
+		cond(ConditionReady, ConditionFalse, "Cooking", "some items are still cooking")
+	default:
+		st.Phase = OrderPending
+		cond(ConditionReady, ConditionFalse, "Waiting", "no item has started yet")
+	}
+	return st
+}
+
+// statusEqual compares two statuses with go-cmp, treating nil and empty
+// lists alike.
+func statusEqual(a, b OrderStatus) bool {
+	return cmp.Equal(a, b, cmpopts.EquateEmpty())
+}
+
+// reject stops whatever was started, marks the order Rejected with the
+// reason in the Accepted condition, and lets the order go.
+func (c *Chef) reject(ctx context.Context, order *Order, reason, msg string) error {
+	if err := c.clearCooks(ctx, order.Namespace, order.Name); err != nil {
+		return err
+	}
+	st := apiserver.DeepCopy(order).Status
+	st.Phase, st.ObservedGeneration = OrderRejected, order.Generation
+	SetCondition(&st.Conditions, Condition{Type: ConditionAccepted, Status: ConditionFalse,
+		ObservedGeneration: order.Generation, LastTransitionTime: apiserver.NewTime(time.Now()), Reason: reason, Message: msg})
+	c.Log.Say("chef", "%s: rejects the order (%s): %s", keyOf(order), reason, msg)
+	order, err := c.writeStatus(ctx, order, st)
+	if err != nil {
+		return err
+	}
+	return c.removeFinalizer(ctx, order)
+}
+
+// finish tidies up an order in a final phase: its cooks are deleted and
+// the finalizer removed, so that a later delete is immediate. Once that is
+// done it does nothing (and reads nothing).
+func (c *Chef) finish(ctx context.Context, order *Order) error {
+	if !reconcile.ContainsFinalizer(order, OrderFinalizer) {
+		return nil
+	}
+	if err := c.clearCooks(ctx, order.Namespace, order.Name); err != nil {
+		return err
+	}
+	return c.removeFinalizer(ctx, order)
+}
+
+// cancel handles a deleted order: stop its cooks, return what they had
+// not yet used, say Cancelled, remove the finalizer.
+func (c *Chef) cancel(ctx context.Context, order *Order) error {
+	if !reconcile.ContainsFinalizer(order, OrderFinalizer) {
+		return nil // not ours to hold, or already let go
+	}
+	c.Log.Say("chef", "%s: the table cancelled (deletionTimestamp set): stopping its cooks", keyOf(order))
+	if err := c.clearCooks(ctx, order.Namespace, order.Name); err != nil {
+		return err
+	}
+	if !order.Status.Phase.Final() {
+		st := apiserver.DeepCopy(order).Status
+		st.Phase = OrderCancelled
+		SetCondition(&st.Conditions, Condition{Type: ConditionReady, Status: ConditionFalse,
+			ObservedGeneration: order.Generation, LastTransitionTime: apiserver.NewTime(time.Now()),
+			Reason: "Cancelled", Message: "the table cancelled the order"})
+		var err error
+		if order, err = c.writeStatus(ctx, order, st); err != nil {
+			return err
+		}
+	}
+	return c.removeFinalizer(ctx, order)
+}
+
+// removeFinalizer lets the order go.
+func (c *Chef) removeFinalizer(ctx context.Context, order *Order) error {
+	if !reconcile.ContainsFinalizer(order, OrderFinalizer) {
+		return nil
+	}
+	out, err := c.updateOrder(ctx, order, func(o *Order) bool { return reconcile.RemoveFinalizer(o, OrderFinalizer) })
+	if apiserver.IsNotFound(err) {
+		return nil
+	}
+	if err == nil {
+		what := "it stays on the books"
+		if order.DeletionTimestamp != nil {
+			what = "the apiserver deletes the order"
+		}
+		c.Log.Say("chef", "%s: finalizer removed (rv %s): %s", keyOf(order), out.ResourceVersion, what)
+	}
+	return err
+}
+
+// clearCooks stops and deletes every cook of the order ns/name, reading
+// the API server rather than the cache (a cook created a moment ago may
+// not be cached yet), and releases any reservation a cook that never got
+// created still holds.
+func (c *Chef) clearCooks(ctx context.Context, ns, name string) error {
+	list, _, err := c.CookAPI.Namespace(ns).List(ctx, apiserver.ListOptions{FieldSelector: "spec.order=" + name})
+	if err != nil {
+		return err
+	}
+	for _, ck := range list {
+		if err := c.dropCook(ctx, ck, "the order is closed"); err != nil {
+			return err
+		}
+	}
+	for _, h := range c.Pantry.Holders() {
+		if isCookOf(h, ns, name) {
+			c.Stations.Stop(h)
+		}
+	}
+	return nil
+}

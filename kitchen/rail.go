@@ -1,0 +1,153 @@
+package kitchen
+
+import (
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"github.com/kitchensync/kitchensync/reconcile"
+	"github.com/kitchensync/kitchensync/workqueue"
+)
+
+// TicketRail is the 订单看板: the chef's work queue, a
+// [workqueue.PriorityQueue] of order keys with two kitchen habits on top.
+//
+//   - VIP first: a ticket added without a priority gets the one
+//     [TicketPriority] gives its order, so VIP tables jump the line (within
+//     a priority, first come first served).
+//   - Rush hour: with a token bucket ([RailOptions].TicketsPerMinute), a
+//     ticket seen for the first time waits for a token before the chef can
+//     take it — the story's "10 tickets per minute" — so a crowd arriving
+//     at once piles up on the rail instead of swamping the chef. Requeues
+//     and later updates of a known ticket do not take tokens.
+//
+// It satisfies [reconcile.PriorityQueue], so a [reconcile.Controller]
+// works it (see [reconcile.Options].NewQueue). It is safe for concurrent
+// use.
+type TicketRail struct {
+	*workqueue.PriorityQueue[reconcile.Request]
+
+	priority func(reconcile.Request) int
+	bucket   *rate.Limiter // nil: no rush-hour limit
+	clock    *Clock
+	log      *Narrator
+
+	mu   sync.Mutex // guards seen
+	seen map[reconcile.Request]bool
+}
+
+// RailOptions configure a [TicketRail].
+type RailOptions struct {
+	// Priority returns a ticket's priority when it is added without one;
+	// nil means 0 for all.
+	Priority func(reconcile.Request) int
+	// TicketsPerMinute, when positive, admits new tickets at this rate in
+	// kitchen time, with bursts of Burst (at least 1).
+	TicketsPerMinute float64
+	Burst            int
+	// RateLimiter sets the backoff of failed tickets; nil means per-ticket
+	// exponential backoff from half a kitchen minute to ten.
+	RateLimiter workqueue.RateLimiter[reconcile.Request]
+}
+
+// NewTicketRail returns an empty rail timed by clock, narrating to log.
+func NewTicketRail(clock *Clock, log *Narrator, opts RailOptions) *TicketRail {
+	rl := opts.RateLimiter
+	if rl == nil {
+		rl = workqueue.NewItemExponentialFailureRateLimiter[reconcile.Request](
+			clock.Real(30*time.Second), clock.Real(10*time.Minute))
+	}
+	r := &TicketRail{
+		PriorityQueue: workqueue.NewPriorityQueue(rl, workqueue.QueueConfig{Name: "ticket-rail"}),
+		priority:      opts.Priority,
+		clock:         clock,
+		log:           log,
+		seen:          map[reconcile.Request]bool{},
+	}
+	if opts.TicketsPerMinute > 0 {
+		perSecond := opts.TicketsPerMinute / clock.Minute().Seconds()
+		r.bucket = rate.NewLimiter(rate.Limit(perSecond), max(opts.Burst, 1))
+	}
+	return r
+}
+
+// Add pins a ticket for req at its order's priority.
+func (r *TicketRail) Add(req reconcile.Request) {
+	r.AddWithOpts(workqueue.AddOpts{}, req)
+}
+
+// AddAfter puts a ticket back after a kitchen wait (d is real time).
+func (r *TicketRail) AddAfter(req reconcile.Request, d time.Duration) {
+	r.AddWithOpts(workqueue.AddOpts{After: d}, req)
+}
+
+// AddRateLimited puts a failed ticket back after its backoff.
+func (r *TicketRail) AddRateLimited(req reconcile.Request) {
+	r.AddWithOpts(workqueue.AddOpts{RateLimited: true}, req)
+}
+
+// AddWithOpts adds tickets as [workqueue.PriorityQueue.AddWithOpts] does,
+// filling in each ticket's priority when o has none and holding new
+// tickets for the token bucket.
+func (r *TicketRail) AddWithOpts(o workqueue.AddOpts, items ...reconcile.Request) {
+	for _, req := range items {
+		opts := o
+		if opts.Priority == nil {
+			p := 0
+			if r.priority != nil {
+				p = r.priority(req)
+			}
+			opts.Priority = &p
+		}
+		requeue := opts.RateLimited || opts.After > 0
+		r.mu.Lock()
+		isNew := !r.seen[req]
+		r.seen[req] = true
+		r.mu.Unlock()
+		switch {
+		case requeue && opts.RateLimited:
+			r.log.Say("rail", "ticket %s back on the rail after a backoff (try %d)", req, r.NumRequeues(req)+1)
+		case requeue:
+			r.log.Say("rail", "ticket %s back on the rail in %.1f min", req, r.clock.Kitchen(opts.After).Minutes())
+		case isNew && r.bucket != nil:
+			if wait := r.bucket.Reserve().Delay(); wait > 0 {
+				opts.After = wait
+				r.log.Say("rail", "ticket %s waits %.1f min for the token bucket", req, r.clock.Kitchen(wait).Minutes())
+				break
+			}
+			fallthrough
+		default:
+			r.log.Say("rail", "ticket %s pinned (priority %d)", req, *opts.Priority)
+		}
+		r.PriorityQueue.AddWithOpts(opts, req)
+	}
+}
+
+// GetWithPriority hands the chef the next ticket: highest priority first.
+func (r *TicketRail) GetWithPriority() (reconcile.Request, int, bool) {
+	req, p, shutdown := r.PriorityQueue.GetWithPriority()
+	if !shutdown {
+		r.log.Detail("rail", "chef takes ticket %s (priority %d)", req, p)
+	}
+	return req, p, shutdown
+}
+
+// Get is GetWithPriority without the priority.
+func (r *TicketRail) Get() (reconcile.Request, bool) {
+	req, _, shutdown := r.GetWithPriority()
+	return req, shutdown
+}
+
+// VIPBonus is what a VIP table adds to its order's priority.
+const VIPBonus = 100
+
+// TicketPriority is an order's priority on the rail: its spec.priority,
+// plus [VIPBonus] in the "vip" section.
+func TicketPriority(o *Order) int {
+	p := o.Spec.Priority
+	if o.Spec.Section == "vip" {
+		p += VIPBonus
+	}
+	return p
+}
