@@ -220,9 +220,8 @@ func compareKeys(a, b Object) int {
 type errorWatch struct{ ch chan Event }
 
 func newErrorWatch(err *StatusError) *errorWatch {
-	st := err.ErrStatus
 	ch := make(chan Event, 1)
-	ch <- Event{Type: EventError, Object: &st}
+	ch <- Event{Type: EventError, Object: err.Status()}
 	close(ch)
 	return &errorWatch{ch: ch}
 }

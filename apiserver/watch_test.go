@@ -282,3 +282,28 @@ func TestNoGoroutinesRemainAfterWatchesEnd(t *testing.T) {
 		}
 	})
 }
+
+// Every watcher gets its own copy of each object.
+func TestWatchersGetTheirOwnCopies(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{})
+		w1 := f.watch(t, apiserver.ListOptions{})
+		w2, err := apiserver.NewClient[*apiservertest.Widget](f.srv).Namespace("ns").Watch(f.ctx, apiserver.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w2.Stop()
+		f.create(t, "a", "red", map[string]string{"k": "v"})
+		synctest.Wait()
+		o1 := (<-w1.ResultChan()).Object.(*apiservertest.Widget)
+		synctest.Wait()
+		o2 := (<-w2.ResultChan()).Object.(*apiservertest.Widget)
+		o1.Labels["k"] = "mutated"
+		if o1 == o2 || o2.Labels["k"] != "v" {
+			t.Errorf("watchers share objects: %p %p, labels %v", o1, o2, o2.Labels)
+		}
+		if got, _ := f.widgets.Get(f.ctx, "a", apiserver.GetOptions{}); got.Labels["k"] != "v" {
+			t.Errorf("the stored object changed: %v", got.Labels)
+		}
+	})
+}
