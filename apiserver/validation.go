@@ -20,6 +20,9 @@ const (
 	DNS1035LabelMaxLength     = 63
 	LabelKeyNameMaxLength     = 63
 	LabelValueMaxLength       = 63
+	// TotalAnnotationSizeLimit caps the bytes of all annotation keys and
+	// values of one object together (256 KiB).
+	TotalAnnotationSizeLimit = 256 * 1024
 )
 
 const (
@@ -204,6 +207,16 @@ func (e *FieldErrors) NotSupported(field string, value any, supported []string) 
 		"supported values: "+strings.Join(quoted, ", "))
 }
 
+// CauseTypeFieldValueTooLong says a value is over its size limit. It joins
+// the cause types in status.go, as Kubernetes' FieldValueTooLong.
+const CauseTypeFieldValueTooLong CauseType = "FieldValueTooLong"
+
+// TooLong records that field is over maxBytes; the value itself is left
+// out of the message, which reads `Too long: may not be more than N bytes`.
+func (e *FieldErrors) TooLong(field string, maxBytes int) {
+	e.add(CauseTypeFieldValueTooLong, field, "Too long", fmt.Sprintf("may not be more than %d bytes", maxBytes))
+}
+
 // NotFound records that field refers to value, which does not exist. Its
 // message reads `Not found: "x"`.
 func (e *FieldErrors) NotFound(field string, value any) {
@@ -266,6 +279,25 @@ func ValidateLabels(field string, labels map[string]string) FieldErrors {
 		for _, msg := range IsLabelValue(labels[k]) {
 			errs.Invalid(field+"["+k+"]", labels[k], msg)
 		}
+	}
+	return errs
+}
+
+// ValidateAnnotations checks annotations held in field (usually
+// "metadata.annotations") as Kubernetes does: every key must be a valid
+// label key once lowercased, and keys and values together must fit in
+// [TotalAnnotationSizeLimit] bytes. Values may hold anything.
+func ValidateAnnotations(field string, annotations map[string]string) FieldErrors {
+	var errs FieldErrors
+	total := 0
+	for _, k := range slices.Sorted(maps.Keys(annotations)) {
+		for _, msg := range IsLabelKey(strings.ToLower(k)) {
+			errs.Invalid(field, k, msg)
+		}
+		total += len(k) + len(annotations[k])
+	}
+	if total > TotalAnnotationSizeLimit {
+		errs.TooLong(field, TotalAnnotationSizeLimit)
 	}
 	return errs
 }

@@ -156,6 +156,21 @@ func TestValidateNameAndLabels(t *testing.T) {
 			}
 		})
 	}
+	annotations := apiserver.ValidateAnnotations("metadata.annotations", map[string]string{
+		"Menu.Example.com/Note": "any value at all, spaces included", // case does not matter
+		"bad key":               "",
+		"big":                   strings.Repeat("x", apiserver.TotalAnnotationSizeLimit),
+	})
+	want := apiserver.FieldErrors{{
+		Type: apiserver.CauseTypeFieldValueInvalid, Field: "metadata.annotations",
+		Message: `Invalid value: "bad key": ` + keyNameRule,
+	}, {
+		Type: apiserver.CauseTypeFieldValueTooLong, Field: "metadata.annotations",
+		Message: "Too long: may not be more than 262144 bytes",
+	}}
+	if diff := cmp.Diff(want, annotations); diff != "" {
+		t.Errorf("ValidateAnnotations mismatch (-want +got):\n%s", diff)
+	}
 	if errs := apiserver.ValidateName("metadata.name", "t1"); errs != nil {
 		t.Errorf("ValidateName(t1) = %v", errs)
 	}
