@@ -55,15 +55,47 @@ func (o Options) withDefaults() Options {
 }
 
 // Server is an in-memory Kubernetes API server: it stores objects of the
-// kinds its [Scheme] knows, gives every write the next value of one global
-// resourceVersion (like etcd's revision), keeps a window of recent events,
-// and streams them to watchers. Reach its resources through
-// [Server.Resource] or [NewClient].
+// kinds its [Scheme] knows and serves them through [Server.Resource] (an
+// untyped [ResourceClient]) or [NewClient] (a typed [Client]).
+//
+// ResourceVersions. Every write (create, update, delete, a delete that
+// only sets deletionTimestamp) takes the next value of one global counter,
+// like etcd's revision, and stamps it on the object it writes. So a
+// resourceVersion names a point in the server's history: a list says at
+// which point it was read, and a watch from that point delivers exactly the
+// changes after it. A write that changes nothing takes no resourceVersion.
+//
+// History. The server keeps the last [Options.HistorySize] events (one per
+// resourceVersion, shared by all resources), like the Kubernetes watch
+// cache. A watch or paged list that needs an older event gets 410 Expired:
+// the client must list again. [Server.CompactHistory] forgets it all at
+// once, as an etcd compaction does.
+//
+// Watches. Each watcher has a buffer of [Options.WatchBufferSize] events
+// and a goroutine of its own that filters them through its selectors,
+// copies each object for the receiver and hands it over. Writers only
+// offer an event to each buffer, without waiting; a watcher whose buffer
+// is full is cut off (a plain close), so a reader can never slow down or
+// block a writer. See [ResourceClient.Watch].
+//
+// Faults. For lessons and tests the server misbehaves on request,
+// deterministically: [Server.CloseWatches] ends every watch,
+// [Server.CompactHistory] makes old resourceVersions expire,
+// [Server.FailNext] fails the next requests of a verb with a chosen error,
+// and [Server.SetLatency] delays every request. [Server.RequestCount]
+// tells how many requests each verb and resource received, e.g. to
+// compare an informer with polling.
+//
+// Simplifications, compared with a real API server: no admission, no
+// defaulting or schema validation beyond names, labels and size; no
+// server-side apply, strategic merge or JSON patch (only JSON merge
+// patch); deletes are immediate or wait for finalizers, with no grace
+// period, propagation policy or garbage collector; one history window for
+// all resources.
 //
 // A Server is safe for concurrent use. Writers hold one mutex only long
-// enough to update a map, append to the history ring and offer the event to
-// each watcher's buffer without blocking; encoding, deep copies and
-// delivery happen outside it. No reader can block a writer.
+// enough to update a map, append to the history ring and offer the event
+// to each watcher; encoding, deep copies and delivery happen outside it.
 type Server struct {
 	scheme *Scheme
 	opts   Options

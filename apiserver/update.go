@@ -10,8 +10,8 @@ import (
 	jsonpatch "github.com/evanphx/json-patch/v5"
 )
 
-// Update replaces the object named by obj's metadata with obj, if obj's
-// resourceVersion is the stored one; otherwise it fails with 409 Conflict
+// Update replaces the object named by obj's metadata (name, and namespace
+// or the client's) with obj, if obj's resourceVersion is the stored one; otherwise it fails with 409 Conflict
 // (read again, reapply the change, retry). It returns the stored result.
 //
 // As in Kubernetes, changes to status are ignored (write status with

@@ -23,9 +23,9 @@ func TestWatchFromListRVDeliversChangesBetween(t *testing.T) {
 			t.Fatal(err)
 		}
 		a.Spec.Size = 2
-		f.update(t, a)                                                                  // rv 3
-		if err := f.widgets.Delete(f.ctx, "b", apiserver.DeleteOptions{}); err != nil { // rv 4
-			t.Fatal(err)
+		f.update(t, a) // rv 3
+		if err := f.widgets.Delete(f.ctx, "b", apiserver.DeleteOptions{}); err != nil {
+			t.Fatal(err) // rv 4
 		}
 		f.create(t, "c", "red", nil) // rv 5
 		w := f.watch(t, apiserver.ListOptions{ResourceVersion: list.ResourceVersion})
@@ -101,12 +101,12 @@ func TestWatchSelectorsTranslateEvents(t *testing.T) {
 		a.Labels["tier"] = "gold"
 		a = f.update(t, a) // 5: enters the set
 		a.Spec.Size = 8
-		f.update(t, a)                                                                  // 6: stays in
-		if err := f.widgets.Delete(f.ctx, "a", apiserver.DeleteOptions{}); err != nil { // 7
-			t.Fatal(err)
-		}
-		if err := f.widgets.Delete(f.ctx, "b", apiserver.DeleteOptions{}); err != nil { // 8: never seen
-			t.Fatal(err)
+		f.update(t, a) // 6: stays in
+		// 7: deleted while in; 8: deleted, never seen.
+		for _, name := range []string{"a", "b"} {
+			if err := f.widgets.Delete(f.ctx, name, apiserver.DeleteOptions{}); err != nil {
+				t.Fatal(err)
+			}
 		}
 		diffEvents(t, w, []string{
 			"ADDED ns/a rv=1",
