@@ -43,27 +43,40 @@ type DeltaFIFOOptions[T apiserver.Object] struct {
 	Transform func(T) (T, error)
 	// InOrder selects client-go's newer RealFIFO model: one delta per
 	// event in arrival order, nothing merged, and a key may be queued
-	// several times, so each Pop hands over a single delta. See the
-	// package documentation for when it matters.
+	// several times, so each Pop hands over a single delta. See
+	// [DeltaFIFO] for when it matters.
 	InOrder bool
 }
 
 // DeltaFIFO is the queue between a [Reflector] and the informer: for each
 // key it accumulates the changes (Deltas) heard since the key was last
 // popped, and hands them over all at once, like client-go's
-// cache.DeltaFIFO with EmitDeltaTypeReplaced on.
+// cache.DeltaFIFO with EmitDeltaTypeReplaced on. In the kitchen it is the
+// runner's pile of sticky notes, one spot per table.
 //
-// Rules (classic mode): a key is queued once and keeps its place while
-// more deltas arrive; only two consecutive Deleted deltas are merged;
-// Replace records Replaced for every listed object and a tombstone
+// Rules (classic mode, the default): a key is queued once and keeps its
+// place while more deltas arrive; only two consecutive Deleted deltas are
+// merged; Replace records Replaced for every listed object and a tombstone
 // ([DeletedFinalStateUnknown]) for every known or queued key the list
 // lacks; Resync records Sync for known keys with nothing pending; Delete
-// of a key neither known nor queued is ignored.
+// of a key neither known nor queued is ignored. Because deltas pile up per
+// key, a busy object cannot starve the others, and the consumer sees
+// everything that happened to an object since it last looked.
+//
+// In-order mode ([DeltaFIFOOptions].InOrder) follows client-go's newer
+// RealFIFO instead: every event is its own queue entry, in arrival order
+// across all keys, nothing is merged or ignored, and Replace appends its
+// tombstones and then its Replaced deltas at the end. Each Pop then
+// carries one delta. Use it when the order between different objects
+// matters (the classic queue delivers a's later update before b's earlier
+// add when a was queued first, since a keeps its place); the price is that a key
+// updated a thousand times is processed a thousand times.
 //
 // It is safe for concurrent use. The process function given to Pop runs
 // with the FIFO locked, as in client-go, so producers wait while a batch
 // is processed and the consumer never sees a half-applied Replace; the
-// process function must not call the FIFO. Use [NewDeltaFIFO].
+// process function must not call the FIFO. Use [NewDeltaFIFO]; the zero
+// value is not usable.
 type DeltaFIFO[T apiserver.Object] struct {
 	keyFunc   store.KeyFunc
 	known     KeyListerGetter[T]

@@ -13,6 +13,13 @@ import (
 
 type dfWidget = apiservertest.Widget
 
+// The DeltaFIFO is what a Reflector writes to, and an Indexer is what it
+// reads known objects from.
+var (
+	_ ReflectorStore             = (*DeltaFIFO[*dfWidget])(nil)
+	_ KeyListerGetter[*dfWidget] = (*store.Indexer[*dfWidget])(nil)
+)
+
 // w makes a widget "ns/name" whose Spec.Size marks its version.
 func dfW(key string, version int) *dfWidget {
 	ns, name, err := store.SplitMetaNamespaceKey(key)
