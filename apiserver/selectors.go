@@ -79,7 +79,7 @@ func (r LabelRequirement) String() string {
 
 // LabelSelector selects objects by their labels: every requirement must
 // hold. It is immutable once parsed and safe for concurrent use. A nil
-// *LabelSelector, like [Everything], matches every object.
+// *LabelSelector, the zero value and [Everything] match every object.
 type LabelSelector struct {
 	reqs []LabelRequirement // sorted by key
 }
@@ -192,7 +192,8 @@ func newLabelRequirement(key string, op SelectorOperator, values []string) (Labe
 // FieldSelector selects objects by field values, e.g.
 // "metadata.name=t1,spec.section!=terrace": every term must hold. Only
 // =, == and != exist, as in Kubernetes. It is immutable once parsed and
-// safe for concurrent use; a nil *FieldSelector matches everything.
+// safe for concurrent use; a nil *FieldSelector and the zero value match
+// everything.
 type FieldSelector struct {
 	terms []fieldTerm // sorted as Kubernetes sorts them
 }
