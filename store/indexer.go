@@ -207,8 +207,8 @@ func buildIndex[T apiserver.Object](name string, fn IndexFunc[T], items map[stri
 }
 
 // AddIndexers registers more indexes and files every stored object in
-// them, like client-go (which since v0.27 allows this after objects were
-// added). A name already in use is an error wrapping [ErrIndexConflict];
+// them, like client-go v0.37 (older client-go refused once objects were
+// stored). A name already in use is an error wrapping [ErrIndexConflict];
 // an index function failing on a stored object is an [*IndexFuncError].
 // In both cases no index is added.
 func (x *Indexer[T]) AddIndexers(indexers Indexers[T]) error {
