@@ -92,3 +92,60 @@ func ExampleServer_CompactHistory() {
 	// ERROR true too old resource version: 1 (3)
 	// closed
 }
+
+// A paged list: every page is read at the first page's resourceVersion,
+// so the pages fit together even while the objects change.
+func ExampleResourceClient_List() {
+	ctx := context.Background()
+	srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{})
+	widgets := srv.Resource(apiservertest.WidgetsResource).Namespace("default")
+	for name, size := range map[string]string{"a": "big", "b": "big", "c": "big", "d": "small", "e": "small"} {
+		w := apiservertest.NewWidget("default", name)
+		w.Labels = map[string]string{"size": size}
+		_, _ = widgets.Create(ctx, w, apiserver.CreateOptions{})
+	}
+	opts := apiserver.ListOptions{LabelSelector: "size=big", Limit: 2}
+	for {
+		page, err := widgets.List(ctx, opts)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		var names []string
+		for _, obj := range page.Items {
+			names = append(names, obj.GetObjectMeta().Name)
+		}
+		fmt.Println(page.Kind, "at rv", page.ResourceVersion, names)
+		if page.Continue == "" {
+			break
+		}
+		opts.Continue = page.Continue
+		_ = widgets.Delete(ctx, "c", apiserver.DeleteOptions{}) // not seen by the next page
+	}
+	// Output:
+	// WidgetList at rv 5 [a b]
+	// WidgetList at rv 5 [c]
+}
+
+// FailNext makes the next requests of a verb fail, e.g. to show a
+// controller retrying; RequestCount shows what reached the server.
+func ExampleServer_FailNext() {
+	ctx := context.Background()
+	srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{})
+	widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
+
+	srv.FailNext(apiserver.VerbCreate, 2, apiserver.NewTooManyRequests("the kitchen is full", 1))
+	for attempt := 1; ; attempt++ {
+		_, err := widgets.Create(ctx, apiservertest.NewWidget("default", "w"), apiserver.CreateOptions{})
+		fmt.Printf("attempt %d: %v\n", attempt, err)
+		if err == nil {
+			break
+		}
+	}
+	fmt.Println("creates:", srv.RequestCount(apiserver.VerbCreate, apiservertest.WidgetsResource.GroupResource()))
+	// Output:
+	// attempt 1: the kitchen is full
+	// attempt 2: the kitchen is full
+	// attempt 3: <nil>
+	// creates: 3
+}

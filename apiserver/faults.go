@@ -25,7 +25,9 @@ const (
 
 // RequestKey is what [Server.RequestCounts] counts by.
 type RequestKey struct {
-	Verb     Verb
+	// Verb is the kind of request.
+	Verb Verb
+	// Resource is the resource it was made on, registered or not.
 	Resource GroupResource
 }
 
