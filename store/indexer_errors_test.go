@@ -45,6 +45,9 @@ func TestIndexerIndexFuncErrorChangesNothing(t *testing.T) {
 	if _, ok := x.GetIndexers()["fails"]; ok {
 		t.Errorf("a failed AddIndexers registered its index")
 	}
+	if _, err := x.Index("size", bad); !errors.Is(err, errNegativeSize) {
+		t.Errorf("Index with a failing function: err = %v, want the function's error", err)
+	}
 }
 
 func TestIndexerMutatedObjectIsStillRemoved(t *testing.T) {
