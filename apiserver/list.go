@@ -112,6 +112,13 @@ func (c *ResourceClient) List(ctx context.Context, opts ListOptions) (*List, err
 	if err != nil {
 		return nil, err
 	}
+	return page(info, sel, entries, rv, at.after, opts.Limit), nil
+}
+
+// page sorts entries and returns the list of those selected, after the key
+// of after (if any), at most limit of them (if > 0), with a continue token
+// when more remain.
+func page(info KindInfo, sel selectors, entries []*entry, rv int64, after Object, limit int64) *List {
 	slices.SortFunc(entries, func(a, b *entry) int { return compareKeys(a.obj, b.obj) })
 	list := &List{
 		TypeMeta: TypeMeta{APIVersion: info.TypeMeta().APIVersion, Kind: info.Kind + "List"},
@@ -119,13 +126,13 @@ func (c *ResourceClient) List(ctx context.Context, opts ListOptions) (*List, err
 		Items:    []Object{},
 	}
 	for i, e := range entries {
-		if at.after != nil && compareKeys(e.obj, at.after) <= 0 {
+		if after != nil && compareKeys(e.obj, after) <= 0 {
 			continue
 		}
 		if !sel.matches(info, e.obj) {
 			continue
 		}
-		if opts.Limit > 0 && int64(len(list.Items)) == opts.Limit {
+		if limit > 0 && int64(len(list.Items)) == limit {
 			list.Continue = encodeContinue(rv, list.Items[len(list.Items)-1])
 			if sel.empty() {
 				n := int64(len(entries) - i)
@@ -135,7 +142,7 @@ func (c *ResourceClient) List(ctx context.Context, opts ListOptions) (*List, err
 		}
 		list.Items = append(list.Items, e.obj.DeepCopyObject())
 	}
-	return list, nil
+	return list
 }
 
 // readPoint says which state a list reads: the latest (exact false, rv the

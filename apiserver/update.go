@@ -79,20 +79,8 @@ func (s *Server) prepareUpdate(info KindInfo, old *entry, next Object, status, d
 		return change{}, NewNotFound(info.GroupResource(), nm.Name)
 	}
 	om := old.obj.GetObjectMeta()
-	var errs FieldErrors
-	switch {
-	case nm.ResourceVersion == "":
-		// Kubernetes prints the missing value as 0x0.
-		errs = append(errs, StatusCause{Type: CauseTypeFieldValueInvalid, Field: "metadata.resourceVersion",
-			Message: "Invalid value: 0x0: must be specified for an update"})
-	case nm.UID != "" && nm.UID != om.UID:
-		errs.Invalid("metadata.uid", nm.UID, "field is immutable")
-	}
-	if err := errs.ToError(info.GroupKind(), nm.Name); err != nil {
+	if err := checkUpdate(info, om, nm); err != nil {
 		return change{}, err
-	}
-	if nm.ResourceVersion != om.ResourceVersion {
-		return change{}, errConflict(info, nm.Name)
 	}
 	kf := fieldsOf(next)
 	if status {
@@ -119,6 +107,27 @@ func (s *Server) prepareUpdate(info KindInfo, old *entry, next Object, status, d
 		return change{typ: EventDeleted, obj: e}, nil
 	}
 	return change{typ: EventModified, obj: e}, nil
+}
+
+// checkUpdate checks the resourceVersion and uid an update carries
+// against the stored metadata om.
+func checkUpdate(info KindInfo, om, nm *ObjectMeta) error {
+	var errs FieldErrors
+	switch {
+	case nm.ResourceVersion == "":
+		// Kubernetes prints the missing value as 0x0.
+		errs = append(errs, StatusCause{Type: CauseTypeFieldValueInvalid, Field: "metadata.resourceVersion",
+			Message: "Invalid value: 0x0: must be specified for an update"})
+	case nm.UID != "" && nm.UID != om.UID:
+		errs.Invalid("metadata.uid", nm.UID, "field is immutable")
+	}
+	if err := errs.ToError(info.GroupKind(), nm.Name); err != nil {
+		return err
+	}
+	if nm.ResourceVersion != om.ResourceVersion {
+		return errConflict(info, nm.Name)
+	}
+	return nil
 }
 
 // prepareSpecUpdate applies the rules of a main-resource update to next:

@@ -93,20 +93,8 @@ func (w *watcher) run(initial []*entry, endBookmark bool, backlog []*event) {
 		defer t.Stop()
 		w.timeoutC = t.C
 	}
-	slices.SortFunc(initial, func(a, b *entry) int { return compareKeys(a.obj, b.obj) })
-	for _, e := range initial {
-		if w.sel.matches(w.info, e.obj) && !w.send(EventAdded, e.obj.DeepCopyObject()) {
-			return
-		}
-	}
-	w.toldRV = w.sentRV
-	if endBookmark && !w.send(EventBookmark, w.bookmarkObject(w.sentRV, true)) {
+	if !w.catchUp(initial, endBookmark, backlog) {
 		return
-	}
-	for _, ev := range backlog {
-		if !w.handle(ev) {
-			return
-		}
 	}
 	var tick <-chan time.Time
 	if w.bookmarks {
@@ -130,6 +118,27 @@ func (w *watcher) run(initial []*entry, endBookmark bool, backlog []*event) {
 			return
 		}
 	}
+}
+
+// catchUp delivers what precedes the live events. It returns false when
+// the watch has ended.
+func (w *watcher) catchUp(initial []*entry, endBookmark bool, backlog []*event) bool {
+	slices.SortFunc(initial, func(a, b *entry) int { return compareKeys(a.obj, b.obj) })
+	for _, e := range initial {
+		if w.sel.matches(w.info, e.obj) && !w.send(EventAdded, e.obj.DeepCopyObject()) {
+			return false
+		}
+	}
+	w.toldRV = w.sentRV
+	if endBookmark && !w.send(EventBookmark, w.bookmarkObject(w.sentRV, true)) {
+		return false
+	}
+	for _, ev := range backlog {
+		if !w.handle(ev) {
+			return false
+		}
+	}
+	return true
 }
 
 // handle delivers what ev means to this watcher, if anything. It returns
