@@ -100,11 +100,9 @@ func (c *Chef) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.
 		return reconcile.Result{}, err
 	}
 	switch {
-	case status.Phase == OrderReady:
-		return reconcile.Result{RequeueAfter: c.Clock.Real(PlatingTime)}, nil
 	case status.Phase == OrderServed:
 		return reconcile.Result{}, c.finish(ctx, order)
-	case k.wait > 0:
+	case k.wait > 0: // plating, or waiting for stock
 		return reconcile.Result{RequeueAfter: c.Clock.Real(k.wait)}, nil
 	}
 	return reconcile.Result{}, nil

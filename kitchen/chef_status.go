@@ -48,9 +48,10 @@ func (c *Chef) statusFor(order *Order, w *work) OrderStatus {
 	}
 	switch {
 	case done == len(order.Spec.Items):
-		st.Phase = OrderReady
-		if order.Status.Phase == OrderReady || order.Status.Phase == OrderServed {
-			st.Phase = OrderServed
+		st.Phase = OrderServed
+		if left := c.platedAt(w) - c.Clock.Now(); left > 0 {
+			st.Phase = OrderReady
+			w.wait = left
 		}
 		cond(ConditionReady, ConditionTrue, "AllCooked", "every item is at the pass")
 	case started > 0:
@@ -61,6 +62,18 @@ func (c *Chef) statusFor(order *Order, w *work) OrderStatus {
 		cond(ConditionReady, ConditionFalse, "Waiting", "no item has started yet")
 	}
 	return st
+}
+
+// platedAt is when the last item to finish reaches the table: one
+// [PlatingTime] after it left the station.
+func (c *Chef) platedAt(w *work) time.Duration {
+	var last time.Duration
+	for _, ck := range w.cooks {
+		if at, ok := c.Stations.FinishedAt(keyOf(ck)); ok {
+			last = max(last, at)
+		}
+	}
+	return last + PlatingTime
 }
 
 // statusEqual compares two statuses with go-cmp, treating nil and empty

@@ -40,6 +40,7 @@ type job struct {
 	length  time.Duration // kitchen time
 	phase   CookPhase
 	timer   *time.Timer
+	done    time.Duration // kitchen time it finished, once CookDone
 }
 
 // NewStations returns stations with the given places each, drawing on
@@ -110,6 +111,7 @@ func (s *Stations) finish(key string, j *job) {
 		return // stopped meanwhile
 	}
 	j.phase = CookDone
+	j.done = s.clock.Now()
 	s.busy[j.station]--
 	s.pantry.Use(key)
 	changed := append([]string{key}, s.fillLocked(j.station)...)
@@ -134,6 +136,17 @@ func (s *Stations) Phase(key string) (CookPhase, bool) {
 		return "", false
 	}
 	return j.phase, true
+}
+
+// FinishedAt returns the kitchen time a key's job finished, if it has.
+func (s *Stations) FinishedAt(key string) (time.Duration, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	j, ok := s.jobs[key]
+	if !ok || j.phase != CookDone {
+		return 0, false
+	}
+	return j.done, true
 }
 
 // Stop calls a cook off and settles its ingredients: a cook that had not
