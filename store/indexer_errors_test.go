@@ -141,3 +141,51 @@ func TestIndexerConcurrent(t *testing.T) {
 	wg.Wait()
 	checkIndexer(t, x)
 }
+
+func TestIndexerErrorMessages(t *testing.T) {
+	idx := testIndexers()
+	idx["size"] = sizeIndex
+	x := NewIndexer(nil, idx)
+	bad := newWidget("a", "w1", "")
+	bad.Spec.Size = -1
+	tests := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"index function", x.Add(bad), `store: index function "size" failed for object "a/w1" (nothing was changed): negative size`},
+		{"nil object", x.Add(nil), `store: cannot make a key for <nil>: the object is nil`},
+		{"nameless object", x.Add(newWidget("a", "", "")), `store: cannot make a key for *apiservertest.Widget "a/": metadata.name is empty; set the name (the API server does on create)`},
+	}
+	for _, tt := range tests {
+		if tt.err == nil || tt.err.Error() != tt.want {
+			t.Errorf("%s: error\n%v\nwant\n%s", tt.name, tt.err, tt.want)
+		}
+	}
+	var ke *KeyError
+	if err := x.Add(nil); !errors.As(err, &ke) || errors.Unwrap(err) == nil {
+		t.Errorf("KeyError does not unwrap: %v", err)
+	}
+}
+
+func TestIndexerUpdateOfMutatedObjectAndDeleteByKey(t *testing.T) {
+	x := NewIndexer(nil, Indexers[*widget]{"size": sizeIndex})
+	w := newWidget("a", "w1", "")
+	w.Spec.Size = 3
+	if err := x.Add(w); err != nil {
+		t.Fatal(err)
+	}
+	w.Spec.Size = -1 // mutated in the cache: its old values cannot be recomputed
+	if err := x.Update(newWidget("a", "w1", "")); err != nil {
+		t.Fatal(err)
+	}
+	checkIndexer(t, x)
+	if diff := cmp.Diff([]string{"0"}, x.ListIndexFuncValues("size")); diff != "" {
+		t.Errorf("values after update (-want +got):\n%s", diff)
+	}
+	x.DeleteByKey("a/w1")
+	x.DeleteByKey("a/none")
+	if x.Len() != 0 || len(x.ListIndexFuncValues("size")) != 0 {
+		t.Errorf("DeleteByKey left %d objects, values %q", x.Len(), x.ListIndexFuncValues("size"))
+	}
+}

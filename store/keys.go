@@ -21,11 +21,11 @@ type KeyFunc func(obj apiserver.Object) (string, error)
 // either would be a bug upstream, and an empty key would silently collide.
 func MetaNamespaceKeyFunc(obj apiserver.Object) (string, error) {
 	if isNil(obj) {
-		return "", errors.New("store: cannot make a key for a nil object")
+		return "", errors.New("the object is nil")
 	}
 	meta := obj.GetObjectMeta()
 	if meta.Name == "" {
-		return "", errors.New("store: cannot make a key for an object without metadata.name; set the name (the API server does on create)")
+		return "", errors.New("metadata.name is empty; set the name (the API server does on create)")
 	}
 	if meta.Namespace == "" {
 		return meta.Name, nil
@@ -96,7 +96,7 @@ func isNil(obj apiserver.Object) bool {
 // nil pointer.
 func describe(obj apiserver.Object) string {
 	if isNil(obj) {
-		return "a nil object"
+		return "<nil>"
 	}
 	meta := obj.GetObjectMeta()
 	return fmt.Sprintf("%T %q", obj, meta.Namespace+"/"+meta.Name)
