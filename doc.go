@@ -1,0 +1,96 @@
+// Package kitchensync rebuilds the Kubernetes controller machinery — an
+// API server, watches, informers, work queues and reconcilers — from
+// scratch and in one process, and runs a restaurant on it so that you can
+// watch every hand-off.
+//
+// This package holds no code: it is the entry of the guided tour. Run the
+// dinner service first:
+//
+//	go run ./examples/restaurant
+//
+// then read on, and run the chapters below (go test -run Example_step .).
+//
+// # The restaurant
+//
+// A waiter writes a table's order and pins it at the front desk. A runner
+// watches the desk, remembers every open order and puts a ticket on the
+// rail. The chef takes tickets one at a time, compares what the table
+// asked for with what is on the stoves, and sends cooks to the stations
+// until the two agree. Nobody keeps asking the front desk "anything
+// new?": the runner tells. That is a Kubernetes controller.
+//
+//	Restaurant                        餐厅                 Kubernetes                        kitchensync
+//	--------------------------------  -------------------  --------------------------------  ------------------------------------
+//	the menu (a recipe)               菜单 / 菜品          a CustomResourceDefinition        kitchen.Dish (menu.example.com/v1)
+//	a table's order                   订单                 a custom resource                 kitchen.Order
+//	waiter takes an order             服务员下单           kubectl apply → Create            kitchen.Waiter, apiserver.Client
+//	front desk                        前台 / 出菜口        the API server (etcd behind it)   apiserver.Server
+//	order number on the ticket        订单版本号           resourceVersion                   apiserver.ObjectMeta.ResourceVersion
+//	customer edits the order          顾客修改订单         Update event; a stale             409 Conflict, reconcile.RetryOnConflict
+//	                                                       resourceVersion is refused
+//	runner (传菜员)                   传菜员               Informer (List + Watch)           informer.SharedIndexInformer
+//	runner's first tour of the tables 首次抄录所有桌号     List, then Watch from its RV      informer.Reflector
+//	runner's notes: new, extra, gone  便签: 新单/加菜/退单 Added / Updated / Deleted deltas  informer.DeltaFIFO
+//	runner's memory                   传菜员的记忆         the local cache (store)           store.Indexer
+//	"what does table 7 have?"         按桌号查             an index                          kitchen.OrderTableIndex
+//	several runners, one memory       多个传菜员共享记忆   SharedInformer                    informer.SharedInformerFactory
+//	ticket rail                       订单看板             WorkQueue                         workqueue, kitchen.TicketRail
+//	VIP tickets first                 VIP 订单插队         priority queue                    workqueue.PriorityQueue
+//	"10 tickets per minute"           高峰期限流           token-bucket rate limiter         workqueue.NewBucketRateLimiter
+//	chef (主厨)                       主厨                 Reconciler / Operator             reconcile.Reconciler, kitchen.Chef
+//	chef checks the pass regularly    主厨定期检查备餐台   resync                            informer Options.ResyncPeriod
+//	cooks at stations                 厨师 / 工位          Pods on nodes                     kitchen.Cook, kitchen.Stations
+//	cook's report                     厨师汇报             Pod status (kubelet)              kitchen.Brigade
+//	"don't clear the table until      确认顾客真要走才撤台 finalizer                         reconcile.AddFinalizer
+//	 the kitchen has cleaned up"
+//	out of truffle: wait for delivery 食材短缺 / 过期      RequeueAfter                      reconcile.Result
+//	pantry                            食材库               the world outside the API         kitchen.Pantry
+//
+// # The guided tour
+//
+// The chapters are the Examples of this package, in order (go doc sorts
+// them by name; each prints what happens, and its output is checked by
+// go test). They live in tour_test.go, in the external test package
+// kitchensync_test, so they use only the exported API, as your code
+// would.
+//
+//   - Example_step01_anOrderIsAnObject: an order is an object with a
+//     resourceVersion; every write makes a new one.
+//   - Example_step02_conflict: two waiters edit one order; the stale one
+//     gets 409 Conflict and retries.
+//   - Example_step03_watch: the front desk streams every change after a
+//     resourceVersion.
+//   - Example_step04_runnerRemembers: an informer lists, watches and
+//     keeps a cache with indexes by table and section.
+//   - Example_step05_ticketRail: the rail collapses duplicate tickets and
+//     puts VIP tickets first.
+//   - Example_step06_chef: a reconciler cooks an order to Served.
+//   - Example_step07_truffle: an amendment mid-cooking adapts without a
+//     restart.
+//   - Example_step08_cancel: a finalizer makes cancellation clean.
+//   - Example_step09_disconnect: a chef that survives a disconnect: the
+//     watch is cut and history compacted (410 Expired); the runner relists
+//     and the delete it missed arrives as a tombstone.
+//
+// # The lessons as programs
+//
+// Each runs in a few seconds and narrates each hand-off, one line per
+// step, prefixed by who acts ([waiter], [apiserver], [runner], [rail],
+// [chef], [cook]):
+//
+//	go run ./examples/restaurant       # a whole dinner service, then a summary
+//	go run ./examples/order-lifecycle  # create → cook → add truffle → cancel
+//	go run ./examples/shared-informer  # two runners, one memory; API calls counted
+//	go run ./examples/resync           # the chef re-checks the pass on a timer
+//	go run ./examples/watch-expired    # 410 Expired, relist, a tombstone
+//	go run ./examples/rush-hour        # 10 tickets per minute
+//	go run ./examples/vip-priority     # VIP tickets first
+//	go run ./examples/finalizers       # cancellation with and without a finalizer
+//
+// # Packages
+//
+// Data flows one way: apiserver (the front desk) → informer (the runner)
+// → store (its memory) → workqueue (the rail) → reconcile (the chef's
+// routine) → kitchen (the restaurant). Start with the doc of each, in
+// that order.
+package kitchensync
