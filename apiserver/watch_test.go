@@ -3,6 +3,7 @@ package apiserver_test
 import (
 	"context"
 	"runtime"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -305,5 +306,48 @@ func TestWatchersGetTheirOwnCopies(t *testing.T) {
 		if got, _ := f.widgets.Get(f.ctx, "a", apiserver.GetOptions{}); got.Labels["k"] != "v" {
 			t.Errorf("the stored object changed: %v", got.Labels)
 		}
+	})
+}
+
+func TestWatchOptionErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		opts apiserver.ListOptions
+		is   func(error) bool
+		want string
+	}{
+		{"match without sendInitialEvents", apiserver.ListOptions{ResourceVersionMatch: apiserver.ResourceVersionMatchNotOlderThan},
+			apiserver.IsInvalid, "resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"},
+		{"exact match", apiserver.ListOptions{SendInitialEvents: ptr(true), ResourceVersionMatch: apiserver.ResourceVersionMatchExact},
+			apiserver.IsInvalid, `resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"`},
+		{"continue", apiserver.ListOptions{Continue: "x"}, apiserver.IsInvalid, "continue: Forbidden"},
+		{"bad resourceVersion", apiserver.ListOptions{ResourceVersion: "-3"}, apiserver.IsBadRequest, `invalid resource version: "-3"`},
+		{"watch-list from the future", apiserver.ListOptions{SendInitialEvents: ptr(true), ResourceVersion: "7",
+			ResourceVersionMatch: apiserver.ResourceVersionMatchNotOlderThan},
+			apiserver.IsTimeout, "Timeout: Too large resource version: 7, current: 1"},
+	}
+	for _, tt := range tests {
+		synctest.Test(t, func(t *testing.T) {
+			f := newFixture(t, apiserver.Options{})
+			f.create(t, "a", "red", nil)
+			w, err := f.res.Watch(f.ctx, tt.opts)
+			if err == nil {
+				w.Stop()
+			}
+			if !tt.is(err) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("%s: err = %v, want one containing %q", tt.name, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestWatchListWithoutInitialEventsStartsNow(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{})
+		f.create(t, "a", "red", nil)
+		w := f.watch(t, apiserver.ListOptions{SendInitialEvents: ptr(false),
+			ResourceVersionMatch: apiserver.ResourceVersionMatchNotOlderThan})
+		f.create(t, "b", "red", nil)
+		diffEvents(t, w, []string{"ADDED ns/b rv=2"})
 	})
 }
