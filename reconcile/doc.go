@@ -22,6 +22,24 @@
 // key to two workers at once, and a key added while it is being reconciled
 // is reconciled once more afterwards.
 //
+// # Building a controller
+//
+// Go methods cannot have type parameters, so instead of
+// controller-runtime's fluent builder a controller is made from an
+// [Options] struct and then told what to watch with generic functions
+// whose call sites read as sentences:
+//
+//	c, err := reconcile.NewController("orders", chef, reconcile.Options{MaxConcurrentReconciles: 4})
+//	err = reconcile.For(c, orders, reconcile.GenerationChangedPredicate[*Order]{})
+//	err = reconcile.Owns(c, cooks, apiserver.GroupKind{Group: "menu.example.com", Kind: "Order"})
+//	err = reconcile.Watches(c, dishes, ordersUsingDish)
+//	c.WithEventFilter(notPaused)
+//	err = c.Start(ctx) // blocks until ctx is done
+//
+// Start does not run the informers; run them (or their factory) as well.
+// A [Client] gives the reconciler reads from an informer's cache and writes
+// to the API server.
+//
 // # Level-triggered, not edge-triggered
 //
 // A reconciler is not told what happened ("the size went from 3 to 4"); it
