@@ -21,8 +21,9 @@ import (
 //
 // Every method is safe for concurrent use; readers share a read lock.
 // Lists (List, ListKeys, ByIndex, IndexKeys, Index, ListIndexFuncValues)
-// are sorted by key or value, where client-go returns map order. Use
-// [NewIndexer]; the zero value is not usable.
+// are sorted by key or value, where client-go returns map order. The zero
+// value is an empty Indexer without indexes, keyed by
+// [MetaNamespaceKeyFunc].
 type Indexer[T apiserver.Object] struct {
 	keyFunc KeyFunc
 
@@ -49,7 +50,11 @@ func NewIndexer[T apiserver.Object](keyFunc KeyFunc, indexers Indexers[T]) *Inde
 
 // key runs the key function, wrapping its error in a [*KeyError].
 func (x *Indexer[T]) key(obj T) (string, error) {
-	key, err := x.keyFunc(obj)
+	keyFunc := x.keyFunc
+	if keyFunc == nil {
+		keyFunc = MetaNamespaceKeyFunc
+	}
+	key, err := keyFunc(obj)
 	if err != nil {
 		return "", &KeyError{Obj: obj, Err: err}
 	}
@@ -74,6 +79,9 @@ func (x *Indexer[T]) Update(obj T) error {
 		if vals[i], err = ix.compute(key, obj); err != nil {
 			return err
 		}
+	}
+	if x.items == nil {
+		x.items = map[string]T{}
 	}
 	old, had := x.items[key]
 	x.items[key] = obj

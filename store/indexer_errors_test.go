@@ -189,3 +189,17 @@ func TestIndexerUpdateOfMutatedObjectAndDeleteByKey(t *testing.T) {
 		t.Errorf("DeleteByKey left %d objects, values %q", x.Len(), x.ListIndexFuncValues("size"))
 	}
 }
+
+func TestIndexerZeroValue(t *testing.T) {
+	var x Indexer[*widget]
+	if err := x.Add(newWidget("a", "w1", "red")); err != nil {
+		t.Fatal(err)
+	}
+	if err := x.AddIndexers(Indexers[*widget]{"color": colorIndex}); err != nil {
+		t.Fatal(err)
+	}
+	checkIndexer(t, &x)
+	if keys, err := x.IndexKeys("color", "red"); err != nil || len(keys) != 1 {
+		t.Errorf("IndexKeys = %q, %v", keys, err)
+	}
+}
