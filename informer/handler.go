@@ -1,0 +1,102 @@
+package informer
+
+import (
+	"github.com/kitchensync/kitchensync/apiserver"
+)
+
+// ResourceEventHandler is what a [SharedIndexInformer] calls when its cache
+// changes, like client-go's cache.ResourceEventHandler but typed: a handler
+// for orders receives *Order, never interface{}.
+//
+// Each handler is called from its own goroutine, one notification at a
+// time, in the order the cache changed. The objects are the cached ones,
+// shared with every other handler and reader: never mutate them (copy with
+// [apiserver.DeepCopy] first). A handler should be quick — typically it
+// puts a key on a workqueue — but a slow one delays only itself: its
+// notifications wait in its own unbounded buffer.
+type ResourceEventHandler[T apiserver.Object] interface {
+	// OnAdd is called when an object enters the cache. isInInitialList is
+	// true for the objects of the informer's first list (and, for a
+	// handler added while the informer runs, for everything already
+	// cached when it was added); false for objects created later.
+	OnAdd(obj T, isInInitialList bool)
+	// OnUpdate is called when a cached object changes, and on a resync
+	// (then oldObj and newObj have the same resourceVersion, often the
+	// same pointer).
+	OnUpdate(oldObj, newObj T)
+	// OnDelete is called when an object leaves the cache, with its last
+	// known state. finalStateUnknown is true when the informer did not see
+	// the delete itself — the watch was down and a relist no longer found
+	// the object — so obj is the last state the cache had, which may be
+	// older than the state the object was deleted in. This is client-go's
+	// DeletedFinalStateUnknown tombstone, handed over typed so that no
+	// handler has to type-assert it.
+	OnDelete(obj T, finalStateUnknown bool)
+}
+
+// ResourceEventHandlerFuncs adapts functions to a [ResourceEventHandler];
+// a nil function ignores its notifications.
+type ResourceEventHandlerFuncs[T apiserver.Object] struct {
+	AddFunc    func(obj T, isInInitialList bool)
+	UpdateFunc func(oldObj, newObj T)
+	DeleteFunc func(obj T, finalStateUnknown bool)
+}
+
+// OnAdd calls AddFunc if it is set.
+func (f ResourceEventHandlerFuncs[T]) OnAdd(obj T, isInInitialList bool) {
+	if f.AddFunc != nil {
+		f.AddFunc(obj, isInInitialList)
+	}
+}
+
+// OnUpdate calls UpdateFunc if it is set.
+func (f ResourceEventHandlerFuncs[T]) OnUpdate(oldObj, newObj T) {
+	if f.UpdateFunc != nil {
+		f.UpdateFunc(oldObj, newObj)
+	}
+}
+
+// OnDelete calls DeleteFunc if it is set.
+func (f ResourceEventHandlerFuncs[T]) OnDelete(obj T, finalStateUnknown bool) {
+	if f.DeleteFunc != nil {
+		f.DeleteFunc(obj, finalStateUnknown)
+	}
+}
+
+// FilteringResourceEventHandler passes on only the objects FilterFunc
+// accepts, like client-go's handler of the same name. An update that makes
+// an object pass becomes OnAdd (isInInitialList false); one that makes it
+// stop passing becomes OnDelete (finalStateUnknown false), so that Handler
+// sees a consistent stream for the filtered subset.
+type FilteringResourceEventHandler[T apiserver.Object] struct {
+	FilterFunc func(obj T) bool
+	Handler    ResourceEventHandler[T]
+}
+
+// OnAdd passes obj on if it passes the filter.
+func (f FilteringResourceEventHandler[T]) OnAdd(obj T, isInInitialList bool) {
+	if f.FilterFunc(obj) {
+		f.Handler.OnAdd(obj, isInInitialList)
+	}
+}
+
+// OnUpdate passes on an update, an add or a delete, depending on which of
+// the two objects pass the filter.
+func (f FilteringResourceEventHandler[T]) OnUpdate(oldObj, newObj T) {
+	oldOK, newOK := f.FilterFunc(oldObj), f.FilterFunc(newObj)
+	switch {
+	case oldOK && newOK:
+		f.Handler.OnUpdate(oldObj, newObj)
+	case !oldOK && newOK:
+		f.Handler.OnAdd(newObj, false)
+	case oldOK && !newOK:
+		f.Handler.OnDelete(oldObj, false)
+	}
+}
+
+// OnDelete passes obj on if it passes the filter.
+func (f FilteringResourceEventHandler[T]) OnDelete(obj T, finalStateUnknown bool) {
+	if f.FilterFunc(obj) {
+		f.Handler.OnDelete(obj, finalStateUnknown)
+	}
+}

@@ -1,0 +1,378 @@
+package informer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+)
+
+// ReflectorStore is where a [Reflector] writes what it learns: the
+// methods of a [DeltaFIFO], the store an informer gives it. It is owned
+// here, by its consumer; a test can pass a recorder.
+type ReflectorStore interface {
+	// Add records an ADDED watch event.
+	Add(obj apiserver.Object) error
+	// Update records a MODIFIED watch event.
+	Update(obj apiserver.Object) error
+	// Delete records a DELETED watch event (obj is the last state).
+	Delete(obj apiserver.Object) error
+	// Replace records a complete list read at resourceVersion: whatever
+	// the store knew and the list lacks was deleted meanwhile.
+	Replace(objs []apiserver.Object, resourceVersion string) error
+	// Resync asks for every known object to be delivered again.
+	Resync() error
+}
+
+// ReflectorOptions tune a [Reflector]. The zero value lists and watches
+// with the default backoff, never resyncs and logs errors with
+// [log/slog].
+type ReflectorOptions struct {
+	// Name appears in log messages, e.g. the resource being reflected.
+	Name string
+	// ResyncPeriod, when positive, calls the store's Resync this often
+	// while watching (if ShouldResync, when set, agrees).
+	ResyncPeriod time.Duration
+	// ShouldResync is asked at each resync period; nil means always.
+	ShouldResync func() bool
+	// WatchErrorHandler receives every list and watch error (410 Expired
+	// included), and errors the store returns. Nil logs them.
+	WatchErrorHandler func(err error)
+	// UseWatchList streams the initial state on a watch (SendInitialEvents
+	// with ResourceVersionMatchNotOlderThan) instead of listing it, until
+	// the bookmark annotated [apiserver.InitialEventsEndAnnotation]; if the
+	// server refuses, the reflector falls back to a list.
+	UseWatchList bool
+	// PageSize, when positive, lists in pages of this many objects.
+	PageSize int64
+	// Backoff is the retry schedule; nil means [DefaultBackoff].
+	Backoff *Backoff
+}
+
+// Reflector keeps a [ReflectorStore] in step with the server, like
+// client-go's cache.Reflector: List, Replace the store with the result,
+// then Watch from the list's resourceVersion and apply every event.
+//
+//   - Every event, bookmarks included, advances the last-seen
+//     resourceVersion ([Reflector.LastSyncResourceVersion]).
+//   - A watch that ends cleanly (the server closed it, or its timeout
+//     passed) is re-opened from that resourceVersion, without a list.
+//   - A 410 Expired (the server no longer has the history after that
+//     resourceVersion), in the stream or as the Watch call's error, ends the
+//     watch; the reflector lists again and Replace reconciles the store.
+//   - A 429 on the watch waits for the backoff and re-watches; any other
+//     error waits for the backoff and lists again.
+//
+// Like client-go, it also waits for the backoff after every list-and-watch
+// cycle that ends, 410 included. Unlike client-go, it does not treat a
+// watch that closes within a second with no events as an error, and it
+// reports 410s to the WatchErrorHandler too.
+//
+// Use [NewReflector]; the zero value is not usable.
+type Reflector struct {
+	lw      ListerWatcher
+	store   ReflectorStore
+	opts    ReflectorOptions
+	backoff Backoff // used by Run's goroutine only
+
+	mu          sync.Mutex // guards lastRV and unavailable
+	lastRV      string
+	unavailable bool // the last list or watch at lastRV got 410: list from "" next
+}
+
+// NewReflector returns a Reflector that reads from lw and writes to store.
+func NewReflector(lw ListerWatcher, s ReflectorStore, opts ReflectorOptions) *Reflector {
+	r := &Reflector{lw: lw, store: s, opts: opts, backoff: DefaultBackoff()}
+	if opts.Backoff != nil {
+		r.backoff = *opts.Backoff
+	}
+	return r
+}
+
+// LastSyncResourceVersion is the resourceVersion of the last list or
+// event the reflector has written to its store; "" before the first list.
+// Safe for concurrent use.
+func (r *Reflector) LastSyncResourceVersion() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.lastRV
+}
+
+func (r *Reflector) setLastSyncResourceVersion(rv string) {
+	r.mu.Lock()
+	r.lastRV = rv
+	r.mu.Unlock()
+}
+
+// setUnavailable records whether the last resourceVersion turned out too
+// old, so that the next list or watch-list asks for the latest state.
+func (r *Reflector) setUnavailable(v bool) {
+	r.mu.Lock()
+	r.unavailable = v
+	r.mu.Unlock()
+}
+
+// relistResourceVersion is where a list starts: as client-go, "0" the
+// first time, the last-seen resourceVersion after that (data at least that
+// fresh), and "" (the latest) once that resourceVersion was refused.
+func (r *Reflector) relistResourceVersion() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch {
+	case r.unavailable:
+		return ""
+	case r.lastRV == "":
+		return "0"
+	default:
+		return r.lastRV
+	}
+}
+
+// Run lists and watches until ctx is done, retrying with backoff. It
+// returns once every goroutine it started has ended.
+func (r *Reflector) Run(ctx context.Context) {
+	r.backoff.Reset(time.Now())
+	for {
+		if err := r.listAndWatch(ctx); err != nil && ctx.Err() == nil {
+			r.reportError(err)
+		}
+		if !r.wait(ctx) {
+			return
+		}
+	}
+}
+
+// wait sleeps for the next backoff step; false if ctx ended first.
+func (r *Reflector) wait(ctx context.Context) bool {
+	t := time.NewTimer(r.backoff.Step(time.Now(), rand.Float64()))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return ctx.Err() == nil
+	}
+}
+
+func (r *Reflector) reportError(err error) {
+	if r.opts.WatchErrorHandler != nil {
+		r.opts.WatchErrorHandler(err)
+		return
+	}
+	level := slog.LevelWarn
+	if apiserver.IsExpired(err) {
+		level = slog.LevelDebug // expected after compaction; a relist follows
+	}
+	slog.Log(context.Background(), level, "informer: list/watch failed", "reflector", r.opts.Name, "err", err)
+}
+
+// listAndWatch fills the store (by list or watch-list) and then watches
+// until an error that needs a relist, or ctx ends.
+func (r *Reflector) listAndWatch(ctx context.Context) error {
+	var w apiserver.WatchInterface
+	if r.opts.UseWatchList {
+		var err error
+		w, err = r.watchList(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err != nil {
+			r.reportError(fmt.Errorf("watch-list failed, falling back to list: %w", err))
+			w = nil
+		}
+	}
+	if w == nil {
+		if err := r.list(ctx); err != nil {
+			return err
+		}
+	}
+	return r.watchWithResync(ctx, w)
+}
+
+// list reads every object (in pages if asked) and replaces the store.
+func (r *Reflector) list(ctx context.Context) error {
+	items, rv, err := r.listAll(ctx, r.relistResourceVersion())
+	if apiserver.IsExpired(err) {
+		// Our resourceVersion is too old for the server: ask for the latest.
+		r.setUnavailable(true)
+		items, rv, err = r.listAll(ctx, "")
+	}
+	if err != nil {
+		return fmt.Errorf("list: %w", err)
+	}
+	r.setUnavailable(false)
+	if err := r.store.Replace(items, rv); err != nil {
+		return fmt.Errorf("replace the store with the list: %w", err)
+	}
+	r.setLastSyncResourceVersion(rv)
+	return nil
+}
+
+// listAll follows continue tokens; if a later page has expired, it reads
+// everything in one call instead, as client-go's pager does.
+func (r *Reflector) listAll(ctx context.Context, rv string) ([]apiserver.Object, string, error) {
+	opts := apiserver.ListOptions{ResourceVersion: rv, Limit: r.opts.PageSize}
+	list, err := r.lw.List(ctx, opts)
+	if err != nil {
+		return nil, "", err
+	}
+	items, listRV := list.Items, list.ResourceVersion
+	for list.Continue != "" {
+		list, err = r.lw.List(ctx, apiserver.ListOptions{Limit: r.opts.PageSize, Continue: list.Continue})
+		if apiserver.IsExpired(err) {
+			full, err := r.lw.List(ctx, apiserver.ListOptions{ResourceVersion: rv})
+			if err != nil {
+				return nil, "", err
+			}
+			return full.Items, full.ResourceVersion, nil
+		}
+		if err != nil {
+			return nil, "", err
+		}
+		items = append(items, list.Items...)
+	}
+	return items, listRV, nil
+}
+
+// watchWithResync watches (starting with w if not nil) while a second
+// goroutine asks the store to resync every ResyncPeriod.
+func (r *Reflector) watchWithResync(ctx context.Context, w apiserver.WatchInterface) error {
+	resyncErr := make(chan error, 1)
+	resyncCtx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer func() {
+		cancel()
+		wg.Wait()
+	}()
+	wg.Go(func() { r.resyncLoop(resyncCtx, resyncErr) })
+	return r.watch(ctx, w, resyncErr)
+}
+
+func (r *Reflector) resyncLoop(ctx context.Context, errc chan<- error) {
+	if r.opts.ResyncPeriod <= 0 {
+		return
+	}
+	t := time.NewTimer(r.opts.ResyncPeriod)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if r.opts.ShouldResync == nil || r.opts.ShouldResync() {
+			if err := r.store.Resync(); err != nil {
+				errc <- fmt.Errorf("resync: %w", err)
+				return
+			}
+		}
+		t.Reset(r.opts.ResyncPeriod)
+	}
+}
+
+// watch re-watches after clean closes and 429s; it returns on anything
+// that needs a relist (nil when ctx ended).
+func (r *Reflector) watch(ctx context.Context, w apiserver.WatchInterface, resyncErr <-chan error) error {
+	for ctx.Err() == nil {
+		if w == nil {
+			var err error
+			w, err = r.lw.Watch(ctx, r.watchOptions())
+			if err != nil {
+				if apiserver.IsTooManyRequests(err) && ctx.Err() == nil {
+					r.reportError(fmt.Errorf("watch: %w", err))
+					if !r.wait(ctx) {
+						return nil
+					}
+					continue
+				}
+				return fmt.Errorf("watch: %w", err)
+			}
+		}
+		err := r.handleWatch(ctx, w, resyncErr)
+		w = nil
+		switch {
+		case ctx.Err() != nil:
+			return nil
+		case err == nil:
+			// A clean close: re-watch from the last resourceVersion seen.
+		case apiserver.IsTooManyRequests(err):
+			r.reportError(fmt.Errorf("watch: %w", err))
+			if !r.wait(ctx) {
+				return nil
+			}
+		default:
+			return fmt.Errorf("watch: %w", err)
+		}
+	}
+	return nil
+}
+
+func (r *Reflector) watchOptions() apiserver.ListOptions {
+	timeout := int64(watchTimeout(rand.Float64()) / time.Second)
+	return apiserver.ListOptions{
+		ResourceVersion:     r.LastSyncResourceVersion(),
+		AllowWatchBookmarks: true,
+		TimeoutSeconds:      &timeout,
+	}
+}
+
+// errWatchStopped is returned by handleWatch when ctx ended.
+var errWatchStopped = errors.New("informer: watch stopped")
+
+// handleWatch applies w's events to the store until the watch ends (nil
+// for a clean close), and stops it.
+func (r *Reflector) handleWatch(ctx context.Context, w apiserver.WatchInterface, resyncErr <-chan error) error {
+	defer w.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return errWatchStopped
+		case err := <-resyncErr:
+			return err
+		case ev, ok := <-w.ResultChan():
+			if !ok {
+				return nil
+			}
+			if _, err := r.apply(ev, r.store); err != nil {
+				return err
+			}
+			r.setLastSyncResourceVersion(ev.Object.GetObjectMeta().ResourceVersion)
+		}
+	}
+}
+
+// apply writes one event to s. It reports whether the event was the
+// initial-events-end bookmark. An ERROR event becomes the returned error;
+// a store error is reported and the watch goes on, as in client-go. An
+// event without an object is an error too: the stream cannot be trusted.
+func (r *Reflector) apply(ev apiserver.Event, s ReflectorStore) (bool, error) {
+	if ev.Type == apiserver.EventError {
+		return false, apiserver.FromObject(ev.Object)
+	}
+	if ev.Object == nil || ev.Object.GetObjectMeta() == nil {
+		return false, fmt.Errorf("watch event %s without an object", ev.Type)
+	}
+	meta := ev.Object.GetObjectMeta()
+	var err error
+	switch ev.Type {
+	case apiserver.EventAdded:
+		err = s.Add(ev.Object)
+	case apiserver.EventModified:
+		err = s.Update(ev.Object)
+	case apiserver.EventDeleted:
+		err = s.Delete(ev.Object)
+	case apiserver.EventBookmark:
+	default:
+		err = fmt.Errorf("unknown watch event type %q", ev.Type)
+	}
+	if err != nil {
+		r.reportError(fmt.Errorf("%s %s/%s: %w", ev.Type, meta.Namespace, meta.Name, err))
+	}
+	end := ev.Type == apiserver.EventBookmark && meta.Annotations[apiserver.InitialEventsEndAnnotation] == "true"
+	return end, nil
+}

@@ -1,0 +1,333 @@
+package informer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+)
+
+// fakeWatch is a watch whose events a test scripts: the events given are
+// buffered; closed ends the stream after them (a clean close). Its
+// channel is made on first use, so that a fake built outside a synctest
+// bubble still blocks durably inside it.
+type fakeWatch struct {
+	events  []apiserver.Event
+	closed  bool
+	once    sync.Once
+	ch      chan apiserver.Event
+	stopped sync.Once
+}
+
+func newFakeWatch(closed bool, events ...apiserver.Event) *fakeWatch {
+	return &fakeWatch{events: events, closed: closed}
+}
+
+func (w *fakeWatch) ResultChan() <-chan apiserver.Event {
+	w.once.Do(func() {
+		w.ch = make(chan apiserver.Event, len(w.events))
+		for _, ev := range w.events {
+			w.ch <- ev
+		}
+		if w.closed {
+			close(w.ch)
+		}
+	})
+	return w.ch
+}
+
+func (w *fakeWatch) Stop() { w.stopped.Do(func() {}) }
+
+// scriptedLW answers List and Watch calls from queues, in order, and logs
+// each call. Once a queue is empty, calls block until their context ends.
+type scriptedLW struct {
+	mu      sync.Mutex
+	calls   []string
+	lists   []any // *apiserver.List or error
+	watches []any // *fakeWatch or error
+}
+
+func (lw *scriptedLW) next(ctx context.Context, q *[]any, call string) (any, error) {
+	lw.mu.Lock()
+	lw.calls = append(lw.calls, call)
+	if len(*q) == 0 {
+		lw.mu.Unlock()
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	r := (*q)[0]
+	*q = (*q)[1:]
+	lw.mu.Unlock()
+	if err, ok := r.(error); ok {
+		return nil, err
+	}
+	return r, nil
+}
+
+func (lw *scriptedLW) List(ctx context.Context, opts apiserver.ListOptions) (*apiserver.List, error) {
+	call := fmt.Sprintf("list rv=%q", opts.ResourceVersion)
+	if opts.Limit > 0 || opts.Continue != "" {
+		call += fmt.Sprintf(" limit=%d continue=%q", opts.Limit, opts.Continue)
+	}
+	r, err := lw.next(ctx, &lw.lists, call)
+	if err != nil {
+		return nil, err
+	}
+	return r.(*apiserver.List), nil
+}
+
+func (lw *scriptedLW) Watch(ctx context.Context, opts apiserver.ListOptions) (apiserver.WatchInterface, error) {
+	call := fmt.Sprintf("watch rv=%q", opts.ResourceVersion)
+	if opts.SendInitialEvents != nil {
+		call += fmt.Sprintf(" sendInitialEvents match=%s", opts.ResourceVersionMatch)
+	}
+	if !opts.AllowWatchBookmarks || opts.TimeoutSeconds == nil {
+		call += " (no bookmarks or timeout!)"
+	}
+	r, err := lw.next(ctx, &lw.watches, call)
+	if err != nil {
+		return nil, err
+	}
+	return r.(*fakeWatch), nil
+}
+
+func (lw *scriptedLW) log() []string {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	return append([]string(nil), lw.calls...)
+}
+
+// recordingStore logs what a Reflector writes.
+type recordingStore struct {
+	mu  sync.Mutex
+	ops []string
+}
+
+func (s *recordingStore) record(op string, obj apiserver.Object) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := obj.GetObjectMeta()
+	s.ops = append(s.ops, fmt.Sprintf("%s %s@%s", op, m.Name, m.ResourceVersion))
+	return nil
+}
+func (s *recordingStore) Add(obj apiserver.Object) error    { return s.record("add", obj) }
+func (s *recordingStore) Update(obj apiserver.Object) error { return s.record("update", obj) }
+func (s *recordingStore) Delete(obj apiserver.Object) error { return s.record("delete", obj) }
+func (s *recordingStore) Resync() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ops = append(s.ops, "resync")
+	return nil
+}
+func (s *recordingStore) Replace(objs []apiserver.Object, rv string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var names []string
+	for _, o := range objs {
+		names = append(names, o.GetObjectMeta().Name)
+	}
+	s.ops = append(s.ops, fmt.Sprintf("replace [%s]@%s", strings.Join(names, " "), rv))
+	return nil
+}
+func (s *recordingStore) log() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.ops...)
+}
+
+func widget(name, rv string) *apiservertest.Widget {
+	w := apiservertest.NewWidget("ns", name)
+	w.ResourceVersion = rv
+	return w
+}
+
+func list(rv string, names ...string) *apiserver.List {
+	l := &apiserver.List{ListMeta: apiserver.ListMeta{ResourceVersion: rv}}
+	for _, n := range names {
+		l.Items = append(l.Items, widget(n, rv))
+	}
+	return l
+}
+
+func event(typ apiserver.EventType, name, rv string) apiserver.Event {
+	return apiserver.Event{Type: typ, Object: widget(name, rv)}
+}
+
+func errorEvent(err *apiserver.StatusError) apiserver.Event {
+	return apiserver.Event{Type: apiserver.EventError, Object: err.Status()}
+}
+
+// runReflector runs r in the bubble until the test ends it with stop, and
+// returns stop, which cancels and waits for Run to return.
+func runReflector(r *Reflector) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r.Run(ctx)
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
+}
+
+type reflectorCase struct {
+	name      string
+	reason    string
+	opts      ReflectorOptions
+	lists     []any
+	watches   []any
+	wantCalls []string
+	wantOps   []string
+	wantRV    string
+	wantErrs  []string
+}
+
+func TestReflector(t *testing.T) {
+	expired := apiserver.NewResourceExpired("too old resource version: 1 (5)")
+	tests := []reflectorCase{{
+		name:    "list, replace, then watch from the list's resourceVersion",
+		reason:  "every event, bookmarks included, advances the last-seen resourceVersion",
+		lists:   []any{list("5", "a", "b")},
+		watches: []any{newFakeWatch(false, event(apiserver.EventAdded, "c", "6"), event(apiserver.EventModified, "a", "7"), event(apiserver.EventDeleted, "b", "8"), event(apiserver.EventBookmark, "", "12"))},
+		wantCalls: []string{`list rv="0"`, `watch rv="5"`},
+		wantOps:   []string{"replace [a b]@5", "add c@6", "update a@7", "delete b@8"},
+		wantRV:    "12",
+	}, {
+		name:      "a clean close re-watches from the last resourceVersion without a list",
+		reason:    "the server ending a watch loses nothing: the next watch starts where the last ended",
+		lists:     []any{list("5")},
+		watches:   []any{newFakeWatch(true, event(apiserver.EventAdded, "a", "6")), newFakeWatch(true), newFakeWatch(false, event(apiserver.EventAdded, "b", "9"))},
+		wantCalls: []string{`list rv="0"`, `watch rv="5"`, `watch rv="6"`, `watch rv="6"`},
+		wantOps:   []string{"replace []@5", "add a@6", "add b@9"},
+		wantRV:    "9",
+	}, {
+		name:      "410 in the stream relists from the last resourceVersion",
+		reason:    "history after our resourceVersion is gone; only a list can tell what changed",
+		lists:     []any{list("5", "a"), list("20", "b")},
+		watches:   []any{newFakeWatch(false, event(apiserver.EventAdded, "c", "6"), errorEvent(expired)), newFakeWatch(false)},
+		wantCalls: []string{`list rv="0"`, `watch rv="5"`, `list rv="6"`, `watch rv="20"`},
+		wantOps:   []string{"replace [a]@5", "add c@6", "replace [b]@20"},
+		wantRV:    "20",
+		wantErrs:  []string{"watch: too old resource version: 1 (5)"},
+	}, {
+		name:      "410 from the Watch call relists",
+		reason:    "same as in the stream",
+		lists:     []any{list("5"), list("20")},
+		watches:   []any{expired, newFakeWatch(false)},
+		wantCalls: []string{`list rv="0"`, `watch rv="5"`, `list rv="5"`, `watch rv="20"`},
+		wantOps:   []string{"replace []@5", "replace []@20"},
+		wantRV:    "20",
+		wantErrs:  []string{"watch: too old resource version: 1 (5)"},
+	}, {
+		name:      "a list at an expired resourceVersion lists the latest",
+		reason:    `client-go: on 410 from a list at RV, list again at ""`,
+		lists:     []any{list("5"), expired, list("30", "z")},
+		watches:   []any{errorEventWatch(expired), newFakeWatch(false)},
+		wantCalls: []string{`list rv="0"`, `watch rv="5"`, `list rv="5"`, `list rv=""`, `watch rv="30"`},
+		wantOps:   []string{"replace []@5", "replace [z]@30"},
+		wantRV:    "30",
+		wantErrs:  []string{"watch: too old resource version: 1 (5)"},
+	}, {
+		name:      "a failed list backs off and lists again",
+		reason:    "errors other than 410 and 429 go to the handler and are retried after the backoff",
+		lists:     []any{apiserver.NewInternalError(errors.New("etcd is down")), list("5")},
+		watches:   []any{newFakeWatch(false)},
+		wantCalls: []string{`list rv="0"`, `list rv="0"`, `watch rv="5"`},
+		wantOps:   []string{"replace []@5"},
+		wantRV:    "5",
+		wantErrs:  []string{"list: Internal error occurred: etcd is down"},
+	}, {
+		name:      "429 on the watch backs off and re-watches without a list",
+		reason:    "the server is busy, not forgetful",
+		lists:     []any{list("5")},
+		watches:   []any{apiserver.NewTooManyRequests("slow down", 1), newFakeWatch(false, errorEvent(apiserver.NewTooManyRequests("slow down", 1))), newFakeWatch(false)},
+		wantCalls: []string{`list rv="0"`, `watch rv="5"`, `watch rv="5"`, `watch rv="5"`},
+		wantOps:   []string{"replace []@5"},
+		wantRV:    "5",
+		wantErrs:  []string{"watch: slow down", "watch: slow down"},
+	}, {
+		name:      "a 500 on the watch relists",
+		reason:    "as client-go (without MaxInternalErrorRetryDuration): other watch errors end the cycle",
+		lists:     []any{list("5"), list("7")},
+		watches:   []any{apiserver.NewInternalError(errors.New("boom")), newFakeWatch(false)},
+		wantCalls: []string{`list rv="0"`, `watch rv="5"`, `list rv="5"`, `watch rv="7"`},
+		wantOps:   []string{"replace []@5", "replace []@7"},
+		wantRV:    "7",
+		wantErrs:  []string{"watch: Internal error occurred: boom"},
+	}, {
+		name:   "paging follows continue tokens",
+		reason: "the list's resourceVersion is the first page's",
+		opts:   ReflectorOptions{PageSize: 2},
+		lists: []any{
+			&apiserver.List{ListMeta: apiserver.ListMeta{ResourceVersion: "5", Continue: "c1"}, Items: []apiserver.Object{widget("a", "3"), widget("b", "4")}},
+			&apiserver.List{ListMeta: apiserver.ListMeta{ResourceVersion: "5"}, Items: []apiserver.Object{widget("c", "5")}},
+		},
+		watches:   []any{newFakeWatch(false)},
+		wantCalls: []string{`list rv="0" limit=2 continue=""`, `list rv="" limit=2 continue="c1"`, `watch rv="5"`},
+		wantOps:   []string{"replace [a b c]@5"},
+		wantRV:    "5",
+	}, {
+		name:   "an expired continue token lists everything at once",
+		reason: "client-go's pager falls back to a full list",
+		opts:   ReflectorOptions{PageSize: 1},
+		lists: []any{
+			&apiserver.List{ListMeta: apiserver.ListMeta{ResourceVersion: "5", Continue: "c1"}, Items: []apiserver.Object{widget("a", "3")}},
+			expired, list("9", "a", "b"),
+		},
+		watches:   []any{newFakeWatch(false)},
+		wantCalls: []string{`list rv="0" limit=1 continue=""`, `list rv="" limit=1 continue="c1"`, `list rv="0"`, `watch rv="9"`},
+		wantOps:   []string{"replace [a b]@9"},
+		wantRV:    "9",
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { runReflectorCase(t, tt) })
+	}
+}
+
+func errorEventWatch(err *apiserver.StatusError) *fakeWatch {
+	return newFakeWatch(false, errorEvent(err))
+}
+
+func runReflectorCase(t *testing.T, tt reflectorCase) {
+	synctest.Test(t, func(t *testing.T) {
+		lw := &scriptedLW{lists: tt.lists, watches: tt.watches}
+		st := &recordingStore{}
+		var errs []string
+		var errMu sync.Mutex
+		tt.opts.WatchErrorHandler = func(err error) {
+			errMu.Lock()
+			errs = append(errs, err.Error())
+			errMu.Unlock()
+		}
+		r := NewReflector(lw, st, tt.opts)
+		stop := runReflector(r)
+		time.Sleep(5 * time.Minute) // virtual: long enough for every backoff
+		synctest.Wait()
+		if diff := cmp.Diff(tt.wantCalls, lw.log()); diff != "" {
+			t.Errorf("%s: calls (-want +got):\n%s", tt.reason, diff)
+		}
+		if diff := cmp.Diff(tt.wantOps, st.log()); diff != "" {
+			t.Errorf("%s: store operations (-want +got):\n%s", tt.reason, diff)
+		}
+		if got := r.LastSyncResourceVersion(); got != tt.wantRV {
+			t.Errorf("%s: LastSyncResourceVersion = %q, want %q", tt.reason, got, tt.wantRV)
+		}
+		stop()
+		errMu.Lock()
+		defer errMu.Unlock()
+		if diff := cmp.Diff(tt.wantErrs, errs); diff != "" {
+			t.Errorf("%s: reported errors (-want +got):\n%s", tt.reason, diff)
+		}
+	})
+}

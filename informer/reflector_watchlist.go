@@ -1,0 +1,149 @@
+package informer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/store"
+)
+
+// watchList fills the store from a watch-list stream (KEP-3157): one watch
+// with SendInitialEvents that first sends the current state as ADDED
+// events, then a BOOKMARK annotated [apiserver.InitialEventsEndAnnotation]
+// at the resourceVersion that state was read at. The streamed objects are
+// collected aside and handed to the store's Replace in one go, as a list
+// would be; the watch stays open and is returned for the usual watch loop.
+// It returns (nil, nil) when ctx ends, and an error only for failures
+// worth a fallback to listing.
+func (r *Reflector) watchList(ctx context.Context) (apiserver.WatchInterface, error) {
+	for ctx.Err() == nil {
+		w, err := r.lw.Watch(ctx, r.watchListOptions())
+		var items []apiserver.Object
+		var rv string
+		if err == nil {
+			items, rv, err = r.collectInitialEvents(ctx, w)
+		}
+		switch {
+		case ctx.Err() != nil:
+			return nil, nil
+		case err == nil && rv == "":
+			continue // closed before the end bookmark: start again
+		case err == nil:
+			r.setUnavailable(false)
+			if err := r.store.Replace(items, rv); err != nil {
+				w.Stop()
+				return nil, fmt.Errorf("replace the store with the watch-list: %w", err)
+			}
+			r.setLastSyncResourceVersion(rv)
+			return w, nil
+		case apiserver.IsTooManyRequests(err):
+			r.reportError(fmt.Errorf("watch-list: %w", err))
+			if !r.wait(ctx) {
+				return nil, nil
+			}
+		case apiserver.IsExpired(err):
+			r.setUnavailable(true) // stream the latest state instead
+		default:
+			return nil, err
+		}
+	}
+	return nil, nil
+}
+
+func (r *Reflector) watchListOptions() apiserver.ListOptions {
+	opts := r.watchOptions()
+	yes := true
+	opts.SendInitialEvents = &yes
+	opts.ResourceVersionMatch = apiserver.ResourceVersionMatchNotOlderThan
+	r.mu.Lock()
+	if r.unavailable {
+		opts.ResourceVersion = ""
+	}
+	r.mu.Unlock()
+	return opts
+}
+
+// collectInitialEvents reads w up to the initial-events-end bookmark and
+// returns the state it streamed and the bookmark's resourceVersion; rv is
+// "" if the watch closed cleanly first. On any other return w is stopped.
+func (r *Reflector) collectInitialEvents(ctx context.Context, w apiserver.WatchInterface) ([]apiserver.Object, string, error) {
+	c := &collector{objs: map[string]apiserver.Object{}}
+	for {
+		end, err := r.readInitialEvent(ctx, w, c)
+		switch {
+		case err == errWatchClosed:
+			w.Stop()
+			return nil, "", nil
+		case err != nil:
+			w.Stop()
+			return nil, "", err
+		case end != "":
+			return c.sorted(), end, nil
+		}
+	}
+}
+
+// errWatchClosed is how readInitialEvent reports a clean close.
+var errWatchClosed = errors.New("informer: watch closed")
+
+// readInitialEvent reads one event of w into c; it returns the
+// resourceVersion of the initial-events-end bookmark if that was it, and
+// errWatchClosed when w closed.
+func (r *Reflector) readInitialEvent(ctx context.Context, w apiserver.WatchInterface, c *collector) (string, error) {
+	select {
+	case <-ctx.Done():
+		return "", errWatchStopped
+	case ev, ok := <-w.ResultChan():
+		if !ok {
+			return "", errWatchClosed
+		}
+		end, err := r.apply(ev, c)
+		if err != nil || !end {
+			return "", err
+		}
+		return ev.Object.GetObjectMeta().ResourceVersion, nil
+	}
+}
+
+// collector is the temporary store of a watch-list: the streamed state by
+// key (client-go uses a temporary cache.Store the same way).
+type collector struct {
+	objs map[string]apiserver.Object
+}
+
+func (c *collector) Add(obj apiserver.Object) error           { return c.Update(obj) }
+func (c *collector) Resync() error                            { return nil }
+func (c *collector) Replace([]apiserver.Object, string) error { return nil }
+
+func (c *collector) Update(obj apiserver.Object) error {
+	key, err := store.MetaNamespaceKeyFunc(obj)
+	if err == nil {
+		c.objs[key] = obj
+	}
+	return err
+}
+
+func (c *collector) Delete(obj apiserver.Object) error {
+	key, err := store.MetaNamespaceKeyFunc(obj)
+	if err == nil {
+		delete(c.objs, key)
+	}
+	return err
+}
+
+// sorted returns the collected objects sorted by key.
+func (c *collector) sorted() []apiserver.Object {
+	keys := make([]string, 0, len(c.objs))
+	for k := range c.objs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]apiserver.Object, len(keys))
+	for i, k := range keys {
+		out[i] = c.objs[k]
+	}
+	return out
+}
