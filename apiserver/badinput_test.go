@@ -43,6 +43,12 @@ func TestBadInput(t *testing.T) {
 			_, err := f.widgets.Create(f.ctx, w, apiserver.CreateOptions{})
 			return err
 		}, apiserver.IsInvalid, "metadata.labels"},
+		{"bad annotation key", func(f *fixture) error {
+			a := f.create(nil, "a", "red", nil)
+			a.Annotations = map[string]string{"no spaces please": "v"}
+			_, err := f.widgets.Update(f.ctx, a, apiserver.UpdateOptions{})
+			return err
+		}, apiserver.IsInvalid, "metadata.annotations"},
 		{"unknown resource", func(f *fixture) error {
 			_, err := f.srv.Resource(apiserver.GroupVersionResource{Group: "x.io", Version: "v1", Resource: "nopes"}).List(f.ctx, apiserver.ListOptions{})
 			return err

@@ -141,9 +141,9 @@ func (c *ResourceClient) Get(ctx context.Context, name string, _ GetOptions) (Ob
 // status subresource.
 //
 // Errors: 409 AlreadyExists; 422 Invalid for a bad or missing name or
-// namespace, or bad labels; 400 BadRequest for a nil object, one of
-// another kind, or one with a resourceVersion; 413 for an object over
-// [Options.MaxObjectBytes].
+// namespace, or bad labels or annotations; 400 BadRequest for a nil
+// object, one of another kind, or one with a resourceVersion; 413 for an
+// object over [Options.MaxObjectBytes].
 func (c *ResourceClient) Create(ctx context.Context, obj Object, opts CreateOptions) (Object, error) {
 	info, err := c.begin(ctx, VerbCreate)
 	if err != nil {
@@ -183,6 +183,7 @@ func (c *ResourceClient) create(info KindInfo, obj Object, ns string, opts Creat
 	}
 	errs := ValidateName("metadata.name", m.Name)
 	errs = append(errs, ValidateLabels("metadata.labels", m.Labels)...)
+	errs = append(errs, ValidateAnnotations("metadata.annotations", m.Annotations)...)
 	if err := errs.ToError(info.GroupKind(), m.Name); err != nil {
 		return nil, err
 	}

@@ -25,7 +25,8 @@ import (
 //
 // Errors: 404 NotFound; 409 Conflict; 422 Invalid for an empty
 // resourceVersion (required for updates of custom resources), a changed
-// uid or namespace, bad labels or new finalizers while deleting; 400 and
+// uid or namespace, bad labels or annotations, or new finalizers while
+// deleting; 400 and
 // 413 as for Create.
 func (c *ResourceClient) Update(ctx context.Context, obj Object, opts UpdateOptions) (Object, error) {
 	return c.update(ctx, obj, opts, false)
@@ -143,6 +144,7 @@ func (s *Server) prepareSpecUpdate(info KindInfo, old *entry, next Object, kf ki
 	nm.DeletionTimestamp = om.DeletionTimestamp
 	nm.Generation = om.Generation
 	errs := ValidateLabels("metadata.labels", nm.Labels)
+	errs = append(errs, ValidateAnnotations("metadata.annotations", nm.Annotations)...)
 	if om.DeletionTimestamp != nil {
 		var added []string
 		for _, f := range nm.Finalizers {
