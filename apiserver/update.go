@@ -26,8 +26,7 @@ import (
 // Errors: 404 NotFound; 409 Conflict; 422 Invalid for an empty
 // resourceVersion (required for updates of custom resources), a changed
 // uid or namespace, bad labels or annotations, or new finalizers while
-// deleting; 400 and
-// 413 as for Create.
+// deleting; 400 and 413 as for Create.
 func (c *ResourceClient) Update(ctx context.Context, obj Object, opts UpdateOptions) (Object, error) {
 	return c.update(ctx, obj, opts, false)
 }
