@@ -23,7 +23,7 @@ import (
 // By convention, as in Kubernetes, the desired state lives in a field named
 // Spec and the observed state in a field named Status. The server relies on
 // those names: a change to Spec bumps metadata.generation, and Status is
-// written only through the status subresource ([Server.UpdateStatus]).
+// written only through the status subresource ([ResourceClient.UpdateStatus]).
 type Object interface {
 	// GetTypeMeta returns the object's apiVersion and kind, for reading or
 	// setting in place.
