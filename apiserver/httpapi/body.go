@@ -1,0 +1,186 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+)
+
+// readBody reads the request body, at most h.maxBytes of it: a longer
+// body is 413 RequestEntityTooLarge, and is never read to the end.
+func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBytes))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		return nil, apiserver.NewRequestEntityTooLarge(fmt.Sprintf("limit is %d", h.maxBytes))
+	case err != nil:
+		return nil, apiserver.NewBadRequest(fmt.Sprintf("reading the request body: %v", err))
+	}
+	return body, nil
+}
+
+// mediaType returns the media type of the request body, without
+// parameters ("" when there is no Content-Type).
+func mediaType(r *http.Request) string {
+	ct := r.Header.Get("Content-Type")
+	if ct == "" {
+		return ""
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return ct
+	}
+	return mt
+}
+
+// decodeObject decodes a create or update body into a new object of the
+// kind. Malformed JSON is 400 with the line and column of the mistake; a
+// value of the wrong type is 400 naming the field. Unknown fields are
+// dropped, with a warning (Warn) or silently (Ignore), or refused with 400
+// naming each of them (Strict).
+func decodeObject(info apiserver.KindInfo, body []byte, fv fieldValidation) (apiserver.Object, []string, error) {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil, nil, apiserver.NewBadRequest("the request body is empty: send the object as JSON")
+	}
+	var generic any
+	if err := json.Unmarshal(body, &generic); err != nil {
+		return nil, nil, apiserver.NewBadRequest(describeJSONError(info, body, err))
+	}
+	obj := info.New()
+	if err := json.Unmarshal(body, obj); err != nil {
+		return nil, nil, apiserver.NewBadRequest(describeJSONError(info, body, err))
+	}
+	var unknown []string
+	unknownFields(reflect.TypeOf(obj), generic, "", &unknown)
+	var warnings []string
+	for _, f := range unknown {
+		warnings = append(warnings, fmt.Sprintf("unknown field %q", f))
+	}
+	switch {
+	case fv == validationStrict && len(warnings) > 0:
+		return nil, nil, apiserver.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: strict decoding error: %s",
+			info.Kind, info.Version, info.Kind, strings.Join(warnings, ", ")))
+	case fv != validationWarn:
+		warnings = nil
+	}
+	return obj, warnings, nil
+}
+
+// describeJSONError words a decoding error as Kubernetes does ("Widget in
+// version ... cannot be handled as a Widget: ..."), and says where in the
+// body it is.
+func describeJSONError(info apiserver.KindInfo, body []byte, err error) string {
+	prefix := fmt.Sprintf("%s in version %q cannot be handled as a %s: ", info.Kind, info.Version, info.Kind)
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		line, col := position(body, syntax.Offset)
+		return fmt.Sprintf("%sthe body is not valid JSON: %v at line %d, column %d", prefix, syntax, line, col)
+	case errors.As(err, &typ):
+		line, col := position(body, typ.Offset)
+		return fmt.Sprintf("%sfield %s: cannot use a JSON %s as a Go %s (at line %d, column %d)",
+			prefix, typ.Field, typ.Value, typ.Type, line, col)
+	}
+	return prefix + err.Error()
+}
+
+// position turns a byte offset into a 1-based line and column.
+func position(body []byte, offset int64) (line, col int) {
+	offset = min(max(offset, 0), int64(len(body)))
+	before := body[:offset]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = int(offset) - (bytes.LastIndexByte(before, '\n') + 1)
+	return line, max(col, 1)
+}
+
+var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+
+// unknownFields appends to out the JSON paths in v (a generically decoded
+// body) that the Go type t has no field for, like the strict decoding of
+// the Kubernetes API server. Types that decode themselves are trusted.
+func unknownFields(t reflect.Type, v any, path string, out *[]string) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if reflect.PointerTo(t).Implements(unmarshalerType) {
+		return
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		m, _ := v.(map[string]any)
+		fields := jsonFields(t)
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			ft, ok := fields[k]
+			if !ok {
+				*out = append(*out, joinPath(path, k))
+				continue
+			}
+			unknownFields(ft, m[k], joinPath(path, k), out)
+		}
+	case reflect.Map:
+		m, _ := v.(map[string]any)
+		for k, val := range m {
+			unknownFields(t.Elem(), val, joinPath(path, k), out)
+		}
+	case reflect.Slice, reflect.Array:
+		items, _ := v.([]any)
+		for i, item := range items {
+			unknownFields(t.Elem(), item, fmt.Sprintf("%s[%d]", path, i), out)
+		}
+	}
+}
+
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// jsonFields maps the JSON names of struct t's fields to their types, with
+// the fields of embedded structs without a JSON name promoted, as
+// encoding/json sees them.
+func jsonFields(t reflect.Type) map[string]reflect.Type {
+	fields := make(map[string]reflect.Type)
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" || (!f.IsExported() && !f.Anonymous) {
+			continue
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		ft := f.Type
+		for ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if f.Anonymous && name == "" && ft.Kind() == reflect.Struct {
+			for k, v := range jsonFields(ft) {
+				if _, ok := fields[k]; !ok {
+					fields[k] = v
+				}
+			}
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		fields[name] = f.Type
+	}
+	return fields
+}

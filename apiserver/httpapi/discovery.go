@@ -1,0 +1,222 @@
+package httpapi
+
+import (
+	"cmp"
+	"net/http"
+	"regexp"
+	"runtime"
+	"slices"
+	"strconv"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+)
+
+// The discovery documents, with the JSON shapes of Kubernetes'
+// metav1.APIVersions, APIGroupList, APIGroup and APIResourceList. kubectl
+// reads them to learn which resources exist, their kinds, whether they are
+// namespaced and which verbs they take.
+type (
+	apiVersions struct {
+		Kind       string   `json:"kind"`
+		APIVersion string   `json:"apiVersion,omitempty"`
+		Versions   []string `json:"versions"`
+		// ServerAddressByClientCIDRs is always empty: clients keep the
+		// address they used.
+		ServerAddressByClientCIDRs []serverAddress `json:"serverAddressByClientCIDRs"`
+	}
+	serverAddress struct {
+		ClientCIDR    string `json:"clientCIDR"`
+		ServerAddress string `json:"serverAddress"`
+	}
+	apiGroupList struct {
+		Kind       string     `json:"kind"`
+		APIVersion string     `json:"apiVersion"`
+		Groups     []apiGroup `json:"groups"`
+	}
+	apiGroup struct {
+		Kind             string                     `json:"kind,omitempty"`
+		APIVersion       string                     `json:"apiVersion,omitempty"`
+		Name             string                     `json:"name"`
+		Versions         []groupVersionForDiscovery `json:"versions"`
+		PreferredVersion groupVersionForDiscovery   `json:"preferredVersion"`
+	}
+	groupVersionForDiscovery struct {
+		GroupVersion string `json:"groupVersion"`
+		Version      string `json:"version"`
+	}
+	apiResourceList struct {
+		Kind         string        `json:"kind"`
+		APIVersion   string        `json:"apiVersion"`
+		GroupVersion string        `json:"groupVersion"`
+		Resources    []apiResource `json:"resources"`
+	}
+	apiResource struct {
+		Name         string   `json:"name"`
+		SingularName string   `json:"singularName"`
+		Namespaced   bool     `json:"namespaced"`
+		Kind         string   `json:"kind"`
+		Verbs        []string `json:"verbs"`
+	}
+	// versionInfo is the shape of k8s.io/apimachinery's version.Info.
+	versionInfo struct {
+		Major        string `json:"major"`
+		Minor        string `json:"minor"`
+		GitVersion   string `json:"gitVersion"`
+		GitCommit    string `json:"gitCommit"`
+		GitTreeState string `json:"gitTreeState"`
+		BuildDate    string `json:"buildDate"`
+		GoVersion    string `json:"goVersion"`
+		Compiler     string `json:"compiler"`
+		Platform     string `json:"platform"`
+	}
+)
+
+// The verbs every resource takes, and its status subresource, sorted as
+// discovery lists them. deletecollection is not served.
+var (
+	resourceVerbs = []string{"create", "delete", "get", "list", "patch", "update", "watch"}
+	statusVerbs   = []string{"get", "patch", "update"}
+)
+
+// serveDiscovery answers a GET with the document fn makes.
+func (h *Handler) serveDiscovery(w http.ResponseWriter, r *http.Request, fn func() (any, error)) {
+	if r.Method != http.MethodGet {
+		writeError(w, errMethodNotAllowed(w, r.Method, r.URL.Path, http.MethodGet))
+		return
+	}
+	doc, err := fn()
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, doc)
+}
+
+// version is /version. The server speaks the Kubernetes 1.32 API, the
+// kubectl version it is tested with.
+func (h *Handler) version() (any, error) {
+	return versionInfo{
+		Major: "1", Minor: "32", GitVersion: "v1.32.0-kitchensync",
+		GitTreeState: "clean", GoVersion: runtime.Version(), Compiler: runtime.Compiler,
+		Platform: runtime.GOOS + "/" + runtime.GOARCH,
+	}, nil
+}
+
+// coreVersions is /api: the versions of the core group (group ""), if the
+// scheme has core kinds. With none, the list is empty: kubectl treats an
+// announced version with no resources as an error.
+func (h *Handler) coreVersions() (any, error) {
+	versions := []string{}
+	for _, k := range h.srv.Scheme().Kinds() {
+		if k.Group == "" && !slices.Contains(versions, k.Version) {
+			versions = append(versions, k.Version)
+		}
+	}
+	slices.SortFunc(versions, compareVersions)
+	return apiVersions{Kind: "APIVersions", Versions: versions, ServerAddressByClientCIDRs: []serverAddress{}}, nil
+}
+
+// groupList is /apis: every named group the scheme has kinds in.
+func (h *Handler) groupList() (any, error) {
+	list := apiGroupList{Kind: "APIGroupList", APIVersion: "v1", Groups: []apiGroup{}}
+	for _, name := range h.groupNames() {
+		g, _ := h.group(name)
+		g.Kind, g.APIVersion = "", ""
+		list.Groups = append(list.Groups, g)
+	}
+	return list, nil
+}
+
+// groupNames returns the named groups of the scheme, sorted.
+func (h *Handler) groupNames() []string {
+	var names []string
+	for _, k := range h.srv.Scheme().Kinds() {
+		if k.Group != "" && !slices.Contains(names, k.Group) {
+			names = append(names, k.Group)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// group is /apis/{group}: its versions, most preferred first.
+func (h *Handler) group(name string) (apiGroup, error) {
+	var versions []string
+	for _, k := range h.srv.Scheme().Kinds() {
+		if k.Group == name && !slices.Contains(versions, k.Version) {
+			versions = append(versions, k.Version)
+		}
+	}
+	if len(versions) == 0 {
+		return apiGroup{}, errNotFound()
+	}
+	slices.SortFunc(versions, compareVersions)
+	g := apiGroup{Kind: "APIGroup", APIVersion: "v1", Name: name}
+	for _, v := range versions {
+		gv := apiserver.GroupVersion{Group: name, Version: v}
+		g.Versions = append(g.Versions, groupVersionForDiscovery{GroupVersion: gv.String(), Version: v})
+	}
+	g.PreferredVersion = g.Versions[0]
+	return g, nil
+}
+
+// resourceList is /api/v1 or /apis/{group}/{version}: the resources of
+// one group version, each followed by its status subresource if it has
+// one.
+func (h *Handler) resourceList(group, version string) (any, error) {
+	gv := apiserver.GroupVersion{Group: group, Version: version}
+	list := apiResourceList{Kind: "APIResourceList", APIVersion: "v1", GroupVersion: gv.String(), Resources: []apiResource{}}
+	for _, k := range h.srv.Scheme().Kinds() {
+		if k.Group != group || k.Version != version {
+			continue
+		}
+		list.Resources = append(list.Resources, apiResource{
+			Name: k.Resource, SingularName: singular(k.Kind), Namespaced: k.Namespaced, Kind: k.Kind, Verbs: resourceVerbs,
+		})
+		if hasStatus(k) {
+			list.Resources = append(list.Resources, apiResource{
+				Name: k.Resource + "/status", Namespaced: k.Namespaced, Kind: k.Kind, Verbs: statusVerbs,
+			})
+		}
+	}
+	if len(list.Resources) == 0 {
+		return nil, errNotFound()
+	}
+	return list, nil
+}
+
+// singular is the lowercase kind, as a CRD's default singular name.
+func singular(kind string) string {
+	b := []byte(kind)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// kubeVersion matches the Kubernetes version names: v1, v2beta1, v1alpha3.
+var kubeVersion = regexp.MustCompile(`^v([1-9][0-9]*)(?:(alpha|beta)([1-9][0-9]*))?$`)
+
+// compareVersions orders versions as Kubernetes prefers them: GA before
+// beta before alpha, higher numbers first within each, then anything
+// else alphabetically.
+func compareVersions(a, b string) int {
+	ka, kb := versionKey(a), versionKey(b)
+	return cmp.Or(-cmp.Compare(ka[0], kb[0]), -cmp.Compare(ka[1], kb[1]), -cmp.Compare(ka[2], kb[2]), cmp.Compare(a, b))
+}
+
+// versionKey returns (stability, major, minor) with stability 3 for GA,
+// 2 for beta, 1 for alpha and 0 for a name that is not a Kubernetes
+// version.
+func versionKey(v string) [3]int {
+	m := kubeVersion.FindStringSubmatch(v)
+	if m == nil {
+		return [3]int{}
+	}
+	major, _ := strconv.Atoi(m[1])
+	minor, _ := strconv.Atoi(m[3])
+	stability := map[string]int{"": 3, "beta": 2, "alpha": 1}[m[2]]
+	return [3]int{stability, major, minor}
+}

@@ -1,0 +1,183 @@
+package httpapi
+
+import (
+	"net/http"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+)
+
+// DefaultMaxRequestBytes is how much of a request body the handler reads
+// by default: the server's default object limit plus room for the
+// whitespace and fields that the stored form drops. A longer body is
+// refused with 413 before it is decoded.
+const DefaultMaxRequestBytes = apiserver.DefaultMaxObjectBytes + 64<<10
+
+// Handler serves an [apiserver.Server] over HTTP with the Kubernetes REST
+// protocol, so that kubectl and other HTTP clients can talk to it: it is
+// what kube-apiserver's endpoint handlers are to its storage. Make one
+// with [NewHandler] and mount it at the root of an [http.Server] (the
+// paths are the Kubernetes ones: /api, /apis, /version).
+//
+// A Handler is safe for concurrent use. Each request runs on its caller's
+// goroutine; a watch holds that goroutine until the client goes away, the
+// watch times out or the server ends it, and leaves nothing behind.
+type Handler struct {
+	srv      *apiserver.Server
+	maxBytes int64
+	now      func() time.Time
+}
+
+// Option configures a [Handler].
+type Option func(*Handler)
+
+// WithMaxRequestBytes caps the request bodies the handler reads (default
+// [DefaultMaxRequestBytes]). Set it a little above the server's
+// [apiserver.Options.MaxObjectBytes] when that is not the default: the
+// handler refuses longer bodies with 413 without reading them, and the
+// server refuses objects over its own limit.
+func WithMaxRequestBytes(n int64) Option {
+	return func(h *Handler) {
+		if n > 0 {
+			h.maxBytes = n
+		}
+	}
+}
+
+// WithClock sets where the handler reads the time that the Age column of
+// a table counts from (default [time.Now]).
+func WithClock(now func() time.Time) Option {
+	return func(h *Handler) {
+		if now != nil {
+			h.now = now
+		}
+	}
+}
+
+// NewHandler returns a handler serving srv's registered kinds.
+func NewHandler(srv *apiserver.Server, opts ...Option) *Handler {
+	h := &Handler{srv: srv, maxBytes: DefaultMaxRequestBytes, now: time.Now}
+	for _, opt := range opts {
+		opt(h)
+	}
+	return h
+}
+
+// ServeHTTP routes one request: discovery, version, or a resource.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	segs := splitPath(r.URL.Path)
+	switch {
+	case len(segs) == 1 && segs[0] == "version":
+		h.serveDiscovery(w, r, h.version)
+	case len(segs) >= 1 && segs[0] == "api":
+		h.serveGroup(w, r, "", segs[1:])
+	case len(segs) >= 2 && segs[0] == "apis":
+		h.serveGroup(w, r, segs[1], segs[2:])
+	case len(segs) == 1 && segs[0] == "apis":
+		h.serveDiscovery(w, r, h.groupList)
+	case len(segs) >= 1 && segs[0] == "openapi":
+		h.serveOpenAPI(w, r, segs)
+	default:
+		writeError(w, errNotFound())
+	}
+}
+
+// serveGroup serves what lies under /api (group "") or /apis/{group}:
+// rest holds the version, then the resource path.
+func (h *Handler) serveGroup(w http.ResponseWriter, r *http.Request, group string, rest []string) {
+	switch {
+	case len(rest) == 0 && group == "":
+		h.serveDiscovery(w, r, h.coreVersions)
+	case len(rest) == 0:
+		h.serveDiscovery(w, r, func() (any, error) { return h.group(group) })
+	case len(rest) == 1:
+		h.serveDiscovery(w, r, func() (any, error) { return h.resourceList(group, rest[0]) })
+	default:
+		t, err := h.parseTarget(apiserver.GroupVersion{Group: group, Version: rest[0]}, rest[1:])
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		h.serveResource(w, r, t)
+	}
+}
+
+// splitPath splits a URL path into its segments; "/apis/g/v" gives
+// ["apis", "g", "v"]. Empty segments are kept, so that "//" finds no
+// route.
+func splitPath(p string) []string {
+	p = strings.TrimPrefix(p, "/")
+	p = strings.TrimSuffix(p, "/")
+	if p == "" {
+		return nil
+	}
+	return strings.Split(p, "/")
+}
+
+// target is what a resource path names: a kind, and optionally a
+// namespace, an object and a subresource.
+type target struct {
+	info apiserver.KindInfo
+	// namespaced is true when the path had /namespaces/{ns}/.
+	namespaced bool
+	namespace  string
+	name       string
+	// subresource is "" or "status".
+	subresource string
+	path        string
+}
+
+// parseTarget reads the path after /apis/{group}/{version}:
+//
+//	{resource}[/{name}[/status]]                       cluster-scoped, or a list across namespaces
+//	namespaces/{ns}/{resource}[/{name}[/status]]       namespaced
+//
+// Anything else, or a kind that does not fit the form, is 404 NotFound.
+func (h *Handler) parseTarget(gv apiserver.GroupVersion, rest []string) (target, error) {
+	var t target
+	if len(rest) >= 3 && rest[0] == "namespaces" {
+		t.namespaced, t.namespace, rest = true, rest[1], rest[2:]
+	}
+	if len(rest) > 3 || slices.Contains(rest, "") {
+		return t, errNotFound()
+	}
+	gvr := apiserver.GroupVersionResource{Group: gv.Group, Version: gv.Version, Resource: rest[0]}
+	info, ok := h.srv.Scheme().KindForResource(gvr)
+	if !ok || t.namespaced != info.Namespaced && (t.namespaced || len(rest) > 1) {
+		return t, errNotFound()
+	}
+	t.info = info
+	if len(rest) > 1 {
+		t.name = rest[1]
+	}
+	if len(rest) > 2 {
+		t.subresource = rest[2]
+		if t.subresource != "status" || !hasStatus(info) {
+			return t, errNotFound()
+		}
+	}
+	return t, nil
+}
+
+// client returns the server's client for the target's resource and
+// namespace.
+func (h *Handler) client(t target) *apiserver.ResourceClient {
+	return h.srv.Resource(t.info.GroupVersionResource()).Namespace(t.namespace)
+}
+
+// hasStatus reports whether a kind has a status subresource: whether its
+// Go type has a field named Status, the convention the server follows.
+func hasStatus(info apiserver.KindInfo) bool {
+	t := reflect.TypeOf(info.New())
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return false
+	}
+	_, ok := t.FieldByName("Status")
+	return ok
+}

@@ -1,0 +1,224 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+)
+
+// serveResource dispatches a request on a resource path by method and by
+// whether it names an object.
+func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target) {
+	t.path = r.URL.Path
+	var err error
+	switch {
+	case t.name == "" && r.Method == http.MethodGet:
+		err = h.list(w, r, t)
+	case t.name == "" && r.Method == http.MethodPost && t.namespaced == t.info.Namespaced:
+		err = h.create(w, r, t)
+	case t.name == "" && t.namespaced == t.info.Namespaced:
+		err = errMethodNotAllowed(w, r.Method, t.path, http.MethodGet, http.MethodPost)
+	case t.name == "":
+		err = errMethodNotAllowed(w, r.Method, t.path+fmt.Sprintf(
+			" (%s is namespaced: write through /namespaces/{namespace}/%s)", t.info.GroupResource(), t.info.Resource),
+			http.MethodGet)
+	case r.Method == http.MethodGet:
+		err = h.get(w, r, t)
+	case r.Method == http.MethodPut:
+		err = h.update(w, r, t)
+	case r.Method == http.MethodPatch:
+		err = h.patch(w, r, t)
+	case r.Method == http.MethodDelete && t.subresource == "":
+		err = h.delete(w, r, t)
+	case t.subresource != "":
+		err = errMethodNotAllowed(w, r.Method, t.path, http.MethodGet, http.MethodPut, http.MethodPatch)
+	default:
+		err = errMethodNotAllowed(w, r.Method, t.path, http.MethodGet, http.MethodPut, http.MethodPatch, http.MethodDelete)
+	}
+	if err != nil {
+		writeError(w, err)
+	}
+}
+
+// list answers GET on a collection: a list, or with watch=true a watch.
+func (h *Handler) list(w http.ResponseWriter, r *http.Request, t target) error {
+	opts, watch, err := listOptions(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	as, err := negotiate(r)
+	if err != nil {
+		return err
+	}
+	if watch {
+		return h.watch(w, r, t, opts, as)
+	}
+	list, err := h.client(t).List(r.Context(), opts)
+	if err != nil {
+		return err
+	}
+	if as == asTable {
+		writeJSON(w, http.StatusOK, h.table(t.info, list.ListMeta, list.Items...))
+		return nil
+	}
+	writeJSON(w, http.StatusOK, list)
+	return nil
+}
+
+// get answers GET on an object (or its status, which is the object).
+// With watch=true it watches that one object, as Kubernetes allows.
+func (h *Handler) get(w http.ResponseWriter, r *http.Request, t target) error {
+	as, err := negotiate(r)
+	if err != nil {
+		return err
+	}
+	if opts, watch, err := listOptions(r.URL.Query()); err != nil || watch {
+		if err != nil {
+			return err
+		}
+		if opts.FieldSelector != "" {
+			opts.FieldSelector += ","
+		}
+		opts.FieldSelector += apiserver.FieldMetadataName + "=" + t.name
+		return h.watch(w, r, t, opts, as)
+	}
+	obj, err := h.client(t).Get(r.Context(), t.name, apiserver.GetOptions{ResourceVersion: r.URL.Query().Get("resourceVersion")})
+	if err != nil {
+		return err
+	}
+	if as == asTable {
+		meta := apiserver.ListMeta{ResourceVersion: obj.GetObjectMeta().ResourceVersion}
+		writeJSON(w, http.StatusOK, h.table(t.info, meta, obj))
+		return nil
+	}
+	writeJSON(w, http.StatusOK, obj)
+	return nil
+}
+
+// readObject reads and decodes the body of a create or update, sending
+// unknown-field warnings as Warning headers.
+func (h *Handler) readObject(w http.ResponseWriter, r *http.Request, t target) (apiserver.Object, error) {
+	if mt := mediaType(r); mt != "" && mt != "application/json" {
+		return nil, errUnsupportedBody(mt)
+	}
+	fv, err := parseFieldValidation(r.URL.Query())
+	if err != nil {
+		return nil, err
+	}
+	body, err := h.readBody(w, r)
+	if err != nil {
+		return nil, err
+	}
+	obj, warnings, err := decodeObject(t.info, body, fv)
+	if err != nil {
+		return nil, err
+	}
+	for _, msg := range warnings {
+		w.Header().Add("Warning", "299 - "+strconv.Quote(msg))
+	}
+	m := obj.GetObjectMeta()
+	if t.namespaced && m.Namespace != "" && m.Namespace != t.namespace {
+		return nil, apiserver.NewBadRequest(fmt.Sprintf(
+			"the namespace of the provided object (%s) does not match the namespace sent on the request (%s)", m.Namespace, t.namespace))
+	}
+	if t.name != "" && m.Name != t.name {
+		return nil, apiserver.NewBadRequest(fmt.Sprintf(
+			"the name of the object (%s) does not match the name on the URL (%s)", m.Name, t.name))
+	}
+	return obj, nil
+}
+
+// create answers POST on a collection: 201 Created with the stored object.
+func (h *Handler) create(w http.ResponseWriter, r *http.Request, t target) error {
+	dry, err := dryRun(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	obj, err := h.readObject(w, r, t)
+	if err != nil {
+		return err
+	}
+	out, err := h.client(t).Create(r.Context(), obj, apiserver.CreateOptions{DryRun: dry})
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, out)
+	return nil
+}
+
+// update answers PUT on an object (Update) or on its status
+// (UpdateStatus).
+func (h *Handler) update(w http.ResponseWriter, r *http.Request, t target) error {
+	dry, err := dryRun(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	obj, err := h.readObject(w, r, t)
+	if err != nil {
+		return err
+	}
+	c, opts := h.client(t), apiserver.UpdateOptions{DryRun: dry}
+	var out apiserver.Object
+	if t.subresource == "status" {
+		out, err = c.UpdateStatus(r.Context(), obj, opts)
+	} else {
+		out, err = c.Update(r.Context(), obj, opts)
+	}
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// deleteOptions is the wire form of Kubernetes' metav1.DeleteOptions, as
+// kubectl sends it in the body of a DELETE. Only preconditions and dryRun
+// mean anything here; propagationPolicy and gracePeriodSeconds are
+// accepted and ignored (there is no garbage collector, and deletion is
+// never graceful).
+type deleteOptions struct {
+	Preconditions *struct {
+		UID             *string `json:"uid"`
+		ResourceVersion *string `json:"resourceVersion"`
+	} `json:"preconditions"`
+	DryRun []string `json:"dryRun"`
+}
+
+// delete answers DELETE on an object with a Success Status naming it.
+// Kubernetes returns the object instead when finalizers hold it back; here
+// the Status comes back in that case too (GET the object to see its
+// deletionTimestamp), so that a delete costs the server one request.
+// Options come from the body or from the query (dryRun).
+func (h *Handler) delete(w http.ResponseWriter, r *http.Request, t target) error {
+	body, err := h.readBody(w, r)
+	if err != nil {
+		return err
+	}
+	var in deleteOptions
+	if len(strings.TrimSpace(string(body))) > 0 {
+		if err := json.Unmarshal(body, &in); err != nil {
+			return apiserver.NewBadRequest(fmt.Sprintf("the body is not valid DeleteOptions: %v", err))
+		}
+	}
+	q := r.URL.Query()
+	for _, s := range in.DryRun {
+		q.Add("dryRun", s)
+	}
+	dry, err := dryRun(q)
+	if err != nil {
+		return err
+	}
+	opts := apiserver.DeleteOptions{DryRun: dry}
+	if p := in.Preconditions; p != nil {
+		opts.Preconditions = &apiserver.Preconditions{UID: p.UID, ResourceVersion: p.ResourceVersion}
+	}
+	if err := h.client(t).Delete(r.Context(), t.name, opts); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, successStatus(t.info, t.name))
+	return nil
+}

@@ -1,0 +1,102 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+)
+
+// writeJSON sends v as the JSON body of a response with the given code.
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		writeError(w, apiserver.NewInternalError(fmt.Errorf("encoding the response: %w", err)))
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	_, _ = w.Write(append(body, '\n'))
+}
+
+// writeError sends err as a Kubernetes Status with its HTTP code. A
+// [*apiserver.StatusError] travels unchanged; any other error becomes a
+// 500 InternalError. A 429 or 504 that suggests a delay also gets the
+// Retry-After header, as the real server sends it.
+func writeError(w http.ResponseWriter, err error) {
+	var se *apiserver.StatusError
+	if !errors.As(err, &se) || se == nil {
+		se = apiserver.NewInternalError(err)
+	}
+	st := se.Status()
+	code := int(st.Code)
+	if code < 400 || code > 599 {
+		code = http.StatusInternalServerError
+	}
+	if secs, ok := apiserver.SuggestsClientDelay(se); ok {
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+	}
+	writeJSON(w, code, st)
+}
+
+// newStatusError builds a failure Status for the errors only the HTTP
+// front produces (415, 405, 406), which the apiserver package has no
+// constructor for.
+func newStatusError(code int32, reason apiserver.StatusReason, msg string) *apiserver.StatusError {
+	return &apiserver.StatusError{ErrStatus: apiserver.Status{
+		TypeMeta: apiserver.TypeMeta{APIVersion: "v1", Kind: "Status"},
+		Status:   "Failure",
+		Message:  msg,
+		Reason:   reason,
+		Code:     code,
+	}}
+}
+
+// The reasons the apiserver package does not define.
+const (
+	reasonUnsupportedMediaType apiserver.StatusReason = "UnsupportedMediaType"
+	reasonNotAcceptable        apiserver.StatusReason = "NotAcceptable"
+)
+
+// errNotFound is the 404 for a path the server does not serve, worded as
+// Kubernetes words it.
+func errNotFound() *apiserver.StatusError {
+	return newStatusError(http.StatusNotFound, apiserver.StatusReasonNotFound,
+		"the server could not find the requested resource")
+}
+
+// errMethodNotAllowed is the 405 for a method a path does not take; the
+// message says which methods it does take.
+func errMethodNotAllowed(w http.ResponseWriter, method, path string, allowed ...string) *apiserver.StatusError {
+	w.Header().Set("Allow", strings.Join(allowed, ", "))
+	return newStatusError(http.StatusMethodNotAllowed, apiserver.StatusReasonMethodNotAllowed,
+		fmt.Sprintf("%s is not allowed on %s: use %s", method, path, strings.Join(allowed, ", ")))
+}
+
+// errUnsupportedPatch is the 415 for a patch type the server cannot apply.
+func errUnsupportedPatch(got string) *apiserver.StatusError {
+	return newStatusError(http.StatusUnsupportedMediaType, reasonUnsupportedMediaType, fmt.Sprintf(
+		"the body of the request was in an unknown format (%q) - accepted media types include: %s, %s "+
+			"(kubectl patch --type=merge or --type=json)", got, apiserver.MergePatchType, jsonPatchType))
+}
+
+// errUnsupportedBody is the 415 for a create or update body that is not
+// JSON.
+func errUnsupportedBody(got string) *apiserver.StatusError {
+	return newStatusError(http.StatusUnsupportedMediaType, reasonUnsupportedMediaType, fmt.Sprintf(
+		"the body of the request was in an unknown format (%q) - accepted media types include: application/json", got))
+}
+
+// successStatus is the body of a delete that removed the object at once,
+// like the Status Kubernetes returns.
+func successStatus(info apiserver.KindInfo, name string) *apiserver.Status {
+	return &apiserver.Status{
+		TypeMeta: apiserver.TypeMeta{APIVersion: "v1", Kind: "Status"},
+		Status:   "Success",
+		Details:  &apiserver.StatusDetails{Name: name, Group: info.Group, Kind: info.Resource},
+	}
+}

@@ -1,0 +1,202 @@
+// Command kubectl serves the restaurant's API over HTTP so that the real
+// kubectl can talk to it: the front desk gets a phone line.
+//
+//	go run ./examples/kubectl            # serve until Ctrl-C
+//	go run ./examples/kubectl -duration 1m -seed=false
+//
+// It starts an in-memory API server with the kitchen's kinds (Dish, Order,
+// Cook in menu.example.com/v1), seeds a small menu and a few orders, puts
+// the Kubernetes REST protocol in front of it (package httpapi), writes a
+// kubeconfig to a temporary directory and prints kubectl commands to try.
+// Every request is narrated on one line:
+//
+//	[apiserver] GET /apis/menu.example.com/v1/namespaces/default/orders 200
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/kitchen"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "kubectl example:", err)
+		os.Exit(1)
+	}
+}
+
+// run parses the flags, starts the server and serves until ctx is done or
+// -duration has passed.
+func run(ctx context.Context, args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("kubectl", flag.ContinueOnError)
+	fs.SetOutput(out)
+	addr := fs.String("addr", "127.0.0.1:8001", "address to listen on (host:port; port 0 picks a free one)")
+	seed := fs.Bool("seed", true, "create a menu and a few orders to look at")
+	duration := fs.Duration("duration", 0, "stop after this long (0: run until interrupted)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	srv, err := newServer(ctx, *seed)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	url := "http://" + ln.Addr().String()
+	kubeconfig, err := writeKubeconfig(url)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer os.RemoveAll(filepath.Dir(kubeconfig))
+	printIntro(out, url, kubeconfig)
+	if *duration > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *duration)
+		defer cancel()
+	}
+	return serve(ctx, ln, narrate(out, httpapi.NewHandler(srv)))
+}
+
+// newServer returns an API server with the kitchen's kinds, seeded with a
+// menu and three orders if seed is set.
+func newServer(ctx context.Context, seed bool) (*apiserver.Server, error) {
+	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
+	if !seed {
+		return srv, nil
+	}
+	dishes := apiserver.NewClient[*kitchen.Dish](srv)
+	for _, d := range seedDishes() {
+		if _, err := dishes.Create(ctx, d, apiserver.CreateOptions{}); err != nil {
+			return nil, err
+		}
+	}
+	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("default")
+	for _, o := range seedOrders() {
+		if _, err := orders.Create(ctx, o, apiserver.CreateOptions{}); err != nil {
+			return nil, err
+		}
+	}
+	return srv, nil
+}
+
+func seedDishes() []*kitchen.Dish {
+	dish := func(name string, minutes float64, difficulty int, ingredients map[string]kitchen.Quantity) *kitchen.Dish {
+		return &kitchen.Dish{
+			ObjectMeta: apiserver.ObjectMeta{Name: name},
+			Spec:       kitchen.DishSpec{Ingredients: ingredients, CookingTime: kitchen.Minutes(minutes), Difficulty: difficulty},
+		}
+	}
+	return []*kitchen.Dish{
+		dish("beef-wellington", 40, 5, map[string]kitchen.Quantity{"filet-mignon": "500g", "puff-pastry": "200g"}),
+		dish("pasta", 12, 2, map[string]kitchen.Quantity{"spaghetti": "120g", "tomato": "2"}),
+	}
+}
+
+func seedOrders() []*kitchen.Order {
+	order := func(name, section string, table int, dish string) *kitchen.Order {
+		return &kitchen.Order{
+			ObjectMeta: apiserver.ObjectMeta{Name: name, Labels: map[string]string{"section": section}},
+			Spec: kitchen.OrderSpec{Table: table, Section: section,
+				Items: []kitchen.OrderItem{{Dish: dish, Quantity: 1}}},
+		}
+	}
+	return []*kitchen.Order{
+		order("table-1", "vip", 1, "beef-wellington"),
+		order("table-2", "terrace", 2, "pasta"),
+		order("table-3", "main", 3, "pasta"),
+	}
+}
+
+// writeKubeconfig writes a kubeconfig for the server at url into a new
+// temporary directory and returns its path.
+func writeKubeconfig(url string) (string, error) {
+	dir, err := os.MkdirTemp("", "kitchensync-kubectl-")
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "kubeconfig")
+	return path, os.WriteFile(path, []byte(Kubeconfig(url)), 0o600)
+}
+
+// Kubeconfig returns a kubeconfig with one cluster at url (plain HTTP, no
+// credentials), one context "kitchensync" using it, selected.
+func Kubeconfig(url string) string {
+	return `apiVersion: v1
+kind: Config
+clusters:
+- name: kitchensync
+  cluster:
+    server: ` + url + `
+users:
+- name: kitchensync
+  user: {}
+contexts:
+- name: kitchensync
+  context:
+    cluster: kitchensync
+    user: kitchensync
+    namespace: default
+current-context: kitchensync
+`
+}
+
+func printIntro(out io.Writer, url, kubeconfig string) {
+	fmt.Fprintf(out, "[apiserver] serving the kitchen's API at %s\n", url)
+	fmt.Fprintf(out, "[apiserver] kubeconfig: %s\n\n", kubeconfig)
+	fmt.Fprintf(out, "Try, in another terminal:\n\n")
+	fmt.Fprintf(out, "  export KUBECONFIG=%s\n", kubeconfig)
+	for _, cmd := range []string{
+		"kubectl api-resources",
+		"kubectl get dishes",
+		"kubectl get orders -o wide --show-labels",
+		"kubectl get orders --field-selector spec.section=vip",
+		"kubectl get orders -l section=terrace -o json",
+		"kubectl patch order table-2 --type=merge -p '{\"spec\":{\"priority\":5}}'",
+		"kubectl get orders -w      # and in a third terminal: kubectl delete order table-3",
+		"kubectl get --raw /apis/menu.example.com/v1",
+	} {
+		fmt.Fprintf(out, "  %s\n", cmd)
+	}
+	fmt.Fprintln(out)
+}
+
+// serve serves h on ln until ctx is done, then shuts the server down,
+// ending open watches, and waits for it.
+func serve(ctx context.Context, ln net.Listener, h http.Handler) error {
+	hs := &http.Server{Handler: h, BaseContext: func(net.Listener) context.Context { return ctx }, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	// The base context is done, so every watch has already been told to
+	// end; Shutdown waits for their handlers to return.
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err := hs.Shutdown(shutdownCtx)
+	if serveErr := <-errc; !errors.Is(serveErr, http.ErrServerClosed) {
+		err = errors.Join(err, serveErr)
+	}
+	return err
+}
