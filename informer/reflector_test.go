@@ -144,7 +144,7 @@ func (s *recordingStore) log() []string {
 	return append([]string(nil), s.ops...)
 }
 
-func widget(name, rv string) *apiservertest.Widget {
+func newWidgetAt(name, rv string) *apiservertest.Widget {
 	w := apiservertest.NewWidget("ns", name)
 	w.ResourceVersion = rv
 	return w
@@ -153,13 +153,13 @@ func widget(name, rv string) *apiservertest.Widget {
 func list(rv string, names ...string) *apiserver.List {
 	l := &apiserver.List{ListMeta: apiserver.ListMeta{ResourceVersion: rv}}
 	for _, n := range names {
-		l.Items = append(l.Items, widget(n, rv))
+		l.Items = append(l.Items, newWidgetAt(n, rv))
 	}
 	return l
 }
 
 func event(typ apiserver.EventType, name, rv string) apiserver.Event {
-	return apiserver.Event{Type: typ, Object: widget(name, rv)}
+	return apiserver.Event{Type: typ, Object: newWidgetAt(name, rv)}
 }
 
 func errorEvent(err *apiserver.StatusError) apiserver.Event {
@@ -270,8 +270,8 @@ func TestReflector(t *testing.T) {
 		reason: "the list's resourceVersion is the first page's",
 		opts:   ReflectorOptions{PageSize: 2},
 		lists: []any{
-			&apiserver.List{ListMeta: apiserver.ListMeta{ResourceVersion: "5", Continue: "c1"}, Items: []apiserver.Object{widget("a", "3"), widget("b", "4")}},
-			&apiserver.List{ListMeta: apiserver.ListMeta{ResourceVersion: "5"}, Items: []apiserver.Object{widget("c", "5")}},
+			&apiserver.List{ListMeta: apiserver.ListMeta{ResourceVersion: "5", Continue: "c1"}, Items: []apiserver.Object{newWidgetAt("a", "3"), newWidgetAt("b", "4")}},
+			&apiserver.List{ListMeta: apiserver.ListMeta{ResourceVersion: "5"}, Items: []apiserver.Object{newWidgetAt("c", "5")}},
 		},
 		watches:   []any{newFakeWatch(false)},
 		wantCalls: []string{`list rv="0" limit=2 continue=""`, `list rv="" limit=2 continue="c1"`, `watch rv="5"`},
@@ -282,7 +282,7 @@ func TestReflector(t *testing.T) {
 		reason: "client-go's pager falls back to a full list",
 		opts:   ReflectorOptions{PageSize: 1},
 		lists: []any{
-			&apiserver.List{ListMeta: apiserver.ListMeta{ResourceVersion: "5", Continue: "c1"}, Items: []apiserver.Object{widget("a", "3")}},
+			&apiserver.List{ListMeta: apiserver.ListMeta{ResourceVersion: "5", Continue: "c1"}, Items: []apiserver.Object{newWidgetAt("a", "3")}},
 			expired, list("9", "a", "b"),
 		},
 		watches:   []any{newFakeWatch(false)},

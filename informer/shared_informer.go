@@ -1,0 +1,385 @@
+package informer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/store"
+)
+
+// Options configure a [SharedIndexInformer]. The zero value is valid: no
+// resync, only the namespace index, no transform, errors logged.
+type Options[T apiserver.Object] struct {
+	// ResyncPeriod is the default resync period of handlers added with
+	// AddEventHandler, and how often the informer checks whether any
+	// handler is due; 0 means never. Resync re-delivers every cached
+	// object as an OnUpdate with old and new the same, so that handlers
+	// can re-check the world; it does not talk to the server.
+	ResyncPeriod time.Duration
+	// Indexers are added to the cache, next to [store.NamespaceIndex]
+	// which is always there.
+	Indexers store.Indexers[T]
+	// Transform, if set, rewrites each object before it is cached, e.g. to
+	// drop fields nobody reads and save memory. It receives the informer's
+	// own copy and may modify it in place. An object it fails on is not
+	// cached (the error goes to WatchErrorHandler).
+	Transform func(T) (T, error)
+	// WatchErrorHandler receives list and watch errors (410 Expired
+	// included) and errors storing objects in the cache. Nil logs them
+	// with [log/slog].
+	WatchErrorHandler func(error)
+	// UseWatchList streams the initial state on a watch instead of listing
+	// it; see [ReflectorOptions].
+	UseWatchList bool
+	// PageSize, when positive, lists in pages of this many objects.
+	PageSize int64
+	// InOrder uses the in-order DeltaFIFO ([DeltaFIFOOptions].InOrder).
+	InOrder bool
+	// Resource names what the informer caches; the [Lister] puts it in its
+	// NotFound errors and logs name it. The factory sets it.
+	Resource apiserver.GroupVersionResource
+}
+
+// SharedIndexInformer keeps a local cache of one kind in step with the
+// server and tells any number of handlers about each change — client-go's
+// SharedIndexInformer, typed. It runs a [Reflector] that fills a
+// [DeltaFIFO]; one goroutine pops the FIFO, applies each change to the
+// [store.Indexer] and hands a notification to every handler's own
+// buffered, ordered queue.
+//
+// Handlers can be added before or after Run; one added late first
+// receives OnAdd (isInInitialList true) for everything already cached.
+// Each [Registration] reports whether its handler has seen the initial
+// list. All methods are safe for concurrent use. Use
+// [NewSharedIndexInformer]; the zero value is not usable.
+type SharedIndexInformer[T apiserver.Object] struct {
+	lw      ListerWatcher
+	opts    Options[T]
+	indexer *store.Indexer[T]
+	fifo    *DeltaFIFO[T]
+	lister  *Lister[T]
+
+	// mu guards the fields below, and is held while a popped change is
+	// applied to the indexer and distributed (client-go's blockDeltas), so
+	// that a handler added meanwhile sees each object exactly once. Lock
+	// order: the FIFO's lock (held around process), then mu; never call
+	// the FIFO with mu held.
+	mu                sync.Mutex
+	listeners         map[*Registration]*listener[T]
+	resyncCheckPeriod time.Duration
+	reflector         *Reflector
+	started, stopped  bool
+	synced            chan struct{} // closed once the first list is cached
+	isSynced          bool
+	wg                sync.WaitGroup // every goroutine Run starts
+}
+
+// NewSharedIndexInformer returns an informer that lists and watches lw.
+// It does nothing until [SharedIndexInformer.Run].
+func NewSharedIndexInformer[T apiserver.Object](lw ListerWatcher, opts Options[T]) *SharedIndexInformer[T] {
+	indexers := store.Indexers[T]{store.NamespaceIndex: store.MetaNamespaceIndexFunc[T]}
+	for name, fn := range opts.Indexers {
+		indexers[name] = fn
+	}
+	i := &SharedIndexInformer[T]{
+		lw:                lw,
+		opts:              opts,
+		indexer:           store.NewIndexer(store.MetaNamespaceKeyFunc, indexers),
+		listeners:         map[*Registration]*listener[T]{},
+		resyncCheckPeriod: opts.ResyncPeriod,
+		synced:            make(chan struct{}),
+	}
+	i.fifo = NewDeltaFIFO(DeltaFIFOOptions[T]{
+		KnownObjects: i.indexer,
+		Transform:    opts.Transform,
+		InOrder:      opts.InOrder,
+	})
+	i.lister = NewLister(i.indexer, opts.Resource.GroupResource())
+	return i
+}
+
+// GetIndexer returns the cache. Its objects are shared: never mutate them.
+func (i *SharedIndexInformer[T]) GetIndexer() *store.Indexer[T] { return i.indexer }
+
+// Lister returns a typed, read-only view of the cache.
+func (i *SharedIndexInformer[T]) Lister() *Lister[T] { return i.lister }
+
+// HasSynced reports whether the cache holds the first complete list. It
+// says nothing about the handlers: ask their [Registration.HasSynced].
+func (i *SharedIndexInformer[T]) HasSynced() bool {
+	select {
+	case <-i.synced:
+		return true
+	default:
+		return false
+	}
+}
+
+// Synced returns a channel closed once [SharedIndexInformer.HasSynced] is
+// true, for waiting without polling.
+func (i *SharedIndexInformer[T]) Synced() <-chan struct{} { return i.synced }
+
+// LastSyncResourceVersion is the resourceVersion of the last list or watch
+// event the informer has seen; "" before Run.
+func (i *SharedIndexInformer[T]) LastSyncResourceVersion() string {
+	i.mu.Lock()
+	r := i.reflector
+	i.mu.Unlock()
+	if r == nil {
+		return ""
+	}
+	return r.LastSyncResourceVersion()
+}
+
+// AddEventHandler registers h with the informer's default resync period.
+// It fails only once the informer has stopped.
+func (i *SharedIndexInformer[T]) AddEventHandler(h ResourceEventHandler[T]) (*Registration, error) {
+	return i.AddEventHandlerWithResyncPeriod(h, i.opts.ResyncPeriod)
+}
+
+// AddEventHandlerWithResyncPeriod registers h with its own resync period,
+// with client-go's rules: at least one second; before Run, a period
+// shorter than the informer's check period shortens the check period;
+// after Run, it is raised to the check period instead; and an informer
+// created without a resync period never resyncs anyone once it runs.
+func (i *SharedIndexInformer[T]) AddEventHandlerWithResyncPeriod(h ResourceEventHandler[T], resync time.Duration) (*Registration, error) {
+	if h == nil {
+		return nil, errors.New("informer: AddEventHandler: nil handler")
+	}
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	if i.stopped {
+		return nil, errors.New("informer: handler not added: the informer has stopped")
+	}
+	if resync > 0 {
+		resync = max(resync, minimumResyncPeriod)
+		if resync < i.resyncCheckPeriod && !i.started {
+			i.resyncCheckPeriod = resync
+			for _, l := range i.listeners {
+				l.resyncPeriod = effectiveResyncPeriod(l.requestedResync, resync)
+			}
+		}
+	}
+	reg := newRegistration(i)
+	l := newListener(h, reg, resync, effectiveResyncPeriod(resync, i.resyncCheckPeriod), time.Now())
+	i.listeners[reg] = l
+	if !i.started {
+		return reg, nil
+	}
+	// Join a running informer: everything cached is an initial add for
+	// this handler, queued before any later change (we hold mu).
+	for _, obj := range i.indexer.List() {
+		l.add(notification[T]{kind: addNotification, flag: true, newObj: obj})
+	}
+	if i.isSynced {
+		reg.upstreamSynced()
+	}
+	i.wg.Go(l.run)
+	return reg, nil
+}
+
+// RemoveEventHandler unregisters the handler of reg: it receives no
+// notification that was not already being delivered, and what was queued
+// for it is dropped. Removing twice is not an error; a registration from
+// another informer is.
+func (i *SharedIndexInformer[T]) RemoveEventHandler(reg *Registration) error {
+	if reg == nil || reg.owner != i {
+		return errors.New("informer: RemoveEventHandler: the registration is not from this informer")
+	}
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	if l, ok := i.listeners[reg]; ok {
+		delete(i.listeners, reg)
+		l.shutdown()
+	}
+	return nil
+}
+
+// Run starts the informer and blocks until ctx is done; it then returns
+// after every goroutine it started (reflector, delivery, handlers' queues)
+// has ended. A handler being called finishes first. Run may be called
+// once; later calls return at once.
+func (i *SharedIndexInformer[T]) Run(ctx context.Context) {
+	i.mu.Lock()
+	if i.started || i.stopped {
+		i.mu.Unlock()
+		return
+	}
+	i.started = true
+	i.reflector = NewReflector(i.lw, i.fifo, ReflectorOptions{
+		Name:              i.opts.Resource.String(),
+		ResyncPeriod:      i.resyncCheckPeriod,
+		ShouldResync:      i.shouldResync,
+		WatchErrorHandler: i.opts.WatchErrorHandler,
+		UseWatchList:      i.opts.UseWatchList,
+		PageSize:          i.opts.PageSize,
+	})
+	for _, l := range i.listeners {
+		i.wg.Go(l.run)
+	}
+	i.mu.Unlock()
+
+	i.wg.Go(func() { i.reflector.Run(ctx) })
+	i.wg.Go(func() { i.popLoop(ctx) })
+	i.wg.Go(func() { i.watchSynced(ctx) })
+	<-ctx.Done()
+
+	i.fifo.Close()
+	i.mu.Lock()
+	i.stopped = true
+	for _, l := range i.listeners {
+		l.shutdown()
+	}
+	i.mu.Unlock()
+	i.wg.Wait()
+}
+
+// popLoop moves changes from the FIFO into the cache and the handlers.
+func (i *SharedIndexInformer[T]) popLoop(ctx context.Context) {
+	for {
+		_, err := i.fifo.Pop(ctx, i.process)
+		switch {
+		case ctx.Err() != nil || errors.Is(err, ErrFIFOClosed):
+			return
+		case err != nil:
+			i.reportError(err)
+		}
+	}
+}
+
+// watchSynced marks the informer synced once the FIFO has handed over the
+// first list. The FIFO's Synced channel closes just before the last
+// initial item is processed; HasSynced takes the FIFO's lock, which
+// process holds, so calling it waits for that item to be distributed.
+func (i *SharedIndexInformer[T]) watchSynced(ctx context.Context) {
+	select {
+	case <-ctx.Done():
+		return
+	case <-i.fifo.Synced():
+	}
+	if !i.fifo.HasSynced() {
+		return // cannot happen: Synced closed
+	}
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	i.isSynced = true
+	close(i.synced)
+	for reg := range i.listeners {
+		reg.upstreamSynced()
+	}
+}
+
+func (i *SharedIndexInformer[T]) reportError(err error) {
+	if i.opts.WatchErrorHandler != nil {
+		i.opts.WatchErrorHandler(err)
+		return
+	}
+	slog.Warn("informer: cache update failed", "resource", i.opts.Resource.String(), "err", err)
+}
+
+// shouldResync decides which handlers take part in the resync the
+// reflector is about to ask the FIFO for (client-go's
+// sharedProcessor.shouldResync). Sync notifications then go to those only.
+func (i *SharedIndexInformer[T]) shouldResync() bool {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	now := time.Now()
+	any := false
+	for _, l := range i.listeners {
+		if l.dueForResync(now) {
+			any = true
+		}
+	}
+	return any
+}
+
+// process applies one key's deltas to the cache and tells the handlers.
+// It runs with the FIFO locked.
+func (i *SharedIndexInformer[T]) process(key string, deltas Deltas[T], isInInitialList bool) error {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	var errs []error
+	for _, d := range deltas {
+		if err := i.processDelta(key, d, isInInitialList); err != nil {
+			errs = append(errs, fmt.Errorf("%s %q: %w", d.Type, key, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// processDelta must be called with mu held.
+func (i *SharedIndexInformer[T]) processDelta(key string, d Delta[T], isInInitialList bool) error {
+	if d.Type == Deleted {
+		old, exists, _ := i.indexer.GetByKey(key)
+		i.indexer.DeleteByKey(key)
+		obj := d.Object
+		if d.Tombstone != nil && exists {
+			obj = old // the cache's last state is the best we know
+		}
+		if !exists && d.Tombstone != nil {
+			return nil // never cached, never announced: nothing to retract
+		}
+		i.distribute(notification[T]{kind: deleteNotification, flag: d.Tombstone != nil, newObj: obj}, false)
+		return nil
+	}
+	old, exists, _ := i.indexer.GetByKey(key)
+	if err := i.indexer.Update(d.Object); err != nil {
+		return err
+	}
+	if !exists {
+		i.distribute(notification[T]{kind: addNotification, flag: isInInitialList, newObj: d.Object}, false)
+		return nil
+	}
+	// An update that does not change the resourceVersion is a resync
+	// (Sync, or Replaced after a relist found nothing new): it goes only
+	// to the handlers whose resync is due.
+	isSync := old.GetObjectMeta().ResourceVersion == d.Object.GetObjectMeta().ResourceVersion
+	i.distribute(notification[T]{kind: updateNotification, oldObj: old, newObj: d.Object}, isSync)
+	return nil
+}
+
+// distribute queues n for every handler (for a resync, only those due).
+// Must be called with mu held.
+func (i *SharedIndexInformer[T]) distribute(n notification[T], isSync bool) {
+	for _, l := range i.listeners {
+		if !isSync || l.resyncing {
+			l.add(n)
+		}
+	}
+}
+
+// WaitForCacheSync waits until every synced function reports true, and
+// reports whether they all did before ctx ended. Like client-go, it checks
+// every 100ms (virtual time in a synctest bubble); where a channel is at
+// hand ([SharedIndexInformer.Synced], [Registration.Synced]) waiting on it
+// is cheaper.
+func WaitForCacheSync(ctx context.Context, synced ...func() bool) bool {
+	all := func() bool {
+		for _, s := range synced {
+			if !s() {
+				return false
+			}
+		}
+		return true
+	}
+	if all() {
+		return true
+	}
+	t := time.NewTicker(100 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-t.C:
+			if all() {
+				return true
+			}
+		}
+	}
+}
