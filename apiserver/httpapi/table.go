@@ -16,7 +16,7 @@ type representation int
 
 const (
 	asObject representation = iota // the objects themselves
-	asTable                         // a meta.k8s.io/v1 Table, for kubectl get
+	asTable                        // a meta.k8s.io/v1 Table, for kubectl get
 )
 
 // negotiate reads the Accept header, in order of the client's preference:
