@@ -46,7 +46,7 @@ func (b *Brigade) Reconcile(ctx context.Context, req reconcile.Request) (reconci
 	msg := b.message(cook, phase)
 	var stored *Cook
 	cur, first := apiserver.DeepCopy(cook), true
-	err = reconcile.RetryOnConflict(reconcile.DefaultRetry, func() error {
+	err = reconcile.RetryOnConflict(conflictRetry, func() error {
 		var err error
 		if !first { // the cache lagged: read the latest
 			if cur, err = b.CookAPI.Namespace(cook.Namespace).Get(ctx, cook.Name, apiserver.GetOptions{}); err != nil {

@@ -60,10 +60,10 @@ type Chef struct {
 	// cooks, across namespaces.
 	OrderAPI *apiserver.Client[*Order]
 	CookAPI  *apiserver.Client[*Cook]
-	Stations          *Stations
-	Pantry            *Pantry
-	Clock             *Clock
-	Log               *Narrator
+	Stations *Stations
+	Pantry   *Pantry
+	Clock    *Clock
+	Log      *Narrator
 }
 
 // Reconcile brings one order's kitchen in line with the order.
@@ -87,6 +87,13 @@ func (c *Chef) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.
 	}
 	if order, err = c.ensureFinalizer(ctx, order); err != nil {
 		return reconcile.Result{}, err
+	}
+	if order.Status.Phase.Final() || order.DeletionTimestamp != nil {
+		// Our cache was behind: the order moved on meanwhile (served, or
+		// cancelled). The runner will bring the news; act on it then.
+		c.Log.Say("chef", "%s: the cache was behind (the order is now rv %s, %s); nothing to do", req,
+			order.ResourceVersion, phaseName(order.Status.Phase))
+		return reconcile.Result{}, nil
 	}
 	k, err := c.workItems(ctx, order, menu)
 	if err != nil {
@@ -129,8 +136,13 @@ func (c *Chef) ensureFinalizer(ctx context.Context, order *Order) (*Order, error
 	if reconcile.ContainsFinalizer(order, OrderFinalizer) {
 		return order, nil
 	}
-	out, err := c.updateOrder(ctx, order, func(o *Order) bool { return reconcile.AddFinalizer(o, OrderFinalizer) })
-	if err == nil {
+	out, err := c.updateOrder(ctx, order, func(o *Order) bool {
+		if o.Status.Phase.Final() || o.DeletionTimestamp != nil {
+			return false // a stale cache: see Reconcile
+		}
+		return reconcile.AddFinalizer(o, OrderFinalizer)
+	})
+	if err == nil && reconcile.ContainsFinalizer(out, OrderFinalizer) {
 		c.Log.Say("chef", "%s: finalizer %s added (rv %s)", keyOf(order), OrderFinalizer, out.ResourceVersion)
 	}
 	return out, err
@@ -142,7 +154,7 @@ func (c *Chef) updateOrder(ctx context.Context, order *Order, change func(*Order
 	api := c.OrderAPI.Namespace(order.Namespace)
 	cur, first := apiserver.DeepCopy(order), true
 	var out *Order
-	err := reconcile.RetryOnConflict(reconcile.DefaultRetry, func() error {
+	err := reconcile.RetryOnConflict(conflictRetry, func() error {
 		var err error
 		if !first { // a retry: read the latest
 			if cur, err = api.Get(ctx, order.Name, apiserver.GetOptions{}); err != nil {
@@ -170,11 +182,17 @@ func (c *Chef) writeStatus(ctx context.Context, order *Order, status OrderStatus
 	cur := apiserver.DeepCopy(order)
 	first := true
 	var stored *Order
-	err := reconcile.RetryOnConflict(reconcile.DefaultRetry, func() error {
+	err := reconcile.RetryOnConflict(conflictRetry, func() error {
 		if !first {
 			var err error
 			if cur, err = api.Get(ctx, order.Name, apiserver.GetOptions{}); err != nil {
 				return err
+			}
+			if cur.Generation != order.Generation || (cur.Status.Phase.Final() && !status.Phase.Final()) {
+				// Computed from a stale view: a newer spec or an ending we
+				// did not see. Leave it; the event for it is on its way.
+				stored = cur
+				return nil
 			}
 		}
 		first = false
@@ -183,7 +201,7 @@ func (c *Chef) writeStatus(ctx context.Context, order *Order, status OrderStatus
 		stored, err = api.UpdateStatus(ctx, cur, apiserver.UpdateOptions{})
 		return err
 	})
-	if err == nil && order.Status.Phase != status.Phase {
+	if err == nil && stored.Status.Phase == status.Phase && order.Status.Phase != status.Phase {
 		c.Log.Say("chef", "%s: status %s → %s (rv %s)", keyOf(order), phaseName(order.Status.Phase), status.Phase, stored.ResourceVersion)
 	}
 	return stored, err
@@ -200,3 +218,10 @@ func phaseName(p OrderPhase) string {
 func keyOf(obj apiserver.Object) string {
 	return reconcile.NamespacedNameOf(obj).String()
 }
+
+// conflictRetry retries a write that hit a 409 Conflict at once, after a
+// fresh read, up to five times. client-go's retry.DefaultRetry waits about
+// 10ms between tries; in a kitchen whose minute lasts a few milliseconds
+// that would be two kitchen minutes of standing still, and it would make
+// a service's timing depend on how often writes happened to collide.
+var conflictRetry = reconcile.Backoff{Steps: 5}

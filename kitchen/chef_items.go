@@ -145,6 +145,10 @@ func (c *Chef) dropCook(ctx context.Context, ck *Cook, why string) error {
 	if err != nil && !apiserver.IsNotFound(err) {
 		return err
 	}
+	if was == CookDone || ck.Status.Phase == CookDone {
+		c.Log.Detail("chef", "%s: clears away cook %s (done)", ck.Namespace+"/"+ck.Spec.Order, ck.Name)
+		return nil
+	}
 	c.Log.Say("chef", "%s: stops cook %s (%s; it was %s)", ck.Namespace+"/"+ck.Spec.Order, ck.Name, why, settled(was))
 	return nil
 }

@@ -19,8 +19,8 @@ const (
 // Narrator writes the story of a service, one line per hand-off, prefixed
 // by the kitchen minute and by who acts:
 //
-//	  12.0 [waiter]    table 7 orders 1× beef-wellington
-//	  12.0 [apiserver] created dinner/table-07 (rv 14)
+//	12.0 [waiter]    table 7 orders 1× beef-wellington
+//	12.0 [apiserver] created dinner/table-07 (rv 14)
 //
 // A nil *Narrator is silent. A Narrator is safe for concurrent use; lines
 // from different goroutines never interleave, though their order across
@@ -50,8 +50,10 @@ func (n *Narrator) at(level Verbosity, who, format string, args ...any) {
 	if n == nil || n.level < level {
 		return
 	}
-	line := fmt.Sprintf("%s %-11s %s\n", FormatMinutes(n.clock.Now()), "["+who+"]", fmt.Sprintf(format, args...))
+	msg := fmt.Sprintf(format, args...)
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	_, _ = io.WriteString(n.w, line)
+	// The time is read under the lock, so that the lines' times never go
+	// backwards.
+	_, _ = fmt.Fprintf(n.w, "%s %-11s %s\n", FormatMinutes(n.clock.Now()), "["+who+"]", msg)
 }

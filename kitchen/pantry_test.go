@@ -103,7 +103,7 @@ func TestPantryDeliveriesAndExpiry(t *testing.T) {
 	checkPantry(t, p)
 	p.Use("t2-0")
 	want := kitchen.Ledger{Unit: kitchen.Millilitres, Opening: 500, Delivered: 1000, Shelf: 800, Used: 200, Expired: 500}
-	if diff := cmp.Diff(want, p.Ledgers(30*minute)["cream"]); diff != "" {
+	if diff := cmp.Diff(want, p.Ledgers(30 * minute)["cream"]); diff != "" {
 		t.Errorf("cream ledger (-want +got):\n%s", diff)
 	}
 	checkPantry(t, p)

@@ -47,7 +47,7 @@ func (w *Waiter) Place(ctx context.Context, o *Order) (*Order, error) {
 // the change for the narration.
 func (w *Waiter) Amend(ctx context.Context, name, what string, change func(*Order)) (*Order, error) {
 	var out *Order
-	err := reconcile.RetryOnConflict(reconcile.DefaultRetry, func() error {
+	err := reconcile.RetryOnConflict(conflictRetry, func() error {
 		cur, err := w.orders.Get(ctx, name, apiserver.GetOptions{})
 		if err != nil {
 			return err

@@ -1,0 +1,212 @@
+package kitchen
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/reconcile"
+	"github.com/kitchensync/kitchensync/store"
+	"github.com/kitchensync/kitchensync/workqueue"
+)
+
+// Config describes a restaurant. The zero value opens the default one:
+// the [DefaultMenu], [DefaultPantry] and [DefaultStations], one kitchen
+// minute per [DefaultMinute], in the namespace "dinner", narrating
+// nothing.
+type Config struct {
+	// Namespace is the dining room orders are written to.
+	Namespace string
+	// Minute is the real duration of one kitchen minute.
+	Minute time.Duration
+	// Menu, Stock and Stations replace the defaults when set.
+	Menu     []*Dish
+	Stock    map[string]Quantity
+	Stations map[string]int
+	// Deliveries are booked in the pantry; Expiries say when an
+	// ingredient's opening stock goes off (kitchen time).
+	Deliveries []Delivery
+	Expiries   map[string]time.Duration
+	// TicketsPerMinute and Burst set the rail's token bucket (rush hour);
+	// 0 means no limit.
+	TicketsPerMinute float64
+	Burst            int
+	// Resync, in kitchen time, makes the runner hand every order to the
+	// chef again on this period (0: never).
+	Resync time.Duration
+	// Chefs is the number of chef workers (default 1, the head chef).
+	Chefs int
+	// Out receives the narration at Verbosity.
+	Out       io.Writer
+	Verbosity Verbosity
+	// Server configures the API server.
+	Server apiserver.Options
+}
+
+// Restaurant is a whole kitchen wired on kitchensync: the API server, the
+// runner's informers, the ticket rail, the chef and the brigade (each a
+// [reconcile.Controller]), the stations, the pantry and the waiter.
+// Create it with [Open], run it with [Restaurant.Run], and place orders
+// through its Waiter.
+type Restaurant struct {
+	Server    *apiserver.Server
+	Namespace string
+	Clock     *Clock
+	Pantry    *Pantry
+	Stations  *Stations
+	Runner    *Runner
+	Rail      *TicketRail
+	Chef      *Chef
+	Brigade   *Brigade
+	Waiter    *Waiter
+	Log       *Narrator
+
+	chefs, cooks *reconcile.Controller
+}
+
+// Open builds a restaurant and writes its menu to the API server.
+func Open(ctx context.Context, cfg Config) (*Restaurant, error) {
+	cfg = cfg.withDefaults()
+	r := &Restaurant{Namespace: cfg.Namespace, Clock: NewClock(cfg.Minute)}
+	r.Server = apiserver.NewServer(NewScheme(), cfg.Server)
+	out := cfg.Out
+	if out == nil {
+		out = io.Discard
+	}
+	r.Log = NewNarrator(out, r.Clock, cfg.Verbosity)
+	var err error
+	if r.Pantry, err = openPantry(cfg); err != nil {
+		return nil, err
+	}
+	r.Stations = NewStations(r.Clock, r.Pantry, cfg.Stations)
+	r.Runner = NewRunner(r.Server, r.Clock.Real(cfg.Resync), r.Log)
+	orders := r.Runner.Orders.GetIndexer()
+	r.Rail = NewTicketRail(r.Clock, r.Log, RailOptions{TicketsPerMinute: cfg.TicketsPerMinute, Burst: cfg.Burst,
+		Priority: func(req reconcile.Request) int {
+			if o, ok, _ := orders.GetByKey(req.String()); ok {
+				return TicketPriority(o)
+			}
+			return 0
+		}})
+	r.Chef = &Chef{Orders: orders, Cooks: r.Runner.Cooks.GetIndexer(), Dishes: r.Runner.Dishes.GetIndexer(),
+		OrderAPI: apiserver.NewClient[*Order](r.Server), CookAPI: apiserver.NewClient[*Cook](r.Server),
+		Stations: r.Stations, Pantry: r.Pantry, Clock: r.Clock, Log: r.Log}
+	r.Brigade = &Brigade{Cooks: r.Runner.Cooks.GetIndexer(), CookAPI: r.Chef.CookAPI, Stations: r.Stations, Log: r.Log}
+	r.Waiter = NewWaiter(r.Server, cfg.Namespace, r.Log)
+	if err := r.wire(cfg); err != nil {
+		return nil, err
+	}
+	return r, r.writeMenu(ctx, cfg.Menu)
+}
+
+func (cfg Config) withDefaults() Config {
+	if cfg.Namespace == "" {
+		cfg.Namespace = "dinner"
+	}
+	if cfg.Menu == nil {
+		cfg.Menu = DefaultMenu()
+	}
+	if cfg.Stock == nil {
+		cfg.Stock = DefaultPantry()
+	}
+	if cfg.Stations == nil {
+		cfg.Stations = DefaultStations()
+	}
+	cfg.Chefs = max(cfg.Chefs, 1)
+	return cfg
+}
+
+func openPantry(cfg Config) (*Pantry, error) {
+	p, err := NewPantry(cfg.Stock)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range cfg.Deliveries {
+		if err := p.Schedule(d); err != nil {
+			return nil, err
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(cfg.Expiries)) {
+		p.ExpireAt(name, cfg.Expiries[name])
+	}
+	return p, nil
+}
+
+// wire builds the two controllers and connects the runner to their queues.
+func (r *Restaurant) wire(cfg Config) error {
+	var err error
+	r.chefs, err = reconcile.NewController("chef", r.Chef, reconcile.Options{
+		MaxConcurrentReconciles: cfg.Chefs,
+		NewQueue: func(string, workqueue.RateLimiter[reconcile.Request]) reconcile.Queue {
+			return r.Rail
+		}})
+	if err != nil {
+		return err
+	}
+	backoff := workqueue.NewItemExponentialFailureRateLimiter[reconcile.Request](r.Clock.Real(time.Minute/2), r.Clock.Real(10*time.Minute))
+	if r.cooks, err = reconcile.NewController("brigade", r.Brigade, reconcile.Options{RateLimiter: backoff}); err != nil {
+		return err
+	}
+	r.Stations.Notify(func(key string) {
+		ns, name, _ := store.SplitMetaNamespaceKey(key)
+		r.cooks.Queue().Add(reconcile.Request{NamespacedName: reconcile.NamespacedName{Namespace: ns, Name: name}})
+	})
+	return r.Runner.PassTo(r.Rail, r.cooks.Queue())
+}
+
+// writeMenu creates the dishes, checking each first.
+func (r *Restaurant) writeMenu(ctx context.Context, menu []*Dish) error {
+	dishes := apiserver.NewClient[*Dish](r.Server)
+	for _, d := range menu {
+		if err := ValidateDish(d); err != nil {
+			return err
+		}
+		if _, err := dishes.Create(ctx, apiserver.DeepCopy(d), apiserver.CreateOptions{}); err != nil {
+			return fmt.Errorf("menu: %w", err)
+		}
+	}
+	return nil
+}
+
+// Run opens the kitchen: the runner starts watching, and once it has seen
+// everything the chef and the brigade start working. Run blocks until ctx
+// is done, then stops everything, waits for every goroutine and returns
+// (nil after a normal close).
+func (r *Restaurant) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer func() {
+		cancel()
+		wg.Wait()
+		r.Stations.Close()
+	}()
+	wg.Go(func() { r.Runner.Run(ctx) })
+	if !r.Runner.WaitForCacheSync(ctx) {
+		return nil // ctx ended first
+	}
+	errs := make(chan error, 2)
+	wg.Go(func() { errs <- r.chefs.Start(ctx) })
+	wg.Go(func() { errs <- r.cooks.Start(ctx) })
+	<-ctx.Done()
+	cancel()
+	wg.Wait()
+	close(errs)
+	var all []error
+	for err := range errs {
+		all = append(all, err)
+	}
+	return errors.Join(all...)
+}
+
+// ChefMetrics returns the chef controller's metrics (reconciles by
+// result, errors, durations).
+func (r *Restaurant) ChefMetrics() reconcile.Metrics { return r.chefs.Metrics() }
+
+// BrigadeMetrics returns the brigade controller's metrics.
+func (r *Restaurant) BrigadeMetrics() reconcile.Metrics { return r.cooks.Metrics() }
