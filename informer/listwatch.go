@@ -39,11 +39,11 @@ func (lw ListWatch) Watch(ctx context.Context, opts apiserver.ListOptions) (apis
 	return lw.WatchFunc(ctx, opts)
 }
 
-// WithTweakListOptions returns a [ListerWatcher] that lets tweak edit the
+// NewFilteredListWatch returns a [ListerWatcher] that lets tweak edit the
 // options of every List and Watch before lw sees them, e.g. to set a label
 // selector so that the cache holds only matching objects (client-go's
 // TweakListOptionsFunc). The caller's options are copied first.
-func WithTweakListOptions(lw ListerWatcher, tweak func(*apiserver.ListOptions)) ListerWatcher {
+func NewFilteredListWatch(lw ListerWatcher, tweak func(*apiserver.ListOptions)) ListerWatcher {
 	if tweak == nil {
 		return lw
 	}
