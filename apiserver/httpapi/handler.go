@@ -138,10 +138,13 @@ type target struct {
 // Anything else, or a kind that does not fit the form, is 404 NotFound.
 func (h *Handler) parseTarget(gv apiserver.GroupVersion, rest []string) (target, error) {
 	var t target
+	if slices.Contains(rest, "") {
+		return t, errNotFound()
+	}
 	if len(rest) >= 3 && rest[0] == "namespaces" {
 		t.namespaced, t.namespace, rest = true, rest[1], rest[2:]
 	}
-	if len(rest) > 3 || slices.Contains(rest, "") {
+	if len(rest) > 3 {
 		return t, errNotFound()
 	}
 	gvr := apiserver.GroupVersionResource{Group: gv.Group, Version: gv.Version, Resource: rest[0]}

@@ -1,0 +1,140 @@
+package httpapi_test
+
+import (
+	"testing"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+)
+
+const (
+	jsonType = "application/json"
+	w4Body   = `{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"w4"},"spec":{"color":"green"}}`
+	w4JSON   = `{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"w4","namespace":"default","uid":"<uid>","resourceVersion":"5","generation":1,"creationTimestamp":"<time>"},"spec":{"color":"green"}}`
+	// w1 after a spec change at resourceVersion 5.
+	w1Size5 = `{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"w1","namespace":"default","uid":"<uid>","resourceVersion":"5","generation":2,"creationTimestamp":"<time>","labels":{"app":"shop"}},"spec":{"color":"red","size":5}}`
+	// w1 after a status write at resourceVersion 5.
+	w1Ready = `{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"w1","namespace":"default","uid":"<uid>","resourceVersion":"5","generation":1,"creationTimestamp":"<time>","labels":{"app":"shop"}},"spec":{"color":"red","size":1},"status":{"phase":"Ready"}}`
+	w1Update = `{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"w1","namespace":"default","resourceVersion":"1","labels":{"app":"shop"}},"spec":{"color":"red","size":5}}`
+)
+
+var w1Details = `{"name":"w1","group":"test.kitchensync.io","kind":"widgets"}`
+
+func TestCreate(t *testing.T) {
+	ct := []string{"Content-Type", jsonType}
+	runRoutes(t, []routeCase{
+		{name: "create", method: "POST", path: wPath, body: w4Body, header: ct, code: 201, want: w4JSON},
+		{name: "create without a Content-Type", method: "POST", path: wPath, body: w4Body, code: 201, want: w4JSON},
+		{name: "create cluster-scoped", method: "POST", path: gPath, header: ct, code: 201,
+			body: `{"metadata":{"name":"g2"},"spec":{"mode":"slow"}}`,
+			want: `{"apiVersion":"test.kitchensync.io/v1","kind":"Gadget","metadata":{"name":"g2","uid":"<uid>","resourceVersion":"5","generation":1,"creationTimestamp":"<time>"},"spec":{"mode":"slow"}}`},
+		{name: "dry run stores nothing and gets no resourceVersion", method: "POST", path: wPath + "?dryRun=All", body: w4Body, header: ct, code: 201,
+			want: `{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"w4","namespace":"default","uid":"<uid>","generation":1,"creationTimestamp":"<time>"},"spec":{"color":"green"}}`},
+		{name: "bad dry run", method: "POST", path: wPath + "?dryRun=Some", body: w4Body, header: ct, code: 400,
+			want: failure(400, "BadRequest", `invalid query parameter dryRun="Some": supported values: "All"`, "")},
+		{name: "already exists", method: "POST", path: wPath, body: `{"metadata":{"name":"w1"}}`, header: ct, code: 409,
+			want: failure(409, "AlreadyExists", `widgets.test.kitchensync.io "w1" already exists`, w1Details)},
+		{name: "malformed JSON says where", method: "POST", path: wPath, header: ct, code: 400,
+			body: "{\n  \"metadata\": {\"name\": \"w4\",}\n}",
+			want: failure(400, "BadRequest", `Widget in version "v1" cannot be handled as a Widget: the body is not valid JSON: invalid character '}' looking for beginning of object key string at line 2, column 29`, "")},
+		{name: "wrong type names the field", method: "POST", path: wPath, header: ct, code: 400,
+			body: `{"metadata":{"name":"w4"},"spec":{"size":"big"}}`,
+			want: failure(400, "BadRequest", `Widget in version "v1" cannot be handled as a Widget: field spec.size: cannot use a JSON string as a Go int (at line 1, column 46)`, "")},
+		{name: "empty body", method: "POST", path: wPath, header: ct, code: 400,
+			want: failure(400, "BadRequest", `the request body is empty: send the object as JSON`, "")},
+		{name: "unknown fields, strict", method: "POST", path: wPath + "?fieldValidation=Strict", header: ct, code: 400,
+			body: `{"metadata":{"name":"w4","nickname":"x"},"spec":{"colour":"green","tags":["a"]},"extra":1}`,
+			want: failure(400, "BadRequest", `Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "extra", unknown field "metadata.nickname", unknown field "spec.colour"`, "")},
+		{name: "unknown fields warn by default", method: "POST", path: wPath, header: ct, code: 201,
+			body: `{"metadata":{"name":"w4"},"spec":{"color":"green","colour":"green"}}`, want: w4JSON,
+			wantHeader: map[string]string{"Warning": `299 - "unknown field \"spec.colour\""`}},
+		{name: "unknown fields ignored", method: "POST", path: wPath + "?fieldValidation=Ignore", header: ct, code: 201,
+			body: `{"metadata":{"name":"w4"},"spec":{"color":"green","colour":"green"}}`, want: w4JSON,
+			wantHeader: map[string]string{"Warning": ""}},
+		{name: "bad fieldValidation", method: "POST", path: wPath + "?fieldValidation=Loose", body: w4Body, header: ct, code: 400,
+			want: failure(400, "BadRequest", `invalid query parameter fieldValidation="Loose": supported values: "Ignore", "Warn", "Strict"`, "")},
+		{name: "namespace differs from the URL", method: "POST", path: wPath, header: ct, code: 400,
+			body: `{"metadata":{"name":"w4","namespace":"other"}}`,
+			want: failure(400, "BadRequest", `the namespace of the provided object (other) does not match the namespace sent on the request (default)`, "")},
+		{name: "YAML is not spoken", method: "POST", path: wPath, body: "metadata: {name: w4}", header: []string{"Content-Type", "application/yaml"}, code: 415,
+			want: failure(415, "UnsupportedMediaType", `the body of the request was in an unknown format ("application/yaml") - accepted media types include: application/json`, "")},
+		{name: "create needs a namespace", method: "POST", path: "/apis/test.kitchensync.io/v1/widgets", body: w4Body, header: ct, code: 405,
+			want: failure(405, "MethodNotAllowed", `POST is not allowed on /apis/test.kitchensync.io/v1/widgets (widgets.test.kitchensync.io is namespaced: write through /namespaces/{namespace}/widgets): use GET`, ""),
+			wantHeader: map[string]string{"Allow": "GET"}},
+		{name: "no deletecollection", method: "DELETE", path: wPath, code: 405,
+			want:       failure(405, "MethodNotAllowed", `DELETE is not allowed on `+wPath+`: use GET, POST`, ""),
+			wantHeader: map[string]string{"Allow": "GET, POST"}},
+		{name: "POST on an object", method: "POST", path: w1Path, body: w4Body, code: 405,
+			want:       failure(405, "MethodNotAllowed", `POST is not allowed on `+w1Path+`: use GET, PUT, PATCH, DELETE`, ""),
+			wantHeader: map[string]string{"Allow": "GET, PUT, PATCH, DELETE"}},
+		{name: "injected 429 keeps its Retry-After", method: "POST", path: wPath, body: w4Body, header: ct, code: 429,
+			setup: func(srv *apiserver.Server) {
+				srv.FailNext(apiserver.VerbCreate, 1, apiserver.NewTooManyRequests("the kitchen is full", 3))
+			},
+			want:       failure(429, "TooManyRequests", "the kitchen is full", `{"retryAfterSeconds":3}`),
+			wantHeader: map[string]string{"Retry-After": "3"}},
+	})
+}
+
+func TestUpdate(t *testing.T) {
+	ct := []string{"Content-Type", jsonType}
+	merge := []string{"Content-Type", "application/merge-patch+json"}
+	jsonPatch := []string{"Content-Type", "application/json-patch+json"}
+	conflict := failure(409, "Conflict", `Operation cannot be fulfilled on widgets.test.kitchensync.io "w1": the object has been modified; please apply your changes to the latest version and try again`, w1Details)
+	runRoutes(t, []routeCase{
+		{name: "update", method: "PUT", path: w1Path, body: w1Update, header: ct, code: 200, want: w1Size5},
+		{name: "stale update", method: "PUT", path: w1Path, header: ct, code: 409, want: conflict,
+			body: `{"metadata":{"name":"w1","resourceVersion":"1"},"spec":{"size":5}}`,
+			setup: func(srv *apiserver.Server) {
+				_, _ = srv.Resource(widgets).Namespace("default").Patch(ctx, "w1", apiserver.MergePatchType, []byte(`{"spec":{"size":2}}`), apiserver.PatchOptions{})
+			}},
+		{name: "name differs from the URL", method: "PUT", path: w1Path, header: ct, code: 400,
+			body: `{"metadata":{"name":"w2","resourceVersion":"1"}}`,
+			want: failure(400, "BadRequest", `the name of the object (w2) does not match the name on the URL (w1)`, "")},
+		{name: "update status", method: "PUT", path: w1Path + "/status", header: ct, code: 200, want: w1Ready,
+			body: `{"metadata":{"name":"w1","resourceVersion":"1"},"spec":{"size":99},"status":{"phase":"Ready"}}`},
+		{name: "no status subresource", method: "PUT", path: gPath + "/g1/status", header: ct, code: 404, want: notFoundPath,
+			body: `{"metadata":{"name":"g1","resourceVersion":"4"}}`},
+		{name: "merge patch", method: "PATCH", path: w1Path, body: `{"spec":{"size":5}}`, header: merge, code: 200, want: w1Size5},
+		{name: "merge patch with a stale resourceVersion", method: "PATCH", path: w1Path, header: merge, code: 409, want: conflict,
+			body: `{"metadata":{"resourceVersion":"0"},"spec":{"size":5}}`},
+		{name: "JSON patch", method: "PATCH", path: w1Path, header: jsonPatch, code: 200, want: w1Size5,
+			body: `[{"op":"replace","path":"/spec/size","value":5}]`},
+		{name: "JSON patch that fails", method: "PATCH", path: w1Path, header: jsonPatch, code: 400,
+			body: `[{"op":"remove","path":"/spec/nothing"}]`,
+			want: failure(400, "BadRequest", `the patch cannot be applied: error in remove for path: '/spec/nothing': unable to remove nonexistent key: nothing: missing value`, "")},
+		{name: "JSON patch that renames", method: "PATCH", path: w1Path, header: jsonPatch, code: 422,
+			body: `[{"op":"replace","path":"/metadata/name","value":"w9"}]`,
+			want: failure(422, "Invalid", `Widget.test.kitchensync.io "w1" is invalid: metadata.name: Invalid value: "w9": field is immutable`,
+				`{"name":"w1","group":"test.kitchensync.io","kind":"Widget","causes":[{"reason":"FieldValueInvalid","message":"Invalid value: \"w9\": field is immutable","field":"metadata.name"}]}`)},
+		{name: "merge patch of status", method: "PATCH", path: w1Path + "/status", header: merge, code: 200, want: w1Ready,
+			body: `{"status":{"phase":"Ready"}}`},
+		{name: "strategic merge patch is not supported", method: "PATCH", path: w1Path, body: `{"spec":{"size":5}}`,
+			header: []string{"Content-Type", "application/strategic-merge-patch+json"}, code: 415,
+			want: failure(415, "UnsupportedMediaType", `the body of the request was in an unknown format ("application/strategic-merge-patch+json") - accepted media types include: application/merge-patch+json, application/json-patch+json (kubectl patch --type=merge or --type=json)`, "")},
+		{name: "patch of a missing object", method: "PATCH", path: wPath + "/nope", body: `{}`, header: merge, code: 404,
+			want: failure(404, "NotFound", `widgets.test.kitchensync.io "nope" not found`, `{"name":"nope","group":"test.kitchensync.io","kind":"widgets"}`)},
+	})
+}
+
+func TestDelete(t *testing.T) {
+	success := `{"kind":"Status","apiVersion":"v1","status":"Success","details":` + w1Details + `}`
+	runRoutes(t, []routeCase{
+		{name: "delete", method: "DELETE", path: w1Path, code: 200, want: success},
+		{name: "delete with kubectl's options", method: "DELETE", path: w1Path, code: 200, want: success,
+			body: `{"kind":"DeleteOptions","apiVersion":"v1","propagationPolicy":"Background"}`},
+		{name: "precondition on uid", method: "DELETE", path: w1Path, code: 409,
+			body: `{"preconditions":{"uid":"not-the-uid"}}`,
+			want: `{"kind":"Status","apiVersion":"v1","status":"Failure","message":"Operation cannot be fulfilled on widgets.test.kitchensync.io \"w1\": Precondition failed: UID in precondition: not-the-uid, UID in object meta: <uid>","reason":"Conflict","details":` + w1Details + `,"code":409}`},
+		{name: "precondition on resourceVersion", method: "DELETE", path: w1Path, code: 409,
+			body: `{"preconditions":{"resourceVersion":"7"}}`,
+			want: failure(409, "Conflict", `Operation cannot be fulfilled on widgets.test.kitchensync.io "w1": Precondition failed: ResourceVersion in precondition: 7, ResourceVersion in object meta: 1`, w1Details)},
+		{name: "dry run in the body", method: "DELETE", path: w1Path, body: `{"dryRun":["All"]}`, code: 200, want: success},
+		{name: "bad body", method: "DELETE", path: w1Path, body: `{"preconditions":`, code: 400,
+			want: failure(400, "BadRequest", `the body is not valid DeleteOptions: unexpected end of JSON input`, "")},
+		{name: "missing", method: "DELETE", path: wPath + "/nope", code: 404,
+			want: failure(404, "NotFound", `widgets.test.kitchensync.io "nope" not found`, `{"name":"nope","group":"test.kitchensync.io","kind":"widgets"}`)},
+		{name: "status cannot be deleted", method: "DELETE", path: w1Path + "/status", code: 405,
+			want:       failure(405, "MethodNotAllowed", `DELETE is not allowed on `+w1Path+`/status: use GET, PUT, PATCH`, ""),
+			wantHeader: map[string]string{"Allow": "GET, PUT, PATCH"}},
+	})
+}
