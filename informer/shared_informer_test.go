@@ -242,9 +242,10 @@ func TestTombstoneAfterMissedDelete(t *testing.T) {
 		e := newEnv(t, Options[*widget]{})
 		a := e.create("a", nil)
 		var r recorder
-		e.inf.AddEventHandler(&r)
+		reg, _ := e.inf.AddEventHandler(&r)
 		e.run()
-		<-e.inf.Synced()
+		<-reg.Synced() // the informer's Synced would not wait for the handler
+		synctest.Wait() // and the reflector is watching
 		r.take()
 		// Cut the informer off: its watch ends and the re-watch fails, so
 		// it waits for the backoff and relists; the delete falls in the gap.
@@ -267,9 +268,10 @@ func TestCompactionRelists(t *testing.T) {
 		e := newEnv(t, Options[*widget]{})
 		e.create("a", nil)
 		var r recorder
-		e.inf.AddEventHandler(&r)
+		reg, _ := e.inf.AddEventHandler(&r)
 		e.run()
-		<-e.inf.Synced()
+		<-reg.Synced() // the informer's Synced would not wait for the handler
+		synctest.Wait() // and the reflector is watching
 		r.take()
 		lists := e.srv.RequestCount(apiserver.VerbList, apiservertest.WidgetsResource.GroupResource())
 		// The re-watch after the close is refused (429), so the informer
