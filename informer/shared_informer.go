@@ -40,6 +40,9 @@ type Options[T apiserver.Object] struct {
 	PageSize int64
 	// InOrder uses the in-order DeltaFIFO ([DeltaFIFOOptions].InOrder).
 	InOrder bool
+	// Backoff is the reflector's retry schedule; nil means
+	// [DefaultBackoff]. Examples shorten it so they finish quickly.
+	Backoff *Backoff
 	// Resource names what the informer caches; the [Lister] puts it in its
 	// NotFound errors and logs name it. The factory sets it.
 	Resource apiserver.GroupVersionResource
@@ -218,6 +221,7 @@ func (i *SharedIndexInformer[T]) Run(ctx context.Context) {
 		WatchErrorHandler: i.opts.WatchErrorHandler,
 		UseWatchList:      i.opts.UseWatchList,
 		PageSize:          i.opts.PageSize,
+		Backoff:           i.opts.Backoff,
 	})
 	for _, l := range i.listeners {
 		i.wg.Go(l.run)
