@@ -18,9 +18,9 @@ type source interface {
 }
 
 type startedSource struct {
-	name      string
-	hasSynced func() bool
-	stop      func()
+	name   string
+	synced <-chan struct{} // closed once the handler has seen the initial list
+	stop   func()
 }
 
 // startSources starts every source, or none: on error it returns those
@@ -65,39 +65,33 @@ func (e *CacheSyncError) Error() string {
 		e.Controller, e.Timeout, strings.Join(e.Unsynced, ", "))
 }
 
-// cacheSyncPollPeriod is how often waitForCacheSync looks, the same as
-// client-go's WaitForCacheSync.
-const cacheSyncPollPeriod = 100 * time.Millisecond
-
-// waitForCacheSync polls until every source has synced. It returns nil
+// waitForCacheSync waits until every source has synced. It returns nil
 // when they have, or when ctx ends first (a shutdown is not an error), and
-// a [*CacheSyncError] when the timeout passes.
+// a [*CacheSyncError] when the timeout passes. It waits on the handlers'
+// Synced channels, so it starts the workers the moment the last one syncs.
 func (c *Controller) waitForCacheSync(ctx context.Context, started []startedSource) error {
 	timeout := time.NewTimer(c.timeout)
 	defer timeout.Stop()
-	tick := time.NewTicker(cacheSyncPollPeriod)
-	defer tick.Stop()
-	for {
-		unsynced := unsyncedSources(started)
-		if len(unsynced) == 0 {
-			return nil
-		}
+	for _, st := range started {
 		select {
+		case <-st.synced:
 		case <-ctx.Done():
 			return nil
 		case <-timeout.C:
-			err := &CacheSyncError{Controller: c.name, Timeout: c.timeout, Unsynced: unsynced}
+			err := &CacheSyncError{Controller: c.name, Timeout: c.timeout, Unsynced: unsyncedSources(started)}
 			c.log.Error("Could not wait for caches to sync", "error", err)
 			return err
-		case <-tick.C:
 		}
 	}
+	return nil
 }
 
 func unsyncedSources(started []startedSource) []string {
 	var names []string
 	for _, st := range started {
-		if !st.hasSynced() {
+		select {
+		case <-st.synced:
+		default:
 			names = append(names, st.name)
 		}
 	}

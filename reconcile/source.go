@@ -1,0 +1,198 @@
+package reconcile
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/informer"
+	"github.com/kitchensync/kitchensync/workqueue"
+)
+
+// Informer is what a controller needs from an informer: a way to add and
+// remove an event handler. *informer.SharedIndexInformer[T] satisfies it.
+type Informer[T apiserver.Object] interface {
+	AddEventHandler(h informer.ResourceEventHandler[T]) (*informer.Registration, error)
+	RemoveEventHandler(reg *informer.Registration) error
+}
+
+// MapFunc maps an object to the requests its events should cause, for
+// [Watches]. It runs on the informer's delivery goroutine and must be
+// quick; it must not modify obj.
+type MapFunc[T apiserver.Object] func(ctx context.Context, obj T) []Request
+
+// For makes c reconcile objects of inf's kind: every event on an object
+// that passes preds (and c's event filters) enqueues the object's own key.
+// Call it (and [Owns], [Watches]) before [Controller.Start]. Like
+// controller-runtime's builder For with handler.EnqueueRequestForObject.
+func For[T apiserver.Object](c *Controller, inf Informer[T], preds ...Predicate[T]) error {
+	return addSource(c, "For", inf, preds, func(_ context.Context, obj T) []Request {
+		return []Request{RequestFor(obj)}
+	})
+}
+
+// Owns makes c watch children of inf's kind: every event on a child that
+// passes preds enqueues the owner named in the child's controller owner
+// reference (the one with Controller=true), if that owner's group and kind
+// are owner's (the version does not matter). Children without such a
+// reference cause nothing. An update enqueues the owners of both the old and
+// the new child, so a change of owner wakes both. Like controller-runtime's
+// builder Owns with handler.EnqueueRequestForOwner(..., OnlyControllerOwner()).
+func Owns[T apiserver.Object](c *Controller, inf Informer[T], owner apiserver.GroupKind, preds ...Predicate[T]) error {
+	return addSource(c, "Owns", inf, preds, func(_ context.Context, obj T) []Request {
+		return ownerRequest(obj, owner)
+	})
+}
+
+// Watches makes c watch inf with a mapping of its own: every event on an
+// object that passes preds enqueues the requests mapFn returns for it (for
+// an update, for the old and the new object, without duplicates). Like
+// controller-runtime's builder Watches with handler.EnqueueRequestsFromMapFunc.
+func Watches[T apiserver.Object](c *Controller, inf Informer[T], mapFn MapFunc[T], preds ...Predicate[T]) error {
+	if mapFn == nil {
+		return fmt.Errorf("reconcile: controller %q: Watches needs a MapFunc", c.name)
+	}
+	return addSource(c, "Watches", inf, preds, mapFn)
+}
+
+func ownerRequest(obj apiserver.Object, owner apiserver.GroupKind) []Request {
+	m := metaOf(obj)
+	if m == nil {
+		return nil
+	}
+	ref := apiserver.GetControllerOf(obj)
+	if ref == nil || ref.Kind != owner.Kind || apiserver.ParseGroupVersion(ref.APIVersion).Group != owner.Group {
+		return nil
+	}
+	return []Request{{NamespacedName{Namespace: m.Namespace, Name: ref.Name}}}
+}
+
+// addSource records a watch for Start; it refuses a nil informer and a
+// controller already started.
+func addSource[T apiserver.Object](c *Controller, verb string, inf Informer[T], preds []Predicate[T], mapFn MapFunc[T]) error {
+	s := &kindSource[T]{verb: verb, inf: inf, preds: preds, mapFn: mapFn}
+	if inf == nil || reflect.ValueOf(inf).Kind() == reflect.Pointer && reflect.ValueOf(inf).IsNil() {
+		return fmt.Errorf("reconcile: controller %q: %s needs an informer", c.name, s)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.started {
+		return fmt.Errorf("reconcile: controller %q: %s after Start; add watches before starting", c.name, s)
+	}
+	c.sources = append(c.sources, s)
+	return nil
+}
+
+// kindSource is a source for one informer of T.
+type kindSource[T apiserver.Object] struct {
+	verb  string
+	inf   Informer[T]
+	preds []Predicate[T]
+	mapFn MapFunc[T]
+}
+
+func (s *kindSource[T]) String() string {
+	return fmt.Sprintf("%s(%v)", s.verb, reflect.TypeFor[T]())
+}
+
+func (s *kindSource[T]) start(ctx context.Context, q PriorityQueue,
+	filters []Predicate[apiserver.Object]) (startedSource, error) {
+	h := &eventHandler[T]{ctx: ctx, queue: q, mapFn: s.mapFn, preds: s.preds}
+	for _, f := range filters {
+		h.preds = append(h.preds, objectPredicate[T]{f})
+	}
+	reg, err := s.inf.AddEventHandler(h)
+	if err != nil {
+		return startedSource{}, err
+	}
+	return startedSource{
+		name:   s.String(),
+		synced: reg.Synced(),
+		stop:   func() { _ = s.inf.RemoveEventHandler(reg) },
+	}, nil
+}
+
+// eventHandler turns an informer's notifications into events, filters
+// them through the predicates, maps them to requests and queues those —
+// at [LowPriority] when they tell nothing new (the initial list, a resync),
+// as controller-runtime's handlers do.
+type eventHandler[T apiserver.Object] struct {
+	ctx   context.Context
+	queue PriorityQueue
+	mapFn MapFunc[T]
+	preds []Predicate[T]
+}
+
+func (h *eventHandler[T]) OnAdd(obj T, isInInitialList bool) {
+	e := CreateEvent[T]{Object: obj, IsInInitialList: isInInitialList}
+	if all(h.preds, func(p Predicate[T]) bool { return p.Create(e) }) {
+		h.enqueue(isInInitialList, h.mapFn(h.ctx, obj))
+	}
+}
+
+func (h *eventHandler[T]) OnUpdate(oldObj, newObj T) {
+	e := UpdateEvent[T]{ObjectOld: oldObj, ObjectNew: newObj}
+	if !all(h.preds, func(p Predicate[T]) bool { return p.Update(e) }) {
+		return
+	}
+	reqs := h.mapFn(h.ctx, newObj)
+	for _, r := range h.mapFn(h.ctx, oldObj) {
+		if !containsRequest(reqs, r) {
+			reqs = append(reqs, r)
+		}
+	}
+	o, n := metaOf(oldObj), metaOf(newObj)
+	resync := o != nil && n != nil && o.ResourceVersion == n.ResourceVersion
+	h.enqueue(resync, reqs)
+}
+
+func (h *eventHandler[T]) OnDelete(obj T, finalStateUnknown bool) {
+	e := DeleteEvent[T]{Object: obj, DeleteStateUnknown: finalStateUnknown}
+	if all(h.preds, func(p Predicate[T]) bool { return p.Delete(e) }) {
+		h.enqueue(false, h.mapFn(h.ctx, obj))
+	}
+}
+
+func (h *eventHandler[T]) enqueue(low bool, reqs []Request) {
+	if len(reqs) == 0 {
+		return
+	}
+	if !low {
+		for _, r := range reqs {
+			h.queue.Add(r)
+		}
+		return
+	}
+	p := LowPriority
+	h.queue.AddWithOpts(workqueue.AddOpts{Priority: &p}, reqs...)
+}
+
+func containsRequest(reqs []Request, r Request) bool {
+	for _, x := range reqs {
+		if x == r {
+			return true
+		}
+	}
+	return false
+}
+
+// objectPredicate applies a Predicate over [apiserver.Object] (an event
+// filter of the whole controller) to events of T.
+type objectPredicate[T apiserver.Object] struct{ p Predicate[apiserver.Object] }
+
+func (o objectPredicate[T]) Create(e CreateEvent[T]) bool {
+	return o.p.Create(CreateEvent[apiserver.Object]{Object: e.Object, IsInInitialList: e.IsInInitialList})
+}
+
+func (o objectPredicate[T]) Update(e UpdateEvent[T]) bool {
+	return o.p.Update(UpdateEvent[apiserver.Object]{ObjectOld: e.ObjectOld, ObjectNew: e.ObjectNew})
+}
+
+func (o objectPredicate[T]) Delete(e DeleteEvent[T]) bool {
+	return o.p.Delete(DeleteEvent[apiserver.Object]{Object: e.Object, DeleteStateUnknown: e.DeleteStateUnknown})
+}
+
+func (o objectPredicate[T]) Generic(e GenericEvent[T]) bool {
+	return o.p.Generic(GenericEvent[apiserver.Object]{Object: e.Object})
+}
