@@ -74,7 +74,7 @@ func (c *Chef) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.
 		return reconcile.Result{}, err
 	case !ok:
 		// Gone without our finalizer (or after it): tidy up what is left.
-		return reconcile.Result{}, c.clearCooks(ctx, req.Namespace, req.Name)
+		return reconcile.Result{}, c.clearCooks(ctx, req.Namespace, req.Name, "the order is gone")
 	case order.DeletionTimestamp != nil:
 		return reconcile.Result{}, c.cancel(ctx, order)
 	case order.Status.Phase.Final():

@@ -3,6 +3,7 @@ package kitchen
 import (
 	"context"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -85,7 +86,7 @@ func statusEqual(a, b OrderStatus) bool {
 // reject stops whatever was started, marks the order Rejected with the
 // reason in the Accepted condition, and lets the order go.
 func (c *Chef) reject(ctx context.Context, order *Order, reason, msg string) error {
-	if err := c.clearCooks(ctx, order.Namespace, order.Name); err != nil {
+	if err := c.clearCooks(ctx, order.Namespace, order.Name, "the order is rejected"); err != nil {
 		return err
 	}
 	st := apiserver.DeepCopy(order).Status
@@ -107,7 +108,7 @@ func (c *Chef) finish(ctx context.Context, order *Order) error {
 	if !reconcile.ContainsFinalizer(order, OrderFinalizer) {
 		return nil
 	}
-	if err := c.clearCooks(ctx, order.Namespace, order.Name); err != nil {
+	if err := c.clearCooks(ctx, order.Namespace, order.Name, "the order is "+strings.ToLower(string(order.Status.Phase))); err != nil {
 		return err
 	}
 	return c.removeFinalizer(ctx, order)
@@ -120,7 +121,7 @@ func (c *Chef) cancel(ctx context.Context, order *Order) error {
 		return nil // not ours to hold, or already let go
 	}
 	c.Log.Say("chef", "%s: the table cancelled (deletionTimestamp set): stopping its cooks", keyOf(order))
-	if err := c.clearCooks(ctx, order.Namespace, order.Name); err != nil {
+	if err := c.clearCooks(ctx, order.Namespace, order.Name, "the table cancelled"); err != nil {
 		return err
 	}
 	if !order.Status.Phase.Final() {
@@ -160,13 +161,13 @@ func (c *Chef) removeFinalizer(ctx context.Context, order *Order) error {
 // the API server rather than the cache (a cook created a moment ago may
 // not be cached yet), and releases any reservation a cook that never got
 // created still holds.
-func (c *Chef) clearCooks(ctx context.Context, ns, name string) error {
+func (c *Chef) clearCooks(ctx context.Context, ns, name, why string) error {
 	list, _, err := c.CookAPI.Namespace(ns).List(ctx, apiserver.ListOptions{FieldSelector: "spec.order=" + name})
 	if err != nil {
 		return err
 	}
 	for _, ck := range list {
-		if err := c.dropCook(ctx, ck, "the order is closed"); err != nil {
+		if err := c.dropCook(ctx, ck, why); err != nil {
 			return err
 		}
 	}

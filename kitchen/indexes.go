@@ -15,12 +15,11 @@ const (
 )
 
 // OrderIndexers returns the indexes of the orders cache: by table and by
-// section (plus the usual namespace index).
+// section. (An informer adds the namespace index itself.)
 func OrderIndexers() store.Indexers[*Order] {
 	return store.Indexers[*Order]{
-		store.NamespaceIndex: store.MetaNamespaceIndexFunc[*Order],
-		OrderTableIndex:      func(o *Order) ([]string, error) { return []string{strconv.Itoa(o.Spec.Table)}, nil },
-		OrderSectionIndex:    func(o *Order) ([]string, error) { return []string{sectionName(o.Spec.Section)}, nil },
+		OrderTableIndex:   func(o *Order) ([]string, error) { return []string{strconv.Itoa(o.Spec.Table)}, nil },
+		OrderSectionIndex: func(o *Order) ([]string, error) { return []string{sectionName(o.Spec.Section)}, nil },
 	}
 }
 

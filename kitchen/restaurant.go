@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/reconcile"
 	"github.com/kitchensync/kitchensync/store"
 	"github.com/kitchensync/kitchensync/workqueue"
@@ -210,3 +211,43 @@ func (r *Restaurant) ChefMetrics() reconcile.Metrics { return r.chefs.Metrics() 
 
 // BrigadeMetrics returns the brigade controller's metrics.
 func (r *Restaurant) BrigadeMetrics() reconcile.Metrics { return r.cooks.Metrics() }
+
+// WaitForOrder blocks until cond holds for the order name (in the
+// restaurant's namespace) as the runner's cache has it — cond gets nil
+// once the order is gone — or until ctx ends. Tests and lessons use it to
+// wait for a phase without polling.
+func (r *Restaurant) WaitForOrder(ctx context.Context, name string, cond func(*Order) bool) error {
+	poke := make(chan struct{}, 1)
+	wake := func() {
+		select {
+		case poke <- struct{}{}:
+		default:
+		}
+	}
+	reg, err := r.Runner.Orders.AddEventHandler(informer.ResourceEventHandlerFuncs[*Order]{
+		AddFunc:    func(*Order, bool) { wake() },
+		UpdateFunc: func(_, _ *Order) { wake() },
+		DeleteFunc: func(*Order, bool) { wake() },
+	})
+	if err != nil {
+		return err
+	}
+	defer func() { _ = r.Runner.Orders.RemoveEventHandler(reg) }()
+	for {
+		o, ok, err := r.Runner.Orders.GetIndexer().GetByKey(r.Namespace + "/" + name)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			o = nil
+		}
+		if cond(o) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for order %s: %w", name, ctx.Err())
+		case <-poke:
+		}
+	}
+}

@@ -1,0 +1,72 @@
+// Package lessons holds the logic of the lesson programs under examples/,
+// one exported function per lesson, so that the programs stay a few lines
+// long and the tests can run each lesson and check what it tells.
+//
+// Each lesson writes its narration to an io.Writer and returns an error
+// if the restaurant did not behave as the lesson says it should.
+package lessons
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/kitchensync/kitchensync/kitchen"
+)
+
+// Minute is the kitchen minute of the lessons: fast, but slow enough for
+// the chef to react well within one.
+const Minute = 5 * time.Millisecond
+
+// heading prints a lesson's section title.
+func heading(w io.Writer, format string, args ...any) {
+	fmt.Fprintf(w, "\n== %s ==\n", fmt.Sprintf(format, args...))
+}
+
+// open opens a restaurant and runs it until the returned stop is called;
+// stop waits for everything to end.
+func open(ctx context.Context, cfg kitchen.Config) (*kitchen.Restaurant, func() error, error) {
+	if cfg.Minute == 0 {
+		cfg.Minute = Minute
+	}
+	r, err := kitchen.Open(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	return r, func() error {
+		// Closing time: let the last hand-offs finish, then stop.
+		_ = r.Clock.Sleep(ctx, 2*time.Minute)
+		cancel()
+		return <-done
+	}, nil
+}
+
+// pause lets a little kitchen time pass, so that the hand-offs in flight
+// are narrated before the lesson moves on.
+func pause(ctx context.Context, r *kitchen.Restaurant) {
+	_ = r.Clock.Sleep(ctx, time.Minute)
+}
+
+// printLedger prints the pantry's account of some ingredients.
+func printLedger(w io.Writer, r *kitchen.Restaurant, names ...string) {
+	ledgers := r.Pantry.Ledgers(r.Clock.Now())
+	if len(names) == 0 {
+		names = slices.Sorted(maps.Keys(ledgers))
+	}
+	for _, name := range names {
+		l := ledgers[name]
+		fmt.Fprintf(w, "  %-14s opening %6d%-3s used %5d  wasted %5d  reserved %5d  on the shelf %6d\n",
+			name, l.Opening, l.Unit, l.Used, l.Wasted, l.Reserved, l.Shelf)
+	}
+	if err := r.Pantry.Check(); err != nil {
+		fmt.Fprintf(w, "  pantry: %v\n", err)
+	} else {
+		fmt.Fprintf(w, "  pantry balanced: nothing lost, nothing counted twice\n")
+	}
+}
