@@ -1,0 +1,145 @@
+package httpapi_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+)
+
+func TestPaging(t *testing.T) {
+	ts := serve(t, seeded(t, apiserver.Options{}))
+	first := do(t, ts, "GET", "/apis/test.kitchensync.io/v1/widgets?limit=2", "")
+	meta := first.Body.(map[string]any)["metadata"].(map[string]any)
+	token, _ := meta["continue"].(string)
+	if token == "" || meta["remainingItemCount"] != 1.0 || len(first.Body.(map[string]any)["items"].([]any)) != 2 {
+		t.Fatalf("first page: %s", first.Raw)
+	}
+	second := do(t, ts, "GET", "/apis/test.kitchensync.io/v1/widgets?limit=2&continue="+token, "")
+	want := `{"apiVersion":"test.kitchensync.io/v1","kind":"WidgetList","metadata":{"resourceVersion":"4"},"items":[` + w3JSON + `]}`
+	if diff := cmp.Diff(decode(t, want), second.Body); diff != "" {
+		t.Errorf("second page (-want +got):\n%s", diff)
+	}
+}
+
+func TestTooLarge(t *testing.T) {
+	big := func(n int) string {
+		return `{"metadata":{"name":"big"},"spec":{"tags":["` + strings.Repeat("x", n) + `"]}}`
+	}
+	tests := []struct {
+		name string
+		srv  apiserver.Options
+		opts []httpapi.Option
+		body string
+		want string
+	}{{
+		name: "over the default request limit: not read to the end",
+		body: big(2 << 20),
+		want: fmt.Sprintf("Request entity too large: limit is %d", httpapi.DefaultMaxRequestBytes),
+	}, {
+		name: "over a chosen request limit",
+		opts: []httpapi.Option{httpapi.WithMaxRequestBytes(1000)},
+		body: big(2000),
+		want: "Request entity too large: limit is 1000",
+	}, {
+		name: "a readable body, but the object is over the server's limit",
+		srv:  apiserver.Options{MaxObjectBytes: 500},
+		opts: []httpapi.Option{httpapi.WithMaxRequestBytes(4096)},
+		body: big(1000),
+		want: "Request entity too large: limit is 500",
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ts := serve(t, seeded(t, tc.srv), tc.opts...)
+			got := do(t, ts, "POST", wPath, tc.body, "Content-Type", jsonType)
+			if diff := cmp.Diff(decode(t, failure(413, "RequestEntityTooLarge", tc.want, "")), got.Body); diff != "" || got.Code != 413 {
+				t.Errorf("code %d, body (-want +got):\n%s", got.Code, diff)
+			}
+		})
+	}
+}
+
+// TestWatchTimeout runs the handler without a network, inside a bubble
+// where time is virtual: a watch with timeoutSeconds ends by itself after
+// that long, and the handler returns.
+func TestWatchTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := apiservertest.NewServer(t)
+		h := httpapi.NewHandler(srv)
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest("GET", wPath+"?watch=true&timeoutSeconds=30", nil)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			h.ServeHTTP(rec, req)
+		}()
+		synctest.Wait() // the watch is open
+		w := apiservertest.NewWidget("default", "w1")
+		if _, err := apiserver.NewClient[*apiservertest.Widget](srv).Create(ctx, w, apiserver.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		<-done
+		if d := time.Since(start); d != 30*time.Second {
+			t.Errorf("the watch ended after %v, want 30s", d)
+		}
+		lines := strings.Split(strings.TrimSpace(rec.Body.String()), "\n")
+		if len(lines) != 1 || !strings.HasPrefix(lines[0], `{"type":"ADDED","object":{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"w1"`) {
+			t.Errorf("stream:\n%s", rec.Body.String())
+		}
+	})
+}
+
+// TestAge checks the Age column as kubectl prints it, in a bubble where
+// objects are created at a known instant.
+func TestAge(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := apiservertest.NewServer(t)
+		created := time.Now()
+		w := apiservertest.NewWidget("default", "w1")
+		if _, err := apiserver.NewClient[*apiservertest.Widget](srv).Create(ctx, w, apiserver.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		var now time.Time
+		h := httpapi.NewHandler(srv, httpapi.WithClock(func() time.Time { return now }))
+		for _, tc := range []struct {
+			after time.Duration
+			want  string
+		}{
+			{-time.Second, "0s"}, {-5 * time.Second, "<invalid>"}, {0, "0s"}, {42 * time.Second, "42s"},
+			{119 * time.Second, "119s"}, {2 * time.Minute, "2m"}, {3*time.Minute + 10*time.Second, "3m10s"},
+			{25 * time.Minute, "25m"}, {179 * time.Minute, "179m"}, {3 * time.Hour, "3h"},
+			{5*time.Hour + 30*time.Minute, "5h30m"}, {30 * time.Hour, "30h"}, {76 * time.Hour, "3d4h"},
+			{72 * time.Hour, "3d"}, {400 * 24 * time.Hour, "400d"}, {3*365*24*time.Hour + 24*time.Hour, "3y1d"},
+			{9 * 365 * 24 * time.Hour, "9y"},
+		} {
+			now = created.Add(tc.after)
+			rec := httptest.NewRecorder()
+			req := httptest.NewRequest("GET", w1Path, nil)
+			req.Header.Set("Accept", tableAccept)
+			h.ServeHTTP(rec, req)
+			if got := ageCell(t, rec); got != tc.want {
+				t.Errorf("after %v: age %q, want %q", tc.after, got, tc.want)
+			}
+		}
+	})
+}
+
+func ageCell(t *testing.T, rec *httptest.ResponseRecorder) string {
+	t.Helper()
+	if rec.Code != http.StatusOK {
+		t.Fatalf("code %d: %s", rec.Code, rec.Body)
+	}
+	table := decode(t, rec.Body.String()).(map[string]any)
+	cells := table["rows"].([]any)[0].(map[string]any)["cells"].([]any)
+	return cells[len(cells)-1].(string)
+}
