@@ -60,14 +60,15 @@
 //
 // # What a Result does
 //
-// After each Reconcile, the controller acts on what it returned, exactly
-// as controller-runtime does:
+// After each Reconcile, the controller acts on what it returned, as
+// controller-runtime does:
 //
 //   - a non-nil error: the request is requeued rate-limited — per key
 //     5ms, 10ms, 20ms, ... with the default rate limiter — and the Result
 //     is ignored (a warning is logged if it asked for a requeue);
-//   - an error wrapped by [TerminalError]: logged and counted, the key's
-//     backoff is forgotten, and it is not requeued;
+//   - an error wrapped by [TerminalError]: logged and counted, and not
+//     requeued; the key's backoff is also forgotten, so its next event
+//     starts a fresh one (controller-runtime leaves it as it was);
 //   - a panic: recovered, logged with its stack, counted, and handled as
 //     an error;
 //   - Result{RequeueAfter: d} with d > 0: the backoff is forgotten and the

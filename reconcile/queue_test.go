@@ -144,3 +144,36 @@ func TestLogs(t *testing.T) {
 		t.Errorf("LoggerFrom outside a reconcile returned nil")
 	}
 }
+
+// Which wins when an event races a pending RequeueAfter (the package doc,
+// "What a Result does"): the event reconciles at once. With the default
+// priority queue it replaces the timed requeue, so a reconcile that then
+// returns the zero Result ends the timed requeues; with a plain
+// rate-limiting queue the timed requeue still fires.
+func TestEventRacesRequeueAfter(t *testing.T) {
+	plain := func(name string, rl workqueue.RateLimiter[reconcile.Request]) reconcile.Queue {
+		return workqueue.NewRateLimiting(rl, workqueue.QueueConfig{Name: name})
+	}
+	tests := []struct {
+		name     string
+		newQueue func(string, workqueue.RateLimiter[reconcile.Request]) reconcile.Queue
+		want     []time.Duration
+	}{
+		{"priority queue", nil, []time.Duration{0, 10 * time.Second}},
+		{"rate-limiting queue", plain, []time.Duration{0, 10 * time.Second, time.Minute}},
+	}
+	for _, tt := range tests {
+		synctest.Test(t, func(t *testing.T) {
+			r := newRecorder(returns(reconcile.Result{RequeueAfter: time.Minute}, nil))
+			c := newController(t, r, reconcile.Options{NewQueue: tt.newQueue})
+			c.Queue().Add(soup)
+			time.AfterFunc(10*time.Second, func() { c.Queue().Add(soup) }) // the event
+			if err := runFor(t, c, time.Hour); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, r.times()); diff != "" {
+				t.Errorf("%s: reconcile times (-want +got):\n%s", tt.name, diff)
+			}
+		})
+	}
+}
