@@ -34,12 +34,15 @@ func For[T apiserver.Object](c *Controller, inf Informer[T], preds ...Predicate[
 
 // Owns makes c watch children of inf's kind: every event on a child that
 // passes preds enqueues the owner named in the child's controller owner
-// reference (the one with Controller=true), if that owner's group and kind
-// are owner's (the version does not matter). Children without such a
-// reference cause nothing. An update enqueues the owners of both the old and
-// the new child, so a change of owner wakes both. Like controller-runtime's
-// builder Owns with handler.EnqueueRequestForOwner(..., OnlyControllerOwner()).
-func Owns[T apiserver.Object](c *Controller, inf Informer[T], owner apiserver.GroupKind, preds ...Predicate[T]) error {
+// reference (the one with Controller=true), if that reference names
+// owner's group and kind (the version does not matter). The owner is
+// looked up in the child's namespace, or in no namespace if owner's kind is
+// cluster-scoped. Children without such a reference cause nothing. An update
+// enqueues the owners of both the old and the new child, so a change of
+// owner wakes both. Pass owner as registered in the scheme (e.g.
+// apiservertest.WidgetKind()). Like controller-runtime's builder Owns with
+// handler.EnqueueRequestForOwner(..., OnlyControllerOwner()).
+func Owns[T apiserver.Object](c *Controller, inf Informer[T], owner apiserver.KindInfo, preds ...Predicate[T]) error {
 	return addSource(c, "Owns", inf, preds, func(_ context.Context, obj T) []Request {
 		return ownerRequest(obj, owner)
 	})
@@ -56,7 +59,7 @@ func Watches[T apiserver.Object](c *Controller, inf Informer[T], mapFn MapFunc[T
 	return addSource(c, "Watches", inf, preds, mapFn)
 }
 
-func ownerRequest(obj apiserver.Object, owner apiserver.GroupKind) []Request {
+func ownerRequest(obj apiserver.Object, owner apiserver.KindInfo) []Request {
 	m := metaOf(obj)
 	if m == nil {
 		return nil
@@ -65,7 +68,11 @@ func ownerRequest(obj apiserver.Object, owner apiserver.GroupKind) []Request {
 	if ref == nil || ref.Kind != owner.Kind || apiserver.ParseGroupVersion(ref.APIVersion).Group != owner.Group {
 		return nil
 	}
-	return []Request{{NamespacedName{Namespace: m.Namespace, Name: ref.Name}}}
+	key := NamespacedName{Namespace: m.Namespace, Name: ref.Name}
+	if !owner.Namespaced {
+		key.Namespace = ""
+	}
+	return []Request{{NamespacedName: key}}
 }
 
 // addSource records a watch for Start; it refuses a nil informer and a

@@ -163,8 +163,7 @@ func TestOwnsEnqueuesTheControllingOwner(t *testing.T) {
 		w := newWorld(t, true)
 		r := &requests{}
 		c := newController(t, r, reconcile.Options{})
-		widgetKind := apiserver.GroupKind{Group: apiservertest.Group, Kind: "Widget"}
-		if err := reconcile.Owns(c, w.inf, widgetKind); err != nil {
+		if err := reconcile.Owns(c, w.inf, apiservertest.WidgetKind()); err != nil {
 			t.Fatal(err)
 		}
 		stop := start(t, c)
@@ -207,6 +206,26 @@ func TestOwnsEnqueuesTheControllingOwner(t *testing.T) {
 		}
 		checkMetrics(t, c, reconcile.Metrics{ReconcileTotal: reconcile.ReconcileTotals{Success: 5},
 			MaxConcurrentReconciles: 1})
+	})
+}
+
+// A cluster-scoped owner is enqueued without a namespace.
+func TestOwnsClusterScopedOwner(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := newWorld(t, true)
+		r := &requests{}
+		c := newController(t, r, reconcile.Options{})
+		if err := reconcile.Owns(c, w.inf, apiservertest.GadgetKind()); err != nil {
+			t.Fatal(err)
+		}
+		stop := start(t, c)
+		spoon := apiservertest.NewWidget("kitchen", "spoon")
+		spoon.OwnerReferences = []apiserver.OwnerReference{apiserver.NewControllerRef(apiservertest.NewGadget("drawer"))}
+		w.create(t, spoon)
+		r.check(t, "child of a gadget created", "drawer")
+		if err := stop(); err != nil {
+			t.Fatal(err)
+		}
 	})
 }
 
