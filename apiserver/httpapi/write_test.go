@@ -13,7 +13,7 @@ const (
 	// w1 after a spec change at resourceVersion 5.
 	w1Size5 = `{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"w1","namespace":"default","uid":"<uid>","resourceVersion":"5","generation":2,"creationTimestamp":"<time>","labels":{"app":"shop"}},"spec":{"color":"red","size":5}}`
 	// w1 after a status write at resourceVersion 5.
-	w1Ready = `{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"w1","namespace":"default","uid":"<uid>","resourceVersion":"5","generation":1,"creationTimestamp":"<time>","labels":{"app":"shop"}},"spec":{"color":"red","size":1},"status":{"phase":"Ready"}}`
+	w1Ready  = `{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"w1","namespace":"default","uid":"<uid>","resourceVersion":"5","generation":1,"creationTimestamp":"<time>","labels":{"app":"shop"}},"spec":{"color":"red","size":1},"status":{"phase":"Ready"}}`
 	w1Update = `{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"w1","namespace":"default","resourceVersion":"1","labels":{"app":"shop"}},"spec":{"color":"red","size":5}}`
 )
 
@@ -58,7 +58,7 @@ func TestCreate(t *testing.T) {
 		{name: "YAML is not spoken", method: "POST", path: wPath, body: "metadata: {name: w4}", header: []string{"Content-Type", "application/yaml"}, code: 415,
 			want: failure(415, "UnsupportedMediaType", `the body of the request was in an unknown format ("application/yaml") - accepted media types include: application/json`, "")},
 		{name: "create needs a namespace", method: "POST", path: "/apis/test.kitchensync.io/v1/widgets", body: w4Body, header: ct, code: 405,
-			want: failure(405, "MethodNotAllowed", `POST is not allowed on /apis/test.kitchensync.io/v1/widgets (widgets.test.kitchensync.io is namespaced: write through /namespaces/{namespace}/widgets): use GET`, ""),
+			want:       failure(405, "MethodNotAllowed", `POST is not allowed on /apis/test.kitchensync.io/v1/widgets (widgets.test.kitchensync.io is namespaced: write through /namespaces/{namespace}/widgets): use GET`, ""),
 			wantHeader: map[string]string{"Allow": "GET"}},
 		{name: "no deletecollection", method: "DELETE", path: wPath, code: 405,
 			want:       failure(405, "MethodNotAllowed", `DELETE is not allowed on `+wPath+`: use GET, POST`, ""),

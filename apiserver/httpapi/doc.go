@@ -1,0 +1,83 @@
+// Package httpapi puts the Kubernetes REST protocol in front of an
+// in-memory [apiserver.Server], so that kubectl, curl or any Kubernetes
+// HTTP client can talk to it.
+//
+// In the kitchen, the API server is the front desk with its order book;
+// this package is the front desk's phone line. kubectl calls in and
+// speaks REST: "GET /apis/menu.example.com/v1/namespaces/default/orders,
+// please, as a table". The person at the phone looks in the same order
+// book everyone else uses, answers in the same words the real Kubernetes
+// front desk would, and, for a caller who says "keep me posted" (a
+// watch), stays on the line reading out every change until the caller
+// hangs up.
+//
+// # Routes
+//
+// [NewHandler] returns an [http.Handler] to mount at the root of a server.
+// It serves, for the kinds registered in the server's scheme:
+//
+//	GET  /version                    version.Info (the server speaks the 1.32 API)
+//	GET  /api, /apis                 APIVersions (core kinds only), APIGroupList
+//	GET  /apis/{group}[/{version}]   APIGroup, APIResourceList (with "{resource}/status")
+//	GET  /openapi/v3[/apis/{g}/{v}]  just enough OpenAPI for kubectl create and apply
+//
+// and for each resource, under /apis/{group}/{version} (or /api/v1):
+//
+//	GET    .../{resource}                        list (or watch) across namespaces
+//	GET    .../namespaces/{ns}/{resource}        list, or watch with ?watch=true
+//	POST   .../namespaces/{ns}/{resource}        create (201)
+//	GET    .../namespaces/{ns}/{resource}/{name} get
+//	PUT    .../{name}                            update
+//	PATCH  .../{name}                            merge patch (application/merge-patch+json)
+//	                                             or JSON patch (application/json-patch+json)
+//	DELETE .../{name}                            delete, with DeleteOptions in the body
+//	GET, PUT, PATCH .../{name}/status            the status subresource
+//
+// Cluster-scoped kinds drop the namespaces/{ns} part. The query
+// parameters are Kubernetes' own: labelSelector, fieldSelector,
+// resourceVersion, resourceVersionMatch, limit, continue, watch,
+// allowWatchBookmarks, sendInitialEvents, timeoutSeconds, dryRun=All and
+// fieldValidation (Ignore, Warn — the default, answered with Warning
+// headers — or Strict, which kubectl sends). Bodies are JSON, decoded into
+// the kind's Go type.
+//
+// A client that asks for "application/json;as=Table;v=v1;g=meta.k8s.io",
+// as kubectl get does, gets a meta.k8s.io/v1 Table: the columns are Name,
+// one per extra field selector of the kind (what --field-selector can
+// match), and Age. That is why kubectl get prints the server's columns,
+// not its own.
+//
+// Simplified: no authentication, no protobuf, no server-side apply, no
+// strategic merge patch (kubectl patch needs --type=merge or --type=json;
+// kubectl apply falls back to merge patches by itself), no
+// deletecollection, no aggregated discovery (kubectl falls back to the
+// older per-group documents). JSON patches and patches of the status are
+// applied here, read-modify-write, and count as a get and an update on
+// the server.
+//
+// # Watches over HTTP
+//
+// GET with ?watch=true answers 200 at once and then streams one JSON
+// object per line, {"type":"ADDED","object":{...}}, flushed as each event
+// happens, exactly the events [apiserver.ResourceClient.Watch] delivers.
+// The response ends when the watch does: after an ERROR event (a 410
+// Expired Status for a resourceVersion older than the server's history),
+// after timeoutSeconds, or on a clean close by the server (the client
+// watches again from the last resourceVersion it saw). When the client
+// hangs up, the request's context ends the server's watch; nothing
+// outlives the request.
+//
+// # Errors
+//
+// Every failure is a Kubernetes Status with its HTTP code, the body of the
+// [*apiserver.StatusError] the server returned, unchanged: 404 NotFound,
+// 409 AlreadyExists and Conflict, 410 Expired, 422 Invalid, 429 and 504
+// with a Retry-After header. The HTTP front adds its own: 400 for
+// malformed JSON (with the line and column), a value of the wrong type
+// (naming the field), unknown fields under fieldValidation=Strict (naming
+// each) or a bad query parameter; 404 for a path it does not serve; 405
+// for a method a path does not take (with an Allow header); 406 for an
+// Accept it cannot meet; 413 for a body over [WithMaxRequestBytes], which
+// is never read to its end; 415 for a patch type it cannot apply, naming
+// the ones it can. Any other error is a 500 InternalError.
+package httpapi
