@@ -94,9 +94,9 @@ func ExampleReflector() {
 	fmt.Println("list:", <-store.calls)
 	place(orders, "table-3", 5)
 	fmt.Println("watch:", <-store.calls)
-	fmt.Println("caught up:", r.LastSyncResourceVersion() == srv.ResourceVersion())
 	cancel()
 	<-done
+	fmt.Println("caught up:", r.LastSyncResourceVersion() == srv.ResourceVersion())
 	// Output:
 	// list: Replace [table-1 table-2]
 	// watch: Add table-3
