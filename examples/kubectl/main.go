@@ -52,7 +52,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	srv, err := newServer(ctx, *seed)
+	// Seeding takes no time; it should not fail because Ctrl-C came early.
+	srv, err := newServer(context.WithoutCancel(ctx), *seed)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+)
+
+// syncBuffer is a bytes.Buffer safe for the server's goroutines to write
+// while the test reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// start serves the seeded kitchen on a free port until the test ends, and
+// returns its URL, its narration and a stop function that waits for the
+// server to shut down.
+func start(t *testing.T) (url string, log *syncBuffer, stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	srv, err := newServer(ctx, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	log = &syncBuffer{}
+	errc := make(chan error, 1)
+	go func() { errc <- serve(ctx, ln, narrate(log, httpapi.NewHandler(srv))) }()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			if err := <-errc; err != nil {
+				t.Errorf("serve: %v", err)
+			}
+		})
+	}
+	t.Cleanup(stop)
+	return "http://" + ln.Addr().String(), log, stop
+}
+
+func TestNarration(t *testing.T) {
+	url, log, stop := start(t)
+	resp, err := http.Get(url + "/apis/menu.example.com/v1/namespaces/default/orders?labelSelector=section%3Dvip")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(body), `"name":"table-1"`) || strings.Contains(string(body), `"name":"table-2"`) {
+		t.Errorf("list of vip orders: %s", body)
+	}
+
+	// A watch, left open: stopping the server ends it.
+	resp, err = http.Get(url + "/apis/menu.example.com/v1/dishes?watch=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	first, err := bufio.NewReader(resp.Body).ReadString('\n')
+	if err != nil || !strings.HasPrefix(first, `{"type":"ADDED","object":{"apiVersion":"menu.example.com/v1","kind":"Dish"`) {
+		t.Fatalf("first watch event %q: %v", first, err)
+	}
+	stop()
+
+	want := "[apiserver] GET /apis/menu.example.com/v1/namespaces/default/orders?labelSelector=section%3Dvip 200\n" +
+		"[apiserver] GET /apis/menu.example.com/v1/dishes?watch=true 200 (watching)\n" +
+		"[apiserver] GET /apis/menu.example.com/v1/dishes?watch=true watch ended\n"
+	if diff := cmp.Diff(want, log.String()); diff != "" {
+		t.Errorf("narration (-want +got):\n%s", diff)
+	}
+}
+
+// TestKubectlGetOrders shows what the example is for: kubectl prints the
+// kitchen's orders with the server's columns.
+func TestKubectlGetOrders(t *testing.T) {
+	kubectl, err := exec.LookPath("kubectl")
+	if err != nil {
+		t.Skip("kubectl is not installed")
+	}
+	url, _, _ := start(t)
+	dir := t.TempDir()
+	config := filepath.Join(dir, "kubeconfig")
+	if err := os.WriteFile(config, []byte(Kubeconfig(url)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(kubectl, "--kubeconfig", config, "--cache-dir", filepath.Join(dir, "cache"), "get", "orders")
+	cmd.Env = []string{"HOME=" + dir}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("kubectl get orders: %v: %s", err, out)
+	}
+	got := regexp.MustCompile(`(?m) [0-9]s$`).ReplaceAllString(string(out), " 0s")
+	want := "NAME      SECTION   TABLE   AGE\n" +
+		"table-1   vip       1       0s\n" +
+		"table-2   terrace   2       0s\n" +
+		"table-3   main      3       0s\n"
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("kubectl get orders (-want +got):\n%s", diff)
+	}
+}
+
+// TestRun runs the program with a context that is already done: it
+// prints the introduction, writes the kubeconfig, serves nothing and
+// cleans up after itself.
+func TestRun(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out bytes.Buffer
+	if err := run(ctx, []string{"-addr", "127.0.0.1:0", "-duration", "1h"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`\[apiserver\] kubeconfig: (\S+)\n`).FindStringSubmatch(out.String())
+	if m == nil || !strings.Contains(out.String(), "kubectl get orders --field-selector spec.section=vip") {
+		t.Fatalf("introduction:\n%s", out.String())
+	}
+	if _, err := os.Stat(m[1]); !os.IsNotExist(err) {
+		t.Errorf("the kubeconfig %s is still there: %v", m[1], err)
+	}
+}
+
+func TestRunBadFlag(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"-addr"}, &out); err == nil || !strings.Contains(out.String(), "flag needs an argument: -addr") {
+		t.Errorf("run -addr: %v\n%s", err, out.String())
+	}
+}
