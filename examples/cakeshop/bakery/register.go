@@ -1,0 +1,54 @@
+package bakery
+
+import (
+	"github.com/kitchensync/kitchensync/apiserver"
+)
+
+// FieldFlavor is the extra field selector cakes support, as a CRD declares
+// selectableFields.
+const FieldFlavor = "spec.flavor"
+
+// Kinds returns the cake shop's kinds as a scheme registers them — the
+// CustomResourceDefinitions of the shop: Cake, BakerPool and Baker, all
+// namespaced.
+func Kinds() []apiserver.KindInfo {
+	return []apiserver.KindInfo{
+		{
+			Group: Group, Version: Version, Kind: "Cake", Resource: CakeResource.Resource, Namespaced: true,
+			New: func() apiserver.Object { return &Cake{} },
+			Fields: map[string]apiserver.FieldFunc{
+				FieldFlavor: func(obj apiserver.Object) string { return obj.(*Cake).Spec.Flavor },
+			},
+		},
+		{
+			Group: Group, Version: Version, Kind: "BakerPool", Resource: BakerPoolResource.Resource, Namespaced: true,
+			New: func() apiserver.Object { return &BakerPool{} },
+		},
+		{
+			Group: Group, Version: Version, Kind: "Baker", Resource: BakerResource.Resource, Namespaced: true,
+			New: func() apiserver.Object { return &Baker{} },
+		},
+	}
+}
+
+// Register adds the cake shop's kinds to scheme, like a generated
+// AddToScheme, and returns the first error.
+func Register(scheme *apiserver.Scheme) error {
+	for _, k := range Kinds() {
+		if err := scheme.Register(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// NewServer returns an in-memory API server that serves the cake shop's
+// kinds: one "cluster".
+func NewServer() *apiserver.Server {
+	s := apiserver.NewScheme()
+	if err := Register(s); err != nil {
+		// Kinds() is fixed and s is new: this cannot happen.
+		panic("bakery: registering the kinds: " + err.Error())
+	}
+	return apiserver.NewServer(s, apiserver.Options{})
+}

@@ -1,0 +1,171 @@
+package bakery
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/semaphore"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/informer"
+	"github.com/kitchensync/kitchensync/reconcile"
+	"github.com/kitchensync/kitchensync/workqueue"
+)
+
+// ShopOptions configure a [Shop]. Server, Clock and Journal are required.
+type ShopOptions struct {
+	// Name labels the shop in the narration: the front desk speaks as
+	// "front-desk" (or "front-desk@Name"), the baker as "baker" (or
+	// "baker@Name").
+	Name    string
+	Server  *apiserver.Server
+	Clock   *Clock
+	Journal *Journal
+	// Namespace, if set, makes the front desk watch one branch only.
+	Namespace string
+	// Kitchen and Till default to new ones.
+	Kitchen *Kitchen
+	Till    *Till
+	// Workers is MaxConcurrentReconciles (default 1).
+	Workers int
+	// Ovens, if positive, limits the cakes worked on at once with a
+	// semaphore.Weighted, whatever the number of workers.
+	Ovens int
+	// Shift, if set, makes every cake wait for a baker on duty.
+	Shift Shift
+	// Resync is the front desk's resync period in shop time (0: never).
+	Resync time.Duration
+	// Brief narrates only the start and end of each cake.
+	Brief bool
+	// ErrorWithRequeue makes the baker return RequeueAfter with an error
+	// (the story's edge-case bug).
+	ErrorWithRequeue bool
+	// Logger receives the controller's and the baker's structured logs.
+	Logger *slog.Logger
+}
+
+// Shop is one running cake shop on an API server: a front desk (an
+// informer whose cache is the ledger), a queue, and a baker (a controller
+// running [CakeReconciler]).
+type Shop struct {
+	Name       string
+	Kitchen    *Kitchen
+	Till       *Till
+	Informer   *informer.SharedIndexInformer[*Cake]
+	Controller *reconcile.Controller
+	Reconciler *CakeReconciler
+	backoff    *backoff
+}
+
+// NewShop wires a shop; [Shop.Run] opens it.
+func NewShop(o ShopOptions) (*Shop, error) {
+	if o.Kitchen == nil {
+		o.Kitchen = NewKitchen()
+	}
+	if o.Till == nil {
+		o.Till = &Till{}
+	}
+	lw := o.Server.Resource(CakeResource)
+	if o.Namespace != "" {
+		lw = lw.Namespace(o.Namespace)
+	}
+	inf := informer.NewSharedIndexInformer[*Cake](lw, informer.Options[*Cake]{
+		ResyncPeriod: o.Clock.Real(o.Resync),
+		Resource:     CakeResource,
+		WatchErrorHandler: func(err error) {
+			o.Journal.Say(suffix("front-desk", o.Name), "", "watch-error", "lost the order board: %v", err)
+		},
+	})
+	client, err := reconcile.NewClient(o.Server, inf.GetIndexer())
+	if err != nil {
+		return nil, err
+	}
+	r := &CakeReconciler{Who: suffix("baker", o.Name), Cakes: client, Kitchen: o.Kitchen, Till: o.Till,
+		Clock: o.Clock, Journal: o.Journal, Shift: o.Shift, Brief: o.Brief, ErrorWithRequeue: o.ErrorWithRequeue}
+	if o.Ovens > 0 {
+		r.Ovens = semaphore.NewWeighted(int64(o.Ovens))
+	}
+	s := &Shop{Name: o.Name, Kitchen: o.Kitchen, Till: o.Till, Informer: inf, Reconciler: r, backoff: newBackoff(o.Clock, o.Journal)}
+	logger := o.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	s.Controller, err = reconcile.NewController(suffix("cake", o.Name), r, reconcile.Options{
+		MaxConcurrentReconciles: max(1, o.Workers),
+		RateLimiter:             s.backoff,
+		Logger:                  logger,
+		NewQueue: func(name string, rl workqueue.RateLimiter[reconcile.Request]) reconcile.Queue {
+			pq := workqueue.NewPriorityQueue(rl, workqueue.QueueConfig{Name: name})
+			return rack{PriorityQueue: pq, cache: inf.GetIndexer(), journal: o.Journal}
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	desk := frontDesk{journal: o.Journal, who: suffix("front-desk", o.Name)}
+	if err := reconcile.For(s.Controller, inf, reconcile.Predicate[*Cake](desk)); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func suffix(who, name string) string {
+	if name == "" {
+		return who
+	}
+	return who + "@" + name
+}
+
+// Run opens the shop: it runs the front desk and the baker until ctx is
+// done, then waits for both to stop.
+func (s *Shop) Run(ctx context.Context) error {
+	var wg sync.WaitGroup
+	wg.Go(func() { s.Informer.Run(ctx) })
+	err := s.Controller.Start(ctx)
+	wg.Wait()
+	if err != nil {
+		return fmt.Errorf("shop %s: %w", s.Name, err)
+	}
+	return nil
+}
+
+// Start runs the shop in the background, waits until it is open — the
+// ledger filled and the bakers at work — and returns a function that
+// closes it and waits until it has stopped, returning Run's error.
+func (s *Shop) Start(ctx context.Context) (stop func() error) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx) }()
+	stop = func() error {
+		cancel()
+		return <-done
+	}
+	s.waitOpen(ctx, done)
+	return stop
+}
+
+// waitOpen waits until the controller's workers run, which they do once
+// its event handlers have seen the informer's initial list. The controller
+// reports that only in its metrics, so this looks every millisecond (a
+// start-up wait, like client-go's WaitForCacheSync, which polls too).
+func (s *Shop) waitOpen(ctx context.Context, done chan error) {
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for s.Controller.Metrics().MaxConcurrentReconciles == 0 {
+		select {
+		case <-ctx.Done():
+			return
+		case err := <-done:
+			done <- err // Run ended early; put its error back for stop
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// RetryDelays returns the rate limiter's delays for the order key, in shop
+// time, in the order they were handed out.
+func (s *Shop) RetryDelays(key string) []time.Duration { return s.backoff.Delays(key) }
