@@ -174,7 +174,7 @@ func ExampleResourceEventHandler_tombstone() {
 	fmt.Println(<-events)
 
 	orders.Namespace("dining-room").Delete(context.Background(), "table-2", apiserver.DeleteOptions{})
-	srv.CompactHistory()                     // the desk forgets what happened
+	srv.CompactHistory()                      // the desk forgets what happened
 	srv.FailNext(apiserver.VerbWatch, 0, nil) // the runner reconnects: 410, relist
 	fmt.Println(<-events)
 	// Output:

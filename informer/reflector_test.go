@@ -196,10 +196,10 @@ type reflectorCase struct {
 func TestReflector(t *testing.T) {
 	expired := apiserver.NewResourceExpired("too old resource version: 1 (5)")
 	tests := []reflectorCase{{
-		name:    "list, replace, then watch from the list's resourceVersion",
-		reason:  "every event, bookmarks included, advances the last-seen resourceVersion",
-		lists:   []any{list("5", "a", "b")},
-		watches: []any{newFakeWatch(false, event(apiserver.EventAdded, "c", "6"), event(apiserver.EventModified, "a", "7"), event(apiserver.EventDeleted, "b", "8"), event(apiserver.EventBookmark, "", "12"))},
+		name:      "list, replace, then watch from the list's resourceVersion",
+		reason:    "every event, bookmarks included, advances the last-seen resourceVersion",
+		lists:     []any{list("5", "a", "b")},
+		watches:   []any{newFakeWatch(false, event(apiserver.EventAdded, "c", "6"), event(apiserver.EventModified, "a", "7"), event(apiserver.EventDeleted, "b", "8"), event(apiserver.EventBookmark, "", "12"))},
 		wantCalls: []string{`list rv="0"`, `watch rv="5"`},
 		wantOps:   []string{"replace [a b]@5", "add c@6", "update a@7", "delete b@8"},
 		wantRV:    "12",

@@ -244,7 +244,7 @@ func TestTombstoneAfterMissedDelete(t *testing.T) {
 		var r recorder
 		reg, _ := e.inf.AddEventHandler(&r)
 		e.run()
-		<-reg.Synced() // the informer's Synced would not wait for the handler
+		<-reg.Synced()  // the informer's Synced would not wait for the handler
 		synctest.Wait() // and the reflector is watching
 		r.take()
 		// Cut the informer off: its watch ends and the re-watch fails, so
@@ -270,7 +270,7 @@ func TestCompactionRelists(t *testing.T) {
 		var r recorder
 		reg, _ := e.inf.AddEventHandler(&r)
 		e.run()
-		<-reg.Synced() // the informer's Synced would not wait for the handler
+		<-reg.Synced()  // the informer's Synced would not wait for the handler
 		synctest.Wait() // and the reflector is watching
 		r.take()
 		lists := e.srv.RequestCount(apiserver.VerbList, apiservertest.WidgetsResource.GroupResource())
