@@ -201,6 +201,9 @@ func (c *Chef) writeStatus(ctx context.Context, order *Order, status OrderStatus
 		stored, err = api.UpdateStatus(ctx, cur, apiserver.UpdateOptions{})
 		return err
 	})
+	if apiserver.IsNotFound(err) {
+		return order, nil // gone meanwhile: our cache was behind
+	}
 	if err == nil && stored.Status.Phase == status.Phase && order.Status.Phase != status.Phase {
 		c.Log.Say("chef", "%s: status %s → %s (rv %s)", keyOf(order), phaseName(order.Status.Phase), status.Phase, stored.ResourceVersion)
 	}

@@ -12,6 +12,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/kitchensync/kitchensync/kitchen"
@@ -69,4 +70,25 @@ func printLedger(w io.Writer, r *kitchen.Restaurant, names ...string) {
 	} else {
 		fmt.Fprintf(w, "  pantry balanced: nothing lost, nothing counted twice\n")
 	}
+}
+
+// syncWriter serialises writes to w: a lesson's own lines and the
+// narration of the restaurant's goroutines share one writer.
+type syncWriter struct {
+	mu sync.Mutex // guards w
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
+
+// serialised returns w wrapped so that concurrent writes never interleave.
+func serialised(w io.Writer) io.Writer {
+	if _, ok := w.(*syncWriter); ok {
+		return w
+	}
+	return &syncWriter{w: w}
 }

@@ -15,6 +15,7 @@ import (
 // table leaves: the order is deleted, the chef's finalizer holds it until
 // the cooks are stopped and unused ingredients are back in the pantry.
 func OrderLifecycle(ctx context.Context, w io.Writer) error {
+	w = serialised(w)
 	r, stop, err := open(ctx, kitchen.Config{Out: w, Verbosity: kitchen.HandOffs})
 	if err != nil {
 		return err

@@ -19,6 +19,7 @@ import (
 // the VIP room?" from its indexes, and a field selector (spec.section=vip)
 // makes a runner that only ever hears about the VIP room.
 func SharedInformer(ctx context.Context, w io.Writer) error {
+	w = serialised(w)
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
 	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
 	for i, sec := range []string{"vip", "main", "terrace", "vip", "main", "terrace"} {

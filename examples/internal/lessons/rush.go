@@ -1,0 +1,55 @@
+package lessons
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/reconcile"
+)
+
+// RushHour is the story's rate-limited ticket rail: thirty tables order
+// at once. Without a limit the chef gets thirty tickets in the same
+// minute; with a token bucket of ten tickets per kitchen minute
+// (workqueue.NewBucketRateLimiter, through the [kitchen.TicketRail]) the
+// tickets wait on the rail and reach the chef ten a minute.
+func RushHour(ctx context.Context, w io.Writer) error {
+	w = serialised(w)
+	clock := kitchen.NewClock(10 * Minute) // tokens come every 6 kitchen seconds: give timers room
+	for _, limit := range []float64{0, 10} {
+		if limit == 0 {
+			heading(w, "Thirty tickets at once, no limit")
+		} else {
+			heading(w, "Thirty tickets at once, %.0f tickets per minute (token bucket)", limit)
+		}
+		rail := kitchen.NewTicketRail(clock, nil, kitchen.RailOptions{TicketsPerMinute: limit, Burst: 1})
+		start := clock.Now()
+		for i := range 30 {
+			rail.Add(reconcile.Request{NamespacedName: reconcile.NamespacedName{Namespace: "dinner", Name: fmt.Sprintf("table-%02d", i+1)}})
+		}
+		perMinute := map[int]int{}
+		last := 0
+		for range 30 {
+			req, shutdown := rail.Get()
+			if shutdown || ctx.Err() != nil {
+				return fmt.Errorf("the rail closed early: %v", ctx.Err())
+			}
+			// Tokens come every tenth of a minute, the first of each minute
+			// on the minute: allow half a tenth, as a timer may fire a
+			// moment after its token.
+			m := int(math.Floor((clock.Now() - start).Minutes() + 0.05))
+			perMinute[m]++
+			last = max(last, m)
+			rail.Done(req)
+		}
+		rail.ShutDown()
+		for m := 0; m <= last; m++ {
+			fmt.Fprintf(w, "  minute %d: %2d tickets reach the chef %s\n", m, perMinute[m], strings.Repeat("▮", perMinute[m]))
+		}
+	}
+	fmt.Fprintln(w, "\n  The bucket does not drop tickets: it spreads them, so the kitchen is never swamped.")
+	return nil
+}
