@@ -3,6 +3,7 @@ package bakery
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -74,4 +75,13 @@ func FormatShop(d time.Duration) string {
 		return fmt.Sprintf("%dh", d/time.Hour)
 	}
 	return fmt.Sprintf("%d min", d/time.Minute)
+}
+
+// formatDelays writes shop durations as "5 min, 10 min".
+func formatDelays(ds []time.Duration) string {
+	parts := make([]string, len(ds))
+	for i, d := range ds {
+		parts[i] = FormatShop(d)
+	}
+	return strings.Join(parts, ", ")
 }

@@ -2,7 +2,6 @@ package bakery
 
 import "context"
 
-func SceneFaults(ctx context.Context, cfg Config) (*Report, error) { return newReport("faults"), nil }
 func SceneBranches(ctx context.Context, cfg Config) (*Report, error) {
 	return newReport("branches"), nil
 }
