@@ -89,7 +89,7 @@ func describeJSONError(info apiserver.KindInfo, body []byte, err error) string {
 		return fmt.Sprintf("%sthe body is not valid JSON: %v at line %d, column %d", prefix, syntax, line, col)
 	case errors.As(err, &typ):
 		line, col := position(body, typ.Offset)
-		return fmt.Sprintf("%sfield %s: cannot use a JSON %s as a Go %s (at line %d, column %d)",
+		return fmt.Sprintf("%sfield %s: cannot use a JSON %s as a Go %s (the value ends at line %d, column %d)",
 			prefix, typ.Field, typ.Value, typ.Type, line, col)
 	}
 	return prefix + err.Error()

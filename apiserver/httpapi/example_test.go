@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -36,4 +37,44 @@ func ExampleNewHandler() {
 	// 404 application/json
 	// Status Failure 404 NotFound
 	// widgets.test.kitchensync.io "w1" not found
+}
+
+// Watch over HTTP: one JSON event per line, as each change happens. A
+// watch from resourceVersion "0" starts with the current state.
+func Example_watch() {
+	ctx := context.Background()
+	srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{})
+	widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
+	_, _ = widgets.Create(ctx, apiservertest.NewWidget("default", "w1"), apiserver.CreateOptions{})
+
+	ts := httptest.NewServer(httpapi.NewHandler(srv))
+	defer ts.Close()
+	resp, err := http.Get(ts.URL + "/apis/test.kitchensync.io/v1/namespaces/default/widgets?watch=true&resourceVersion=0")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer resp.Body.Close()
+	events := json.NewDecoder(resp.Body)
+	print := func() {
+		var ev struct {
+			Type   string
+			Object apiservertest.Widget
+		}
+		if err := events.Decode(&ev); err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(ev.Type, ev.Object.Name, "at resourceVersion", ev.Object.ResourceVersion)
+	}
+	print() // the current state
+
+	_, _ = widgets.Create(ctx, apiservertest.NewWidget("default", "w2"), apiserver.CreateOptions{})
+	print()
+	_ = widgets.Delete(ctx, "w1", apiserver.DeleteOptions{})
+	print()
+	// Output:
+	// ADDED w1 at resourceVersion 1
+	// ADDED w2 at resourceVersion 2
+	// DELETED w1 at resourceVersion 3
 }

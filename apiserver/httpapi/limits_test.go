@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -142,4 +143,34 @@ func ageCell(t *testing.T, rec *httptest.ResponseRecorder) string {
 	table := decode(t, rec.Body.String()).(map[string]any)
 	cells := table["rows"].([]any)[0].(map[string]any)["cells"].([]any)
 	return cells[len(cells)-1].(string)
+}
+
+// TestWatchClientGoesAway shows that a watch leaves nothing behind when
+// its client hangs up: the bubble ends only once every goroutine in it,
+// the server's watch goroutine included, has returned. (The server here
+// has no cleanup that would close its watches for us.)
+func TestWatchClientGoesAway(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{})
+		h := httpapi.NewHandler(srv)
+		reqCtx, hangUp := context.WithCancel(context.Background())
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequestWithContext(reqCtx, "GET", wPath+"?watch=true", nil)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			h.ServeHTTP(rec, req)
+		}()
+		synctest.Wait() // the watch is open and idle
+		select {
+		case <-done:
+			t.Fatal("the watch ended by itself")
+		default:
+		}
+		hangUp()
+		<-done
+		if rec.Code != http.StatusOK || rec.Body.Len() != 0 {
+			t.Errorf("code %d, body %q", rec.Code, rec.Body)
+		}
+	})
 }

@@ -76,17 +76,18 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request, t target) error {
 	if err != nil {
 		return err
 	}
-	if opts, watch, err := listOptions(r.URL.Query()); err != nil || watch {
-		if err != nil {
-			return err
-		}
+	opts, watch, err := listOptions(r.URL.Query())
+	switch {
+	case err != nil:
+		return err
+	case watch:
 		if opts.FieldSelector != "" {
 			opts.FieldSelector += ","
 		}
 		opts.FieldSelector += apiserver.FieldMetadataName + "=" + t.name
 		return h.watch(w, r, t, opts, as)
 	}
-	obj, err := h.client(t).Get(r.Context(), t.name, apiserver.GetOptions{ResourceVersion: r.URL.Query().Get("resourceVersion")})
+	obj, err := h.client(t).Get(r.Context(), t.name, apiserver.GetOptions{ResourceVersion: opts.ResourceVersion})
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/kitchensync/kitchensync/apiserver"
@@ -38,7 +39,7 @@ func TestCreate(t *testing.T) {
 			want: failure(400, "BadRequest", `Widget in version "v1" cannot be handled as a Widget: the body is not valid JSON: invalid character '}' looking for beginning of object key string at line 2, column 29`, "")},
 		{name: "wrong type names the field", method: "POST", path: wPath, header: ct, code: 400,
 			body: `{"metadata":{"name":"w4"},"spec":{"size":"big"}}`,
-			want: failure(400, "BadRequest", `Widget in version "v1" cannot be handled as a Widget: field spec.size: cannot use a JSON string as a Go int (at line 1, column 46)`, "")},
+			want: failure(400, "BadRequest", `Widget in version "v1" cannot be handled as a Widget: field spec.size: cannot use a JSON string as a Go int (the value ends at line 1, column 46)`, "")},
 		{name: "empty body", method: "POST", path: wPath, header: ct, code: 400,
 			want: failure(400, "BadRequest", `the request body is empty: send the object as JSON`, "")},
 		{name: "unknown fields, strict", method: "POST", path: wPath + "?fieldValidation=Strict", header: ct, code: 400,
@@ -72,6 +73,9 @@ func TestCreate(t *testing.T) {
 			},
 			want:       failure(429, "TooManyRequests", "the kitchen is full", `{"retryAfterSeconds":3}`),
 			wantHeader: map[string]string{"Retry-After": "3"}},
+		{name: "an error that is not a Status is a 500", method: "POST", path: wPath, body: w4Body, header: ct, code: 500,
+			setup: func(srv *apiserver.Server) { srv.FailNext(apiserver.VerbCreate, 1, errors.New("the oven is on fire")) },
+			want: failure(500, "InternalError", "Internal error occurred: the oven is on fire", `{"causes":[{"message":"the oven is on fire"}]}`)},
 	})
 }
 
