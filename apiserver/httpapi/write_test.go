@@ -75,7 +75,7 @@ func TestCreate(t *testing.T) {
 			wantHeader: map[string]string{"Retry-After": "3"}},
 		{name: "an error that is not a Status is a 500", method: "POST", path: wPath, body: w4Body, header: ct, code: 500,
 			setup: func(srv *apiserver.Server) { srv.FailNext(apiserver.VerbCreate, 1, errors.New("the oven is on fire")) },
-			want: failure(500, "InternalError", "Internal error occurred: the oven is on fire", `{"causes":[{"message":"the oven is on fire"}]}`)},
+			want:  failure(500, "InternalError", "Internal error occurred: the oven is on fire", `{"causes":[{"message":"the oven is on fire"}]}`)},
 	})
 }
 
