@@ -200,12 +200,6 @@ func TestLateHandlerGetsCacheAsInitialAdds(t *testing.T) {
 	})
 }
 
-// blockingHandler holds every OnAdd until release is closed.
-type blockingHandler struct {
-	ResourceEventHandlerFuncs[*widget]
-	release chan struct{}
-}
-
 func TestPerHandlerHasSynced(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, Options[*widget]{})
