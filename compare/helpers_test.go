@@ -3,10 +3,14 @@ package compare
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+
+	"k8s.io/klog/v2"
 )
 
 // long multiplies the number of seeded sequences per test. CI runs the
@@ -40,4 +44,15 @@ func formatOps[T fmt.Stringer](seq []T) string {
 		fmt.Fprintf(&b, "  %d: %s\n", i, op)
 	}
 	return b.String()
+}
+
+var quietOnce sync.Once
+
+// quietClientGo stops client-go's reflector from logging the watch errors
+// the tests inject on purpose.
+func quietClientGo() {
+	quietOnce.Do(func() {
+		klog.LogToStderr(false)
+		klog.SetOutput(io.Discard)
+	})
 }

@@ -1,0 +1,84 @@
+package ops
+
+import (
+	"fmt"
+	"math/rand/v2"
+)
+
+// InformerOpKind names one step of an informer scenario.
+type InformerOpKind int
+
+// The informer steps: writes to the server, and faults.
+const (
+	// WCreate creates Obj (if absent).
+	WCreate InformerOpKind = iota
+	// WUpdate sets Obj's color and tags (if present).
+	WUpdate
+	// WDelete deletes Obj (if present).
+	WDelete
+	// FOutage cuts both informers off: their watches end and every list
+	// or watch waits until FRecover.
+	FOutage
+	// FRecover ends an outage; with Compact, the server first forgets its
+	// history, so the informers' re-watch gets 410 Expired and they relist.
+	FRecover
+	// FCloseWatches ends every watch cleanly (informers re-watch).
+	FCloseWatches
+	// FLateHandler adds a second handler to both informers.
+	FLateHandler
+)
+
+var informerOpNames = [...]string{"Create", "Update", "Delete", "Outage", "Recover", "CloseWatches", "LateHandler"}
+
+// InformerOp is one step of an informer scenario.
+type InformerOp struct {
+	Kind    InformerOpKind
+	Obj     Object
+	Compact bool
+}
+
+func (o InformerOp) String() string {
+	switch o.Kind {
+	case WCreate, WUpdate, WDelete:
+		return informerOpNames[o.Kind] + " " + o.Obj.String()
+	case FRecover:
+		return fmt.Sprintf("Recover(compact=%v)", o.Compact)
+	}
+	return informerOpNames[o.Kind]
+}
+
+// InformerOps returns an informer scenario: initial objects to create
+// before the informers start, then steps. Outages always end with a
+// Recover, and the scenario ends with both informers connected.
+func InformerOps(r *rand.Rand, n, keys int) (initial []Object, steps []InformerOp) {
+	g := &objects{r: r, keys: keys}
+	for range r.IntN(keys) {
+		initial = append(initial, g.next())
+	}
+	down, late := false, false
+	for range n {
+		switch m := r.IntN(100); {
+		case m < 30:
+			steps = append(steps, InformerOp{Kind: WCreate, Obj: g.next()})
+		case m < 60:
+			steps = append(steps, InformerOp{Kind: WUpdate, Obj: g.next()})
+		case m < 80:
+			steps = append(steps, InformerOp{Kind: WDelete, Obj: g.next()})
+		case m < 87 && !down:
+			down = true
+			steps = append(steps, InformerOp{Kind: FOutage})
+		case m < 94 && down:
+			down = false
+			steps = append(steps, InformerOp{Kind: FRecover, Compact: r.IntN(2) == 0})
+		case m < 97 && !down:
+			steps = append(steps, InformerOp{Kind: FCloseWatches})
+		case !late:
+			late = true
+			steps = append(steps, InformerOp{Kind: FLateHandler})
+		}
+	}
+	if down {
+		steps = append(steps, InformerOp{Kind: FRecover, Compact: r.IntN(2) == 0})
+	}
+	return initial, steps
+}
