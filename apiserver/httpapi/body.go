@@ -87,6 +87,8 @@ func describeJSONError(info apiserver.KindInfo, body []byte, err error) string {
 	case errors.As(err, &syntax):
 		line, col := position(body, syntax.Offset)
 		return fmt.Sprintf("%sthe body is not valid JSON: %v at line %d, column %d", prefix, syntax, line, col)
+	case errors.As(err, &typ) && typ.Field == "":
+		return fmt.Sprintf("%sthe body is a JSON %s: send a JSON object", prefix, typ.Value)
 	case errors.As(err, &typ):
 		line, col := position(body, typ.Offset)
 		return fmt.Sprintf("%sfield %s: cannot use a JSON %s as a Go %s (the value ends at line %d, column %d)",

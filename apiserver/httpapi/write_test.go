@@ -40,6 +40,8 @@ func TestCreate(t *testing.T) {
 		{name: "wrong type names the field", method: "POST", path: wPath, header: ct, code: 400,
 			body: `{"metadata":{"name":"w4"},"spec":{"size":"big"}}`,
 			want: failure(400, "BadRequest", `Widget in version "v1" cannot be handled as a Widget: field spec.size: cannot use a JSON string as a Go int (the value ends at line 1, column 46)`, "")},
+		{name: "not an object", method: "POST", path: wPath, header: ct, code: 400, body: `["w4"]`,
+			want: failure(400, "BadRequest", `Widget in version "v1" cannot be handled as a Widget: the body is a JSON array: send a JSON object`, "")},
 		{name: "empty body", method: "POST", path: wPath, header: ct, code: 400,
 			want: failure(400, "BadRequest", `the request body is empty: send the object as JSON`, "")},
 		{name: "unknown fields, strict", method: "POST", path: wPath + "?fieldValidation=Strict", header: ct, code: 400,

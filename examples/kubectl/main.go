@@ -135,12 +135,12 @@ func writeKubeconfig(url string) (string, error) {
 		return "", err
 	}
 	path := filepath.Join(dir, "kubeconfig")
-	return path, os.WriteFile(path, []byte(Kubeconfig(url)), 0o600)
+	return path, os.WriteFile(path, []byte(kubeconfigFor(url)), 0o600)
 }
 
-// Kubeconfig returns a kubeconfig with one cluster at url (plain HTTP, no
+// kubeconfigFor returns a kubeconfig with one cluster at url (plain HTTP, no
 // credentials), one context "kitchensync" using it, selected.
-func Kubeconfig(url string) string {
+func kubeconfigFor(url string) string {
 	return `apiVersion: v1
 kind: Config
 clusters:

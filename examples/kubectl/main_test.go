@@ -111,7 +111,7 @@ func TestKubectlGetOrders(t *testing.T) {
 	url, _, _ := start(t)
 	dir := t.TempDir()
 	config := filepath.Join(dir, "kubeconfig")
-	if err := os.WriteFile(config, []byte(Kubeconfig(url)), 0o600); err != nil {
+	if err := os.WriteFile(config, []byte(kubeconfigFor(url)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(kubectl, "--kubeconfig", config, "--cache-dir", filepath.Join(dir, "cache"), "get", "orders")
