@@ -289,10 +289,64 @@ func TestReflector(t *testing.T) {
 		wantCalls: []string{`list rv="0" limit=1 continue=""`, `list rv="" limit=1 continue="c1"`, `list rv="0"`, `watch rv="9"`},
 		wantOps:   []string{"replace [a b]@9"},
 		wantRV:    "9",
+	}, {
+		name:      "watch-list streams the initial state and keeps the watch",
+		reason:    "the initial-events-end bookmark ends the initial state; the same watch then carries changes",
+		opts:      ReflectorOptions{UseWatchList: true},
+		watches:   []any{newFakeWatch(false, event(apiserver.EventAdded, "b", "4"), event(apiserver.EventAdded, "a", "3"), initialEventsEnd("5"), event(apiserver.EventModified, "a", "6"))},
+		wantCalls: []string{`watch rv="" sendInitialEvents match=NotOlderThan`},
+		wantOps:   []string{"replace [a b]@5", "update a@6"},
+		wantRV:    "6",
+	}, {
+		name:      "watch-list refused falls back to a list",
+		reason:    "client-go falls back to list when watch-list fails",
+		opts:      ReflectorOptions{UseWatchList: true},
+		lists:     []any{list("5", "a")},
+		watches:   []any{apiserver.NewBadRequest("watch-list not supported"), newFakeWatch(false)},
+		wantCalls: []string{`watch rv="" sendInitialEvents match=NotOlderThan`, `list rv="0"`, `watch rv="5"`},
+		wantOps:   []string{"replace [a]@5"},
+		wantRV:    "5",
+		wantErrs:  []string{"watch-list failed, falling back to list: watch-list not supported"},
+	}, {
+		name:   "a watch-list cut before its end bookmark starts again",
+		reason: "a partial initial state must never replace the store",
+		opts:   ReflectorOptions{UseWatchList: true},
+		watches: []any{
+			newFakeWatch(true, event(apiserver.EventAdded, "a", "3")),
+			newFakeWatch(false, event(apiserver.EventAdded, "a", "3"), event(apiserver.EventAdded, "b", "4"), initialEventsEnd("4")),
+		},
+		wantCalls: []string{`watch rv="" sendInitialEvents match=NotOlderThan`, `watch rv="" sendInitialEvents match=NotOlderThan`},
+		wantOps:   []string{"replace [a b]@4"},
+		wantRV:    "4",
+	}, {
+		name:      "resync calls the store's Resync every period while watching",
+		reason:    "two periods of 2 minutes pass in the 5 virtual minutes",
+		opts:      ReflectorOptions{ResyncPeriod: 2 * time.Minute},
+		lists:     []any{list("5")},
+		watches:   []any{newFakeWatch(false)},
+		wantCalls: []string{`list rv="0"`, `watch rv="5"`},
+		wantOps:   []string{"replace []@5", "resync", "resync"},
+		wantRV:    "5",
+	}, {
+		name:      "ShouldResync can veto a resync",
+		reason:    "the informer says no when no handler is due",
+		opts:      ReflectorOptions{ResyncPeriod: 2 * time.Minute, ShouldResync: func() bool { return false }},
+		lists:     []any{list("5")},
+		watches:   []any{newFakeWatch(false)},
+		wantCalls: []string{`list rv="0"`, `watch rv="5"`},
+		wantOps:   []string{"replace []@5"},
+		wantRV:    "5",
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { runReflectorCase(t, tt) })
 	}
+}
+
+// initialEventsEnd is the bookmark that ends a watch-list's initial state.
+func initialEventsEnd(rv string) apiserver.Event {
+	w := newWidgetAt("", rv)
+	w.Annotations = map[string]string{apiserver.InitialEventsEndAnnotation: "true"}
+	return apiserver.Event{Type: apiserver.EventBookmark, Object: w}
 }
 
 func errorEventWatch(err *apiserver.StatusError) *fakeWatch {

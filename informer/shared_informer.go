@@ -26,8 +26,10 @@ type Options[T apiserver.Object] struct {
 	Indexers store.Indexers[T]
 	// Transform, if set, rewrites each object before it is cached, e.g. to
 	// drop fields nobody reads and save memory. It receives the informer's
-	// own copy and may modify it in place. An object it fails on is not
-	// cached (the error goes to WatchErrorHandler).
+	// own copy and may modify it in place. An object it fails on in a
+	// watch event is not cached (the error goes to WatchErrorHandler); a
+	// failure within a list fails the whole list, which is retried with
+	// backoff, as in client-go.
 	Transform func(T) (T, error)
 	// WatchErrorHandler receives list and watch errors (410 Expired
 	// included) and errors storing objects in the cache. Nil logs them
