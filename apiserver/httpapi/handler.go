@@ -74,7 +74,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.serveDiscovery(w, r, h.version)
 	case len(segs) >= 1 && segs[0] == "api":
 		h.serveGroup(w, r, "", segs[1:])
-	case len(segs) >= 2 && segs[0] == "apis":
+	case len(segs) >= 2 && segs[0] == "apis" && segs[1] != "":
 		h.serveGroup(w, r, segs[1], segs[2:])
 	case len(segs) == 1 && segs[0] == "apis":
 		h.serveDiscovery(w, r, h.groupList)

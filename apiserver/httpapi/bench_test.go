@@ -1,0 +1,73 @@
+package httpapi_test
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+)
+
+// BenchmarkList lists 100 widgets over HTTP, as JSON and as a Table.
+func BenchmarkList(b *testing.B) {
+	srv := apiservertest.NewServer(b)
+	c := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
+	for i := range 100 {
+		w := apiservertest.NewWidget("default", fmt.Sprintf("w%03d", i))
+		w.Spec.Color = "red"
+		if _, err := c.Create(ctx, w, apiserver.CreateOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ts := httptest.NewServer(httpapi.NewHandler(srv))
+	defer ts.Close()
+	for name, accept := range map[string]string{"json": "application/json", "table": tableAccept} {
+		b.Run(name, func(b *testing.B) {
+			var bytes int64
+			for b.Loop() {
+				req, _ := http.NewRequest("GET", ts.URL+wPath, nil)
+				req.Header.Set("Accept", accept)
+				resp, err := ts.Client().Do(req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n, _ := io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				bytes += n
+			}
+			b.ReportMetric(float64(100*b.N)/b.Elapsed().Seconds(), "objects/s")
+			b.ReportMetric(float64(bytes)/float64(100*b.N), "bytes/object")
+		})
+	}
+}
+
+// BenchmarkWatch measures events streamed over HTTP to one watcher: each
+// iteration is one create, read back as one line of the stream.
+func BenchmarkWatch(b *testing.B) {
+	srv := apiservertest.NewServer(b)
+	ts := httptest.NewServer(httpapi.NewHandler(srv))
+	defer ts.Close()
+	resp, err := ts.Client().Get(ts.URL + wPath + "?watch=true&resourceVersion=0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer resp.Body.Close()
+	lines := bufio.NewScanner(resp.Body)
+	c := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
+	i := 0
+	for b.Loop() {
+		if _, err := c.Create(ctx, apiservertest.NewWidget("default", fmt.Sprintf("w%d", i)), apiserver.CreateOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		i++
+		if !lines.Scan() {
+			b.Fatal("the watch ended")
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
