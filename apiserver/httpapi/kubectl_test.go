@@ -110,7 +110,7 @@ spec:
 `
 
 // ages matches the AGE column of a fresh object.
-var ages = regexp.MustCompile(`(?m) [0-9]s$`)
+var ages = regexp.MustCompile(`(?m) [0-9]+s$`)
 
 func TestKubectl(t *testing.T) {
 	srv := apiservertest.NewServer(t)

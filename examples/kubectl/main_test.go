@@ -120,7 +120,7 @@ func TestKubectlGetOrders(t *testing.T) {
 	if err != nil {
 		t.Fatalf("kubectl get orders: %v: %s", err, out)
 	}
-	got := regexp.MustCompile(`(?m) [0-9]s$`).ReplaceAllString(string(out), " 0s")
+	got := regexp.MustCompile(`(?m) [0-9]+s$`).ReplaceAllString(string(out), " 0s")
 	want := "NAME      SECTION   TABLE   AGE\n" +
 		"table-1   vip       1       0s\n" +
 		"table-2   terrace   2       0s\n" +
