@@ -53,7 +53,8 @@
 // deletecollection, no aggregated discovery (kubectl falls back to the
 // older per-group documents). JSON patches and patches of the status are
 // applied here, read-modify-write, and count as a get and an update on
-// the server.
+// the server. A delete answers a Success Status even when finalizers keep
+// the object (Kubernetes returns the object then).
 //
 // # Watches over HTTP
 //
