@@ -26,11 +26,23 @@ func decorationTime(complexity string) time.Duration {
 	return 10 * time.Minute
 }
 
+// stepLogs are the debug log messages of the steps.
+var stepLogs = map[Step]string{
+	StepIngredients: "准备原料 (preparing the ingredients)",
+	StepBatter:      "开始搅拌面糊 (mixing the batter)",
+	StepSponge:      "烘烤蛋糕胚 (baking the sponge)",
+	StepFrosting:    "抹糖霜 (frosting)",
+	StepDecoration:  "装饰 (decorating)",
+	StepBoxed:       "装盒 (boxing)",
+}
+
 // do performs one step on key's cake, taking its shop time, and records it
 // in the kitchen. who is the baker doing it.
 func (b *CakeReconciler) do(ctx context.Context, who, key string, cake *Cake, step Step) error {
 	s, name := cake.Spec, cake.Name
-	log := reconcile.LoggerFrom(ctx).With("step", string(step))
+	// 5. Detailed logs (详细记录日志): log.V(1).Info in controller-runtime is
+	// Debug in log/slog.
+	reconcile.LoggerFrom(ctx).Debug(stepLogs[step], "step", string(step), "baker", who)
 	switch step {
 	case StepIngredients:
 		bench := ""
@@ -44,7 +56,6 @@ func (b *CakeReconciler) do(ctx context.Context, who, key string, cake *Cake, st
 		b.Kitchen.prepare(key, s)
 		return nil
 	case StepBatter:
-		log.Debug("开始搅拌面糊 (mixing the batter)", "duration", batterTime)
 		b.detail(who, key, "%s: mix the batter", name)
 		if err := b.Clock.Sleep(ctx, batterTime); err != nil {
 			return err
@@ -76,7 +87,6 @@ func (b *CakeReconciler) bake(ctx context.Context, key string, cake *Cake) error
 	if !b.Brief {
 		b.Journal.Say("oven", key, "bake", "%s: bake %d× %s sponge, %s", cake.Name, cake.Spec.LayerCount(), cake.Spec.Flavor, FormatShop(d))
 	}
-	reconcile.LoggerFrom(ctx).Debug("baking", "layers", cake.Spec.LayerCount(), "duration", d)
 	if err := b.Clock.Sleep(ctx, d); err != nil {
 		return err
 	}

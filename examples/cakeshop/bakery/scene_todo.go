@@ -2,14 +2,6 @@ package bakery
 
 import "context"
 
-func SceneBranches(ctx context.Context, cfg Config) (*Report, error) {
-	return newReport("branches"), nil
-}
-func SceneRush(ctx context.Context, cfg Config) (*Report, error) { return newReport("rush"), nil }
-func SceneEdge(ctx context.Context, cfg Config) (*Report, error) { return newReport("edge"), nil }
-func ScenePractices(ctx context.Context, cfg Config) (*Report, error) {
-	return newReport("practices"), nil
-}
-func SceneMonitoring(ctx context.Context, cfg Config) (*Report, error) {
-	return newReport("monitoring"), nil
-}
+func SceneBranches(ctx context.Context, cfg Config) (*Report, error)   { return newReport("branches"), nil }
+func SceneRush(ctx context.Context, cfg Config) (*Report, error)       { return newReport("rush"), nil }
+func SceneMonitoring(ctx context.Context, cfg Config) (*Report, error)  { return newReport("monitoring"), nil }

@@ -1,0 +1,158 @@
+package bakery
+
+import (
+	"context"
+	"log/slog"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// weddingCake is the story's oversized order: 10 layers, extreme
+// decoration, 6h of oven at most and 2GB of icing memory.
+func weddingCake() CakeSpec {
+	return CakeSpec{Flavor: "vanilla", Size: 14, Layers: 10, Decoration: "Forever", DecorationComplexity: "extreme",
+		Resources: CakeResources{MaxOvenTime: "6h", IcingMemory: "2GB"}}
+}
+
+// SceneEdge plays the story's edge cases (边缘案例). The wedding cake needs
+// more icing memory than the fridge has. First the story's code, which
+// returns RequeueAfter 1h together with an error: the controller ignores
+// the Result when the error is not nil, so the rate limiter decides (5, 10,
+// 20, 40 min), not the hour. Then the correct version, RequeueAfter alone:
+// one look an hour later. Last, VIP orders jump the queue: a priority
+// queue hands out the 1000s before the 100s.
+func SceneEdge(ctx context.Context, cfg Config) (*Report, error) {
+	r := newReport("edge")
+	if err := weddingLesson(ctx, cfg, r, true); err != nil {
+		return nil, err
+	}
+	if err := weddingLesson(ctx, cfg, r, false); err != nil {
+		return nil, err
+	}
+	if err := vipFirst(ctx, cfg, r); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// weddingLesson runs the wedding cake with the story's bug (withError) or
+// the fix, on a server of its own.
+func weddingLesson(ctx context.Context, cfg Config, r *Report, withError bool) error {
+	e := newEnv(cfg)
+	branch := map[bool]string{true: "bug", false: "fixed"}[withError]
+	if withError {
+		e.j.Say("manager", "", "lesson", "the story's code: return ctrl.Result{RequeueAfter: 1h}, fmt.Errorf(\"糖霜内存不足...\")")
+	} else {
+		e.j.Say("manager", "", "lesson", "the fix: waiting is not an error → return ctrl.Result{RequeueAfter: 1h}, nil")
+	}
+	o := e.shop(ShopOptions{ErrorWithRequeue: withError, Brief: true})
+	// Show the controller's own warning about the ignored Result.
+	o.Logger = newJournalLogger(e.j, "controller", func(l slog.Level, _ []slog.Attr) bool { return l == slog.LevelWarn })
+	shop, err := NewShop(o)
+	if err != nil {
+		return err
+	}
+	shop.Kitchen.SetIcingMemory(1024)
+	stop := shop.Start(ctx)
+	err = weddingDay(ctx, e, shop, branch, withError)
+	if err = errors.Join(err, stop()); err != nil {
+		return err
+	}
+	m := shop.Controller.Metrics()
+	k := branch + "/wedding"
+	r.Outcomes[k] = "Completed"
+	if withError {
+		r.fact("%s: asked for 1h, got the rate limiter's %s; reconcile errors %d",
+			k, formatDelays(shop.RetryDelays(k)), m.ReconcileErrors)
+	} else {
+		r.fact("%s: one requeue after 1h (requeue_after %d), rate-limited retries %d, reconcile errors %d",
+			k, m.ReconcileTotal.RequeueAfter, len(shop.RetryDelays(k)), m.ReconcileErrors)
+	}
+	return nil
+}
+
+func weddingDay(ctx context.Context, e *env, shop *Shop, branch string, withError bool) error {
+	k := branch + "/wedding"
+	if err := e.order(ctx, branch, "wedding", weddingCake()); err != nil {
+		return err
+	}
+	first := e.clock.Now()
+	if withError {
+		// Four retries come within 75 shop minutes: nowhere near an hour each.
+		// (Wait for the fourth warning, the last line of the fourth try.)
+		if err := e.j.Await(ctx, 4, IsEvent("log")); err != nil {
+			return err
+		}
+		e.j.Say("manager", "", "lesson", "the Result was ignored: the error's backoff decided, and every try counts as an error")
+	} else {
+		if err := e.j.Await(ctx, 1, Is(k, "icing-short")); err != nil {
+			return err
+		}
+		if err := e.clock.Sleep(ctx, 30*time.Minute); err != nil {
+			return err
+		}
+	}
+	e.j.Say("manager", "", "delivery", "a bigger icing fridge (4GB) is delivered")
+	shop.Kitchen.SetIcingMemory(4096)
+	if err := e.await(ctx, k, "new", 1); err != nil {
+		return err
+	}
+	if !withError {
+		e.j.Say("manager", "", "lesson", "the baker looked again %s one hour after the first look, as asked, and logged no error",
+			map[bool]string{true: "no earlier than", false: "LESS than"}[e.clock.Now()-first >= time.Hour])
+	}
+	return e.await(ctx, k, "completed", 1)
+}
+
+// vipFirst shows the priority queue: while the only baker is busy, five
+// regular orders and then a VIP's come in; the VIP's is baked next.
+func vipFirst(ctx context.Context, cfg Config, r *Report) error {
+	e := newEnv(cfg)
+	shop, err := NewShop(e.shop(ShopOptions{Brief: true}))
+	if err != nil {
+		return err
+	}
+	stop := shop.Start(ctx)
+	err = vipOrders(ctx, e)
+	if err = errors.Join(err, stop()); err != nil {
+		return err
+	}
+	var served []string
+	for _, en := range e.j.Entries() {
+		if en.Event == "new" {
+			served = append(served, strings.TrimPrefix(en.Key, "xicheng/"))
+		}
+	}
+	r.fact("VIP first: baked in the order %s", strings.Join(served, ", "))
+	return e.outcomes(ctx, r, e.srv, e.till, "")
+}
+
+func vipOrders(ctx context.Context, e *env) error {
+	if err := e.order(ctx, "xicheng", "early-bird", CakeSpec{Flavor: "carrot", Size: 8, Layers: 4}); err != nil {
+		return err
+	}
+	if err := e.await(ctx, "xicheng/early-bird", "new", 1); err != nil {
+		return err
+	}
+	names := []string{"regular-1", "regular-2", "regular-3", "regular-4", "regular-5", "vip-chen"}
+	for i, name := range names {
+		spec := CakeSpec{Flavor: "strawberry", Size: 6, Priority: PriorityRegular}
+		if strings.HasPrefix(name, "vip") {
+			spec = CakeSpec{Flavor: "double-chocolate", Size: 10, Decoration: "VIP", Priority: PriorityVIP}
+		}
+		if err := e.order(ctx, "xicheng", name, spec); err != nil {
+			return err
+		}
+		if err := e.j.Await(ctx, i+2, IsEvent("noticed")); err != nil {
+			return fmt.Errorf("vip: %w", err)
+		}
+	}
+	for _, name := range append(names, "early-bird") {
+		if err := e.await(ctx, "xicheng/"+name, "completed", 1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
