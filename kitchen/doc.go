@@ -33,6 +33,42 @@
 // schedule, stock can go off, and [Pantry.Check] proves that no gram was
 // lost or counted twice.
 //
+// # The brigade
+//
+// [Open] wires a whole [Restaurant] on the library, and [Restaurant.Run]
+// runs it:
+//
+//   - the [Waiter] writes orders to the [apiserver.Server] as kubectl
+//     would (create, edit with a retry on conflict, delete);
+//   - the [Runner] (传菜员) is three shared informers — orders indexed by
+//     table and section, cooks indexed by order, dishes — whose handlers
+//     pin tickets on the rail: a new order, a changed spec (generation), a
+//     deletion, a cook whose phase changed (its owner's ticket, as
+//     reconcile.Owns does), and resyncs;
+//   - the [TicketRail] (订单看板) is a priority queue with VIP tables first
+//     and an optional token bucket for rush hour;
+//   - the [Chef] (主厨) is a [reconcile.Reconciler] run by a
+//     [reconcile.Controller] on the rail: it compares each order with the
+//     kitchen (go-cmp), sends [Cook]s, adapts to amendments, handles
+//     cancellations through its finalizer and writes the status;
+//   - the [Brigade] is the cooks' reconciler (the kubelet of this
+//     kitchen): it puts each cook to work on the [Stations] and reports its
+//     phase.
+//
+// Every hand-off is narrated by a [Narrator], one line each, prefixed by
+// the kitchen minute and by who acts: [waiter], [apiserver], [runner],
+// [rail], [chef], [cook].
+//
+// # A dinner service
+//
+// [RunDinner] plays a seeded service — arrivals, amendments, cancellations,
+// a dish that is not on the menu, cream that goes off before a delivery —
+// and returns a [Summary]: outcomes, latency percentiles in kitchen
+// minutes, reconciles and requeues, and the API requests made compared
+// with what polling would have cost. The same seed gives the same Summary
+// (apart from its [Counters]); see RunDinner for what is and is not
+// deterministic.
+//
 // # Phases
 //
 // An order goes Pending → Cooking → Ready → Served, or ends Rejected (a
