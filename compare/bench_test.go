@@ -1,0 +1,39 @@
+package compare
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kitchensync/kitchensync/compare/internal/bench"
+)
+
+// runPairs runs every pair whose name starts with family, as
+// family[/rest]/kitchensync and family[/rest]/client-go.
+func runPairs(b *testing.B, family string) {
+	for _, p := range bench.Pairs() {
+		name, ok := strings.CutPrefix(p.Name, family)
+		if !ok || (name != "" && name[0] != '/') {
+			continue
+		}
+		run := func(b *testing.B) {
+			b.Run("kitchensync", p.KS)
+			b.Run("client-go", p.CG)
+		}
+		if name == "" {
+			run(b)
+		} else {
+			b.Run(name[1:], run)
+		}
+	}
+}
+
+func BenchmarkWorkqueueAddGetDone(b *testing.B) { runPairs(b, "WorkqueueAddGetDone") }
+func BenchmarkWorkqueueAddRateLimitedForget(b *testing.B) {
+	runPairs(b, "WorkqueueAddRateLimitedForget")
+}
+func BenchmarkWorkqueueAddAfter100k(b *testing.B) { runPairs(b, "WorkqueueAddAfter100k") }
+func BenchmarkDeltaFIFOAddPop100k(b *testing.B)   { runPairs(b, "DeltaFIFOAddPop100k") }
+func BenchmarkDeltaFIFOReplace100k(b *testing.B)  { runPairs(b, "DeltaFIFOReplace100k") }
+func BenchmarkIndexerAdd100k(b *testing.B)        { runPairs(b, "IndexerAdd100k") }
+func BenchmarkIndexerByIndex(b *testing.B)        { runPairs(b, "IndexerByIndex") }
+func BenchmarkInformerEndToEnd100k(b *testing.B)  { runPairs(b, "InformerEndToEnd100k") }

@@ -1,0 +1,51 @@
+// Package bench holds the side-by-side benchmarks: for each workload, one
+// function that runs it on kitchensync and one that runs it on client-go,
+// on the same inputs. compare's bench_test.go runs them as
+// BenchmarkX/kitchensync and BenchmarkX/client-go; cmd/sidebyside runs
+// them in alternation and prints a table.
+package bench
+
+import (
+	"strconv"
+	"testing"
+)
+
+// Pair is one workload on both libraries.
+type Pair struct {
+	// Name is the benchmark name without "Benchmark", e.g.
+	// "WorkqueueAddGetDone/producers=4".
+	Name string
+	// KS and CG run the workload on kitchensync and client-go.
+	KS, CG func(b *testing.B)
+}
+
+// Scale is the size of the big workloads ("100k" in their names): 100,000
+// objects or items. cmd/sidebyside -quick lowers it.
+var Scale = 100_000
+
+// Pairs returns every workload, in table order.
+func Pairs() []Pair {
+	var out []Pair
+	for _, p := range []int{1, 4, 16} {
+		out = append(out, Pair{"WorkqueueAddGetDone/producers=" + strconv.Itoa(p), queueKS(p), queueCG(p)})
+	}
+	out = append(out,
+		Pair{"WorkqueueAddRateLimitedForget", rateLimitedKS, rateLimitedCG},
+		Pair{"WorkqueueAddAfter100k", addAfterKS, addAfterCG},
+		Pair{"DeltaFIFOAddPop100k", fifoAddPopKS, fifoAddPopCG},
+		Pair{"DeltaFIFOReplace100k", fifoReplaceKS, fifoReplaceCG},
+		Pair{"IndexerAdd100k", indexerAddKS, indexerAddCG},
+		Pair{"IndexerByIndex", byIndexKS, byIndexCG},
+		Pair{"InformerEndToEnd100k", informerKS, informerCG},
+	)
+	return out
+}
+
+// keys returns n distinct string keys.
+func keys(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = "ns/item-" + strconv.Itoa(i)
+	}
+	return out
+}

@@ -1,0 +1,136 @@
+package bench
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	ksq "github.com/kitchensync/kitchensync/workqueue"
+	cgq "k8s.io/client-go/util/workqueue"
+)
+
+// The Add/Get/Done workload: queueAdds adds over queueKeys distinct keys
+// (so most adds are duplicates of an item queued or in flight), split
+// between the producers, and 2 workers that Get and Done until the queue
+// is shut down and drained.
+const (
+	queueAdds = 10_000
+	queueKeys = 2_500
+)
+
+// basicQueue is what the Add/Get/Done workload needs; both libraries'
+// queues satisfy it.
+type basicQueue interface {
+	Add(string)
+	Get() (string, bool)
+	Done(string)
+	ShutDown()
+}
+
+func runQueueWorkload(q basicQueue, producers int, ks []string) {
+	var workers sync.WaitGroup
+	for range 2 {
+		workers.Go(func() {
+			for {
+				item, shutdown := q.Get()
+				if shutdown {
+					return
+				}
+				q.Done(item)
+			}
+		})
+	}
+	var prod sync.WaitGroup
+	per := queueAdds / producers
+	for p := range producers {
+		prod.Go(func() {
+			for i := range per {
+				q.Add(ks[(p*per+i*7)%len(ks)])
+			}
+		})
+	}
+	prod.Wait()
+	q.ShutDown() // workers drain what is queued, then stop
+	workers.Wait()
+}
+
+func queueBench(producers int, newQ func() basicQueue) func(*testing.B) {
+	return func(b *testing.B) {
+		ks := keys(queueKeys)
+		b.ReportAllocs()
+		for b.Loop() {
+			runQueueWorkload(newQ(), producers, ks)
+		}
+		b.ReportMetric(float64(queueAdds)*float64(b.N)/b.Elapsed().Seconds(), "adds/s")
+	}
+}
+
+func queueKS(producers int) func(*testing.B) {
+	return queueBench(producers, func() basicQueue { return ksq.New[string]() })
+}
+
+func queueCG(producers int) func(*testing.B) {
+	return queueBench(producers, func() basicQueue { return cgq.NewTyped[string]() })
+}
+
+// rateLimited is AddRateLimited then Forget of one of 1,000 keys per op,
+// with client-go's default per-item exponential limiter settings.
+type rateLimited interface {
+	AddRateLimited(string)
+	Forget(string)
+	ShutDown()
+}
+
+func rateLimitedBench(b *testing.B, q rateLimited) {
+	ks := keys(1000)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		k := ks[i%len(ks)]
+		q.AddRateLimited(k)
+		q.Forget(k)
+		i++
+	}
+	b.StopTimer()
+	q.ShutDown()
+}
+
+func rateLimitedKS(b *testing.B) {
+	rateLimitedBench(b, ksq.NewRateLimiting(ksq.NewItemExponentialFailureRateLimiter[string](5*time.Millisecond, 1000*time.Second), ksq.QueueConfig{}))
+}
+
+func rateLimitedCG(b *testing.B) {
+	rateLimitedBench(b, cgq.NewTypedRateLimitingQueue(cgq.NewTypedItemExponentialFailureRateLimiter[string](5*time.Millisecond, 1000*time.Second)))
+}
+
+// addAfter is Scale AddAfter calls of distinct keys, none due within the
+// run (so it measures putting items on the waiting heap). client-go hands
+// each add to its waiting loop through a channel of 1,000; the timing ends
+// when the last AddAfter returns.
+type delaying interface {
+	AddAfter(string, time.Duration)
+	ShutDown()
+}
+
+func addAfterBench(b *testing.B, newQ func() delaying) {
+	ks := keys(Scale)
+	b.ReportAllocs()
+	for b.Loop() {
+		q := newQ()
+		for i, k := range ks {
+			q.AddAfter(k, time.Hour+time.Duration(i)*time.Microsecond)
+		}
+		b.StopTimer()
+		q.ShutDown()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(Scale)*float64(b.N)/b.Elapsed().Seconds(), "adds/s")
+}
+
+func addAfterKS(b *testing.B) {
+	addAfterBench(b, func() delaying { return ksq.NewDelaying[string]() })
+}
+
+func addAfterCG(b *testing.B) {
+	addAfterBench(b, func() delaying { return cgq.NewTypedDelayingQueue[string]() })
+}
