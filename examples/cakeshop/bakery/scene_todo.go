@@ -4,4 +4,3 @@ import "context"
 
 func SceneBranches(ctx context.Context, cfg Config) (*Report, error)   { return newReport("branches"), nil }
 func SceneRush(ctx context.Context, cfg Config) (*Report, error)       { return newReport("rush"), nil }
-func SceneMonitoring(ctx context.Context, cfg Config) (*Report, error)  { return newReport("monitoring"), nil }
