@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/kitchensync/kitchensync/reconcile"
 )
 
 // Summary is the end-of-service report of [RunDinner].
@@ -46,6 +48,10 @@ type Counters struct {
 	// APIRequests is every request made to the API server (the informers'
 	// lists and watches included).
 	APIRequests int64
+	// Chef and Brigade are the two controllers' metrics at the end of the
+	// service, with controller-runtime's meanings (reconcile/prommetrics
+	// exports them to Prometheus).
+	Chef, Brigade reconcile.Metrics
 }
 
 // Write prints the summary as a small table.
@@ -139,9 +145,10 @@ func (o *observer) summary(r *Restaurant, cfg DinnerConfig) Summary {
 	slices.Sort(latencies)
 	s.LatencyP50, s.LatencyP99 = percentile(latencies, 50), percentile(latencies, 99)
 	s.Length = roundMinute(end)
-	m := r.ChefMetrics().ReconcileTotal
+	s.Counters.Chef, s.Counters.Brigade = r.ChefMetrics(), r.BrigadeMetrics()
+	m := s.Counters.Chef.ReconcileTotal
 	s.Counters.Reconciles, s.Counters.Requeues = m.Success+m.Error+m.RequeueAfter, m.Error+m.RequeueAfter
-	b := r.BrigadeMetrics().ReconcileTotal
+	b := s.Counters.Brigade.ReconcileTotal
 	s.Counters.CookReconciles = b.Success + b.Error + b.RequeueAfter
 	for _, n := range r.Server.RequestCounts() {
 		s.Counters.APIRequests += n
