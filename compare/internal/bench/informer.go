@@ -107,13 +107,14 @@ func informerBench(b *testing.B, run informerRun) {
 		c := newCounter(Scale)
 		stop := run(rc, c)
 		<-c.addsDone
-		for _, obj := range list.Items {
+		for i, obj := range list.Items {
 			w := obj.(*widget)
 			w.Spec.Size++
-			w.ResourceVersion = "" // unconditional update
-			if _, err := rc.Update(context.Background(), w, apiserver.UpdateOptions{}); err != nil {
+			got, err := rc.Update(context.Background(), w, apiserver.UpdateOptions{})
+			if err != nil {
 				b.Fatal(err)
 			}
+			list.Items[i] = got
 		}
 		<-c.updDone
 		b.StopTimer()
