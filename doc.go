@@ -60,17 +60,22 @@
 //     gets 409 Conflict and retries.
 //   - Example_step03_watch: the front desk streams every change after a
 //     resourceVersion.
-//   - Example_step04_runnerRemembers: an informer lists, watches and
+//   - Example_step04_watchOverHTTP: the same watch as the story's curl,
+//     GET .../orders?watch=true&resourceVersion=N, one JSON line per event.
+//   - Example_step05_runnerRemembers: an informer lists, watches and
 //     keeps a cache with indexes by table and section.
-//   - Example_step05_ticketRail: the rail collapses duplicate tickets and
+//   - Example_step06_ticketRail: the rail collapses duplicate tickets and
 //     puts VIP tickets first.
-//   - Example_step06_chef: a reconciler cooks an order to Served.
-//   - Example_step07_truffle: an amendment mid-cooking adapts without a
+//   - Example_step07_chef: a reconciler cooks an order to Served, and
+//     rejects a dish that is not on the menu, with the reason.
+//   - Example_step08_truffle: an amendment mid-cooking adapts without a
 //     restart.
-//   - Example_step08_cancel: a finalizer makes cancellation clean.
-//   - Example_step09_disconnect: a chef that survives a disconnect: the
-//     watch is cut and history compacted (410 Expired); the runner relists
-//     and the delete it missed arrives as a tombstone.
+//   - Example_step09_cancel: a finalizer makes cancellation clean.
+//   - Example_step10_disconnect: a chef that survives a disconnect: the
+//     runner's watches are cut and cannot restart, history is compacted,
+//     a table cancels meanwhile; the runner relists and the chef cleans
+//     up all the same. (The watch-expired lesson shows the 410 Expired and
+//     the tombstone up close.)
 //
 // # The lessons as programs
 //

@@ -5,11 +5,15 @@ package kitchensync_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/httpapi"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/reconcile"
@@ -132,10 +136,55 @@ func Example_step03_watch() {
 	// DELETED  table-2 (resourceVersion 4)
 }
 
+// The same watch over HTTP, as the story's curl does:
+//
+//	GET /apis/menu.example.com/v1/namespaces/dinner/orders?watch=true&resourceVersion=N
+//
+// httpapi puts the Kubernetes REST protocol in front of the server, so
+// kubectl and curl can call the front desk; a watch is a stream of JSON
+// lines, one event each.
+func Example_step04_watchOverHTTP() {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
+	front := httptest.NewServer(httpapi.NewHandler(srv))
+	defer front.Close()
+	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
+	first, _ := orders.Create(ctx, order("table-1", 1, "main", "tomato-soup"), apiserver.CreateOptions{})
+
+	url := front.URL + "/apis/menu.example.com/v1/namespaces/dinner/orders?watch=true&resourceVersion=" + first.ResourceVersion
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		panic(err)
+	}
+	defer resp.Body.Close()
+	fmt.Println(resp.Status, resp.Header.Get("Content-Type"))
+
+	orders.Create(ctx, order("table-2", 2, "vip", "beef-wellington"), apiserver.CreateOptions{})
+	orders.Delete(ctx, "table-1", apiserver.DeleteOptions{})
+	dec := json.NewDecoder(resp.Body)
+	for range 2 {
+		var e struct {
+			Type   string
+			Object kitchen.Order
+		}
+		if err := dec.Decode(&e); err != nil {
+			panic(err)
+		}
+		fmt.Printf(`{"type":%q,"object":{"kind":%q,"metadata":{"name":%q,"resourceVersion":%q,...}}}`+"\n",
+			e.Type, e.Object.Kind, e.Object.Name, e.Object.ResourceVersion)
+	}
+	// Output:
+	// 200 OK application/json
+	// {"type":"ADDED","object":{"kind":"Order","metadata":{"name":"table-2","resourceVersion":"2",...}}}
+	// {"type":"DELETED","object":{"kind":"Order","metadata":{"name":"table-1","resourceVersion":"3",...}}}
+}
+
 // The runner (传菜员) is a shared informer: it lists once, then watches,
 // and keeps what it learns in an indexed cache, so that "what is open in
 // the VIP room?" never goes to the front desk.
-func Example_step04_runnerRemembers() {
+func Example_step05_runnerRemembers() {
 	ctx, cancel := context.WithCancel(context.Background())
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
 	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
@@ -172,7 +221,7 @@ func Example_step04_runnerRemembers() {
 // The ticket rail (订单看板) is a work queue of keys, never of objects: a
 // ticket pinned three times is one ticket (the chef will read the latest
 // order anyway), and VIP tickets go first.
-func Example_step05_ticketRail() {
+func Example_step06_ticketRail() {
 	clock := kitchen.NewClock(kitchen.DefaultMinute)
 	sections := map[string]string{"table-1": "main", "table-2": "terrace", "table-3": "vip"}
 	rail := kitchen.NewTicketRail(clock, nil, kitchen.RailOptions{
@@ -220,7 +269,7 @@ func phaseIs(p kitchen.OrderPhase) func(*kitchen.Order) bool {
 // The chef (主厨) is a reconciler: for each ticket it compares the order
 // with the kitchen and closes the gap — sends a cook, waits for the dish,
 // serves it — writing what it did into the order's status.
-func Example_step06_chef() {
+func Example_step07_chef() {
 	r, ctx, closeKitchen := openKitchen()
 	defer closeKitchen()
 	r.Waiter.Place(ctx, order("table-4", 4, "main", "caesar-salad"))
@@ -249,7 +298,7 @@ func Example_step06_chef() {
 // The table adds black truffle while the pasta is on the stove. The chef
 // compares again, sees that only the extras changed, takes the truffle
 // from the pantry and tells the same cook: nothing restarts.
-func Example_step07_truffle() {
+func Example_step08_truffle() {
 	r, ctx, closeKitchen := openKitchen()
 	defer closeKitchen()
 	r.Waiter.Place(ctx, order("table-7", 7, "vip", "seafood-pasta"))
@@ -270,7 +319,7 @@ func Example_step07_truffle() {
 // The table leaves. The order carries the chef's finalizer, so the delete
 // only marks it; the chef stops the cook, puts the unused ingredients
 // back, says Cancelled and removes the finalizer; then the order is gone.
-func Example_step08_cancel() {
+func Example_step09_cancel() {
 	r, ctx, closeKitchen := openKitchen()
 	defer closeKitchen()
 	// One pastry place: the second cake waits its turn.
@@ -294,7 +343,7 @@ func Example_step08_cancel() {
 // Meanwhile a table cancels. Nothing is lost: once back, the runner lists
 // again, the chef is handed the cancelled order, cleans up and lets it
 // go — because the chef reads the state, not the events it missed.
-func Example_step09_disconnect() {
+func Example_step10_disconnect() {
 	r, ctx, closeKitchen := openKitchen()
 	defer closeKitchen()
 	r.Waiter.Place(ctx, order("table-1", 1, "main", "beef-wellington"))
