@@ -43,9 +43,9 @@ func deltaLine(typ string, s adapt.Summary, tombKey string, tomb bool) string {
 	return fmt.Sprintf("%s %s@%s", typ, s.Key, s.RV)
 }
 
-func ksFIFO() fifoImpl {
+func ksFIFO(inOrder bool) fifoImpl {
 	known := store.NewIndexer[*apiservertest.Widget](store.MetaNamespaceKeyFunc, nil)
-	f := informer.NewDeltaFIFO(informer.DeltaFIFOOptions[*apiservertest.Widget]{KnownObjects: known})
+	f := informer.NewDeltaFIFO(informer.DeltaFIFOOptions[*apiservertest.Widget]{KnownObjects: known, InOrder: inOrder})
 	return fifoImpl{
 		add:    func(o ops.Object) error { return f.Add(adapt.KS(o)) },
 		update: func(o ops.Object) error { return f.Update(adapt.KS(o)) },
@@ -105,9 +105,33 @@ func (s sortedKnown) ListKeys() []string {
 	return keys
 }
 
+// cgQueue is what the harness needs of client-go's DeltaFIFO and RealFIFO.
+type cgFIFOQueue interface {
+	Add(any) error
+	Update(any) error
+	Delete(any) error
+	Replace([]any, string) error
+	Resync() error
+	Pop(cache.PopProcessFunc) (any, error)
+	HasSynced() bool
+	Close()
+}
+
 func cgFIFO() fifoImpl {
 	known := cache.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, cache.Indexers{})
 	f := cache.NewDeltaFIFOWithOptions(cache.DeltaFIFOOptions{KnownObjects: sortedKnown{known}, EmitDeltaTypeReplaced: true})
+	return cgFIFOImpl(f, known)
+}
+
+// cgRealFIFO is client-go's RealFIFO with one event per delta (not the
+// atomic ReplacedAll/SyncAll events the informer uses since v0.36).
+func cgRealFIFO() fifoImpl {
+	known := cache.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, cache.Indexers{})
+	f := cache.NewRealFIFOWithOptions(cache.RealFIFOOptions{KnownObjects: sortedKnown{known}})
+	return cgFIFOImpl(f, known)
+}
+
+func cgFIFOImpl(f cgFIFOQueue, known cache.Indexer) fifoImpl {
 	return fifoImpl{
 		add:    func(o ops.Object) error { return f.Add(adapt.CG(o)) },
 		update: func(o ops.Object) error { return f.Update(adapt.CG(o)) },
@@ -124,7 +148,7 @@ func cgFIFO() fifoImpl {
 			var line string
 			_, err := f.Pop(func(obj any, initial bool) error {
 				deltas := obj.(cache.Deltas)
-				key, _ := f.KeyOf(deltas)
+				key, _ := cache.DeletionHandlingMetaNamespaceKeyFunc(deltas.Newest().Object)
 				parts := []string{fmt.Sprintf("pop %s initial=%v:", key, initial)}
 				for _, d := range deltas {
 					if tomb, ok := d.Object.(cache.DeletedFinalStateUnknown); ok {
@@ -238,7 +262,7 @@ func TestDeltaFIFOMatchesClientGo(t *testing.T) {
 		var want, got []string
 		synctest.Test(t, func(t *testing.T) {
 			want = runFIFO(cgFIFO(), seq)
-			got = runFIFO(ksFIFO(), seq)
+			got = runFIFO(ksFIFO(false), seq)
 		})
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("seed %d: trace differs (-client-go +kitchensync):\n%s\nsequence:\n%s", seed, diff, formatOps(seq))
@@ -251,4 +275,21 @@ func TestDeltaFIFOMatchesClientGo(t *testing.T) {
 		t.Fatal("no sequence made a tombstone: the generator is broken")
 	}
 	t.Logf("%d tombstones compared", tombstones)
+}
+
+// TestInOrderDeltaFIFOMatchesRealFIFO compares kitchensync's in-order
+// DeltaFIFO (DeltaFIFOOptions.InOrder) with client-go's RealFIFO, one
+// delta per Pop, on the same sequences.
+func TestInOrderDeltaFIFOMatchesRealFIFO(t *testing.T) {
+	for seed := range uint64(seeds(t, 3000)) {
+		seq := ops.FIFOOps(rand.New(rand.NewPCG(seed, 23)), 60, 8)
+		var want, got []string
+		synctest.Test(t, func(t *testing.T) {
+			want = runFIFO(cgRealFIFO(), seq)
+			got = runFIFO(ksFIFO(true), seq)
+		})
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("seed %d: trace differs (-client-go +kitchensync):\n%s\nsequence:\n%s", seed, diff, formatOps(seq))
+		}
+	}
 }
