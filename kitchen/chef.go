@@ -125,6 +125,9 @@ func (c *Chef) readMenu(order *Order) (menu []*Dish, reason, msg string) {
 		if _, err := Need(d, it); err != nil {
 			return nil, "UnknownExtra", fmt.Sprintf("spec.items[%d]: %v", i, err)
 		}
+		if st := stationOf(d); !c.Stations.Has(st) {
+			return nil, "NoSuchStation", fmt.Sprintf("spec.items[%d]: %s is cooked at the %s, and this kitchen has none", i, it.Dish, st)
+		}
 		menu = append(menu, d)
 	}
 	return menu, "", ""

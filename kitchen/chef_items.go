@@ -191,10 +191,7 @@ func (c *Chef) cooksOf(ctx context.Context, order *Order) (map[int]*Cook, error)
 // desiredCook is the cook an item should have: named after the order,
 // the item and the order's generation, owned by the order.
 func desiredCook(order *Order, i int, it OrderItem, d *Dish) *Cook {
-	station := d.Spec.Station
-	if station == "" {
-		station = DefaultStation
-	}
+	station := stationOf(d)
 	yes := true
 	return &Cook{
 		TypeMeta: apiserver.TypeMeta{APIVersion: APIVersion, Kind: "Cook"},
@@ -208,6 +205,14 @@ func desiredCook(order *Order, i int, it OrderItem, d *Dish) *Cook {
 		Spec: CookSpec{Order: order.Name, Item: i, Dish: it.Dish, Quantity: it.Quantity,
 			Extras: slices.Clone(it.Extras), Station: station, CookingTime: d.Spec.CookingTime},
 	}
+}
+
+// stationOf returns where a dish is cooked.
+func stationOf(d *Dish) string {
+	if d.Spec.Station == "" {
+		return DefaultStation
+	}
+	return d.Spec.Station
 }
 
 var cookSuffix = regexp.MustCompile(`^[0-9]+-g([0-9]+)$`)

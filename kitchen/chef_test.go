@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/kitchen"
 )
 
@@ -160,9 +161,16 @@ func TestChefCancellationReturnsUnusedIngredients(t *testing.T) {
 func TestChefRejectsWhatIsNotOnTheMenu(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		b := newBench(t, kitchen.DefaultPantry())
+		sauna := &kitchen.Dish{Spec: kitchen.DishSpec{Ingredients: map[string]kitchen.Quantity{"flour": "100g"},
+			CookingTime: kitchen.Minutes(10), Difficulty: 2, Station: "sauna"}}
+		sauna.Name = "sauna-bread"
+		if _, err := apiserver.NewClient[*kitchen.Dish](b.srv).Create(b.ctx, sauna, apiserver.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
 		orders := map[string]*kitchen.Order{
 			"lobster": newOrder("lobster", 1, item("lobster-thermidor")),
 			"gold":    newOrder("gold", 2, item("tomato-soup", "gold-leaf")),
+			"sauna":   newOrder("sauna", 3, item("sauna-bread")),
 		}
 		for _, o := range orders {
 			if _, err := b.waiter.Place(b.ctx, o); err != nil {
@@ -170,7 +178,7 @@ func TestChefRejectsWhatIsNotOnTheMenu(t *testing.T) {
 			}
 		}
 		b.settle()
-		for name, reason := range map[string]string{"lobster": "DishNotOnMenu", "gold": "UnknownExtra"} {
+		for name, reason := range map[string]string{"lobster": "DishNotOnMenu", "gold": "UnknownExtra", "sauna": "NoSuchStation"} {
 			o := b.order(name)
 			c := kitchen.FindCondition(o.Status.Conditions, kitchen.ConditionAccepted)
 			if o.Status.Phase != kitchen.OrderRejected || c == nil || c.Status != kitchen.ConditionFalse || c.Reason != reason {

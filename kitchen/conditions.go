@@ -30,8 +30,8 @@ type Condition struct {
 
 // The condition types the chef sets on orders.
 const (
-	// ConditionAccepted is False with reason DishNotOnMenu, UnknownExtra
-	// or OutOfStock when the order is rejected.
+	// ConditionAccepted is False with reason DishNotOnMenu, UnknownExtra,
+	// NoSuchStation or OutOfStock when the order is rejected.
 	ConditionAccepted = "Accepted"
 	// ConditionStocked is False while the chef waits for a delivery.
 	ConditionStocked = "Stocked"

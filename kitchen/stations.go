@@ -124,6 +124,14 @@ func (s *Stations) finish(key string, j *job) {
 	}
 }
 
+// Has reports whether the kitchen has the station.
+func (s *Stations) Has(station string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.places[station]
+	return ok
+}
+
 // Phase returns the phase of a key's job, if Stations knows it.
 func (s *Stations) Phase(key string) (CookPhase, bool) {
 	s.mu.Lock()
