@@ -93,7 +93,8 @@ func TestRailVIPFirstAndTokenBucket(t *testing.T) {
 			Minute   float64
 			Priority int
 		}
-		time.Sleep(clock.Real(time.Minute)) // the chef is busy for a minute
+		time.Sleep(clock.Real(2 * time.Minute)) // the chef is busy for two minutes
+		synctest.Wait()
 		var got []take
 		for range 3 {
 			req, p, _ := rail.GetWithPriority()
@@ -103,7 +104,7 @@ func TestRailVIPFirstAndTokenBucket(t *testing.T) {
 		// t1 took the only token at once; t2 and t3 waited for theirs (at
 		// 0.5 and 1 minute). When the chef comes back all three are ready:
 		// the VIP first, then first come first served.
-		want := []take{{"t3", 1, 100}, {"t1", 1, 0}, {"t2", 1, 0}}
+		want := []take{{"t3", 2, 100}, {"t1", 2, 0}, {"t2", 2, 0}}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("takes (-want +got):\n%s", diff)
 		}
