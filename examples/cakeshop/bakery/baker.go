@@ -92,7 +92,9 @@ func (b *CakeReconciler) cancel(ctx context.Context, key string, cake *Cake) err
 		return nil
 	}
 	stopped := b.Kitchen.Discard(key)
-	if amount, ok := b.Till.Refund(cake.UID); ok {
+	if to := cake.Annotations[HandedOverAnnotation]; to != "" {
+		b.say(key, "handed-over", "%s: handed over to %s → throw away the stale work, no refund", cake.Name, to)
+	} else if amount, ok := b.Till.Refund(cake.UID); ok {
 		b.say(key, "refunded", "%s: cancelled → %s, refund the ¥%d deposit", cake.Name,
 			map[bool]string{true: "stop the oven and discard the cake", false: "nothing in the oven"}[stopped], amount)
 	}

@@ -62,6 +62,7 @@ type rack struct {
 	*workqueue.PriorityQueue[reconcile.Request]
 	cache   *store.Indexer[*Cake]
 	journal *Journal
+	who     string
 }
 
 func (r rack) priority(req reconcile.Request) int {
@@ -85,7 +86,7 @@ func (r rack) AddWithOpts(o workqueue.AddOpts, reqs ...reconcile.Request) {
 	for _, req := range reqs {
 		p := r.priority(req)
 		if p > PriorityRegular {
-			r.journal.Say("queue", req.String(), "vip", "%s has priority %d → goes to the front of the rack", req.Name, p)
+			r.journal.Say(r.who, req.String(), "vip", "%s has priority %d → goes to the front of the rack", req.Name, p)
 		}
 		r.PriorityQueue.AddWithOpts(workqueue.AddOpts{After: o.After, Priority: &p}, req)
 	}
@@ -98,16 +99,18 @@ type backoff struct {
 	inner   workqueue.RateLimiter[reconcile.Request]
 	clock   *Clock
 	journal *Journal
+	who     string
 
 	mu     sync.Mutex // guards delays
 	delays map[string][]time.Duration
 }
 
-func newBackoff(clock *Clock, journal *Journal) *backoff {
+func newBackoff(clock *Clock, journal *Journal, who string) *backoff {
 	return &backoff{
 		inner:   workqueue.NewItemExponentialFailureRateLimiter[reconcile.Request](clock.Real(5*time.Minute), clock.Real(16*time.Hour)),
 		clock:   clock,
 		journal: journal,
+		who:     who,
 		delays:  map[string][]time.Duration{},
 	}
 }
@@ -119,7 +122,7 @@ func (b *backoff) When(req reconcile.Request) time.Duration {
 	b.delays[req.String()] = append(b.delays[req.String()], shop)
 	n := len(b.delays[req.String()])
 	b.mu.Unlock()
-	b.journal.Say("queue", req.String(), "retry", "%s back on the rack in %s (rate limiter, retry #%d)", req.Name, FormatShop(shop), n)
+	b.journal.Say(b.who, req.String(), "retry", "%s back on the rack in %s (rate limiter, retry #%d)", req.Name, FormatShop(shop), n)
 	return d
 }
 

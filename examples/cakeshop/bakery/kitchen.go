@@ -3,6 +3,8 @@ package bakery
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 )
@@ -232,4 +234,12 @@ func (k *Kitchen) scrapeDecoration(key string) {
 			t.Done, t.Decoration = StepFrosting, ""
 		}
 	})
+}
+
+// Trays returns the keys of the orders with something in the kitchen,
+// sorted.
+func (k *Kitchen) Trays() []string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return slices.Sorted(maps.Keys(k.trays))
 }

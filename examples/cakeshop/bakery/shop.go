@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/semaphore"
@@ -72,11 +73,14 @@ func NewShop(o ShopOptions) (*Shop, error) {
 	if o.Namespace != "" {
 		lw = lw.Namespace(o.Namespace)
 	}
+	var cutOff atomic.Bool // narrate only the first watch error
 	inf := informer.NewSharedIndexInformer[*Cake](lw, informer.Options[*Cake]{
 		ResyncPeriod: o.Clock.Real(o.Resync),
 		Resource:     CakeResource,
 		WatchErrorHandler: func(err error) {
-			o.Journal.Say(suffix("front-desk", o.Name), "", "watch-error", "lost the order board: %v", err)
+			if !cutOff.Swap(true) {
+				o.Journal.Say(suffix("front-desk", o.Name), "", "watch-error", "lost the order board: %v (retrying with backoff)", err)
+			}
 		},
 	})
 	client, err := reconcile.NewClient(o.Server, inf.GetIndexer())
@@ -88,7 +92,7 @@ func NewShop(o ShopOptions) (*Shop, error) {
 	if o.Ovens > 0 {
 		r.Ovens = semaphore.NewWeighted(int64(o.Ovens))
 	}
-	s := &Shop{Name: o.Name, Kitchen: o.Kitchen, Till: o.Till, Informer: inf, Reconciler: r, backoff: newBackoff(o.Clock, o.Journal)}
+	s := &Shop{Name: o.Name, Kitchen: o.Kitchen, Till: o.Till, Informer: inf, Reconciler: r, backoff: newBackoff(o.Clock, o.Journal, suffix("queue", o.Name))}
 	logger := o.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -99,7 +103,7 @@ func NewShop(o ShopOptions) (*Shop, error) {
 		Logger:                  logger,
 		NewQueue: func(name string, rl workqueue.RateLimiter[reconcile.Request]) reconcile.Queue {
 			pq := workqueue.NewPriorityQueue(rl, workqueue.QueueConfig{Name: name})
-			return rack{PriorityQueue: pq, cache: inf.GetIndexer(), journal: o.Journal}
+			return rack{PriorityQueue: pq, cache: inf.GetIndexer(), journal: o.Journal, who: suffix("queue", o.Name)}
 		},
 	})
 	if err != nil {
