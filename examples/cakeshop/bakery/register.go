@@ -9,8 +9,8 @@ import (
 const FieldFlavor = "spec.flavor"
 
 // Kinds returns the cake shop's kinds as a scheme registers them — the
-// CustomResourceDefinitions of the shop: Cake, BakerPool and Baker, all
-// namespaced.
+// CustomResourceDefinitions of the shop: Cake, BakerPool and Baker, in
+// that order, all namespaced.
 func Kinds() []apiserver.KindInfo {
 	return []apiserver.KindInfo{
 		{

@@ -1,5 +1,132 @@
 package bakery
 
-import "context"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"time"
 
-func SceneRush(ctx context.Context, cfg Config) (*Report, error) { return newReport("rush"), nil }
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/informer"
+	"github.com/kitchensync/kitchensync/reconcile"
+)
+
+// rushOrders is how many orders come in on Valentine's Day.
+const rushOrders = 40
+
+// SceneRush plays Valentine's Day (情人节订单激增): forty orders arrive over
+// three shop hours, a third of them with fancy decorations. A BakerPool
+// autoscaled like an HPA (min 2, max 10, target 70% utilization) hires
+// temporary bakers — Baker objects owned by the pool — as the queue grows,
+// turns on degraded service (plaque-only decorations) while utilization is
+// above 100%, and lets the bakers go again once the rush is over.
+func SceneRush(ctx context.Context, cfg Config) (*Report, error) {
+	e, r := newEnv(cfg), newReport("rush")
+	staff := &Staff{}
+	shop, err := NewShop(e.shop(ShopOptions{Shift: staff, Workers: 10, Brief: true}))
+	if err != nil {
+		return nil, err
+	}
+	hpa, run, err := newHPA(e, staff, shop)
+	if err != nil {
+		return nil, err
+	}
+	pool := &BakerPool{ObjectMeta: apiserver.ObjectMeta{Namespace: "haidian", Name: "valentine"},
+		Spec: BakerPoolSpec{MinReplicas: 2, MaxReplicas: 10, TargetUtilization: 70}}
+	if _, err := apiserver.NewClient[*BakerPool](e.srv).Namespace("haidian").Create(ctx, pool, apiserver.CreateOptions{}); err != nil {
+		return nil, err
+	}
+	e.j.Say("manager", "haidian/valentine", "pool", "BakerPool valentine: min 2, max 10 bakers, target utilization 70%%")
+	hctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Go(func() { run(hctx) })
+	stop := shop.Start(ctx)
+	err = valentine(ctx, e, cfg.Seed)
+	err = errors.Join(err, stop())
+	cancel()
+	wg.Wait()
+	if err != nil {
+		return nil, err
+	}
+	reps := hpa.Replicas()
+	r.fact("bakers: started at %d, peaked at %d, ended at %d (never outside 2..10: %v)",
+		reps[0], slices.Max(reps), reps[len(reps)-1], slices.Min(reps) >= 2 && slices.Max(reps) <= 10)
+	r.fact("degraded service simplified %d fancy decorations", e.j.Count(IsEvent("degraded")))
+	return r, e.outcomes(ctx, r, e.srv, e.till, "")
+}
+
+// newHPA wires the autoscaler: informers for pools and bakers, the staff
+// following the Baker objects, and the autoscaler's controller. run runs
+// them all until its context ends.
+func newHPA(e *env, staff *Staff, shop *Shop) (*Autoscaler, func(context.Context), error) {
+	pools := informer.NewSharedIndexInformer[*BakerPool](e.srv.Resource(BakerPoolResource), informer.Options[*BakerPool]{Resource: BakerPoolResource})
+	bakers := informer.NewSharedIndexInformer[*Baker](e.srv.Resource(BakerResource), informer.Options[*Baker]{Resource: BakerResource})
+	_, err := bakers.AddEventHandler(informer.ResourceEventHandlerFuncs[*Baker]{
+		AddFunc:    func(b *Baker, _ bool) { staff.Hire(b.Name) },
+		DeleteFunc: func(b *Baker, _ bool) { staff.Dismiss(b.Name) },
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	poolClient, err := reconcile.NewClient(e.srv, pools.GetIndexer())
+	if err != nil {
+		return nil, nil, err
+	}
+	bakerClient, err := reconcile.NewClient(e.srv, bakers.GetIndexer())
+	if err != nil {
+		return nil, nil, err
+	}
+	hpa := &Autoscaler{Pools: poolClient, Bakers: bakerClient, Staff: staff, QueueDepth: shop.Controller.Queue().Len,
+		Kitchen: shop.Kitchen, Clock: e.clock, Journal: e.j, Interval: 5 * time.Minute}
+	c, err := reconcile.NewController("hpa", hpa, reconcile.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := reconcile.For(c, pools, reconcile.GenerationChangedPredicate[*BakerPool]{}); err != nil {
+		return nil, nil, err
+	}
+	// A baker deleted or added by someone else wakes the autoscaler up,
+	// through the owner reference, as a ReplicaSet watches its pods.
+	if err := reconcile.Owns(c, bakers, Kinds()[1]); err != nil {
+		return nil, nil, err
+	}
+	run := func(ctx context.Context) {
+		var wg sync.WaitGroup
+		wg.Go(func() { pools.Run(ctx) })
+		wg.Go(func() { bakers.Run(ctx) })
+		_ = c.Start(ctx)
+		wg.Wait()
+	}
+	return hpa, run, nil
+}
+
+// valentine sends the rush's orders, waits for all of them, then for the
+// pool to shrink back to its minimum.
+func valentine(ctx context.Context, e *env, seed int64) error {
+	rng := rand.New(rand.NewPCG(uint64(seed), 2))
+	for i := range rushOrders {
+		spec := CakeSpec{Flavor: Flavors[rng.IntN(len(Flavors))], Size: 6 + 2*rng.IntN(3), Decoration: "Be Mine"}
+		if rng.IntN(3) == 0 {
+			spec.DecorationComplexity = "fancy"
+		}
+		if err := e.order(ctx, "haidian", fmt.Sprintf("love-%02d", i+1), spec); err != nil {
+			return err
+		}
+		// Few orders early and late, many in the middle of the rush.
+		gap := time.Duration(1+rng.IntN(3)) * time.Minute
+		if i < 5 || i >= rushOrders-5 {
+			gap *= 4
+		}
+		if err := e.clock.Sleep(ctx, gap); err != nil {
+			return err
+		}
+	}
+	if err := e.j.Await(ctx, rushOrders, IsEvent("completed")); err != nil {
+		return err
+	}
+	return e.j.Await(ctx, 1, func(en Entry) bool { return en.Event == "scaled" && strings.HasSuffix(en.Text, "→ 2 bakers") })
+}
