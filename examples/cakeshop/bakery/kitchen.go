@@ -243,3 +243,10 @@ func (k *Kitchen) Trays() []string {
 	defer k.mu.Unlock()
 	return slices.Sorted(maps.Keys(k.trays))
 }
+
+// Discarded returns how many trays were thrown away.
+func (k *Kitchen) Discarded() int {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.discarded
+}

@@ -42,14 +42,45 @@ type Report struct {
 	// in multi-cluster scenes) to how it ended: Completed, Failed or
 	// Cancelled (deleted after its deposit was refunded).
 	Outcomes map[string]string
+	// Cakes holds the final state of every order still stored, keyed like
+	// Outcomes.
+	Cakes map[string]*Cake
 	// Refunds counts the refunds the journal records, per order.
 	Refunds map[string]int
-	// Facts are the scene's own findings, one line each.
+	// Numbers are the scene's own counts, by name (e.g. "max-concurrent").
+	Numbers map[string]int
+	// Delays are the rate limiter's retry delays per order, in shop time.
+	Delays map[string][]time.Duration
+	// Served lists orders in the order the baker started them, where the
+	// scene cares (the VIP queue).
+	Served []string
+	// Replicas lists the autoscaler's decisions, in order.
+	Replicas []int
+	// Facts are the scene's own findings, one line each, for people.
 	Facts []string
+	// Entries are every hand-off narrated, journal by journal.
+	Entries []Entry
+
+	kept map[*Journal]bool
 }
 
 func newReport(scene string) *Report {
-	return &Report{Scene: scene, Outcomes: map[string]string{}, Refunds: map[string]int{}}
+	return &Report{Scene: scene, Outcomes: map[string]string{}, Cakes: map[string]*Cake{}, Refunds: map[string]int{},
+		Numbers: map[string]int{}, Delays: map[string][]time.Duration{}, kept: map[*Journal]bool{}}
+}
+
+// keep adds j's entries (once) to the report, counting refunds.
+func (r *Report) keep(j *Journal) {
+	if r.kept[j] {
+		return
+	}
+	r.kept[j] = true
+	for _, en := range j.Entries() {
+		r.Entries = append(r.Entries, en)
+		if en.Event == "refunded" {
+			r.Refunds[en.Key]++
+		}
+	}
 }
 
 func (r *Report) fact(format string, args ...any) {
@@ -170,14 +201,11 @@ func (e *env) outcomes(ctx context.Context, r *Report, srv *apiserver.Server, ti
 	}
 	for _, c := range cakes {
 		r.Outcomes[prefix+key(c)] = string(c.Status.Phase)
+		r.Cakes[prefix+key(c)] = c
 	}
 	for _, k := range till.Refunded() {
 		r.Outcomes[prefix+k] = "Cancelled"
 	}
-	for _, en := range e.j.Entries() {
-		if en.Event == "refunded" {
-			r.Refunds[en.Key]++
-		}
-	}
+	r.keep(e.j)
 	return nil
 }

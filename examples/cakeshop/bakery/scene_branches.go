@@ -60,6 +60,11 @@ func namespacesAsBranches(ctx context.Context, cfg Config, r *Report) error {
 		return err
 	}
 	for i, b := range branchNames {
+		for _, k := range shops[i].Kitchen.Trays() {
+			if !strings.HasPrefix(k, b+"/") {
+				r.Numbers["foreign-trays"]++
+			}
+		}
 		r.fact("branch %s's kitchen made: %s", b, strings.Join(shops[i].Kitchen.Trays(), " "))
 	}
 	return e.outcomes(ctx, r, e.srv, e.till, "")
@@ -91,7 +96,9 @@ func twoClusters(ctx context.Context, cfg Config, r *Report) error {
 			return err
 		}
 	}
+	r.Numbers["handed-over"] = e.j.Count(IsEvent("handed-over"))
 	restored := e.j.Count(func(en Entry) bool { return en.Event == "assigned" && strings.Contains(en.Text, "restored") })
+	r.Numbers["restored"] = restored
 	r.fact("orders restored on west from the backup: %d; stale copies east's baker threw away: %d; refunds: %d",
 		restored, e.j.Count(IsEvent("handed-over")), e.j.Count(IsEvent("refunded")))
 	return nil

@@ -62,7 +62,12 @@ func weddingLesson(ctx context.Context, cfg Config, r *Report, withError bool) e
 	}
 	m := shop.Controller.Metrics()
 	k := branch + "/wedding"
-	r.Outcomes[k] = "Completed"
+	r.Delays[k] = shop.RetryDelays(k)
+	r.Numbers[branch+"-reconcile-errors"] = int(m.ReconcileErrors)
+	r.Numbers[branch+"-requeue-after"] = int(m.ReconcileTotal.RequeueAfter)
+	if err := e.outcomes(ctx, r, e.srv, e.till, ""); err != nil {
+		return err
+	}
 	if withError {
 		r.fact("%s: asked for 1h, got the rate limiter's %s; reconcile errors %d",
 			k, formatDelays(shop.RetryDelays(k)), m.ReconcileErrors)
@@ -125,6 +130,7 @@ func vipFirst(ctx context.Context, cfg Config, r *Report) error {
 			served = append(served, strings.TrimPrefix(en.Key, "xicheng/"))
 		}
 	}
+	r.Served = served
 	r.fact("VIP first: baked in the order %s", strings.Join(served, ", "))
 	return e.outcomes(ctx, r, e.srv, e.till, "")
 }

@@ -49,6 +49,7 @@ func faults(ctx context.Context, e *env, shop *Shop, r *Report) error {
 	if err := e.orderAndWait(ctx, "haidian", "wobbly", plain("red-velvet")); err != nil {
 		return err
 	}
+	r.Delays["haidian/wobbly"] = shop.RetryDelays("haidian/wobbly")
 	r.fact("wobbly collapsed twice; retried after %s", formatDelays(shop.RetryDelays("haidian/wobbly")))
 	// An oven that fails to heat four times.
 	k.BreakOven(4)
@@ -56,6 +57,7 @@ func faults(ctx context.Context, e *env, shop *Shop, r *Report) error {
 	if err := e.orderAndWait(ctx, "haidian", "patient", plain("carrot")); err != nil {
 		return err
 	}
+	r.Delays["haidian/patient"] = shop.RetryDelays("haidian/patient")
 	r.fact("the broken oven made patient wait %s (growing backoff)", formatDelays(shop.RetryDelays("haidian/patient")))
 	if err := decorateLast(ctx, e, shop, r); err != nil {
 		return err
@@ -92,6 +94,8 @@ func decorateLast(ctx context.Context, e *env, shop *Shop, r *Report) error {
 	}
 	done := e.clock.Now()
 	shop.Kitchen.SetDecoratorArrival(0)
+	r.Numbers["sponge-before-decorator"] = b2i(sponge < arrival)
+	r.Numbers["completed-before-pickup"] = b2i(done <= pickup)
 	r.fact("late-deco: sponge ready before the decorator came: %v; completed before pickup: %v",
 		sponge < arrival, done <= pickup)
 	return nil
@@ -112,4 +116,11 @@ func cancelMidBake(ctx context.Context, e *env) error {
 		return fmt.Errorf("cancel mid-bake: %w", err)
 	}
 	return nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

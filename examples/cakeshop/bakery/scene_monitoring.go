@@ -33,6 +33,8 @@ func SceneMonitoring(ctx context.Context, cfg Config) (*Report, error) {
 	if err = errors.Join(err, stop()); err != nil {
 		return nil, err
 	}
+	r.Numbers["alert-fired"] = e.j.Count(IsEvent("alert-firing"))
+	r.Numbers["alert-resolved"] = e.j.Count(IsEvent("alert-resolved"))
 	r.fact("%s fired while the oven was slow: %v; resolved after the repair: %v", rule.Name,
 		e.j.Count(IsEvent("alert-firing")) > 0, e.j.Count(IsEvent("alert-resolved")) > 0)
 	m := shop.Controller.Metrics()

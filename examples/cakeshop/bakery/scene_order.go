@@ -81,7 +81,8 @@ func SceneLifecycle(ctx context.Context, cfg Config) (*Report, error) {
 	if err = errors.Join(err, stop()); err != nil {
 		return nil, err
 	}
-	bakes := shop.Kitchen.discarded
+	bakes := shop.Kitchen.Discarded()
+	r.Numbers["discarded"] = bakes
 	r.fact("sponges thrown away: %d (the vanilla one, when the flavor changed, and the matcha one, when cancelled)", bakes)
 	return r, e.outcomes(ctx, r, e.srv, e.till, "")
 }

@@ -70,6 +70,7 @@ func checkpointAndIdempotency(ctx context.Context, e *env, r *Report) error {
 	if err = errors.Join(err, stop()); err != nil {
 		return err
 	}
+	r.Numbers["marathon-bakes"] = kitchen.Tray(k).Bakes
 	r.fact("marathon: sponges baked %d (resumed from checkpoint, not started over)", kitchen.Tray(k).Bakes)
 	return nil
 }
@@ -105,6 +106,8 @@ func reconcileTwice(ctx context.Context, e *env, shop *Shop, r *Report) error {
 	n := writes() - before
 	e.j.Say("manager", "haidian/marathon", "idempotent", "reconciled marathon twice more by hand: %d writes, resourceVersion unchanged: %v",
 		n, rv == e.srv.ResourceVersion())
+	r.Numbers["idempotent-writes"] = int(n)
+	r.Numbers["idempotent-rv-changed"] = b2i(rv != e.srv.ResourceVersion())
 	r.fact("idempotency: two more reconciles of a Completed cake wrote %d times", n)
 	return nil
 }
@@ -130,6 +133,7 @@ func fiveOvens(ctx context.Context, cfg Config, r *Report) error {
 		return err
 	}
 	e.j.Say("manager", "", "limit", "most cakes in the kitchen at once: %d", shop.Kitchen.MaxConcurrent())
+	r.Numbers["max-concurrent"] = shop.Kitchen.MaxConcurrent()
 	r.fact("12 orders, 10 workers, 5 ovens: at most %d cakes worked on at once", shop.Kitchen.MaxConcurrent())
 	return e.outcomes(ctx, r, e.srv, e.till, "")
 }
@@ -162,6 +166,8 @@ func resync(ctx context.Context, cfg Config, r *Report) error {
 	}
 	n := e.srv.RequestCount(apiserver.VerbUpdate, gr) - before
 	e.j.Say("manager", "", "resync", "a resync of two finished orders: %d writes", n)
+	r.Numbers["resync-writes"] = int(n)
+	r.Numbers["resyncs"] = e.j.Count(IsEvent("resync"))
 	r.fact("resync every 30 shop minutes (at least 1 real second, as in client-go): a round over finished cakes wrote %d times", n)
 	return e.outcomes(ctx, r, e.srv, e.till, "")
 }

@@ -53,6 +53,8 @@ func SceneRush(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	reps := hpa.Replicas()
+	r.Replicas = reps
+	r.Numbers["degraded"] = e.j.Count(IsEvent("degraded"))
 	r.fact("bakers: started at %d, peaked at %d, ended at %d (never outside 2..10: %v)",
 		reps[0], slices.Max(reps), reps[len(reps)-1], slices.Min(reps) >= 2 && slices.Max(reps) <= 10)
 	r.fact("degraded service simplified %d fancy decorations", e.j.Count(IsEvent("degraded")))
