@@ -258,6 +258,7 @@ func openKitchen() (r *kitchen.Restaurant, ctx context.Context, close func()) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- r.Run(ctx) }()
+	r.WaitReady(ctx)
 	return r, ctx, func() { cancel(); <-done }
 }
 

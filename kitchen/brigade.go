@@ -44,6 +44,7 @@ func (b *Brigade) Reconcile(ctx context.Context, req reconcile.Request) (reconci
 		return reconcile.Result{}, nil
 	}
 	msg := b.message(cook, phase)
+	b.Log.Say("cook", "%s: %s", key, msg) // before the write: the runner may pass it on before UpdateStatus returns
 	var stored *Cook
 	cur, first := apiserver.DeepCopy(cook), true
 	err = reconcile.RetryOnConflict(conflictRetry, func() error {
@@ -63,7 +64,7 @@ func (b *Brigade) Reconcile(ctx context.Context, req reconcile.Request) (reconci
 		return reconcile.Result{}, nil
 	}
 	if err == nil {
-		b.Log.Say("cook", "%s: %s (rv %s)", key, msg, stored.ResourceVersion)
+		b.Log.Detail("cook", "%s: status written (rv %s)", key, stored.ResourceVersion)
 	}
 	return reconcile.Result{}, err
 }

@@ -101,12 +101,12 @@ func (c *Chef) workItem(ctx context.Context, order *Order, i int, it OrderItem, 
 	}
 	next := apiserver.DeepCopy(cur)
 	next.Spec.Extras = want.Spec.Extras
+	c.Log.Say("chef", "%s: item %d: %s, without restarting the %s (cook %s keeps cooking)", key, i,
+		describeChange(cur.Spec, next.Spec), cur.Spec.Dish, cur.Name)
 	obj, err := c.CookAPI.Namespace(cur.Namespace).Update(ctx, next, apiserver.UpdateOptions{})
 	if err != nil {
 		return err // the reservation stays: Reserve is declarative, the retry fixes it
 	}
-	c.Log.Say("chef", "%s: item %d: %s, without restarting the %s (cook %s, rv %s)", key, i,
-		describeChange(cur.Spec, next.Spec), cur.Spec.Dish, cur.Name, obj.ResourceVersion)
 	w.cooks[i] = obj
 	return nil
 }
@@ -122,6 +122,9 @@ func (c *Chef) startCook(ctx context.Context, want *Cook, need map[string]Amount
 		}
 		return err
 	}
+	// Narrate before the write: the brigade may answer before Create returns.
+	c.Log.Say("chef", "%s: sends cook %s to the %s for %d× %s (reserves %s)", want.Namespace+"/"+want.Spec.Order,
+		want.Name, want.Spec.Station, want.Spec.Quantity, want.Spec.Dish, formatNeed(need))
 	obj, err := c.CookAPI.Namespace(want.Namespace).Create(ctx, want, apiserver.CreateOptions{})
 	switch {
 	case apiserver.IsAlreadyExists(err):
@@ -132,8 +135,6 @@ func (c *Chef) startCook(ctx context.Context, want *Cook, need map[string]Amount
 		c.Pantry.Release(holder)
 		return err
 	}
-	c.Log.Say("chef", "%s: sends cook %s to the %s for %d× %s (reserved %s; rv %s)", want.Namespace+"/"+want.Spec.Order,
-		want.Name, want.Spec.Station, want.Spec.Quantity, want.Spec.Dish, formatNeed(need), obj.ResourceVersion)
 	w.cooks[want.Spec.Item] = obj
 	return nil
 }
@@ -141,15 +142,15 @@ func (c *Chef) startCook(ctx context.Context, want *Cook, need map[string]Amount
 // dropCook stops a cook and deletes it.
 func (c *Chef) dropCook(ctx context.Context, ck *Cook, why string) error {
 	was := c.Stations.Stop(keyOf(ck))
+	if was == CookDone || ck.Status.Phase == CookDone {
+		c.Log.Detail("chef", "%s: clears away cook %s (done)", ck.Namespace+"/"+ck.Spec.Order, ck.Name)
+	} else {
+		c.Log.Say("chef", "%s: stops cook %s (%s; it was %s)", ck.Namespace+"/"+ck.Spec.Order, ck.Name, why, settled(was))
+	}
 	err := c.CookAPI.Namespace(ck.Namespace).Delete(ctx, ck.Name, apiserver.DeleteOptions{})
 	if err != nil && !apiserver.IsNotFound(err) {
 		return err
 	}
-	if was == CookDone || ck.Status.Phase == CookDone {
-		c.Log.Detail("chef", "%s: clears away cook %s (done)", ck.Namespace+"/"+ck.Spec.Order, ck.Name)
-		return nil
-	}
-	c.Log.Say("chef", "%s: stops cook %s (%s; it was %s)", ck.Namespace+"/"+ck.Spec.Order, ck.Name, why, settled(was))
 	return nil
 }
 

@@ -143,16 +143,14 @@ func (c *Chef) removeFinalizer(ctx context.Context, order *Order) error {
 	if !reconcile.ContainsFinalizer(order, OrderFinalizer) {
 		return nil
 	}
-	out, err := c.updateOrder(ctx, order, func(o *Order) bool { return reconcile.RemoveFinalizer(o, OrderFinalizer) })
+	what := "it stays on the books"
+	if order.DeletionTimestamp != nil {
+		what = "the apiserver may delete the order"
+	}
+	c.Log.Say("chef", "%s: removes finalizer %s: %s", keyOf(order), OrderFinalizer, what)
+	_, err := c.updateOrder(ctx, order, func(o *Order) bool { return reconcile.RemoveFinalizer(o, OrderFinalizer) })
 	if apiserver.IsNotFound(err) {
 		return nil
-	}
-	if err == nil {
-		what := "it stays on the books"
-		if order.DeletionTimestamp != nil {
-			what = "the apiserver deletes the order"
-		}
-		c.Log.Say("chef", "%s: finalizer removed (rv %s): %s", keyOf(order), out.ResourceVersion, what)
 	}
 	return err
 }

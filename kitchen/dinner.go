@@ -178,7 +178,10 @@ func RunDinner(ctx context.Context, w io.Writer, cfg DinnerConfig) (Summary, err
 	defer stop()
 	ran := make(chan error, 1)
 	go func() { ran <- r.Run(runCtx) }()
-	serveErr := plan.serve(runCtx, r, obs)
+	var serveErr error
+	if r.WaitReady(runCtx) {
+		serveErr = plan.serve(runCtx, r, obs)
+	}
 	if serveErr == nil {
 		select {
 		case <-obs.done:

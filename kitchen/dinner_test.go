@@ -59,8 +59,8 @@ func TestDinnerEndsWellAndBalances(t *testing.T) {
 func checkHandOffs(t *testing.T, story, order string) {
 	t.Helper()
 	steps := []string{
-		`\[waiter\] .*orders`,
-		`\[apiserver\] created dinner/` + order + ` \(rv \d+`,
+		`\[waiter\] .*orders .*: create ` + order + `$`,
+		`\[apiserver\] ADDED dinner/` + order + ` \(rv \d+`,
 		`\[runner\] .*dinner/` + order + ` ADDED \(rv \d+\)`,
 		`\[rail\] .*ticket dinner/` + order + ` pinned`,
 		`\[chef\] .*dinner/` + order + `: compares order`,

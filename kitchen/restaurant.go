@@ -69,12 +69,13 @@ type Restaurant struct {
 	Log       *Narrator
 
 	chefs, cooks *reconcile.Controller
+	ready        chan struct{} // closed once Run has started the controllers
 }
 
 // Open builds a restaurant and writes its menu to the API server.
 func Open(ctx context.Context, cfg Config) (*Restaurant, error) {
 	cfg = cfg.withDefaults()
-	r := &Restaurant{Namespace: cfg.Namespace, Clock: NewClock(cfg.Minute)}
+	r := &Restaurant{Namespace: cfg.Namespace, Clock: NewClock(cfg.Minute), ready: make(chan struct{})}
 	r.Server = apiserver.NewServer(NewScheme(), cfg.Server)
 	out := cfg.Out
 	if out == nil {
@@ -194,6 +195,7 @@ func (r *Restaurant) Run(ctx context.Context) error {
 	errs := make(chan error, 2)
 	wg.Go(func() { errs <- r.chefs.Start(ctx) })
 	wg.Go(func() { errs <- r.cooks.Start(ctx) })
+	close(r.ready)
 	<-ctx.Done()
 	cancel()
 	wg.Wait()
@@ -203,6 +205,19 @@ func (r *Restaurant) Run(ctx context.Context) error {
 		all = append(all, err)
 	}
 	return errors.Join(all...)
+}
+
+// WaitReady blocks until [Restaurant.Run] has synced the runner's caches
+// and started the chef and the brigade, or until ctx ends (false). Orders
+// placed before then are not lost — the runner's first list finds them —
+// but waiting keeps the narration in the order things happen.
+func (r *Restaurant) WaitReady(ctx context.Context) bool {
+	select {
+	case <-r.ready:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // ChefMetrics returns the chef controller's metrics (reconciles by

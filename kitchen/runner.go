@@ -30,7 +30,7 @@ type Runner struct {
 // resync period in real time (0: none).
 func NewRunner(srv *apiserver.Server, resync time.Duration, log *Narrator) *Runner {
 	return &Runner{
-		Orders: informer.NewSharedIndexInformer(srv.Resource(OrderResource),
+		Orders: informer.NewSharedIndexInformer(newDeskWatch(srv.Resource(OrderResource), log),
 			informer.Options[*Order]{ResyncPeriod: resync, Indexers: OrderIndexers(), Resource: OrderResource}),
 		Cooks: informer.NewSharedIndexInformer(srv.Resource(CookResource),
 			informer.Options[*Cook]{ResyncPeriod: resync, Indexers: CookIndexers(), Resource: CookResource}),

@@ -32,13 +32,9 @@ func (w *Waiter) Place(ctx context.Context, o *Order) (*Order, error) {
 	if err := ValidateOrder(o); err != nil {
 		return nil, err
 	}
-	w.log.Say("waiter", "table %d (%s) orders %s", o.Spec.Table, sectionName(o.Spec.Section), describeItems(o.Spec.Items))
-	out, err := w.orders.Create(ctx, o, apiserver.CreateOptions{})
-	if err != nil {
-		return nil, err
-	}
-	w.log.Say("apiserver", "created %s (rv %s, generation %d)", keyOf(out), out.ResourceVersion, out.Generation)
-	return out, nil
+	w.log.Say("waiter", "table %d (%s) orders %s: create %s", o.Spec.Table, sectionName(o.Spec.Section),
+		describeItems(o.Spec.Items), o.Name)
+	return w.orders.Create(ctx, o, apiserver.CreateOptions{})
 }
 
 // Amend changes an order the way `kubectl edit` does: it reads the
@@ -46,6 +42,7 @@ func (w *Waiter) Place(ctx context.Context, o *Order) (*Order, error) {
 // in between (409 Conflict), it reads and applies again. what describes
 // the change for the narration.
 func (w *Waiter) Amend(ctx context.Context, name, what string, change func(*Order)) (*Order, error) {
+	w.log.Say("waiter", "%s %s: update", name, what)
 	var out *Order
 	err := reconcile.RetryOnConflict(conflictRetry, func() error {
 		cur, err := w.orders.Get(ctx, name, apiserver.GetOptions{})
@@ -62,8 +59,6 @@ func (w *Waiter) Amend(ctx context.Context, name, what string, change func(*Orde
 	if err != nil {
 		return nil, err
 	}
-	w.log.Say("waiter", "table %d %s", out.Spec.Table, what)
-	w.log.Say("apiserver", "updated %s (rv %s, generation %d)", keyOf(out), out.ResourceVersion, out.Generation)
 	return out, nil
 }
 
@@ -80,24 +75,8 @@ func (w *Waiter) AddExtra(ctx context.Context, name string, item int, extra stri
 // it, the order stays, marked for deletion, until the chef has cleaned
 // up.
 func (w *Waiter) Cancel(ctx context.Context, name string) error {
-	cur, err := w.orders.Get(ctx, name, apiserver.GetOptions{})
-	if err != nil {
-		return err
-	}
-	w.log.Say("waiter", "table %d cancels %s", cur.Spec.Table, name)
-	if err := w.orders.Delete(ctx, name, apiserver.DeleteOptions{}); err != nil {
-		return err
-	}
-	after, err := w.orders.Get(ctx, name, apiserver.GetOptions{})
-	switch {
-	case apiserver.IsNotFound(err):
-		w.log.Say("apiserver", "deleted %s", keyOf(cur))
-	case err != nil:
-		return err
-	default:
-		w.log.Say("apiserver", "%s marked for deletion (rv %s); finalizers %v hold it", keyOf(after), after.ResourceVersion, after.Finalizers)
-	}
-	return nil
+	w.log.Say("waiter", "%s: the table leaves: delete", name)
+	return w.orders.Delete(ctx, name, apiserver.DeleteOptions{})
 }
 
 func sectionName(s string) string {

@@ -40,6 +40,7 @@ func open(ctx context.Context, cfg kitchen.Config) (*kitchen.Restaurant, func() 
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- r.Run(ctx) }()
+	r.WaitReady(ctx)
 	return r, func() error {
 		// Closing time: let the last hand-offs finish, then stop.
 		_ = r.Clock.Sleep(ctx, 2*time.Minute)
