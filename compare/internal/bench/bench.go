@@ -8,6 +8,8 @@ package bench
 import (
 	"strconv"
 	"testing"
+
+	"github.com/kitchensync/kitchensync/informer"
 )
 
 // Pair is one workload on both libraries.
@@ -36,7 +38,9 @@ func Pairs() []Pair {
 		Pair{"DeltaFIFOReplace100k", fifoReplaceKS, fifoReplaceCG},
 		Pair{"IndexerAdd100k", indexerAddKS, indexerAddCG},
 		Pair{"IndexerByIndex", byIndexKS, byIndexCG},
-		Pair{"InformerEndToEnd100k", informerKS, informerCG},
+		Pair{"InformerEndToEnd100k", informerKS(informer.Options[*widget]{}), informerCG},
+		// kitchensync configured as client-go v0.37 runs by default.
+		Pair{"InformerEndToEnd100k/inorder-watchlist", informerKS(informer.Options[*widget]{InOrder: true, UseWatchList: true}), informerCG},
 	)
 	return out
 }

@@ -137,14 +137,16 @@ func heapAlloc() uint64 {
 	return m.HeapAlloc
 }
 
-func informerKS(b *testing.B) {
-	informerBench(b, func(rc *apiserver.ResourceClient, c *counter) func() {
-		inf := informer.NewSharedIndexInformer[*widget](rc, informer.Options[*widget]{})
-		if _, err := inf.AddEventHandler(c); err != nil {
-			b.Fatal(err)
-		}
-		return start(inf.Run)
-	})
+func informerKS(opts informer.Options[*widget]) func(*testing.B) {
+	return func(b *testing.B) {
+		informerBench(b, func(rc *apiserver.ResourceClient, c *counter) func() {
+			inf := informer.NewSharedIndexInformer[*widget](rc, opts)
+			if _, err := inf.AddEventHandler(c); err != nil {
+				b.Fatal(err)
+			}
+			return start(inf.Run)
+		})
+	}
 }
 
 func informerCG(b *testing.B) {
