@@ -139,13 +139,15 @@ func (c *Chef) ensureFinalizer(ctx context.Context, order *Order) (*Order, error
 	if reconcile.ContainsFinalizer(order, OrderFinalizer) {
 		return order, nil
 	}
+	added := false
 	out, err := c.updateOrder(ctx, order, func(o *Order) bool {
 		if o.Status.Phase.Final() || o.DeletionTimestamp != nil {
 			return false // a stale cache: see Reconcile
 		}
-		return reconcile.AddFinalizer(o, OrderFinalizer)
+		added = reconcile.AddFinalizer(o, OrderFinalizer)
+		return added
 	})
-	if err == nil && reconcile.ContainsFinalizer(out, OrderFinalizer) {
+	if err == nil && added {
 		c.Log.Say("chef", "%s: finalizer %s added (rv %s)", keyOf(order), OrderFinalizer, out.ResourceVersion)
 	}
 	return out, err
