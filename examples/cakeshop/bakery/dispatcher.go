@@ -225,4 +225,3 @@ func (d *Dispatcher) assignedTo(k string) string {
 	defer d.mu.Unlock()
 	return d.assigned[k]
 }
-

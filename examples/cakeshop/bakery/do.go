@@ -49,7 +49,7 @@ func (b *CakeReconciler) do(ctx context.Context, who, key string, cake *Cake, st
 		if contains(s.Allergies, "nuts") {
 			bench = " on the nut-free bench"
 		}
-		b.detail(who, key, "%s: prepare ingredients for %s%s", name, describe(s), bench)
+		b.detail(who, key, "%s: prepare ingredients for the %s sponge%s", name, s.Flavor, bench)
 		if err := b.Clock.Sleep(ctx, prepTime); err != nil {
 			return err
 		}

@@ -2,9 +2,9 @@ package bakery
 
 import (
 	"context"
-	"log/slog"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 )

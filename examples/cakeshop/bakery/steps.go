@@ -27,7 +27,7 @@ func (b *CakeReconciler) plan(key string, cake *Cake) Step {
 		b.say(key, "start-over", "%s: checkpoint says %q but the tray is gone → start over", cake.Name, st.Checkpoint)
 		return StepNone
 	case !tray.matches(spec):
-		b.say(key, "rebake", "%s: generation %d changed %s → discard the half-baked cake, rebake",
+		b.say(key, "rebake", "%s: generation %d changed %s → throw the old sponge away, rebake",
 			cake.Name, cake.Generation, spongeDiff(tray, spec))
 		b.Kitchen.Discard(key)
 		return StepNone

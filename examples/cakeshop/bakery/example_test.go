@@ -1,0 +1,92 @@
+package bakery_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/kitchensync/kitchensync/examples/cakeshop/bakery"
+)
+
+// The story's first scene: the order form is a CRD. The order desk refuses
+// a bad form with one 422 Invalid error naming every bad field, then takes
+// the story's birthday cake, which the baker makes step by step.
+func Example_orderForm() {
+	rep, err := bakery.SceneOrderForm(context.Background(), bakery.Config{Out: os.Stdout})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	rep.Write(os.Stdout)
+	// Output:
+	// [manager]     registered bakery.example.com/v1 Baker (resource "bakers", namespaced: a namespace is a branch)
+	// [manager]     registered bakery.example.com/v1 BakerPool (resource "bakerpools", namespaced: a namespace is a branch)
+	// [manager]     registered bakery.example.com/v1 Cake (resource "cakes", namespaced: a namespace is a branch)
+	// [customer]    hands in a form: flavor durian, size 30", pickup "2pm", icing memory "lots"
+	// [order-desk]  refused (422 Invalid), nothing stored:
+	// [order-desk]    spec.flavor: Unsupported value: "durian": supported values: "double-chocolate", "vanilla", "strawberry", "matcha", "red-velvet", "carrot"
+	// [order-desk]    spec.size: Invalid value: 30: must be between 4 and 16 inches
+	// [order-desk]    spec.pickupTime: Invalid value: "2pm": want a time of day such as 14:00
+	// [order-desk]    spec.resources.icingMemory: Invalid value: "lots": want a quantity such as 512MB or 2GB
+	// [customer]    orders haidian/birthday-alice: double-chocolate 8", 2 layers, "Happy Birthday", allergies: nuts
+	// [front-desk]  new order birthday-alice (generation 1) → ring the kitchen
+	// [baker]       birthday-alice: new order (double-chocolate 8", 2 layers, "Happy Birthday", allergies: nuts) → prepare ingredients, bake
+	// [baker]       birthday-alice: prepare ingredients for the double-chocolate sponge on the nut-free bench
+	// [baker]       birthday-alice: mix the batter
+	// [oven]        birthday-alice: bake 2× double-chocolate sponge, 35 min
+	// [baker]       birthday-alice: frost with buttercream
+	// [baker]       birthday-alice: decorate: plaque "Happy Birthday"
+	// [baker]       birthday-alice: box it
+	// [baker]       birthday-alice: boxed → Completed
+	// [manager]     stored spec: {"flavor":"double-chocolate","size":8,"layers":2,"decoration":"Happy Birthday","pickupTime":"14:00","notes":"no nuts anywhere near it","allergies":["nuts"],"priority":100}
+	// [manager]     status: phase Completed, checkpoint "boxed", observedGeneration 1, finalizers [bakery.example.com/refund-deposit]
+	// == summary: order-form
+	//    Completed  1: haidian/birthday-alice
+	//    invalid form refused, fields named: spec.flavor, spec.size, spec.pickupTime, spec.resources.icingMemory
+}
+
+// The story's second scene: a new order is baked; a change of decoration
+// only redoes the decoration; a change of flavor throws the sponge away
+// and rebakes; a cancellation refunds the deposit through the finalizer.
+func Example_lifecycle() {
+	rep, err := bakery.SceneLifecycle(context.Background(), bakery.Config{Out: os.Stdout})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	rep.Write(os.Stdout)
+	// Output:
+	// [customer]    orders haidian/alice: vanilla 6", "Happy Birthday"
+	// [front-desk]  new order alice (generation 1) → ring the kitchen
+	// [baker]       alice: new order (vanilla 6", "Happy Birthday") → prepare ingredients, bake
+	// [baker]       alice: prepare ingredients for the vanilla sponge
+	// [baker]       alice: mix the batter
+	// [oven]        alice: bake 1× vanilla sponge, 30 min
+	// [baker]       alice: frost with buttercream
+	// [baker]       alice: decorate: plaque "Happy Birthday"
+	// [baker]       alice: box it
+	// [baker]       alice: boxed → Completed
+	// [customer]    changes alice: decoration "Happy Birthday" → "Happy 30th"
+	// [front-desk]  order alice changed (generation 1 → 2) → ring the kitchen
+	// [baker]       alice: generation 2 changed only the decoration "Happy Birthday" → "Happy 30th" → keep the sponge, redo the decoration
+	// [baker]       alice: decorate: plaque "Happy 30th"
+	// [baker]       alice: box it
+	// [baker]       alice: boxed → Completed
+	// [customer]    changes alice: flavor vanilla → matcha
+	// [front-desk]  order alice changed (generation 2 → 3) → ring the kitchen
+	// [baker]       alice: generation 3 changed flavor vanilla → matcha → throw the old sponge away, rebake
+	// [baker]       alice: prepare ingredients for the matcha sponge
+	// [baker]       alice: mix the batter
+	// [oven]        alice: bake 1× matcha sponge, 30 min
+	// [baker]       alice: frost with buttercream
+	// [baker]       alice: decorate: plaque "Happy 30th"
+	// [baker]       alice: box it
+	// [baker]       alice: boxed → Completed
+	// [customer]    cancels alice
+	// [front-desk]  order alice cancelled (deletionTimestamp set; the finalizer holds it)
+	// [baker]       alice: cancelled → stop the oven and discard the cake, refund the ¥120 deposit
+	// [front-desk]  order alice gone from the ledger
+	// == summary: lifecycle
+	//    Cancelled  1: haidian/alice
+	//    sponges thrown away: 2 (the vanilla one, when the flavor changed, and the matcha one, when cancelled)
+}
