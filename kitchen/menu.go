@@ -92,6 +92,7 @@ func Need(d *Dish, item OrderItem) (map[string]Amount, error) {
 // offer.
 type UnknownExtraError struct{ Extra string }
 
+// Error says which extra is unknown.
 func (e *UnknownExtraError) Error() string {
 	return "the kitchen offers no extra " + e.Extra
 }

@@ -75,6 +75,7 @@ type ShortageError struct {
 	NextDelivery time.Duration
 }
 
+// Error says what ran out, and when the next delivery is due.
 func (e *ShortageError) Error() string {
 	why := "out of"
 	if e.Expired {

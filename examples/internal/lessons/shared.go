@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sync"
 
@@ -43,38 +44,14 @@ func SharedInformer(ctx context.Context, w io.Writer) error {
 
 	heading(w, "2. Two handlers, one shared runner (SharedInformerFactory)")
 	f := informer.NewSharedInformerFactory(srv, 0)
-	inf := informer.InformerFor[*kitchen.Order](f)
-	if err := inf.GetIndexer().AddIndexers(kitchen.OrderIndexers()); err != nil {
+	defer f.Shutdown()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	inf, heard, err := twoHandlers(ctx, f)
+	if err != nil {
 		return err
 	}
-	var mu sync.Mutex
-	heard := map[string][]string{}
-	var regs []*informer.Registration
-	for _, who := range []string{"chef", "maître d'"} {
-		reg, err := inf.AddEventHandler(informer.ResourceEventHandlerFuncs[*kitchen.Order]{
-			AddFunc: func(o *kitchen.Order, _ bool) {
-				mu.Lock()
-				defer mu.Unlock()
-				heard[who] = append(heard[who], o.Name)
-			}})
-		if err != nil {
-			return err
-		}
-		regs = append(regs, reg)
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer func() { cancel(); f.Shutdown() }()
-	f.Start(ctx)
-	for _, reg := range regs { // each handler has seen the initial list
-		select {
-		case <-reg.Synced():
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
-	mu.Lock()
-	fmt.Fprintf(w, "  the chef heard %d orders, the maître d' heard %d\n", len(heard["chef"]), len(heard["maître d'"]))
-	mu.Unlock()
+	fmt.Fprintf(w, "  the chef heard %d orders, the maître d' heard %d\n", heard["chef"], heard["maître d'"])
 	fmt.Fprintf(w, "  the front desk has now served %s in all: one more, for both handlers, and one more watch\n", calls())
 
 	heading(w, "3. The runner's memory answers from its indexes")
@@ -94,6 +71,42 @@ func SharedInformer(ctx context.Context, w io.Writer) error {
 	}
 	fmt.Fprintf(w, "  GET /apis/menu.example.com/v1/namespaces/dinner/orders?fieldSelector=spec.section%%3Dvip → %v\n", names(vip))
 	return nil
+}
+
+// twoHandlers adds two handlers to the factory's informer of orders,
+// starts the factory and returns, once both handlers have seen the
+// initial list, how many orders each heard of.
+func twoHandlers(ctx context.Context, f *informer.SharedInformerFactory) (*informer.SharedIndexInformer[*kitchen.Order], map[string]int, error) {
+	inf := informer.InformerFor[*kitchen.Order](f)
+	if err := inf.GetIndexer().AddIndexers(kitchen.OrderIndexers()); err != nil {
+		return nil, nil, err
+	}
+	var mu sync.Mutex
+	heard := map[string]int{}
+	var regs []*informer.Registration
+	for _, who := range []string{"chef", "maître d'"} {
+		reg, err := inf.AddEventHandler(informer.ResourceEventHandlerFuncs[*kitchen.Order]{
+			AddFunc: func(*kitchen.Order, bool) {
+				mu.Lock()
+				defer mu.Unlock()
+				heard[who]++
+			}})
+		if err != nil {
+			return nil, nil, err
+		}
+		regs = append(regs, reg)
+	}
+	f.Start(ctx)
+	for _, reg := range regs { // each handler has seen the initial list
+		select {
+		case <-reg.Synced():
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	return inf, maps.Clone(heard), nil
 }
 
 // twoRunners runs two informers of orders until both have synced, stops
