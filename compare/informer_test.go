@@ -167,7 +167,7 @@ func TestInformerMatchesClientGo(t *testing.T) {
 			defer func() {
 				t.Logf("F1: updates with an unchanged resourceVersion, not compared: client-go %d, kitchensync %d", sameRV[0], sameRV[1])
 			}()
-			for seed := range uint64(seeds(t, 1000)) {
+			for seed := range uint64(seeds(t, 2000)) {
 				initial, steps := ops.InformerOps(rand.New(rand.NewPCG(seed, 19)), 40, 8)
 				var ks, cg informerOutcome
 				var server []string

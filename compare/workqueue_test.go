@@ -45,7 +45,7 @@ func diffQueues(t *testing.T, cfg ops.QueueConfig, withPriority bool, newKS, new
 			t.Fatal("no sequence handed out any item: the harness is broken")
 		}
 	}()
-	for seed := range uint64(seeds(t, 2000)) {
+	for seed := range uint64(seeds(t, 5000)) {
 		seq := ops.QueueOps(rand.New(rand.NewPCG(seed, 7)), cfg)
 		var want, got []string
 		synctest.Test(t, func(t *testing.T) {
