@@ -76,6 +76,9 @@
 //     a table cancels meanwhile; the runner relists and the chef cleans
 //     up all the same. (The watch-expired lesson shows the 410 Expired and
 //     the tombstone up close.)
+//   - Example_step11_yourOwnController: a controller of your own, as the
+//     story writes its DishReconciler: reconcile.For with the
+//     ResourceVersionChangedPredicate, so resyncs wake nobody.
 //
 // # The lessons as programs
 //

@@ -368,3 +368,58 @@ func Example_step10_disconnect() {
 	// table-1 cancelled and cleaned up: filet-mignon used or wasted 500, still reserved 0
 	// table-2 served; pantry: <nil>
 }
+
+// Your own controller, as the story's DishReconciler is written with
+// controller-runtime: For(Dish) with WithEventFilter(
+// ResourceVersionChangedPredicate). Here a menu inspector checks every
+// dish. The informer resyncs every second, but a resync carries nothing
+// new (same resourceVersion), so the predicate drops it: the inspector
+// is woken by real changes only.
+func Example_step11_yourOwnController() {
+	ctx, cancel := context.WithCancel(context.Background())
+	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
+	dishes := apiserver.NewClient[*kitchen.Dish](srv)
+	inf := informer.NewSharedIndexInformer(srv.Resource(kitchen.DishResource),
+		informer.Options[*kitchen.Dish]{ResyncPeriod: time.Second})
+
+	inspected := make(chan string, 10)
+	inspector := reconcile.ReconcilerFunc(func(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+		d, err := inf.Lister().Get(req.Name)
+		if apiserver.IsNotFound(err) {
+			return reconcile.Result{}, nil // gone: nothing to inspect
+		}
+		if err != nil {
+			return reconcile.Result{}, err
+		}
+		inspected <- fmt.Sprintf("%s (rv %s): %v", d.Name, d.ResourceVersion, kitchen.ValidateDish(d))
+		return reconcile.Result{}, nil
+	})
+	resyncs := make(chan struct{}, 10) // a second handler, to see the resyncs go by
+	inf.AddEventHandler(informer.ResourceEventHandlerFuncs[*kitchen.Dish]{UpdateFunc: func(old, d *kitchen.Dish) {
+		if old.ResourceVersion == d.ResourceVersion {
+			resyncs <- struct{}{}
+		}
+	}})
+	ctrl, _ := reconcile.NewController("menu-inspector", inspector, reconcile.Options{})
+	reconcile.For(ctrl, inf, reconcile.ResourceVersionChangedPredicate[*kitchen.Dish]{})
+	done := make(chan struct{}, 2)
+	go func() { inf.Run(ctx); done <- struct{}{} }()
+	go func() { ctrl.Start(ctx); done <- struct{}{} }()
+
+	wellington := kitchen.DefaultMenu()[0]
+	d, _ := dishes.Create(ctx, wellington, apiserver.CreateOptions{})
+	fmt.Println(<-inspected)
+	d.Spec.Difficulty = 6 // a typo in the menu
+	dishes.Update(ctx, d, apiserver.UpdateOptions{})
+	fmt.Println(<-inspected)
+	<-resyncs
+	<-resyncs
+	fmt.Println("inspected after two resyncs:", len(inspected))
+	cancel()
+	<-done
+	<-done
+	// Output:
+	// beef-wellington (rv 1): <nil>
+	// beef-wellington (rv 2): Dish.menu.example.com "beef-wellington" is invalid: spec.difficulty: Invalid value: 6: must be between 1 and 5
+	// inspected after two resyncs: 0
+}
