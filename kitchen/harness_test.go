@@ -18,7 +18,7 @@ import (
 // the controllers by calling the reconcilers until nothing changes
 // (settle). That makes every step of the chef visible and exact.
 type bench struct {
-	t        *testing.T
+	t        testing.TB
 	ctx      context.Context
 	srv      *apiserver.Server
 	clock    *kitchen.Clock
@@ -36,7 +36,7 @@ type bench struct {
 
 const ns = "dinner"
 
-func newBench(t *testing.T, stock map[string]kitchen.Quantity) *bench {
+func newBench(t testing.TB, stock map[string]kitchen.Quantity) *bench {
 	t.Helper()
 	b := &bench{t: t, ctx: t.Context(), results: map[string]reconcile.Result{}}
 	b.srv = apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
@@ -73,7 +73,7 @@ func (b *bench) sync() {
 	replace(b.t, b.srv, kitchen.DishResource, b.dishes)
 }
 
-func replace[T apiserver.Object](t *testing.T, srv *apiserver.Server, gvr apiserver.GroupVersionResource, x *store.Indexer[T]) {
+func replace[T apiserver.Object](t testing.TB, srv *apiserver.Server, gvr apiserver.GroupVersionResource, x *store.Indexer[T]) {
 	t.Helper()
 	list, err := srv.Resource(gvr).List(t.Context(), apiserver.ListOptions{})
 	if err != nil {

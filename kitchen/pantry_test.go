@@ -22,7 +22,7 @@ func newPantry(t *testing.T, stock map[string]kitchen.Quantity) *kitchen.Pantry 
 }
 
 // checkPantry is the invariant checker run after every step.
-func checkPantry(t *testing.T, p *kitchen.Pantry) {
+func checkPantry(t testing.TB, p *kitchen.Pantry) {
 	t.Helper()
 	if err := p.Check(); err != nil {
 		t.Fatal(err)
