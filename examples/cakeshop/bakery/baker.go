@@ -72,7 +72,7 @@ func (b *CakeReconciler) Reconcile(ctx context.Context, req reconcile.Request) (
 		reconcile.LoggerFrom(ctx).Debug("nothing to do", "phase", cake.Status.Phase, "generation", cake.Generation)
 		return reconcile.Result{}, nil
 	}
-	if res, err, wait := b.checkResources(ctx, key, cake); wait {
+	if res, wait, err := b.checkResources(ctx, key, cake); wait {
 		return res, err
 	}
 	from := b.plan(key, cake)
@@ -105,22 +105,22 @@ func (b *CakeReconciler) cancel(ctx context.Context, key string, cake *Cake) err
 
 // checkResources refuses, for now or for good, what the kitchen cannot
 // make. wait is true when Reconcile should return res and err at once.
-func (b *CakeReconciler) checkResources(ctx context.Context, key string, cake *Cake) (res reconcile.Result, err error, wait bool) {
+func (b *CakeReconciler) checkResources(ctx context.Context, key string, cake *Cake) (res reconcile.Result, wait bool, err error) {
 	if t := b.Kitchen.Tray(key); t != nil && t.Done != StepNone {
-		return res, nil, false // already started: it had what it needed
+		return res, false, nil // already started: it had what it needed
 	}
 	if limit, _ := time.ParseDuration(cake.Spec.Resources.MaxOvenTime); limit > 0 {
 		if need := b.Kitchen.bakeTime(cake.Spec); need > limit {
 			msg := fmt.Sprintf("needs %s in the oven, more than maxOvenTime %s", FormatShop(need), FormatShop(limit))
 			b.say(key, "failed", "%s: %s → Failed", cake.Name, msg)
-			return res, b.fail(ctx, cake, "OvenTimeExceeded", msg), true
+			return res, true, b.fail(ctx, cake, "OvenTimeExceeded", msg)
 		}
 	}
 	if need, _ := ParseMemory(cake.Spec.Resources.IcingMemory); need > b.Kitchen.IcingMemory() {
 		res, err = b.waitForIcing(key, cake, need)
-		return res, err, true
+		return res, true, err
 	}
-	return res, nil, false
+	return res, false, nil
 }
 
 // fail marks the order Failed for its current generation.

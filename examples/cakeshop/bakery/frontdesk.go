@@ -22,6 +22,7 @@ type frontDesk struct {
 	who     string
 }
 
+// Create narrates a new order (or one from the first list) and passes it.
 func (f frontDesk) Create(e reconcile.CreateEvent[*Cake]) bool {
 	c := e.Object
 	if e.IsInInitialList {
@@ -32,6 +33,8 @@ func (f frontDesk) Create(e reconcile.CreateEvent[*Cake]) bool {
 	return true
 }
 
+// Update passes and narrates cancellations, spec changes and resyncs, and
+// drops the bakers' own writes.
 func (f frontDesk) Update(e reconcile.UpdateEvent[*Cake]) bool {
 	o, n := e.ObjectOld, e.ObjectNew
 	switch {
@@ -47,6 +50,7 @@ func (f frontDesk) Update(e reconcile.UpdateEvent[*Cake]) bool {
 	return true
 }
 
+// Delete narrates an order leaving the ledger and passes it.
 func (f frontDesk) Delete(e reconcile.DeleteEvent[*Cake]) bool {
 	f.journal.Say(f.who, key(e.Object), "gone", "order %s gone from the ledger", e.Object.Name)
 	return true
@@ -115,6 +119,7 @@ func newBackoff(clock *Clock, journal *Journal, who string) *backoff {
 	}
 }
 
+// When asks the exponential limiter for the delay, narrates and records it.
 func (b *backoff) When(req reconcile.Request) time.Duration {
 	d := b.inner.When(req)
 	shop := b.clock.Shop(d).Round(time.Minute)
@@ -126,8 +131,10 @@ func (b *backoff) When(req reconcile.Request) time.Duration {
 	return d
 }
 
+// Forget resets req's backoff.
 func (b *backoff) Forget(req reconcile.Request) { b.inner.Forget(req) }
 
+// NumRequeues returns how often req failed since its last Forget.
 func (b *backoff) NumRequeues(req reconcile.Request) int { return b.inner.NumRequeues(req) }
 
 // Delays returns the backoff delays handed out for key, in shop time.

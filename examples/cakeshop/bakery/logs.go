@@ -23,8 +23,10 @@ func newJournalLogger(j *Journal, who string, keep func(slog.Level, []slog.Attr)
 	return slog.New(&journalHandler{j: j, who: who, keep: keep})
 }
 
+// Enabled accepts every level; Handle filters with keep.
 func (h *journalHandler) Enabled(context.Context, slog.Level) bool { return true }
 
+// Handle narrates r if keep accepts it.
 func (h *journalHandler) Handle(_ context.Context, r slog.Record) error {
 	attrs := append([]slog.Attr(nil), h.attrs...)
 	r.Attrs(func(a slog.Attr) bool {
@@ -43,6 +45,7 @@ func (h *journalHandler) Handle(_ context.Context, r slog.Record) error {
 	return nil
 }
 
+// WithAttrs returns a handler adding attrs to every record.
 func (h *journalHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 	c := *h
 	c.attrs = append(append([]slog.Attr(nil), h.attrs...), attrs...)

@@ -27,18 +27,9 @@ func SceneOrderForm(ctx context.Context, cfg Config) (*Report, error) {
 				k.Group, k.Version, k.Kind, k.Resource)
 		}
 	}
-	bad := CakeSpec{Flavor: "durian", Size: 30, PickupTime: "2pm", Resources: CakeResources{IcingMemory: "lots"}}
-	e.j.Say("customer", "haidian/scribble", "ordered", "hands in a form: flavor durian, size 30\", pickup \"2pm\", icing memory \"lots\"")
-	_, err := e.desk.Place(ctx, &Cake{ObjectMeta: apiserver.ObjectMeta{Namespace: "haidian", Name: "scribble"}, Spec: bad})
-	var se *apiserver.StatusError
-	if !apiserver.IsInvalid(err) || !errors.As(err, &se) {
-		return nil, errors.New("order-form: the bad form was not refused as Invalid")
-	}
-	e.j.Say("order-desk", "haidian/scribble", "refused", "refused (422 %s), nothing stored:", se.ErrStatus.Reason)
-	var fields []string
-	for _, c := range se.ErrStatus.Details.Causes {
-		e.j.Say("order-desk", "haidian/scribble", "cause", "  %s: %s", c.Field, c.Message)
-		fields = append(fields, c.Field)
+	fields, err := refuseBadForm(ctx, e)
+	if err != nil {
+		return nil, err
 	}
 	r.fact("invalid form refused, fields named: %s", strings.Join(fields, ", "))
 
@@ -63,6 +54,25 @@ func SceneOrderForm(ctx context.Context, cfg Config) (*Report, error) {
 	e.j.Say("manager", key(c), "stored", "status: phase %s, checkpoint %q, observedGeneration %d, finalizers %v",
 		c.Status.Phase, c.Status.Checkpoint, c.Status.ObservedGeneration, c.Finalizers)
 	return r, e.outcomes(ctx, r, e.srv, e.till, "")
+}
+
+// refuseBadForm hands the order desk a form that is wrong in four places
+// and returns the fields its error names.
+func refuseBadForm(ctx context.Context, e *env) ([]string, error) {
+	bad := CakeSpec{Flavor: "durian", Size: 30, PickupTime: "2pm", Resources: CakeResources{IcingMemory: "lots"}}
+	e.j.Say("customer", "haidian/scribble", "ordered", "hands in a form: flavor durian, size 30\", pickup \"2pm\", icing memory \"lots\"")
+	_, err := e.desk.Place(ctx, &Cake{ObjectMeta: apiserver.ObjectMeta{Namespace: "haidian", Name: "scribble"}, Spec: bad})
+	var se *apiserver.StatusError
+	if !apiserver.IsInvalid(err) || !errors.As(err, &se) {
+		return nil, errors.New("order-form: the bad form was not refused as Invalid")
+	}
+	e.j.Say("order-desk", "haidian/scribble", "refused", "refused (422 %s), nothing stored:", se.ErrStatus.Reason)
+	var fields []string
+	for _, c := range se.ErrStatus.Details.Causes {
+		e.j.Say("order-desk", "haidian/scribble", "cause", "  %s: %s", c.Field, c.Message)
+		fields = append(fields, c.Field)
+	}
+	return fields, nil
 }
 
 // SceneLifecycle plays part 2 of the story: a new order is baked, a change

@@ -69,20 +69,7 @@ func NewShop(o ShopOptions) (*Shop, error) {
 	if o.Till == nil {
 		o.Till = &Till{}
 	}
-	lw := o.Server.Resource(CakeResource)
-	if o.Namespace != "" {
-		lw = lw.Namespace(o.Namespace)
-	}
-	var cutOff atomic.Bool // narrate only the first watch error
-	inf := informer.NewSharedIndexInformer[*Cake](lw, informer.Options[*Cake]{
-		ResyncPeriod: o.Clock.Real(o.Resync),
-		Resource:     CakeResource,
-		WatchErrorHandler: func(err error) {
-			if !cutOff.Swap(true) {
-				o.Journal.Say(suffix("front-desk", o.Name), "", "watch-error", "lost the order board: %v (retrying with backoff)", err)
-			}
-		},
-	})
+	inf := newFrontDesk(o)
 	client, err := reconcile.NewClient(o.Server, inf.GetIndexer())
 	if err != nil {
 		return nil, err
@@ -92,21 +79,9 @@ func NewShop(o ShopOptions) (*Shop, error) {
 	if o.Ovens > 0 {
 		r.Ovens = semaphore.NewWeighted(int64(o.Ovens))
 	}
-	s := &Shop{Name: o.Name, Kitchen: o.Kitchen, Till: o.Till, Informer: inf, Reconciler: r, backoff: newBackoff(o.Clock, o.Journal, suffix("queue", o.Name))}
-	logger := o.Logger
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
-	s.Controller, err = reconcile.NewController(suffix("cake", o.Name), r, reconcile.Options{
-		MaxConcurrentReconciles: max(1, o.Workers),
-		RateLimiter:             s.backoff,
-		Logger:                  logger,
-		NewQueue: func(name string, rl workqueue.RateLimiter[reconcile.Request]) reconcile.Queue {
-			pq := workqueue.NewPriorityQueue(rl, workqueue.QueueConfig{Name: name})
-			return rack{PriorityQueue: pq, cache: inf.GetIndexer(), journal: o.Journal, who: suffix("queue", o.Name)}
-		},
-	})
-	if err != nil {
+	s := &Shop{Name: o.Name, Kitchen: o.Kitchen, Till: o.Till, Informer: inf, Reconciler: r,
+		backoff: newBackoff(o.Clock, o.Journal, suffix("queue", o.Name))}
+	if s.Controller, err = newController(o, s, r); err != nil {
 		return nil, err
 	}
 	desk := frontDesk{journal: o.Journal, who: suffix("front-desk", o.Name)}
@@ -114,6 +89,44 @@ func NewShop(o ShopOptions) (*Shop, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// newFrontDesk makes the shop's informer: on o.Namespace, or every branch,
+// narrating the first watch error only.
+func newFrontDesk(o ShopOptions) *informer.SharedIndexInformer[*Cake] {
+	lw := o.Server.Resource(CakeResource)
+	if o.Namespace != "" {
+		lw = lw.Namespace(o.Namespace)
+	}
+	var cutOff atomic.Bool // narrate only the first watch error
+	return informer.NewSharedIndexInformer[*Cake](lw, informer.Options[*Cake]{
+		ResyncPeriod: o.Clock.Real(o.Resync),
+		Resource:     CakeResource,
+		WatchErrorHandler: func(err error) {
+			if !cutOff.Swap(true) {
+				o.Journal.Say(suffix("front-desk", o.Name), "", "watch-error", "lost the order board: %v (retrying with backoff)", err)
+			}
+		},
+	})
+}
+
+// newController makes the baker's controller: o.Workers workers, the
+// narrated backoff, and the rack (a priority queue by spec.priority).
+func newController(o ShopOptions, s *Shop, r *CakeReconciler) (*reconcile.Controller, error) {
+	logger := o.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	cache := s.Informer.GetIndexer()
+	return reconcile.NewController(suffix("cake", o.Name), r, reconcile.Options{
+		MaxConcurrentReconciles: max(1, o.Workers),
+		RateLimiter:             s.backoff,
+		Logger:                  logger,
+		NewQueue: func(name string, rl workqueue.RateLimiter[reconcile.Request]) reconcile.Queue {
+			pq := workqueue.NewPriorityQueue(rl, workqueue.QueueConfig{Name: name})
+			return rack{PriorityQueue: pq, cache: cache, journal: o.Journal, who: suffix("queue", o.Name)}
+		},
+	})
 }
 
 func suffix(who, name string) string {
