@@ -25,12 +25,18 @@ import (
 type history struct {
 	mu    sync.Mutex
 	lines []string
+	// start, if set, stamps each line with the virtual second since then.
+	start time.Time
 }
 
 func (h *history) add(format string, args ...any) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.lines = append(h.lines, fmt.Sprintf(format, args...))
+	line := fmt.Sprintf(format, args...)
+	if !h.start.IsZero() {
+		line = fmt.Sprintf("t=%ds %s", int(time.Since(h.start)/time.Second), line)
+	}
+	h.lines = append(h.lines, line)
 }
 
 func (h *history) get() []string {
