@@ -2,6 +2,7 @@ package kitchen_test
 
 import (
 	"bytes"
+	"context"
 	"regexp"
 	"strings"
 	"testing"
@@ -94,4 +95,26 @@ func TestDinnerIsDeterministic(t *testing.T) {
 	if cmp.Equal(a.Outcomes, c.Outcomes) && a.LatencyP50 == c.LatencyP50 && a.Length == c.Length {
 		t.Errorf("seeds 3 and 4 gave the same service")
 	}
+}
+
+func TestRestaurantRunsOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r, err := kitchen.Open(t.Context(), kitchen.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan error, 1)
+		go func() { done <- r.Run(ctx) }()
+		if !r.WaitReady(ctx) {
+			t.Fatal("not ready")
+		}
+		if err := r.Run(ctx); err == nil {
+			t.Error("a second Run was accepted")
+		}
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	})
 }

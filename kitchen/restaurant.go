@@ -70,6 +70,7 @@ type Restaurant struct {
 
 	chefs, cooks *reconcile.Controller
 	ready        chan struct{} // closed once Run has started the controllers
+	runOnce      sync.Once
 }
 
 // Open builds a restaurant and writes its menu to the API server.
@@ -179,8 +180,14 @@ func (r *Restaurant) writeMenu(ctx context.Context, menu []*Dish) error {
 // Run opens the kitchen: the runner starts watching, and once it has seen
 // everything the chef and the brigade start working. Run blocks until ctx
 // is done, then stops everything, waits for every goroutine and returns
-// (nil after a normal close).
+// (nil after a normal close). A restaurant opens once: a second Run
+// returns an error at once.
 func (r *Restaurant) Run(ctx context.Context) error {
+	first := false
+	r.runOnce.Do(func() { first = true })
+	if !first {
+		return errors.New("kitchen: the restaurant has already been opened once")
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	defer func() {
