@@ -66,6 +66,7 @@ func Example_lifecycle() {
 	// [baker]       alice: decorate: plaque "Happy Birthday"
 	// [baker]       alice: box it
 	// [baker]       alice: boxed → Completed
+	// [front-desk]  ledger (Indexer, namespace index) for branch haidian: alice
 	// [customer]    changes alice: decoration "Happy Birthday" → "Happy 30th"
 	// [front-desk]  order alice changed (generation 1 → 2) → ring the kitchen
 	// [baker]       alice: generation 2 changed only the decoration "Happy Birthday" → "Happy 30th" → keep the sponge, redo the decoration

@@ -78,7 +78,7 @@ func twoClusters(ctx context.Context, cfg Config, r *Report) error {
 	shops := map[string]*Shop{}
 	stops := map[string]func() error{}
 	for _, name := range []string{"east", "west"} {
-		shop, err := newClusterShop(e, name, servers[name])
+		shop, err := newClusterShop(e, name, servers[name], nil)
 		if err != nil {
 			return err
 		}
@@ -104,10 +104,10 @@ func twoClusters(ctx context.Context, cfg Config, r *Report) error {
 	return nil
 }
 
-// newClusterShop returns a brief shop on one cluster whose front desk
-// reports only its first watch error.
-func newClusterShop(e *env, name string, srv *apiserver.Server) (*Shop, error) {
-	shop, err := NewShop(e.shop(ShopOptions{Name: name, Server: srv, Brief: true, Workers: 2}))
+// newClusterShop returns a brief shop with two workers on one cluster,
+// with kitchen (nil: a new one).
+func newClusterShop(e *env, name string, srv *apiserver.Server, kitchen *Kitchen) (*Shop, error) {
+	shop, err := NewShop(e.shop(ShopOptions{Name: name, Server: srv, Brief: true, Workers: 2, Kitchen: kitchen}))
 	if err != nil {
 		return nil, err
 	}
@@ -182,12 +182,10 @@ func recoverEast(ctx context.Context, e *env, d *Dispatcher, east *apiserver.Ser
 	if err != nil {
 		return err
 	}
-	shop, err := newClusterShop(e, "east", east)
+	shop, err := newClusterShop(e, "east", east, shops["east"].Kitchen)
 	if err != nil {
 		return err
 	}
-	shop.Kitchen = shops["east"].Kitchen
-	shop.Reconciler.Kitchen = shops["east"].Kitchen
 	shops["east"], stops["east"] = shop, shop.Start(ctx)
 	// The copies that east's baker had claimed (with its finalizer) wait
 	// for it to throw the work away; the others were deleted at once.

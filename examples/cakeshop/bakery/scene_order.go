@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/store"
 )
 
 // birthdayCake is the story's order form: 双层巧克力, 8 英寸, 生日快乐糖牌,
@@ -87,7 +88,7 @@ func SceneLifecycle(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	stop := shop.Start(ctx)
-	err = lifecycle(ctx, e, "haidian", "alice")
+	err = lifecycle(ctx, e, shop, "haidian", "alice")
 	if err = errors.Join(err, stop()); err != nil {
 		return nil, err
 	}
@@ -97,7 +98,7 @@ func SceneLifecycle(ctx context.Context, cfg Config) (*Report, error) {
 	return r, e.outcomes(ctx, r, e.srv, e.till, "")
 }
 
-func lifecycle(ctx context.Context, e *env, branch, name string) error {
+func lifecycle(ctx context.Context, e *env, shop *Shop, branch, name string) error {
 	k := branch + "/" + name
 	spec := CakeSpec{Flavor: "vanilla", Size: 6, Decoration: "Happy Birthday", Priority: PriorityRegular}
 	if err := e.order(ctx, branch, name, spec); err != nil {
@@ -106,6 +107,17 @@ func lifecycle(ctx context.Context, e *env, branch, name string) error {
 	if err := e.await(ctx, k, "completed", 1); err != nil {
 		return err
 	}
+	// The front desk's ledger is the informer's Indexer, indexed by
+	// namespace: the branch's orders without asking the API server.
+	inBranch, err := shop.Informer.GetIndexer().ByIndex(store.NamespaceIndex, branch)
+	if err != nil {
+		return err
+	}
+	var names []string
+	for _, c := range inBranch {
+		names = append(names, c.Name)
+	}
+	e.j.Say("front-desk", "", "ledger", "ledger (Indexer, namespace index) for branch %s: %s", branch, strings.Join(names, ", "))
 	if err := e.change(ctx, branch, name, `decoration "Happy Birthday" → "Happy 30th"`,
 		func(s *CakeSpec) { s.Decoration = "Happy 30th" }); err != nil {
 		return err
