@@ -19,7 +19,8 @@ const DefaultMinute = 5 * time.Millisecond
 // Kitchen durations are ordinary [time.Duration] values (40*time.Minute is
 // forty kitchen minutes); [Clock.Real] converts one to the real duration a
 // timer should wait. A Clock is safe for concurrent use; it never changes
-// after [NewClock].
+// after [NewClock]. The zero Clock runs at [DefaultMinute] from the zero
+// time; use NewClock.
 type Clock struct {
 	minute time.Duration
 	opened time.Time
@@ -35,17 +36,22 @@ func NewClock(minute time.Duration) *Clock {
 }
 
 // Minute returns the real duration of one kitchen minute.
-func (c *Clock) Minute() time.Duration { return c.minute }
+func (c *Clock) Minute() time.Duration {
+	if c.minute <= 0 { // the zero Clock: use the default
+		return DefaultMinute
+	}
+	return c.minute
+}
 
 // Real converts a kitchen duration into real time. Negative durations
 // become zero.
 func (c *Clock) Real(kitchen time.Duration) time.Duration {
-	return scale(kitchen, c.minute, time.Minute)
+	return scale(kitchen, c.Minute(), time.Minute)
 }
 
 // Kitchen converts a real duration into kitchen time.
 func (c *Clock) Kitchen(real time.Duration) time.Duration {
-	return scale(real, time.Minute, c.minute)
+	return scale(real, time.Minute, c.Minute())
 }
 
 // Now returns the kitchen time since opening.

@@ -36,6 +36,12 @@ type Narrator struct {
 // NewNarrator returns a narrator writing to w at the given level, with
 // times read from clock.
 func NewNarrator(w io.Writer, clock *Clock, level Verbosity) *Narrator {
+	if w == nil {
+		w = io.Discard
+	}
+	if clock == nil {
+		clock = NewClock(0)
+	}
 	return &Narrator{w: w, clock: clock, level: level}
 }
 

@@ -53,6 +53,9 @@ type RailOptions struct {
 
 // NewTicketRail returns an empty rail timed by clock, narrating to log.
 func NewTicketRail(clock *Clock, log *Narrator, opts RailOptions) *TicketRail {
+	if clock == nil {
+		clock = NewClock(0)
+	}
 	rl := opts.RateLimiter
 	if rl == nil {
 		rl = workqueue.NewItemExponentialFailureRateLimiter[reconcile.Request](
@@ -145,6 +148,9 @@ const VIPBonus = 100
 // TicketPriority is an order's priority on the rail: its spec.priority,
 // plus [VIPBonus] in the "vip" section.
 func TicketPriority(o *Order) int {
+	if o == nil {
+		return 0
+	}
 	p := o.Spec.Priority
 	if o.Spec.Section == "vip" {
 		p += VIPBonus

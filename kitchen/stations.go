@@ -46,6 +46,12 @@ type job struct {
 // NewStations returns stations with the given places each, drawing on
 // pantry and timed by clock.
 func NewStations(clock *Clock, pantry *Pantry, places map[string]int) *Stations {
+	if clock == nil {
+		clock = NewClock(0)
+	}
+	if pantry == nil {
+		pantry, _ = NewPantry(nil)
+	}
 	return &Stations{
 		clock: clock, pantry: pantry, places: maps.Clone(places), busy: map[string]int{},
 		jobs: map[string]*job{}, waiting: map[string][]string{}, stopped: map[string]bool{},

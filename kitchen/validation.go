@@ -18,6 +18,9 @@ var (
 // every wrong field, or nil: at least one ingredient, each quantity a
 // valid positive [Quantity], a positive cooking time, difficulty 1–5.
 func ValidateDish(d *Dish) error {
+	if d == nil {
+		return apiserver.NewBadRequest("no dish given")
+	}
 	errs := apiserver.ValidateName("metadata.name", d.Name)
 	if len(d.Spec.Ingredients) == 0 {
 		errs.Required("spec.ingredients", "a dish needs at least one ingredient")
@@ -50,6 +53,9 @@ func ValidateDish(d *Dish) error {
 // or nil: a table ≥ 1, at least one item, each with a dish name and a
 // quantity ≥ 1, extras that are ingredient names.
 func ValidateOrder(o *Order) error {
+	if o == nil {
+		return apiserver.NewBadRequest("no order given")
+	}
 	var errs apiserver.FieldErrors
 	if o.Name != "" || o.GenerateName == "" {
 		errs = apiserver.ValidateName("metadata.name", o.Name)

@@ -112,3 +112,22 @@ func TestParseQuantity(t *testing.T) {
 		}
 	}
 }
+
+func TestNilInputsDoNotPanic(t *testing.T) {
+	if !apiserver.IsBadRequest(kitchen.ValidateOrder(nil)) || !apiserver.IsBadRequest(kitchen.ValidateDish(nil)) {
+		t.Error("nil order or dish: want a BadRequest")
+	}
+	if kitchen.TicketPriority(nil) != 0 {
+		t.Error("nil order has a priority")
+	}
+	var c kitchen.Clock
+	if c.Real(time.Minute) != kitchen.DefaultMinute || c.Kitchen(kitchen.DefaultMinute) != time.Minute {
+		t.Error("the zero Clock does not run at the default minute")
+	}
+	kitchen.NewNarrator(nil, nil, kitchen.Everything).Say("test", "no writer, no clock: %d", 1)
+	s := kitchen.NewStations(nil, nil, map[string]int{"stove": 1})
+	defer s.Close()
+	if s.Stop("nobody") != "" {
+		t.Error("stopping an unknown cook")
+	}
+}
