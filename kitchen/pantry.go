@@ -28,7 +28,7 @@ import (
 //	opening + delivered = on shelf + reserved + used + wasted + expired
 //
 // so no ingredient is ever lost or counted twice. A Pantry is safe for
-// concurrent use.
+// concurrent use; the zero Pantry is an empty one.
 type Pantry struct {
 	mu         sync.Mutex                  // guards everything below
 	units      map[string]Unit             // ingredient → its base unit
@@ -97,10 +97,8 @@ func AsShortage(err error) (*ShortageError, bool) {
 
 // NewPantry returns a pantry with the given opening stock.
 func NewPantry(stock map[string]Quantity) (*Pantry, error) {
-	p := &Pantry{
-		units: map[string]Unit{}, shelf: map[string]int64{}, held: map[string]map[string]int64{},
-		ledger: map[string]*Ledger{}, expiries: map[string]time.Duration{}, expiredAt: map[string]time.Duration{},
-	}
+	p := &Pantry{}
+	p.initLocked()
 	for _, name := range slices.Sorted(maps.Keys(stock)) {
 		a, err := ParseQuantity(stock[name])
 		if err != nil {
@@ -122,6 +120,7 @@ func (p *Pantry) Schedule(d Delivery) error {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.initLocked()
 	if err := p.checkUnitLocked(d.Ingredient, a.Unit); err != nil {
 		return err
 	}
@@ -136,7 +135,18 @@ func (p *Pantry) Schedule(d Delivery) error {
 func (p *Pantry) ExpireAt(ingredient string, at time.Duration) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.initLocked()
 	p.expiries[ingredient] = at
+}
+
+// initLocked makes the maps, so that the zero Pantry (empty) works too.
+// Must be called with mu held (or before the pantry is shared).
+func (p *Pantry) initLocked() {
+	if p.units != nil {
+		return
+	}
+	p.units, p.shelf, p.held = map[string]Unit{}, map[string]int64{}, map[string]map[string]int64{}
+	p.ledger, p.expiries, p.expiredAt = map[string]*Ledger{}, map[string]time.Duration{}, map[string]time.Duration{}
 }
 
 // advanceLocked applies the expiries and deliveries due by now, in time

@@ -18,6 +18,7 @@ import (
 func (p *Pantry) Reserve(now time.Duration, holder string, need map[string]Amount) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.initLocked()
 	p.advanceLocked(now)
 	held := p.held[holder]
 	names := slices.Sorted(maps.Keys(need))

@@ -150,3 +150,18 @@ func TestPantryRefusesWrongUnitsAndBadStock(t *testing.T) {
 	}
 	checkPantry(t, p)
 }
+
+func TestZeroPantryIsEmpty(t *testing.T) {
+	var p kitchen.Pantry
+	err := p.Reserve(0, "x", map[string]kitchen.Amount{"egg": {Value: 1, Unit: kitchen.Pieces}})
+	if _, ok := kitchen.AsShortage(err); !ok {
+		t.Errorf("reserving from an empty pantry: %v", err)
+	}
+	if err := p.Schedule(kitchen.Delivery{At: time.Minute, Ingredient: "egg", Amount: "6"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Reserve(time.Minute, "x", map[string]kitchen.Amount{"egg": {Value: 1, Unit: kitchen.Pieces}}); err != nil {
+		t.Errorf("after the delivery: %v", err)
+	}
+	checkPantry(t, &p)
+}
