@@ -2,7 +2,10 @@ package compare
 
 import (
 	"testing"
+	"testing/synctest"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	ksq "github.com/kitchensync/kitchensync/workqueue"
 	cgq "k8s.io/client-go/util/workqueue"
@@ -64,4 +67,27 @@ func crPriorityQueue() queueImpl {
 func TestPriorityQueueMatchesControllerRuntime(t *testing.T) {
 	cfg := ops.QueueConfig{Ops: 80, Keys: 6, Hold: true, Delaying: true, RateLimited: true, Priority: true}
 	diffQueues(t, cfg, true, ksPriorityQueue, crPriorityQueue)
+}
+
+// TestPriorityQueueShutDownDeliberateDifference pins a declared
+// difference (see workqueue.PriorityQueue's doc): after ShutDown,
+// controller-runtime's Get returns shutdown at once, dropping what is
+// queued; kitchensync's, like client-go's Queue, first hands out what is
+// queued.
+func TestPriorityQueueShutDownDeliberateDifference(t *testing.T) {
+	seq := []ops.QueueOp{{Kind: ops.QAdd, Key: "a"}, {Kind: ops.QAdd, Key: "b"}, {Kind: ops.QShutDown}, {Kind: ops.QGetDone}, {Kind: ops.QGetDone}}
+	var cr, ks []string
+	synctest.Test(t, func(t *testing.T) {
+		cr = runQueue(crPriorityQueue(), seq, true)
+		ks = runQueue(ksPriorityQueue(), seq, true)
+	})
+	wantCR := []string{"3: shutdown", "4: shutdown"}
+	wantKS := []string{"3: got a prio 0", "4: got b prio 0"}
+	if diff := cmp.Diff(wantCR, cr); diff != "" {
+		t.Errorf("controller-runtime (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantKS, ks); diff != "" {
+		t.Errorf("kitchensync (-want +got):\n%s", diff)
+	}
+	t.Log("deliberate: after ShutDown controller-runtime drops queued items, kitchensync hands them out first")
 }

@@ -43,6 +43,7 @@ func runQueue(q queueImpl, seq []ops.QueueOp, withPriority bool) []string {
 	var held []string
 	var pending chan gotItem // the blocked Get, if any
 	pendingHold := false
+	shut := false
 	record := func(i int, g gotItem) {
 		switch {
 		case g.shutdown:
@@ -109,6 +110,11 @@ func runQueue(q queueImpl, seq []ops.QueueOp, withPriority bool) []string {
 			}
 		case ops.QAdvance:
 			time.Sleep(op.Delay)
+		case ops.QShutDown:
+			if !shut {
+				q.shutDown()
+				shut = true
+			}
 		}
 		time.Sleep(ops.Tick)
 		synctest.Wait()
@@ -124,7 +130,9 @@ func runQueue(q queueImpl, seq []ops.QueueOp, withPriority bool) []string {
 	}
 	synctest.Wait()
 	collect(len(seq))
-	q.shutDown()
+	if !shut {
+		q.shutDown() // once: a second ShutDown panics in controller-runtime's priority queue
+	}
 	synctest.Wait()
 	if pending != nil {
 		g := <-pending

@@ -64,14 +64,14 @@ func diffQueues(t *testing.T, cfg ops.QueueConfig, withPriority bool, newKS, new
 }
 
 func TestQueueMatchesClientGo(t *testing.T) {
-	cfg := ops.QueueConfig{Ops: 80, Keys: 6, Hold: true}
+	cfg := ops.QueueConfig{Ops: 80, Keys: 6, Hold: true, ShutDown: true}
 	diffQueues(t, cfg, false,
 		func() queueImpl { return ksQueue(ksq.New[string]()) },
 		func() queueImpl { return cgQueue(cgq.NewTyped[string]()) })
 }
 
 func TestDelayingQueueMatchesClientGo(t *testing.T) {
-	cfg := ops.QueueConfig{Ops: 80, Keys: 6, Hold: true, Delaying: true}
+	cfg := ops.QueueConfig{Ops: 80, Keys: 6, Hold: true, Delaying: true, ShutDown: true}
 	diffQueues(t, cfg, false,
 		func() queueImpl {
 			q := ksq.NewDelaying[string]()
@@ -88,7 +88,7 @@ func TestDelayingQueueMatchesClientGo(t *testing.T) {
 }
 
 func TestRateLimitingQueueMatchesClientGo(t *testing.T) {
-	cfg := ops.QueueConfig{Ops: 80, Keys: 6, Hold: true, Delaying: true, RateLimited: true}
+	cfg := ops.QueueConfig{Ops: 80, Keys: 6, Hold: true, Delaying: true, RateLimited: true, ShutDown: true}
 	diffQueues(t, cfg, false,
 		func() queueImpl {
 			q := ksq.NewRateLimiting(ksq.NewItemExponentialFailureRateLimiter[string](5*time.Millisecond, time.Second), ksq.QueueConfig{})

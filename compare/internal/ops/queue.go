@@ -38,9 +38,11 @@ const (
 	// QAddWithOpts is AddWithOpts (priority queue only): Priority (when
 	// HasPriority), Delay as After, and RateLimited.
 	QAddWithOpts
+	// QShutDown is ShutDown; later steps go on against the shut queue.
+	QShutDown
 )
 
-var queueOpNames = [...]string{"Add", "AddAfter", "AddRateLimited", "Forget", "GetDone", "GetHold", "DoneHeld", "Advance", "AddWithOpts"}
+var queueOpNames = [...]string{"Add", "AddAfter", "AddRateLimited", "Forget", "GetDone", "GetHold", "DoneHeld", "Advance", "AddWithOpts", "ShutDown"}
 
 func (k QueueOpKind) String() string { return queueOpNames[k] }
 
@@ -60,7 +62,7 @@ func (o QueueOp) String() string {
 		return fmt.Sprintf("AddAfter(%s, %v)", o.Key, o.Delay)
 	case QAdvance:
 		return fmt.Sprintf("Advance(%v)", o.Delay)
-	case QGetDone, QGetHold, QDoneHeld:
+	case QGetDone, QGetHold, QDoneHeld, QShutDown:
 		return o.Kind.String()
 	case QAddWithOpts:
 		return fmt.Sprintf("AddWithOpts(%s, prio=%d/%v, after=%v, rl=%v)", o.Key, o.Priority, o.HasPriority, o.Delay, o.RateLimited)
@@ -82,6 +84,9 @@ type QueueConfig struct {
 	Priority bool
 	// Hold enables GetHold/DoneHeld (adds while processing).
 	Hold bool
+	// ShutDown puts a ShutDown two thirds of the way into half of the
+	// sequences.
+	ShutDown bool
 }
 
 // Tick is the virtual time a harness lets pass after every step, so that
@@ -94,7 +99,14 @@ const Tick = time.Microsecond
 // QueueOps returns a workqueue sequence.
 func QueueOps(r *rand.Rand, cfg QueueConfig) []QueueOp {
 	out := make([]QueueOp, 0, cfg.Ops)
+	shutAt := -1
+	if cfg.ShutDown && r.IntN(2) == 0 {
+		shutAt = cfg.Ops * 2 / 3
+	}
 	for len(out) < cfg.Ops {
+		if len(out) == shutAt {
+			out = append(out, QueueOp{Kind: QShutDown})
+		}
 		key := fmt.Sprintf("k%02d", r.IntN(cfg.Keys))
 		delay := time.Duration(r.IntN(50)) * time.Millisecond
 		switch n := r.IntN(100); {
