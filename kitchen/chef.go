@@ -165,6 +165,8 @@ func (c *Chef) updateOrder(ctx context.Context, order *Order, change func(*Order
 			if cur, err = api.Get(ctx, order.Name, apiserver.GetOptions{}); err != nil {
 				return err
 			}
+			c.Log.Say("chef", "%s: 409 Conflict, the cache was behind (rv %s); read rv %s and retry", keyOf(order),
+				order.ResourceVersion, cur.ResourceVersion)
 		}
 		first = false
 		if !change(cur) {
@@ -193,6 +195,8 @@ func (c *Chef) writeStatus(ctx context.Context, order *Order, status OrderStatus
 			if cur, err = api.Get(ctx, order.Name, apiserver.GetOptions{}); err != nil {
 				return err
 			}
+			c.Log.Say("chef", "%s: 409 Conflict writing the status, the cache was behind (rv %s); read rv %s and retry",
+				keyOf(order), order.ResourceVersion, cur.ResourceVersion)
 			if cur.Generation != order.Generation || (cur.Status.Phase.Final() && !status.Phase.Final()) {
 				// Computed from a stale view: a newer spec or an ending we
 				// did not see. Leave it; the event for it is on its way.
