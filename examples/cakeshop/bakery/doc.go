@@ -46,7 +46,7 @@
 // real time, so a 40-minute bake takes 40 ms and the whole story a few
 // seconds. The clock reads the real time package, so inside a
 // testing/synctest bubble — where this package's tests run every scene —
-// shop time is virtual and the tests take no wall time. (Two things do not
+// shop time is virtual and the tests take no wall time. (One thing does not
 // scale: like client-go, an informer resyncs at most once a real second.)
 //
 // # Scenes
@@ -56,7 +56,7 @@
 //
 //	story (蛋糕店经营秘籍)                             scene       function
 //	1.1 订单受理台: the order form is a CRD          order-form  SceneOrderForm
-//	1.2, 2 前台 and 后厨: List+Watch, ledger;        lifecycle   SceneLifecycle
+//	1.2, 2.1, 4.2 前台, 后厨: List+Watch, ledger;    lifecycle   SceneLifecycle
 //	    new / modified / cancelled orders
 //	2.2 容错: fallback frosting, collapse retries,  faults      SceneFaults
 //	    oven backoff, decoration last (eventual consistency)
@@ -75,7 +75,9 @@
 // wait for each step (order-form, lifecycle, the wedding-cake lesson) print
 // the same lines every run. Where several bakers work at once, the order
 // of their lines follows the scheduler, but every [Report] — outcomes,
-// retry delays, counts — is the same for a given seed.
+// retry delays, counts — is the same for a given seed in a testing/synctest
+// bubble, and in practice in real time too (only the rush's counts, which
+// depend on when the autoscaler looks, can shift on a loaded machine).
 //
 // # What the story gets wrong
 //
