@@ -37,7 +37,7 @@ func Example_orderForm() {
 	// [baker]       birthday-alice: frost with buttercream
 	// [baker]       birthday-alice: decorate: plaque "Happy Birthday"
 	// [baker]       birthday-alice: box it
-	// [baker]       birthday-alice: boxed → Completed
+	// [baker]       birthday-alice: boxed → Completed, ready for pickup at 14:00
 	// [manager]     stored spec: {"flavor":"double-chocolate","size":8,"layers":2,"decoration":"Happy Birthday","pickupTime":"14:00","notes":"no nuts anywhere near it","allergies":["nuts"],"priority":100}
 	// [manager]     status: phase Completed, checkpoint "boxed", observedGeneration 1, finalizers [bakery.example.com/refund-deposit]
 	// == summary: order-form

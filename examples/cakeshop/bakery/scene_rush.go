@@ -52,6 +52,9 @@ func SceneRush(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := countBakers(ctx, e, r); err != nil {
+		return nil, err
+	}
 	reps := hpa.Replicas()
 	r.Replicas = reps
 	r.Numbers["degraded"] = e.j.Count(IsEvent("degraded"))
@@ -131,4 +134,20 @@ func valentine(ctx context.Context, e *env, seed int64) error {
 		return err
 	}
 	return e.j.Await(ctx, 1, func(en Entry) bool { return en.Event == "scaled" && strings.HasSuffix(en.Text, "→ 2 bakers") })
+}
+
+// countBakers records how many Baker objects are left and how many of them
+// the pool controls through an owner reference.
+func countBakers(ctx context.Context, e *env, r *Report) error {
+	bakers, _, err := apiserver.NewClient[*Baker](e.srv).Namespace("haidian").List(ctx, apiserver.ListOptions{})
+	if err != nil {
+		return err
+	}
+	r.Numbers["bakers"] = len(bakers)
+	for _, b := range bakers {
+		if ref := apiserver.GetControllerOf(b); ref != nil && ref.Kind == "BakerPool" && ref.Name == "valentine" {
+			r.Numbers["bakers-owned"]++
+		}
+	}
+	return nil
 }

@@ -215,6 +215,9 @@ func TestRushScalesBetweenMinAndMax(t *testing.T) {
 			t.Errorf("%s: simplified, but its decoration was %q", k, c.Spec.DecorationComplexity)
 		}
 	}
+	if n, owned := rep.Numbers["bakers"], rep.Numbers["bakers-owned"]; n != r[len(r)-1] || owned != n {
+		t.Errorf("%d bakers left, %d owned by the pool; want %d, all owned", n, owned, r[len(r)-1])
+	}
 	if len(rep.Outcomes) != 40 {
 		t.Errorf("%d orders, want 40", len(rep.Outcomes))
 	}

@@ -154,7 +154,11 @@ func (b *CakeReconciler) checkpoint(ctx context.Context, cake *Cake, step Step) 
 	}
 	updated, err := b.Cakes.UpdateStatus(ctx, cake)
 	if err == nil && step == StepBoxed {
-		b.say(cake.Namespace+"/"+cake.Name, "completed", "%s: boxed → Completed", cake.Name)
+		pickup := ""
+		if cake.Spec.PickupTime != "" {
+			pickup = ", ready for pickup at " + cake.Spec.PickupTime // the story's schedule_delivery
+		}
+		b.say(cake.Namespace+"/"+cake.Name, "completed", "%s: boxed → Completed%s", cake.Name, pickup)
 	}
 	return updated, err
 }
