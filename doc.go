@@ -79,6 +79,9 @@
 //   - Example_step11_yourOwnController: a controller of your own, as the
 //     story writes its DishReconciler: reconcile.For with the
 //     ResourceVersionChangedPredicate, so resyncs wake nobody.
+//   - Example_step12_backoff: the front desk fails (429); failed
+//     reconciles come back after a growing backoff, and the order is
+//     served anyway.
 //
 // # The lessons as programs
 //

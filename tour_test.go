@@ -423,3 +423,24 @@ func Example_step11_yourOwnController() {
 	// beef-wellington (rv 2): Dish.menu.example.com "beef-wellington" is invalid: spec.difficulty: Invalid value: 6: must be between 1 and 5
 	// inspected after two resyncs: 0
 }
+
+// When the front desk fails — too busy, 429 — the chef does not give up
+// and does not hammer it either: a reconcile that returns an error puts
+// its ticket back on the rail after a per-ticket backoff that doubles
+// each time, and a success forgets it. (The cake shop's oven breaks
+// down: wait longer each time, then carry on.)
+func Example_step12_backoff() {
+	r, ctx, closeKitchen := openKitchen()
+	defer closeKitchen()
+	busy := apiserver.NewTooManyRequests("the front desk is swamped", 1)
+	r.Server.FailNext(apiserver.VerbUpdate, 3, busy) // the next three writes fail
+	r.Waiter.Place(ctx, order("table-6", 6, "main", "caesar-salad"))
+	r.WaitForOrder(ctx, "table-6", phaseIs(kitchen.OrderServed))
+
+	chef, cooks := r.ChefMetrics(), r.BrigadeMetrics()
+	fmt.Println("failed reconciles, each retried after a backoff:", chef.ReconcileErrors+cooks.ReconcileErrors)
+	fmt.Println("table-6 served anyway; pantry:", r.Pantry.Check())
+	// Output:
+	// failed reconciles, each retried after a backoff: 3
+	// table-6 served anyway; pantry: <nil>
+}
