@@ -19,32 +19,30 @@
 // until the two agree. Nobody keeps asking the front desk "anything
 // new?": the runner tells. That is a Kubernetes controller.
 //
-//	Restaurant                        餐厅                 Kubernetes                        kitchensync
-//	--------------------------------  -------------------  --------------------------------  ------------------------------------
-//	the menu (a recipe)               菜单 / 菜品          a CustomResourceDefinition        kitchen.Dish (menu.example.com/v1)
-//	a table's order                   订单                 a custom resource                 kitchen.Order
-//	waiter takes an order             服务员下单           kubectl apply → Create            kitchen.Waiter, apiserver.Client
-//	front desk                        前台 / 出菜口        the API server (etcd behind it)   apiserver.Server
-//	order number on the ticket        订单版本号           resourceVersion                   apiserver.ObjectMeta.ResourceVersion
-//	customer edits the order          顾客修改订单         Update event; a stale             409 Conflict, reconcile.RetryOnConflict
-//	                                                       resourceVersion is refused
-//	runner (传菜员)                   传菜员               Informer (List + Watch)           informer.SharedIndexInformer
-//	runner's first tour of the tables 首次抄录所有桌号     List, then Watch from its RV      informer.Reflector
-//	runner's notes: new, extra, gone  便签: 新单/加菜/退单 Added / Updated / Deleted deltas  informer.DeltaFIFO
-//	runner's memory                   传菜员的记忆         the local cache (store)           store.Indexer
-//	"what does table 7 have?"         按桌号查             an index                          kitchen.OrderTableIndex
-//	several runners, one memory       多个传菜员共享记忆   SharedInformer                    informer.SharedInformerFactory
-//	ticket rail                       订单看板             WorkQueue                         workqueue, kitchen.TicketRail
-//	VIP tickets first                 VIP 订单插队         priority queue                    workqueue.PriorityQueue
-//	"10 tickets per minute"           高峰期限流           token-bucket rate limiter         workqueue.NewBucketRateLimiter
-//	chef (主厨)                       主厨                 Reconciler / Operator             reconcile.Reconciler, kitchen.Chef
-//	chef checks the pass regularly    主厨定期检查备餐台   resync                            informer Options.ResyncPeriod
-//	cooks at stations                 厨师 / 工位          Pods on nodes                     kitchen.Cook, kitchen.Stations
-//	cook's report                     厨师汇报             Pod status (kubelet)              kitchen.Brigade
-//	"don't clear the table until      确认顾客真要走才撤台 finalizer                         reconcile.AddFinalizer
-//	 the kitchen has cleaned up"
-//	out of truffle: wait for delivery 食材短缺 / 过期      RequeueAfter                      reconcile.Result
-//	pantry                            食材库               the world outside the API         kitchen.Pantry
+//	Restaurant                        餐厅                  Kubernetes                    kitchensync
+//	--------------------------------  --------------------  ----------------------------  ----------------------------------
+//	the menu (a recipe)               菜单 / 菜品           a CustomResourceDefinition    kitchen.Dish (menu.example.com/v1)
+//	a table's order                   订单                  a custom resource             kitchen.Order
+//	waiter takes an order             服务员下单            kubectl apply → Create        kitchen.Waiter, apiserver.Client
+//	front desk                        前台                  the API server (etcd behind)  apiserver.Server
+//	order number on the ticket        订单版本号            resourceVersion               apiserver.ObjectMeta
+//	customer edits the order          顾客修改订单          Update event; a stale RV      409 Conflict, RetryOnConflict
+//	runner                            传菜员                Informer (List + Watch)       informer.SharedIndexInformer
+//	runner's first round              首次抄录所有桌号      List, then Watch from its RV  informer.Reflector
+//	runner's notes: new, extra, gone  便签：新单/加菜/退单  Added/Updated/Deleted deltas  informer.DeltaFIFO
+//	runner's memory                   传菜员的记忆          the local cache (store)       store.Indexer
+//	"what does table 7 have?"         按桌号查              an index                      kitchen.OrderTableIndex
+//	several runners, one memory       多个传菜员共享记忆    SharedInformer                informer.SharedInformerFactory
+//	ticket rail                       订单看板              WorkQueue                     workqueue, kitchen.TicketRail
+//	VIP tickets first                 VIP 订单插队          priority queue                workqueue.PriorityQueue
+//	"10 tickets per minute"           高峰期限流            token-bucket rate limiter     workqueue.NewBucketRateLimiter
+//	chef                              主厨                  Reconciler / Operator         reconcile.Reconciler, kitchen.Chef
+//	chef checks the pass regularly    主厨定期检查备餐台    resync                        informer.Options.ResyncPeriod
+//	cooks at stations                 厨师 / 工位           Pods on nodes                 kitchen.Cook, kitchen.Stations
+//	cook's report                     厨师汇报              Pod status (kubelet)          kitchen.Brigade
+//	clear the table only when sure    确认顾客真要走才撤台  finalizer                     reconcile.AddFinalizer
+//	out of stock: wait for delivery   食材短缺 / 过期       RequeueAfter                  reconcile.Result
+//	pantry                            食材库                the world outside the API     kitchen.Pantry
 //
 // # The guided tour
 //
