@@ -60,8 +60,8 @@
 //	    new / modified / cancelled orders
 //	2.2 容错: fallback frosting, collapse retries,  faults      SceneFaults
 //	    oven backoff, decoration last (eventual consistency)
-//	3.1 多门店: namespaces, two clusters,            branches    SceneBranches
-//	    a dispatcher, disaster recovery (隔壁分店应急接单)
+//	3.1 多门店: namespaces, a central warehouse,     branches    SceneBranches
+//	    two clusters, a dispatcher, disaster recovery (隔壁分店应急接单)
 //	3.2 HPA: bakers 2..10 at 70%, degraded service  rush        SceneRush
 //	7.1 wedding cake: RequeueAfter vs error          edge        SceneEdge
 //	7.2 VIP orders jump the queue (priority 1000)    edge        SceneEdge

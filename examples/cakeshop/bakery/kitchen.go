@@ -34,6 +34,7 @@ type Kitchen struct {
 	mu             sync.Mutex // guards every field below
 	trays          map[string]*Tray
 	frosting       int   // portions of buttercream left; < 0 means plenty
+	restock        func() bool // asks a central warehouse for one portion
 	icingMemoryMB  int64 // the icing fridge
 	collapses      map[string]int
 	ovenFailures   int
@@ -186,18 +187,26 @@ func (k *Kitchen) finishBake(key string) error {
 
 // takeFrosting returns the recipe to frost with: buttercream while it
 // lasts, then the fallback (whipped cream) — the kitchen never stalls.
+// Before falling back, it asks the central warehouse, if there is one.
 func (k *Kitchen) takeFrosting() (recipe string, fallback bool) {
 	k.mu.Lock()
-	defer k.mu.Unlock()
-	switch {
-	case k.frosting < 0:
-		return "buttercream", false
-	case k.frosting > 0:
+	frosting, restock := k.frosting, k.restock
+	if frosting > 0 {
 		k.frosting--
+	}
+	k.mu.Unlock()
+	switch {
+	case frosting != 0:
+		return "buttercream", false
+	case restock != nil && restock(): // called without mu: the warehouse has its own lock
 		return "buttercream", false
 	}
 	return "whipped-cream", true
 }
+
+// SetRestock makes the kitchen ask restock for a portion of buttercream
+// when it runs out; restock reports whether it shipped one.
+func (k *Kitchen) SetRestock(restock func() bool) { k.with(func() { k.restock = restock }) }
 
 // decoratorIn returns the time of day the decorator comes in, and whether
 // they are in at time of day now.

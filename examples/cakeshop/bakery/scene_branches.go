@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/kitchensync/kitchensync/apiserver"
 )
@@ -12,7 +13,8 @@ import (
 // SceneBranches plays the chain of shops (分店协作). First, three branches
 // are three namespaces of one API server, each with its own front desk
 // (an informer on its namespace only) and its own kitchen: resource
-// isolation. Then two clusters — two API servers, east and west — and a
+// isolation; a central warehouse ships buttercream to the branches that
+// run out, while it has any (跨店原料调配). Then two clusters — two API servers, east and west — and a
 // central dispatcher that assigns orders to the one with the fewest open
 // orders. East's API server fails (every request errors, every watch is
 // cut): the dispatcher notices, restores east's open orders from its
@@ -31,15 +33,42 @@ func SceneBranches(ctx context.Context, cfg Config) (*Report, error) {
 
 var branchNames = []string{"chaoyang", "haidian", "xicheng"}
 
+// warehouse is the chain's central warehouse (中央仓库): it ships a
+// portion of buttercream to whichever branch runs out, while it has any.
+type warehouse struct {
+	mu       sync.Mutex // guards portions
+	portions int
+	j        *Journal
+}
+
+// restockFor returns a branch's restock function.
+func (w *warehouse) restockFor(branch string) func() bool {
+	return func() bool {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if w.portions == 0 {
+			w.j.Say("warehouse", "", "empty", "%s asks for buttercream: none left", branch)
+			return false
+		}
+		w.portions--
+		w.j.Say("warehouse", "", "shipped", "ships a portion of buttercream to %s (%d left)", branch, w.portions)
+		return true
+	}
+}
+
 func namespacesAsBranches(ctx context.Context, cfg Config, r *Report) error {
 	e := newEnv(cfg)
 	var shops []*Shop
 	var stops []func() error
+	wh := &warehouse{portions: 2, j: e.j}
+	e.j.Say("manager", "", "setup", "each branch has one portion of buttercream; the central warehouse has two")
 	for _, b := range branchNames {
 		shop, err := NewShop(e.shop(ShopOptions{Name: b, Namespace: b, Brief: true}))
 		if err != nil {
 			return err
 		}
+		shop.Kitchen.SetFrosting(1)
+		shop.Kitchen.SetRestock(wh.restockFor(b))
 		shops = append(shops, shop)
 		stops = append(stops, shop.Start(ctx))
 	}
@@ -59,6 +88,10 @@ func namespacesAsBranches(ctx context.Context, cfg Config, r *Report) error {
 	if err != nil {
 		return err
 	}
+	r.Numbers["warehouse-shipped"] = e.j.Count(IsEvent("shipped"))
+	r.Numbers["branch-fallbacks"] = e.j.Count(IsEvent("fallback"))
+	r.fact("central warehouse shipped %d portions of buttercream; %d cake used the fallback recipe",
+		r.Numbers["warehouse-shipped"], r.Numbers["branch-fallbacks"])
 	for i, b := range branchNames {
 		for _, k := range shops[i].Kitchen.Trays() {
 			if !strings.HasPrefix(k, b+"/") {

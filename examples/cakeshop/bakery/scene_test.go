@@ -240,6 +240,9 @@ func TestBranchesEachOrderBakedOnce(t *testing.T) {
 			t.Errorf("downtown/%s completed on %d clusters, want exactly 1", name, n)
 		}
 	}
+	if s, f := rep.Numbers["warehouse-shipped"], rep.Numbers["branch-fallbacks"]; s != 2 || f != 1 {
+		t.Errorf("warehouse shipped %d, fallbacks %d; want 2 and 1 (three branches ran out, two portions)", s, f)
+	}
 	if rep.Numbers["restored"] == 0 {
 		t.Error("no order was restored on west")
 	}
