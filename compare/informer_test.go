@@ -138,7 +138,8 @@ func perKey(lines []string) (map[string][]string, int) {
 type informerOutcome struct {
 	Cache   []string
 	First   map[string][]string // the first handler's calls, per key
-	Late    []string            // the late handler's replayed final state
+	Late    map[string][]string // the late handler's calls, per key
+	LateEnd []string            // the late handler's replayed final state
 	Synced  bool
 	Initial []string // first handler's replayed state right after sync
 	sameRV  int      // updates with an unchanged resourceVersion (F1)
@@ -163,8 +164,9 @@ var informerVariants = []informerVariant{
 // that some recoveries re-watch and some relist with tombstones), clean
 // watch closes and a handler added late. After every step the bubble
 // settles, so both informers have seen the same events. Compared: the
-// final caches, the first handler's exact history of calls, and the state
-// a late handler ends up believing in (its history replayed).
+// final caches, each handler's calls per key (a handler added late
+// included), and the state the late handler ends up believing in (its
+// history replayed).
 func TestInformerMatchesClientGo(t *testing.T) {
 	quietClientGo()
 	for _, v := range informerVariants {
@@ -259,7 +261,9 @@ func runInformers(t *testing.T, opts informer.Options[*apiservertest.Widget], in
 
 	ks.First, ks.sameRV = perKey(ksFirst.get())
 	cg.First, cg.sameRV = perKey(cgFirst.get())
-	ks.Late, cg.Late = replay(ksLate.get()), replay(cgLate.get())
+	ks.Late, _ = perKey(ksLate.get())
+	cg.Late, _ = perKey(cgLate.get())
+	ks.LateEnd, cg.LateEnd = replay(ksLate.get()), replay(cgLate.get())
 	for _, w := range ksInf.GetIndexer().List() {
 		ks.Cache = append(ks.Cache, w.Namespace+"/"+w.Name+" "+w.ResourceVersion)
 	}
