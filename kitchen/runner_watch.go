@@ -53,7 +53,7 @@ func (d *deskWatch) Watch(ctx context.Context, opts apiserver.ListOptions) (apis
 		return nil, err
 	}
 	d.log.Detail("apiserver", "WATCH orders from rv %s", opts.ResourceVersion)
-	nw := &narratedWatch{in: w, out: make(chan apiserver.Event), stop: make(chan struct{})}
+	nw := &narratedWatch{in: w, out: make(chan apiserver.Event), stop: make(chan struct{}), ctxDone: ctx.Done()}
 	nw.wg.Go(func() { nw.forward(d.tell) })
 	return nw, nil
 }
@@ -68,6 +68,13 @@ func (d *deskWatch) mark(o *Order) (orderMark, bool) {
 	return old, ok
 }
 
+// forget drops what the desk knew of a deleted order.
+func (d *deskWatch) forget(o *Order) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	delete(d.seen, keyOf(o))
+}
+
 // tell narrates one event.
 func (d *deskWatch) tell(e apiserver.Event) {
 	o, ok := e.Object.(*Order)
@@ -75,6 +82,9 @@ func (d *deskWatch) tell(e apiserver.Event) {
 		return
 	}
 	old, known := d.mark(o)
+	if e.Type == apiserver.EventDeleted {
+		d.forget(o)
+	}
 	say := d.log.Say
 	what := fmt.Sprintf("(rv %s, generation %d)", o.ResourceVersion, o.Generation)
 	switch {
@@ -90,11 +100,12 @@ func (d *deskWatch) tell(e apiserver.Event) {
 
 // narratedWatch passes a watch's events on, telling each first.
 type narratedWatch struct {
-	in   apiserver.WatchInterface
-	out  chan apiserver.Event
-	stop chan struct{}
-	once sync.Once
-	wg   sync.WaitGroup
+	in      apiserver.WatchInterface
+	out     chan apiserver.Event
+	stop    chan struct{}
+	ctxDone <-chan struct{} // the watch's context: nobody reads after it ends
+	once    sync.Once
+	wg      sync.WaitGroup
 }
 
 func (w *narratedWatch) forward(tell func(apiserver.Event)) {
@@ -104,6 +115,8 @@ func (w *narratedWatch) forward(tell func(apiserver.Event)) {
 		select {
 		case w.out <- e:
 		case <-w.stop:
+			return
+		case <-w.ctxDone:
 			return
 		}
 	}
