@@ -33,10 +33,16 @@ type Autoscaler struct {
 	Clock      *Clock
 	Journal    *Journal
 	Interval   time.Duration // shop time
+	// Ovens, if set, are scaled too, between their number at the start and
+	// MaxOvens (see scaleOvens).
+	Ovens    *Staff
+	MaxOvens int
 
 	mu      sync.Mutex // guards the fields below
 	recs    []recommendation
 	history []int // replicas after each decision
+	spares  int   // spare ovens turned on
+	ovens   []int // ovens at each look
 }
 
 type recommendation struct {
@@ -65,12 +71,13 @@ func (a *Autoscaler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	case len(current) == 0:
 		a.Journal.Say("hpa", key2(pool), "scaled", "no bakers yet → scale 0 → %d bakers (minReplicas)", desired)
 	case desired != len(current):
-		a.Journal.Say("hpa", key2(pool), "scaled", "utilization %d%% (%d cakes for %d bakers), target %d%% → scale %d → %d bakers",
+		a.Journal.Say("hpa", key2(pool), "scaled", "utilization %d%% (%d cake(s) for %d bakers), target %d%% → scale %d → %d bakers",
 			util, demand, len(current), pool.Spec.TargetUtilization, len(current), desired)
 	}
 	if err := a.scale(ctx, pool, desired); err != nil {
 		return reconcile.Result{}, err
 	}
+	a.scaleOvens()
 	a.mu.Lock()
 	a.history = append(a.history, desired)
 	a.mu.Unlock()

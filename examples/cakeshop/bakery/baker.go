@@ -40,6 +40,9 @@ type CakeReconciler struct {
 	Ovens *semaphore.Weighted
 	// Shift, if set, makes each cake wait for a baker on duty.
 	Shift Shift
+	// OvenPool, if set, makes a baker on duty wait for a free oven: a pod
+	// pending until a node has room for it.
+	OvenPool Shift
 	// Brief narrates only the start and the end of each cake.
 	Brief bool
 	// ErrorWithRequeue reproduces the story's edge-case bug: when the icing

@@ -33,9 +33,9 @@ func (t *Tray) matches(s CakeSpec) bool {
 type Kitchen struct {
 	mu             sync.Mutex // guards every field below
 	trays          map[string]*Tray
-	frosting       int   // portions of buttercream left; < 0 means plenty
+	frosting       int         // portions of buttercream left; < 0 means plenty
 	restock        func() bool // asks a central warehouse for one portion
-	icingMemoryMB  int64 // the icing fridge
+	icingMemoryMB  int64       // the icing fridge
 	collapses      map[string]int
 	ovenFailures   int
 	slowOven       float64

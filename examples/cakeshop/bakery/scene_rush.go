@@ -23,11 +23,15 @@ const rushOrders = 40
 // autoscaled like an HPA (min 2, max 10, target 70% utilization) hires
 // temporary bakers — Baker objects owned by the pool — as the queue grows,
 // turns on degraded service (plaque-only decorations) while utilization is
-// above 100%, and lets the bakers go again once the rush is over.
+// above 100%, turns on spare ovens when bakers wait for one (node scaling),
+// and lets the bakers go and turns the spares off once the rush is over.
 func SceneRush(ctx context.Context, cfg Config) (*Report, error) {
 	e, r := newEnv(cfg), newReport("rush")
-	staff := &Staff{}
-	shop, err := NewShop(e.shop(ShopOptions{Shift: staff, Workers: 10, Brief: true}))
+	staff, ovens := &Staff{}, &Staff{}
+	for i := range 6 {
+		ovens.Hire(fmt.Sprintf("oven-%02d", i+1))
+	}
+	shop, err := NewShop(e.shop(ShopOptions{Shift: staff, OvenPool: ovens, Workers: 10, Brief: true}))
 	if err != nil {
 		return nil, err
 	}
@@ -35,12 +39,13 @@ func SceneRush(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	hpa.Ovens, hpa.MaxOvens = ovens, 10
 	pool := &BakerPool{ObjectMeta: apiserver.ObjectMeta{Namespace: "haidian", Name: "valentine"},
 		Spec: BakerPoolSpec{MinReplicas: 2, MaxReplicas: 10, TargetUtilization: 70}}
 	if _, err := apiserver.NewClient[*BakerPool](e.srv).Namespace("haidian").Create(ctx, pool, apiserver.CreateOptions{}); err != nil {
 		return nil, err
 	}
-	e.j.Say("manager", "haidian/valentine", "pool", "BakerPool valentine: min 2, max 10 bakers, target utilization 70%%")
+	e.j.Say("manager", "haidian/valentine", "pool", "BakerPool valentine: min 2, max 10 bakers, target utilization 70%%; 6 ovens, 4 spares")
 	hctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { run(hctx) })
@@ -60,6 +65,11 @@ func SceneRush(ctx context.Context, cfg Config) (*Report, error) {
 	r.Numbers["degraded"] = e.j.Count(IsEvent("degraded"))
 	r.fact("bakers: started at %d, peaked at %d, ended at %d (never outside 2..10: %v)",
 		reps[0], slices.Max(reps), reps[len(reps)-1], slices.Min(reps) >= 2 && slices.Max(reps) <= 10)
+	// A spare turned off while baking goes once its cake is out, so count
+	// the ovens left when every cake is done.
+	_, _, left := ovens.Load()
+	r.Numbers["ovens-peak"], r.Numbers["ovens-last"] = slices.Max(hpa.OvenCounts()), left
+	r.fact("ovens: 6 at the start, %d at the peak, %d at the end", r.Numbers["ovens-peak"], left)
 	r.fact("degraded service simplified %d fancy decorations", e.j.Count(IsEvent("degraded")))
 	return r, e.outcomes(ctx, r, e.srv, e.till, "")
 }
@@ -133,7 +143,13 @@ func valentine(ctx context.Context, e *env, seed int64) error {
 	if err := e.j.Await(ctx, rushOrders, IsEvent("completed")); err != nil {
 		return err
 	}
-	return e.j.Await(ctx, 1, func(en Entry) bool { return en.Event == "scaled" && strings.HasSuffix(en.Text, "→ 2 bakers") })
+	if err := e.j.Await(ctx, 1, func(en Entry) bool { return en.Event == "scaled" && strings.HasSuffix(en.Text, "→ 2 bakers") }); err != nil {
+		return err
+	}
+	if e.j.Count(IsEvent("ovens-up")) == 0 {
+		return nil
+	}
+	return e.j.Await(ctx, 1, func(en Entry) bool { return en.Event == "ovens-down" && strings.Contains(en.Text, ": 0 spare") })
 }
 
 // countBakers records how many Baker objects are left and how many of them

@@ -35,8 +35,9 @@ type ShopOptions struct {
 	// Ovens, if positive, limits the cakes worked on at once with a
 	// semaphore.Weighted, whatever the number of workers.
 	Ovens int
-	// Shift, if set, makes every cake wait for a baker on duty.
-	Shift Shift
+	// Shift, if set, makes every cake wait for a baker on duty, and
+	// OvenPool for an oven after that.
+	Shift, OvenPool Shift
 	// Resync is the front desk's resync period in shop time (0: never).
 	Resync time.Duration
 	// Brief narrates only the start and end of each cake.
@@ -75,7 +76,7 @@ func NewShop(o ShopOptions) (*Shop, error) {
 		return nil, err
 	}
 	r := &CakeReconciler{Who: suffix("baker", o.Name), Cakes: client, Kitchen: o.Kitchen, Till: o.Till,
-		Clock: o.Clock, Journal: o.Journal, Shift: o.Shift, Brief: o.Brief, ErrorWithRequeue: o.ErrorWithRequeue}
+		Clock: o.Clock, Journal: o.Journal, Shift: o.Shift, OvenPool: o.OvenPool, Brief: o.Brief, ErrorWithRequeue: o.ErrorWithRequeue}
 	if o.Ovens > 0 {
 		r.Ovens = semaphore.NewWeighted(int64(o.Ovens))
 	}

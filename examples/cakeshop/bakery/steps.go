@@ -79,6 +79,13 @@ func (b *CakeReconciler) work(ctx context.Context, key string, cake *Cake, from 
 		defer b.Shift.Release(name)
 		who = name
 	}
+	if b.OvenPool != nil {
+		oven, err := b.OvenPool.Acquire(ctx)
+		if err != nil {
+			return reconcile.Result{}, err
+		}
+		defer b.OvenPool.Release(oven)
+	}
 	b.Kitchen.enter()
 	defer b.Kitchen.leave()
 	for _, step := range Steps[stepIndex(from)+1:] {
