@@ -17,6 +17,10 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 )
 
+// long runs a million operations (split over the four modes; about two
+// minutes per mode under -race):
+//
+//	go test -race ./informer/ -run TestConvergence -args -long
 var long = flag.Bool("long", false, "run the convergence test with 1,000,000 operations instead of 10,000")
 
 // replayer is a handler that rebuilds the world from its notifications
