@@ -38,8 +38,18 @@
 //   - SharedIndexInformer against client-go's, both fed by one kitchensync
 //     apiserver (client-go through a ListerWatcher adapter), under the same
 //     writes, outages (with and without history compaction), clean watch
-//     closes and a late handler: identical caches, identical calls per key
-//     for the first handler, the same believed state for the late one.
+//     closes, injected list/watch errors (500, 429, 410) and a late
+//     handler: identical caches, identical calls per key for every handler,
+//     the same believed state for the late one.
+//   - Resync: per-handler and default resync periods, periods below the
+//     check period and a handler added late get the same re-deliveries at
+//     the same virtual seconds.
+//
+// client-go runs unchanged inside synctest bubbles, with one exception
+// the tests work around: apimachinery's global HandleError rate limiter
+// remembers the real time of process start, and a bubble's clock (which
+// starts in 2000) makes its first error sleep for decades of virtual
+// time. quietClientGo replaces those handlers.
 //
 // Set -long (or COMPARE_LONG=1) for ten times as many sequences, or
 // COMPARE_SEEDS=N for N times as many.

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/klog/v2"
 )
 
@@ -49,10 +51,18 @@ func formatOps[T fmt.Stringer](seq []T) string {
 var quietOnce sync.Once
 
 // quietClientGo stops client-go's reflector from logging the watch errors
-// the tests inject on purpose.
+// the tests inject on purpose, and replaces apimachinery's global error
+// handlers. Those include a rate limiter that sleeps for
+// minPeriod - (now - lastErrorTime), with lastErrorTime set from the real
+// clock at init: inside a synctest bubble (whose clock starts in 2000) the
+// first HandleError would sleep for decades of virtual time, and the
+// reflector that reported the error would never retry.
 func quietClientGo() {
 	quietOnce.Do(func() {
 		klog.LogToStderr(false)
 		klog.SetOutput(io.Discard)
+		utilruntime.ErrorHandlers = []utilruntime.ErrorHandler{
+			func(context.Context, error, string, ...any) {},
+		}
 	})
 }

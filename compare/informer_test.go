@@ -2,6 +2,7 @@ package compare
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -251,13 +252,26 @@ func runInformers(t *testing.T, opts informer.Options[*apiservertest.Widget], in
 		case ops.FCloseWatches:
 			srv.CloseWatches()
 			settle(time.Minute)
+		case ops.FFail:
+			verb := "watch"
+			if op.List {
+				verb = "list"
+			}
+			ksGate.FailNext(verb, op.N, failure(op.Reason))
+			cgGate.FailNext(verb, op.N, failure(op.Reason))
+			srv.CloseWatches()
+			settle(5 * time.Minute) // past the retries' backoff
+			// Failures no call consumed (a list failure while the
+			// informer only watches) must not linger into later steps.
+			ksGate.ClearFailures()
+			cgGate.ClearFailures()
 		case ops.FLateHandler:
 			check(ksInf.AddEventHandler(ksHandler(ksLate)))
 			check(cgInf.AddEventHandler(cgHandler{cgLate}))
 		}
 		settle(ops.Tick)
 	}
-	settle(time.Minute)
+	settle(10 * time.Minute)
 
 	ks.First, ks.sameRV = perKey(ksFirst.get())
 	cg.First, cg.sameRV = perKey(cgFirst.get())
@@ -286,6 +300,18 @@ func runInformers(t *testing.T, opts informer.Options[*apiservertest.Widget], in
 	cancel()
 	wg.Wait()
 	return ks, cg, server
+}
+
+// failure returns the kitchensync API error an FFail step injects; the
+// client-go side receives it converted by adapt.Error.
+func failure(reason string) error {
+	switch reason {
+	case "TooManyRequests":
+		return apiserver.NewTooManyRequests("slow down", 1)
+	case "Expired":
+		return apiserver.NewResourceExpired("too old resource version")
+	}
+	return apiserver.NewInternalError(errors.New("injected"))
 }
 
 // settle lets d of virtual time pass and waits until the bubble is quiet.

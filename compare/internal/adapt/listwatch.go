@@ -157,6 +157,43 @@ type Gate struct {
 	mu    sync.Mutex
 	up    chan struct{} // closed while the gate is up
 	calls []string
+	fail  map[string][]error // "list"/"watch" -> errors for the next calls
+}
+
+// FailNext makes the next n calls of verb ("list" or "watch") that pass
+// the gate fail with err, without reaching the server. Unlike the
+// server's own FailNext, it is per informer, so two informers on one
+// server each see the same failures.
+func (g *Gate) FailNext(verb string, n int, err error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.fail == nil {
+		g.fail = map[string][]error{}
+	}
+	for range n {
+		g.fail[verb] = append(g.fail[verb], err)
+	}
+}
+
+// ClearFailures forgets the failures FailNext queued that no call has
+// consumed.
+func (g *Gate) ClearFailures() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.fail = nil
+}
+
+// injected returns the next injected error for verb, if any.
+func (g *Gate) injected(verb string) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	errs := g.fail[verb]
+	if len(errs) == 0 {
+		return nil
+	}
+	g.fail[verb] = errs[1:]
+	g.calls = append(g.calls, verb+" failed")
+	return errs[0]
 }
 
 // Calls returns the list and watch calls that passed the gate, with the
@@ -219,6 +256,9 @@ func (g *Gate) List(ctx context.Context, opts apiserver.ListOptions) (*apiserver
 	if err := g.wait(ctx); err != nil {
 		return nil, err
 	}
+	if err := g.injected("list"); err != nil {
+		return nil, err
+	}
 	g.record("list", opts)
 	return g.lw.List(ctx, opts)
 }
@@ -226,6 +266,9 @@ func (g *Gate) List(ctx context.Context, opts apiserver.ListOptions) (*apiserver
 // Watch waits for the gate, then watches.
 func (g *Gate) Watch(ctx context.Context, opts apiserver.ListOptions) (apiserver.WatchInterface, error) {
 	if err := g.wait(ctx); err != nil {
+		return nil, err
+	}
+	if err := g.injected("watch"); err != nil {
 		return nil, err
 	}
 	g.record("watch", opts)

@@ -26,15 +26,26 @@ const (
 	FCloseWatches
 	// FLateHandler adds a second handler to both informers.
 	FLateHandler
+	// FFail makes the next N list (List) or watch calls of both informers
+	// fail with the API error Reason, then closes the watches.
+	FFail
 )
 
-var informerOpNames = [...]string{"Create", "Update", "Delete", "Outage", "Recover", "CloseWatches", "LateHandler"}
+var informerOpNames = [...]string{"Create", "Update", "Delete", "Outage", "Recover", "CloseWatches", "LateHandler", "Fail"}
+
+// FailReasons are the errors FFail injects: a server error (retried), a
+// throttle (backed off), and an expired resourceVersion (relist).
+var FailReasons = []string{"InternalError", "TooManyRequests", "Expired"}
 
 // InformerOp is one step of an informer scenario.
 type InformerOp struct {
 	Kind    InformerOpKind
 	Obj     Object
 	Compact bool
+	// For FFail: which calls, how many, and the error's reason.
+	List   bool
+	N      int
+	Reason string
 }
 
 func (o InformerOp) String() string {
@@ -43,6 +54,8 @@ func (o InformerOp) String() string {
 		return informerOpNames[o.Kind] + " " + o.Obj.String()
 	case FRecover:
 		return fmt.Sprintf("Recover(compact=%v)", o.Compact)
+	case FFail:
+		return fmt.Sprintf("Fail(list=%v, n=%d, %s)", o.List, o.N, o.Reason)
 	}
 	return informerOpNames[o.Kind]
 }
@@ -70,8 +83,10 @@ func InformerOps(r *rand.Rand, n, keys int) (initial []Object, steps []InformerO
 		case m < 94 && down:
 			down = false
 			steps = append(steps, InformerOp{Kind: FRecover, Compact: r.IntN(2) == 0})
-		case m < 97 && !down:
+		case m < 95 && !down:
 			steps = append(steps, InformerOp{Kind: FCloseWatches})
+		case m < 98 && !down:
+			steps = append(steps, InformerOp{Kind: FFail, List: r.IntN(2) == 0, N: 1 + r.IntN(3), Reason: FailReasons[r.IntN(len(FailReasons))]})
 		case !late:
 			late = true
 			steps = append(steps, InformerOp{Kind: FLateHandler})
