@@ -196,6 +196,9 @@ func (c *ResourceClient) create(info KindInfo, obj Object, ns string, opts Creat
 		// cannot set status: it starts empty.
 		clearField(in, kf.status)
 	}
+	if err := info.validate(in); err != nil {
+		return nil, err
+	}
 	e, err := c.srv.newEntry(in)
 	if err != nil {
 		return nil, err

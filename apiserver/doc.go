@@ -60,6 +60,23 @@
 // BOOKMARK annotated [InitialEventsEndAnnotation]. A watcher that stops
 // reading is cut off rather than allowed to block writers.
 //
+// # Owners and garbage
+//
+// A controller marks what it creates with an [OwnerReference] to the
+// object it works for ([NewControllerRef]): the cooks an order needs point
+// at the order. When the owner is gone, the server's garbage collector
+// deletes every dependent that has no other living owner, and takes the
+// dead reference off those that do, as a cluster's collector does with
+// background propagation. Finalizers still hold: an owner with finalizers
+// is only marked, and its dependents wait until it really goes.
+//
+// # Validation
+//
+// Names, labels, annotations and size are checked for every kind. A kind
+// can add its own rules with [KindInfo].Validate, as a
+// CustomResourceDefinition's schema does: a write that breaks one is
+// refused whole with 422 Invalid, each cause naming its field.
+//
 // # Errors
 //
 // Every failure is a [*StatusError] holding a Kubernetes-shaped [Status]

@@ -44,6 +44,22 @@ type KindInfo struct {
 	// Fields are the extra field selectors of this kind, beyond
 	// metadata.name and metadata.namespace, e.g. "spec.section".
 	Fields map[string]FieldFunc
+	// Validate, when set, checks every object of this kind before it is
+	// created or updated (status updates and patches included), as the
+	// OpenAPI schema of a CustomResourceDefinition does on a real server.
+	// It returns one cause per problem, each naming its field (build them
+	// with [FieldErrors]); any cause refuses the write with 422 Invalid and
+	// nothing is stored. It must not modify obj.
+	Validate func(obj Object) FieldErrors
+}
+
+// validate runs the kind's Validate hook, if any, and turns its causes
+// into a 422 Invalid error.
+func (k KindInfo) validate(obj Object) error {
+	if k.Validate == nil {
+		return nil
+	}
+	return k.Validate(obj).ToError(k.GroupKind(), obj.GetObjectMeta().Name)
 }
 
 // GroupVersionKind returns the kind's full type name.

@@ -36,6 +36,11 @@ type Options struct {
 	// BOOKMARK event, when there is news to report. Default
 	// [DefaultBookmarkInterval].
 	BookmarkInterval time.Duration
+	// DisableGarbageCollection turns off the garbage collector, which
+	// otherwise deletes an object's dependents (objects whose
+	// ownerReferences name it) once it is gone, as a cluster's garbage
+	// collector does with background propagation.
+	DisableGarbageCollection bool
 }
 
 func (o Options) withDefaults() Options {
@@ -90,8 +95,9 @@ func (o Options) withDefaults() Options {
 // defaulting or schema validation beyond names, labels and size; no
 // server-side apply, strategic merge or JSON patch (only JSON merge
 // patch); deletes are immediate or wait for finalizers, with no grace
-// period, propagation policy or garbage collector; one history window for
-// all resources.
+// period or propagation policy, and the garbage collector deletes
+// dependents at once, inside the call that removed their owner; one
+// history window for all resources.
 //
 // A Server is safe for concurrent use. Writers hold one mutex only long
 // enough to update a map, append to the history ring and offer the event
@@ -100,10 +106,13 @@ type Server struct {
 	scheme *Scheme
 	opts   Options
 
-	mu       sync.Mutex // guards objects, hist and watchers
+	mu       sync.Mutex // guards objects, hist, watchers and dependents
 	objects  map[GroupResource]map[string]*entry
 	hist     *history
 	watchers map[GroupResource]map[*watcher]struct{}
+	// dependents maps an owner's UID to the objects whose ownerReferences
+	// name it, for the garbage collector.
+	dependents map[string]map[objectRef]struct{}
 
 	randMu sync.Mutex // guards rand
 	rand   *rand.Rand // names from generateName and UIDs, seeded: runs repeat
@@ -116,12 +125,13 @@ type Server struct {
 func NewServer(scheme *Scheme, opts Options) *Server {
 	opts = opts.withDefaults()
 	return &Server{
-		scheme:   scheme,
-		opts:     opts,
-		objects:  make(map[GroupResource]map[string]*entry),
-		hist:     newHistory(opts.HistorySize),
-		watchers: make(map[GroupResource]map[*watcher]struct{}),
-		rand:     rand.New(rand.NewPCG(1, 2)),
+		scheme:     scheme,
+		opts:       opts,
+		objects:    make(map[GroupResource]map[string]*entry),
+		hist:       newHistory(opts.HistorySize),
+		watchers:   make(map[GroupResource]map[*watcher]struct{}),
+		dependents: make(map[string]map[objectRef]struct{}),
+		rand:       rand.New(rand.NewPCG(1, 2)),
 	}
 }
 
@@ -162,7 +172,13 @@ func (s *Server) mutate(gr GroupResource, key string, fn func(old *entry) (chang
 			continue
 		}
 		s.commitLocked(gr, key, ch.typ, ch.obj, old)
+		var orphans []objectRef
+		uid := ch.obj.obj.GetObjectMeta().UID
+		if ch.typ == EventDeleted && !s.opts.DisableGarbageCollection {
+			orphans = s.dependentsLocked(uid)
+		}
 		s.mu.Unlock()
+		s.collectGarbage(uid, orphans)
 		return ch.obj, nil
 	}
 }
@@ -185,6 +201,7 @@ func (s *Server) commitLocked(gr GroupResource, key string, typ EventType, obj, 
 	} else {
 		objs[key] = obj
 	}
+	s.indexOwnersLocked(objectRef{gr, key}, typ, obj, prev)
 	ev := &event{typ: typ, gr: gr, key: key, ns: obj.obj.GetObjectMeta().Namespace, obj: obj, prev: prev}
 	s.hist.add(ev)
 	for w := range s.watchers[gr] {

@@ -94,6 +94,9 @@ func (s *Server) prepareUpdate(info KindInfo, old *entry, next Object, status, d
 		return change{}, err
 	}
 	*next.GetTypeMeta() = info.TypeMeta()
+	if err := info.validate(next); err != nil {
+		return change{}, err
+	}
 	e, err := s.newEntry(next)
 	if err != nil {
 		return change{}, err
