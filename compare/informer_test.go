@@ -16,6 +16,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/informer"
+	"github.com/kitchensync/kitchensync/store"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/kitchensync/kitchensync/compare/internal/adapt"
@@ -140,6 +141,7 @@ type informerOutcome struct {
 	Cache   []string
 	First   map[string][]string // the first handler's calls, per key
 	Late    map[string][]string // the late handler's calls, per key
+	ByColor map[string][]string // the cache's color index
 	LateEnd []string            // the late handler's replayed final state
 	Synced  bool
 	Initial []string // first handler's replayed state right after sync
@@ -157,7 +159,25 @@ type informerVariant struct {
 var informerVariants = []informerVariant{
 	{"classic-list", informer.Options[*apiservertest.Widget]{}},
 	{"inorder-watchlist", informer.Options[*apiservertest.Widget]{InOrder: true, UseWatchList: true}},
+	// With a transform (client-go's SetTransform gets the same one).
+	{"classic-list-transform", informer.Options[*apiservertest.Widget]{Transform: ksDropTags}},
 }
+
+// ksDropTags and cgDropTags are the same transform: forget spec.tags.
+func ksDropTags(w *apiservertest.Widget) (*apiservertest.Widget, error) {
+	w.Spec.Tags = nil
+	return w, nil
+}
+
+func cgDropTags(obj any) (any, error) {
+	if w, ok := obj.(*adapt.Widget); ok {
+		w.Spec.Tags = nil
+	}
+	return obj, nil
+}
+
+// colorIndex files widgets by spec.color, in both libraries.
+func colorIndex(w *apiservertest.Widget) ([]string, error) { return []string{w.Spec.Color}, nil }
 
 // TestInformerMatchesClientGo runs client-go's SharedIndexInformer and
 // kitchensync's side by side on one kitchensync apiserver, through the
@@ -221,8 +241,14 @@ func runInformers(t *testing.T, opts informer.Options[*apiservertest.Widget], in
 	}
 	ksGate, cgGate := adapt.NewGate(rc), adapt.NewGate(rc)
 	opts.WatchErrorHandler = func(error) {}
+	opts.Indexers = store.Indexers[*apiservertest.Widget]{"color": colorIndex}
 	ksInf := informer.NewSharedIndexInformer[*apiservertest.Widget](ksGate, opts)
-	cgInf := cache.NewSharedIndexInformer(adapt.ClientGoListWatch(cgGate), &adapt.Widget{}, 0, cache.Indexers{})
+	cgInf := cache.NewSharedIndexInformer(adapt.ClientGoListWatch(cgGate), &adapt.Widget{}, 0, cache.Indexers{
+		"color": func(obj any) ([]string, error) { return []string{obj.(*adapt.Widget).Spec.Color}, nil },
+	})
+	if opts.Transform != nil {
+		check(nil, cgInf.SetTransform(cgDropTags))
+	}
 	ksFirst, cgFirst, ksLate, cgLate := &history{}, &history{}, &history{}, &history{}
 	check(ksInf.AddEventHandler(ksHandler(ksFirst)))
 	check(cgInf.AddEventHandler(cgHandler{cgFirst}))
@@ -279,27 +305,42 @@ func runInformers(t *testing.T, opts informer.Options[*apiservertest.Widget], in
 	cg.Late, _ = perKey(cgLate.get())
 	ks.LateEnd, cg.LateEnd = replay(ksLate.get()), replay(cgLate.get())
 	for _, w := range ksInf.GetIndexer().List() {
-		ks.Cache = append(ks.Cache, w.Namespace+"/"+w.Name+" "+w.ResourceVersion)
+		ks.Cache = append(ks.Cache, cacheLine(adapt.SummarizeKS(w)))
 	}
 	for _, obj := range cgInf.GetIndexer().List() {
 		s := adapt.SummarizeCG(obj)
-		cg.Cache = append(cg.Cache, s.Key+" "+s.RV)
+		cg.Cache = append(cg.Cache, cacheLine(s))
 	}
 	ks.calls, cg.calls = ksGate.Calls(), cgGate.Calls()
 	slices.Sort(ks.Cache)
 	slices.Sort(cg.Cache)
+	ks.ByColor, cg.ByColor = map[string][]string{}, map[string][]string{}
+	for _, color := range []string{"red", "green", "blue", ""} {
+		keys, err := ksInf.GetIndexer().IndexKeys("color", color)
+		ks.ByColor[color] = sortedOrError(keys, err)
+		keys, err = cgInf.GetIndexer().IndexKeys("color", color)
+		cg.ByColor[color] = sortedOrError(keys, err)
+	}
 	list, err := rc.List(ctx, apiserver.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, obj := range list.Items {
-		m := obj.GetObjectMeta()
-		server = append(server, m.Namespace+"/"+m.Name+" "+m.ResourceVersion)
+		s := adapt.SummarizeKS(obj)
+		if opts.Transform != nil {
+			s.Tags = nil
+		}
+		server = append(server, cacheLine(s))
 	}
 	slices.Sort(server)
 	cancel()
 	wg.Wait()
 	return ks, cg, server
+}
+
+// cacheLine describes a cached object: key, resourceVersion and spec.
+func cacheLine(s adapt.Summary) string {
+	return fmt.Sprintf("%s %s %s %v", s.Key, s.RV, s.Color, s.Tags)
 }
 
 // failure returns the kitchensync API error an FFail step injects; the
