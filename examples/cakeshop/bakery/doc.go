@@ -62,7 +62,8 @@
 //	    oven backoff, decoration last (eventual consistency)
 //	3.1 多门店: namespaces, a central warehouse,     branches    SceneBranches
 //	    two clusters, a dispatcher, disaster recovery (隔壁分店应急接单)
-//	3.2 HPA: bakers 2..10 at 70%, degraded service  rush        SceneRush
+//	3.2 HPA: bakers 2..10 at 70%, spare ovens       rush        SceneRush
+//	    (Node 扩容), degraded service (降级服务)
 //	7.1 wedding cake: RequeueAfter vs error          edge        SceneEdge
 //	7.2 VIP orders jump the queue (priority 1000)    edge        SceneEdge
 //	8 幂等, 断点, 5 bakers, resync, logs             practices   ScenePractices

@@ -111,7 +111,7 @@ func Scenes() []Scene {
 		{"lifecycle", "2. Front desk and baker: new, modified, cancelled orders", SceneLifecycle},
 		{"faults", "3. Fault tolerance: frosting, collapses, oven failures, decoration last", SceneFaults},
 		{"branches", "4. Branches, two clusters, a dispatcher and disaster recovery", SceneBranches},
-		{"rush", "5. Valentine's Day: autoscaling bakers and degraded service", SceneRush},
+		{"rush", "5. Valentine's Day: autoscaling bakers, spare ovens, degraded service", SceneRush},
 		{"edge", "6. Edge cases: the wedding cake (RequeueAfter vs error) and VIP orders", SceneEdge},
 		{"practices", "7. Best practices: idempotency, checkpoints, 5 bakers, resync, logs", ScenePractices},
 		{"monitoring", "8. Monitoring: reconcile latency and the HighReconcileLatency alert", SceneMonitoring},

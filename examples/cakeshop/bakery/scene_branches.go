@@ -59,24 +59,26 @@ func (w *warehouse) restockFor(branch string) func() bool {
 func namespacesAsBranches(ctx context.Context, cfg Config, r *Report) error {
 	e := newEnv(cfg)
 	var shops []*Shop
+	var err error
 	var stops []func() error
 	wh := &warehouse{portions: 2, j: e.j}
 	e.j.Say("manager", "", "setup", "each branch has one portion of buttercream; the central warehouse has two")
 	for _, b := range branchNames {
-		shop, err := NewShop(e.shop(ShopOptions{Name: b, Namespace: b, Brief: true}))
-		if err != nil {
-			return err
+		var shop *Shop
+		if shop, err = NewShop(e.shop(ShopOptions{Name: b, Namespace: b, Brief: true})); err != nil {
+			break
 		}
 		shop.Kitchen.SetFrosting(1)
 		shop.Kitchen.SetRestock(wh.restockFor(b))
 		shops = append(shops, shop)
 		stops = append(stops, shop.Start(ctx))
 	}
-	var err error
 	for i, b := range branchNames {
 		for j := range 2 {
-			spec := CakeSpec{Flavor: Flavors[(i+j)%len(Flavors)], Size: 6 + 2*j}
-			err = errors.Join(err, e.order(ctx, b, fmt.Sprintf("order-%d", j+1), spec))
+			if err == nil {
+				spec := CakeSpec{Flavor: Flavors[(i+j)%len(Flavors)], Size: 6 + 2*j}
+				err = e.order(ctx, b, fmt.Sprintf("order-%d", j+1), spec)
+			}
 		}
 	}
 	if err == nil {
@@ -88,6 +90,13 @@ func namespacesAsBranches(ctx context.Context, cfg Config, r *Report) error {
 	if err != nil {
 		return err
 	}
+	branchReport(e, r, shops)
+	return e.outcomes(ctx, r, e.srv, e.till, "")
+}
+
+// branchReport records the warehouse's shipments and what each branch's
+// kitchen made.
+func branchReport(e *env, r *Report, shops []*Shop) {
 	r.Numbers["warehouse-shipped"] = e.j.Count(IsEvent("shipped"))
 	r.Numbers["branch-fallbacks"] = e.j.Count(IsEvent("fallback"))
 	r.fact("central warehouse shipped %d portions of buttercream; %d cake used the fallback recipe",
@@ -100,7 +109,6 @@ func namespacesAsBranches(ctx context.Context, cfg Config, r *Report) error {
 		}
 		r.fact("branch %s's kitchen made: %s", b, strings.Join(shops[i].Kitchen.Trays(), " "))
 	}
-	return e.outcomes(ctx, r, e.srv, e.till, "")
 }
 
 // twoClusters runs east and west, the dispatcher, and east's disaster.
@@ -115,7 +123,10 @@ func twoClusters(ctx context.Context, cfg Config, r *Report) error {
 		if err != nil {
 			return err
 		}
-		shops[name], stops[name] = shop, shop.Start(ctx)
+		shops[name] = shop
+	}
+	for name, shop := range shops {
+		stops[name] = shop.Start(ctx)
 	}
 	err := disaster(ctx, e, d, servers, shops, stops)
 	for _, name := range []string{"east", "west"} {

@@ -48,17 +48,27 @@ func SceneRush(ctx context.Context, cfg Config) (*Report, error) {
 	e.j.Say("manager", "haidian/valentine", "pool", "BakerPool valentine: min 2, max 10 bakers, target utilization 70%%; 6 ovens, 4 spares")
 	hctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	wg.Go(func() { run(hctx) })
+	var hpaErr error
+	wg.Go(func() { hpaErr = run(hctx) })
 	stop := shop.Start(ctx)
 	err = valentine(ctx, e, cfg.Seed)
 	err = errors.Join(err, stop())
 	cancel()
 	wg.Wait()
+	err = errors.Join(err, hpaErr)
 	if err != nil {
 		return nil, err
 	}
-	if err := countBakers(ctx, e, r); err != nil {
+	if err := rushReport(ctx, e, r, hpa, ovens); err != nil {
 		return nil, err
+	}
+	return r, e.outcomes(ctx, r, e.srv, e.till, "")
+}
+
+// rushReport records how the bakers and ovens were scaled.
+func rushReport(ctx context.Context, e *env, r *Report, hpa *Autoscaler, ovens *Staff) error {
+	if err := countBakers(ctx, e, r); err != nil {
+		return err
 	}
 	reps := hpa.Replicas()
 	r.Replicas = reps
@@ -71,13 +81,13 @@ func SceneRush(ctx context.Context, cfg Config) (*Report, error) {
 	r.Numbers["ovens-peak"], r.Numbers["ovens-last"] = slices.Max(hpa.OvenCounts()), left
 	r.fact("ovens: 6 at the start, %d at the peak, %d at the end", r.Numbers["ovens-peak"], left)
 	r.fact("degraded service simplified %d fancy decorations", e.j.Count(IsEvent("degraded")))
-	return r, e.outcomes(ctx, r, e.srv, e.till, "")
+	return nil
 }
 
 // newHPA wires the autoscaler: informers for pools and bakers, the staff
 // following the Baker objects, and the autoscaler's controller. run runs
 // them all until its context ends.
-func newHPA(e *env, staff *Staff, shop *Shop) (*Autoscaler, func(context.Context), error) {
+func newHPA(e *env, staff *Staff, shop *Shop) (*Autoscaler, func(context.Context) error, error) {
 	pools := informer.NewSharedIndexInformer[*BakerPool](e.srv.Resource(BakerPoolResource), informer.Options[*BakerPool]{Resource: BakerPoolResource})
 	bakers := informer.NewSharedIndexInformer[*Baker](e.srv.Resource(BakerResource), informer.Options[*Baker]{Resource: BakerResource})
 	_, err := bakers.AddEventHandler(informer.ResourceEventHandlerFuncs[*Baker]{
@@ -109,12 +119,13 @@ func newHPA(e *env, staff *Staff, shop *Shop) (*Autoscaler, func(context.Context
 	if err := reconcile.Owns(c, bakers, Kinds()[1]); err != nil {
 		return nil, nil, err
 	}
-	run := func(ctx context.Context) {
+	run := func(ctx context.Context) error {
 		var wg sync.WaitGroup
 		wg.Go(func() { pools.Run(ctx) })
 		wg.Go(func() { bakers.Run(ctx) })
-		_ = c.Start(ctx)
+		err := c.Start(ctx)
 		wg.Wait()
+		return err
 	}
 	return hpa, run, nil
 }

@@ -152,15 +152,16 @@ func (s *Shop) Run(ctx context.Context) error {
 
 // Start runs the shop in the background, waits until it is open — the
 // ledger filled and the bakers at work — and returns a function that
-// closes it and waits until it has stopped, returning Run's error.
+// closes it and waits until it has stopped, returning Run's error (the
+// same on every call).
 func (s *Shop) Start(ctx context.Context) (stop func() error) {
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- s.Run(ctx) }()
-	stop = func() error {
+	stop = sync.OnceValue(func() error {
 		cancel()
 		return <-done
-	}
+	})
 	s.waitOpen(ctx, done)
 	return stop
 }

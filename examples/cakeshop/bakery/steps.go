@@ -64,30 +64,11 @@ func spongeDiff(t *Tray, s CakeSpec) string {
 // after each. It holds an oven (the semaphore) and a baker on duty (the
 // shift) for as long as it works.
 func (b *CakeReconciler) work(ctx context.Context, key string, cake *Cake, from Step) (reconcile.Result, error) {
-	if b.Ovens != nil {
-		if err := b.Ovens.Acquire(ctx, 1); err != nil {
-			return reconcile.Result{}, err
-		}
-		defer b.Ovens.Release(1)
+	who, release, err := b.take(ctx)
+	if err != nil {
+		return reconcile.Result{}, err
 	}
-	who := b.who()
-	if b.Shift != nil {
-		name, err := b.Shift.Acquire(ctx)
-		if err != nil {
-			return reconcile.Result{}, err
-		}
-		defer b.Shift.Release(name)
-		who = name
-	}
-	if b.OvenPool != nil {
-		oven, err := b.OvenPool.Acquire(ctx)
-		if err != nil {
-			return reconcile.Result{}, err
-		}
-		defer b.OvenPool.Release(oven)
-	}
-	b.Kitchen.enter()
-	defer b.Kitchen.leave()
+	defer release()
 	for _, step := range Steps[stepIndex(from)+1:] {
 		if step == StepDecoration {
 			if res, wait, err := b.waitForDecorator(ctx, key, cake); wait || err != nil {
@@ -107,6 +88,42 @@ func (b *CakeReconciler) work(ctx context.Context, key string, cake *Cake, from 
 		cake = updated
 	}
 	return reconcile.Result{}, nil
+}
+
+// take waits for what working on a cake needs — an oven slot (the
+// semaphore), a baker on duty, an oven — and returns the baker's name and
+// a function that gives everything back.
+func (b *CakeReconciler) take(ctx context.Context) (who string, release func(), err error) {
+	var undo []func()
+	release = func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}
+	if b.Ovens != nil {
+		if err := b.Ovens.Acquire(ctx, 1); err != nil {
+			return "", release, err
+		}
+		undo = append(undo, func() { b.Ovens.Release(1) })
+	}
+	who = b.who()
+	for _, pool := range []Shift{b.Shift, b.OvenPool} {
+		if pool == nil {
+			continue
+		}
+		name, err := pool.Acquire(ctx)
+		if err != nil {
+			release()
+			return "", func() {}, err
+		}
+		undo = append(undo, func() { pool.Release(name) })
+		if pool == b.Shift {
+			who = name
+		}
+	}
+	b.Kitchen.enter()
+	undo = append(undo, b.Kitchen.leave)
+	return who, release, nil
 }
 
 // interrupted narrates why a step did not finish and returns the error.
