@@ -23,10 +23,14 @@ type Shift interface {
 	Release(name string)
 }
 
-// CakeReconciler is the baker (糕点师) working the kitchen (后厨): for one order at a time it compares the
-// order's spec (desired) with the tray in the kitchen (actual) and does
-// whatever closes the gap, writing a checkpoint to the status after each
-// step. Its exported fields are set once, before the controller starts.
+// CakeReconciler is the baker (糕点师) working the kitchen (后厨): for one
+// order at a time it compares the order's spec (desired) with the tray in
+// the kitchen (actual) and does whatever closes the gap, writing a
+// checkpoint to the status after each step. Like the story's
+// CakeReconciler, but level-triggered all the way: it never asks what
+// event woke it up. Its exported fields are set once, before the
+// controller starts; Reconcile is safe for concurrent use on different
+// orders.
 type CakeReconciler struct {
 	// Who names the baker in the narration, e.g. "baker" or "baker@east".
 	Who     string
