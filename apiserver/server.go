@@ -138,6 +138,9 @@ func NewServer(scheme *Scheme, opts Options) *Server {
 // Scheme returns the scheme the server was made with.
 func (s *Server) Scheme() *Scheme { return s.scheme }
 
+// Options returns the options the server runs with, defaults filled in.
+func (s *Server) Options() Options { return s.opts }
+
 // ResourceVersion returns the latest committed resourceVersion ("0" before
 // the first write).
 func (s *Server) ResourceVersion() string {

@@ -11,10 +11,15 @@ import (
 )
 
 // DefaultMaxRequestBytes is how much of a request body the handler reads
-// by default: the server's default object limit plus room for the
-// whitespace and fields that the stored form drops. A longer body is
-// refused with 413 before it is decoded.
-const DefaultMaxRequestBytes = apiserver.DefaultMaxObjectBytes + 64<<10
+// for a server with the default object limit: that limit plus
+// [requestSlackBytes] of room for the whitespace and fields that the
+// stored form drops. A longer body is refused with 413 before it is
+// decoded.
+const DefaultMaxRequestBytes = apiserver.DefaultMaxObjectBytes + requestSlackBytes
+
+// requestSlackBytes is how far past the server's object limit a request
+// body may run: JSON as clients send it is often longer than as stored.
+const requestSlackBytes = 64 << 10
 
 // Handler serves an [apiserver.Server] over HTTP with the Kubernetes REST
 // protocol, so that kubectl and other HTTP clients can talk to it: it is
@@ -34,11 +39,10 @@ type Handler struct {
 // Option configures a [Handler].
 type Option func(*Handler)
 
-// WithMaxRequestBytes caps the request bodies the handler reads (default
-// [DefaultMaxRequestBytes]). Set it a little above the server's
-// [apiserver.Options.MaxObjectBytes] when that is not the default: the
-// handler refuses longer bodies with 413 without reading them, and the
-// server refuses objects over its own limit.
+// WithMaxRequestBytes caps the request bodies the handler reads. The
+// default follows the server: its [apiserver.Options.MaxObjectBytes] plus
+// 64 KiB. The handler refuses longer bodies with 413 without reading
+// them, and the server refuses objects over its own limit.
 func WithMaxRequestBytes(n int64) Option {
 	return func(h *Handler) {
 		if n > 0 {
@@ -59,7 +63,8 @@ func WithClock(now func() time.Time) Option {
 
 // NewHandler returns a handler serving srv's registered kinds.
 func NewHandler(srv *apiserver.Server, opts ...Option) *Handler {
-	h := &Handler{srv: srv, maxBytes: DefaultMaxRequestBytes, now: time.Now}
+	maxBytes := int64(srv.Options().MaxObjectBytes) + requestSlackBytes
+	h := &Handler{srv: srv, maxBytes: maxBytes, now: time.Now}
 	for _, opt := range opts {
 		opt(h)
 	}
