@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/examples/cakeshop/bakery"
+	"github.com/kitchensync/kitchensync/reconcile"
 )
 
 // The story's first scene: the order form is a CRD. The order desk refuses
@@ -90,4 +92,33 @@ func Example_lifecycle() {
 	// == summary: lifecycle
 	//    Cancelled  1: haidian/alice
 	//    sponges thrown away: 2 (the vanilla one, when the flavor changed, and the matcha one, when cancelled)
+}
+
+// The story's alert rule asks for the p90 of the reconcile latency
+// histogram. HistogramQuantile estimates it as PromQL does: six reconciles
+// between 50 and 100 ms put the p90 at 95 ms, interpolated in the bucket.
+func ExampleHistogramQuantile() {
+	h := reconcile.Histogram{Count: 6, Buckets: []reconcile.Bucket{
+		{UpperBound: 0.05, Count: 0},
+		{UpperBound: 0.1, Count: 6},
+		{UpperBound: 0.25, Count: 6},
+	}}
+	fmt.Printf("p90 = %.3fs\n", bakery.HistogramQuantile(0.9, h))
+	// Output:
+	// p90 = 0.095s
+}
+
+// A form with a wrong flavor and a size too big is refused with one
+// typed error naming both fields.
+func ExampleValidateCake() {
+	c := &bakery.Cake{
+		ObjectMeta: apiserver.ObjectMeta{Namespace: "haidian", Name: "big-durian"},
+		Spec:       bakery.CakeSpec{Flavor: "durian", Size: 20},
+	}
+	err := bakery.ValidateCake(c)
+	fmt.Println(apiserver.IsInvalid(err))
+	fmt.Println(err)
+	// Output:
+	// true
+	// Cake.bakery.example.com "big-durian" is invalid: [spec.flavor: Unsupported value: "durian": supported values: "double-chocolate", "vanilla", "strawberry", "matcha", "red-velvet", "carrot", spec.size: Invalid value: 20: must be between 4 and 16 inches]
 }
