@@ -23,6 +23,9 @@
 //     client-go's NewTyped, NewTypedDelayingQueue and
 //     NewTypedRateLimitingQueue: the Get order, dedup, adds while the
 //     worker holds the item, and NumRequeues, for one worker.
+//   - Workqueue metrics: with a MetricsProvider, the same depth, adds,
+//     retries, unfinished-work gauges and every queue-latency and
+//     work-duration observation, to the virtual microsecond.
 //   - Rate limiters: every kind (exponential, with overflow; token bucket;
 //     fast-slow; max-of; the default) answers When and NumRequeues the same
 //     after the same When/Forget calls and the same virtual time.
