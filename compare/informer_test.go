@@ -278,6 +278,12 @@ func runInformers(t *testing.T, opts informer.Options[*apiservertest.Widget], in
 		case ops.FCloseWatches:
 			srv.CloseWatches()
 			settle(time.Minute)
+		case ops.FBlip:
+			srv.CloseWatches() // both re-watch at once...
+			settle(ops.Tick)
+			ksGate.Down() // ...and lose that watch a microsecond later
+			cgGate.Down()
+			srv.CloseWatches()
 		case ops.FFail:
 			verb := "watch"
 			if op.List {
@@ -433,6 +439,32 @@ func TestInformerFreshServer(t *testing.T) {
 		if diff != "" || ks.sameRV != cg.sameRV {
 			t.Skipf("F2/F3 (%s): fresh server, outcome differs (-client-go +kitchensync):\n%s\nsame-RV updates: client-go %d, kitchensync %d\nclient-go calls: %q\nkitchensync calls: %q",
 				v.name, diff, cg.sameRV, ks.sameRV, cg.calls, ks.calls)
+		}
+	}
+}
+
+// TestInformerVeryShortWatch pins finding F4 (FINDINGS.md): client-go
+// treats a watch that ends within a second of its start without a single
+// event as broken ("very short watch") and relists instead of re-watching,
+// so changes made meanwhile reach handlers collapsed into one relist;
+// kitchensync re-watches from the last resourceVersion and replays them.
+// Skipped while the difference stands.
+func TestInformerVeryShortWatch(t *testing.T) {
+	quietClientGo()
+	a := ops.Object{Namespace: "hall", Name: "a", Color: "red"}
+	b := ops.Object{Namespace: "hall", Name: "b", Color: "blue"}
+	steps := []ops.InformerOp{
+		{Kind: ops.FBlip},
+		{Kind: ops.WCreate, Obj: b}, {Kind: ops.WDelete, Obj: b}, {Kind: ops.WUpdate, Obj: a},
+		{Kind: ops.FRecover},
+	}
+	for _, v := range informerVariants {
+		var ks, cg informerOutcome
+		synctest.Test(t, func(t *testing.T) {
+			ks, cg, _ = runInformers(t, v.opts, []ops.Object{a}, steps, true)
+		})
+		if diff := cmp.Diff(cg, ks, cmpopts.IgnoreUnexported(informerOutcome{})); diff != "" {
+			t.Skipf("F4 (%s): outcome differs (-client-go +kitchensync):\n%s\nclient-go calls: %q\nkitchensync calls: %q", v.name, diff, cg.calls, ks.calls)
 		}
 	}
 }

@@ -29,9 +29,12 @@ const (
 	// FFail makes the next N list (List) or watch calls of both informers
 	// fail with the API error Reason, then closes the watches.
 	FFail
+	// FBlip closes the watches and, a microsecond after the informers
+	// re-watched, starts an outage (never generated; see F4).
+	FBlip
 )
 
-var informerOpNames = [...]string{"Create", "Update", "Delete", "Outage", "Recover", "CloseWatches", "LateHandler", "Fail"}
+var informerOpNames = [...]string{"Create", "Update", "Delete", "Outage", "Recover", "CloseWatches", "LateHandler", "Fail", "Blip"}
 
 // FailReasons are the errors FFail injects: a server error (retried), a
 // throttle (backed off), and an expired resourceVersion (relist).
