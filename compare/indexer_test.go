@@ -18,7 +18,7 @@ import (
 // The indexes both sides build: by namespace (each library's own
 // function), by color (one value) and by tags (zero or more values).
 var (
-	indexNames = []string{"namespace", "color", "tags", "missing"}
+	indexNames = []string{"namespace", "color", "tags", "firsttag", "missing"}
 	// indexValues are the values queried; "none" is never used.
 	indexValues = []string{"hall", "terrace", "red", "green", "blue", "hot", "cold", "vegan", "spicy", "none"}
 )
@@ -150,7 +150,8 @@ func sortedOrError(keys []string, err error) []string {
 // TestIndexerMatchesClientGo applies the same Add/Update/Delete/Replace
 // steps to both indexers and, after every step, asks both every question
 // (ListKeys, List, ListIndexFuncValues, IndexKeys, ByIndex and Index for
-// every index, including an unknown one). Answers are compared sorted:
+// every index, including an unknown one); halfway through, both get an
+// extra index (AddIndexers on a filled store). Answers are compared sorted:
 // client-go returns them in map order, kitchensync sorted.
 func TestIndexerMatchesClientGo(t *testing.T) {
 	for seed := range uint64(seeds(t, 300)) {
@@ -178,10 +179,35 @@ func TestIndexerMatchesClientGo(t *testing.T) {
 			if (errKS != nil) != (errCG != nil) {
 				t.Fatalf("seed %d step %d %s: error kitchensync %v, client-go %v", seed, i, op, errKS, errCG)
 			}
+			if i == len(seq)/2 {
+				addFirstTagIndex(t, ks, cg)
+			}
 			probe := seq[r.IntN(len(seq))].Obj
 			if diff := cmp.Diff(askCG(cg, probe), askKS(ks, probe)); diff != "" {
 				t.Fatalf("seed %d step %d %s: answers differ (-client-go +kitchensync):\n%s\nsequence:\n%s", seed, i, op, diff, formatOps(seq))
 			}
 		}
+	}
+}
+
+// addFirstTagIndex adds an index to both indexers once objects are stored
+// (both file the stored objects at once), and checks that re-adding an
+// existing index name fails in both.
+func addFirstTagIndex(t *testing.T, ks *store.Indexer[*apiservertest.Widget], cg cache.Indexer) {
+	t.Helper()
+	errKS := ks.AddIndexers(store.Indexers[*apiservertest.Widget]{"firsttag": func(w *apiservertest.Widget) ([]string, error) {
+		return w.Spec.Tags[:min(1, len(w.Spec.Tags))], nil
+	}})
+	errCG := cg.AddIndexers(cache.Indexers{"firsttag": func(obj any) ([]string, error) {
+		tags := obj.(*adapt.Widget).Spec.Tags
+		return tags[:min(1, len(tags))], nil
+	}})
+	if errKS != nil || errCG != nil {
+		t.Fatalf("AddIndexers: kitchensync %v, client-go %v", errKS, errCG)
+	}
+	errKS = ks.AddIndexers(ksIndexers())
+	errCG = cg.AddIndexers(cgIndexers())
+	if errKS == nil || errCG == nil {
+		t.Fatalf("AddIndexers of existing names: kitchensync %v, client-go %v (want errors from both)", errKS, errCG)
 	}
 }
