@@ -32,8 +32,11 @@ func BenchmarkWorkqueueAddRateLimitedForget(b *testing.B) {
 	runPairs(b, "WorkqueueAddRateLimitedForget")
 }
 func BenchmarkWorkqueueAddAfter100k(b *testing.B) { runPairs(b, "WorkqueueAddAfter100k") }
-func BenchmarkDeltaFIFOAddPop100k(b *testing.B)   { runPairs(b, "DeltaFIFOAddPop100k") }
-func BenchmarkDeltaFIFOReplace100k(b *testing.B)  { runPairs(b, "DeltaFIFOReplace100k") }
-func BenchmarkIndexerAdd100k(b *testing.B)        { runPairs(b, "IndexerAdd100k") }
-func BenchmarkIndexerByIndex(b *testing.B)        { runPairs(b, "IndexerByIndex") }
-func BenchmarkInformerEndToEnd100k(b *testing.B)  { runPairs(b, "InformerEndToEnd100k") }
+func BenchmarkWorkqueueAddAfterUntilDone100k(b *testing.B) {
+	runPairs(b, "WorkqueueAddAfterUntilDone100k")
+}
+func BenchmarkDeltaFIFOAddPop100k(b *testing.B)  { runPairs(b, "DeltaFIFOAddPop100k") }
+func BenchmarkDeltaFIFOReplace100k(b *testing.B) { runPairs(b, "DeltaFIFOReplace100k") }
+func BenchmarkIndexerAdd100k(b *testing.B)       { runPairs(b, "IndexerAdd100k") }
+func BenchmarkIndexerByIndex(b *testing.B)       { runPairs(b, "IndexerByIndex") }
+func BenchmarkInformerEndToEnd100k(b *testing.B) { runPairs(b, "InformerEndToEnd100k") }

@@ -34,6 +34,7 @@ func Pairs() []Pair {
 	out = append(out,
 		Pair{"WorkqueueAddRateLimitedForget", rateLimitedKS, rateLimitedCG},
 		Pair{"WorkqueueAddAfter100k", addAfterKS, addAfterCG},
+		Pair{"WorkqueueAddAfterUntilDone100k", addAfterReadyKS, addAfterReadyCG},
 		Pair{"DeltaFIFOAddPop100k", fifoAddPopKS, fifoAddPopCG},
 		Pair{"DeltaFIFOReplace100k", fifoReplaceKS, fifoReplaceCG},
 		Pair{"IndexerAdd100k", indexerAddKS, indexerAddCG},
