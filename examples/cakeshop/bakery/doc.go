@@ -24,10 +24,15 @@
 // allergies (特殊说明, 坚果过敏), resources (maxOvenTime, icingMemory) and a
 // priority (100, or 1000 for a VIP). Its status holds the phase (Pending,
 // Baking, Decorating, Completed, Failed), the checkpoint (the last step
-// finished), the observed generation and conditions. [ValidateCake] checks
-// a form as a CRD schema and a validating webhook would, and the
-// [OrderDesk] refuses a bad one with a typed 422 Invalid error naming each
-// bad field.
+// finished), the observed generation and conditions.
+//
+// The kinds carry their rules as the API server's Validate hooks ([Kinds]),
+// as a CRD carries its OpenAPI schema: the server refuses a bad cake,
+// pool or baker with 422 Invalid naming each bad field, however it is
+// sent — by a controller, by the [OrderDesk] or by kubectl over HTTP.
+// [ValidateCake] runs the same rules (written once) before the desk asks,
+// so the desk refuses a bad form with the same typed error, without a
+// request.
 //
 // # The baker
 //

@@ -11,8 +11,10 @@ import (
 )
 
 // The story's first scene: the order form is a CRD. The order desk refuses
-// a bad form with one 422 Invalid error naming every bad field, then takes
-// the story's birthday cake, which the baker makes step by step.
+// a bad form with one 422 Invalid error naming every bad field; sent past
+// the desk, straight to the API server as kubectl would, the same form is
+// refused with HTTP 422 naming the same fields. Then the desk takes the
+// story's birthday cake, which the baker makes step by step.
 func Example_orderForm() {
 	rep, err := bakery.SceneOrderForm(context.Background(), bakery.Config{Out: os.Stdout})
 	if err != nil {
@@ -30,6 +32,12 @@ func Example_orderForm() {
 	// [order-desk]    spec.size: Invalid value: 30: must be between 4 and 16 inches
 	// [order-desk]    spec.pickupTime: Invalid value: "2pm": want a time of day such as 14:00
 	// [order-desk]    spec.resources.icingMemory: Invalid value: "lots": want a quantity such as 512MB or 2GB
+	// [kubectl]     kubectl create -f scribble.yaml, past the desk: POST /apis/bakery.example.com/v1/namespaces/haidian/cakes
+	// [api-server]  HTTP 422 Unprocessable Entity (Invalid): the Cake schema refuses it, nothing stored:
+	// [api-server]    spec.flavor: Unsupported value: "durian": supported values: "double-chocolate", "vanilla", "strawberry", "matcha", "red-velvet", "carrot"
+	// [api-server]    spec.size: Invalid value: 30: must be between 4 and 16 inches
+	// [api-server]    spec.pickupTime: Invalid value: "2pm": want a time of day such as 14:00
+	// [api-server]    spec.resources.icingMemory: Invalid value: "lots": want a quantity such as 512MB or 2GB
 	// [customer]    orders haidian/birthday-alice: double-chocolate 8", 2 layers, "Happy Birthday", allergies: nuts
 	// [front-desk]  new order birthday-alice (generation 1) → ring the kitchen
 	// [baker]       birthday-alice: new order (double-chocolate 8", 2 layers, "Happy Birthday", allergies: nuts) → prepare ingredients, bake
@@ -45,6 +53,7 @@ func Example_orderForm() {
 	// == summary: order-form
 	//    Completed  1: haidian/birthday-alice
 	//    invalid form refused, fields named: spec.flavor, spec.size, spec.pickupTime, spec.resources.icingMemory
+	//    sent past the desk, refused by the API server (HTTP 422), fields named: spec.flavor, spec.size, spec.pickupTime, spec.resources.icingMemory
 }
 
 // The story's second scene: a new order is baked; a change of decoration

@@ -1,12 +1,17 @@
 package bakery
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/httpapi"
 	"github.com/kitchensync/kitchensync/store"
 )
 
@@ -18,8 +23,10 @@ func birthdayCake() CakeSpec {
 }
 
 // SceneOrderForm registers the Cake CRD, shows the order desk refusing a
-// bad form with a typed Invalid error naming each field, and takes the
-// story's birthday cake, which the baker then makes.
+// bad form with a typed Invalid error naming each field, and the API
+// server refusing the same form sent straight to it, as kubectl would,
+// with HTTP 422 naming the same fields; then it takes the story's
+// birthday cake, which the baker makes.
 func SceneOrderForm(ctx context.Context, cfg Config) (*Report, error) {
 	e, r := newEnv(cfg), newReport("order-form")
 	for _, k := range e.srv.Scheme().Kinds() {
@@ -28,11 +35,17 @@ func SceneOrderForm(ctx context.Context, cfg Config) (*Report, error) {
 				k.Group, k.Version, k.Kind, k.Resource)
 		}
 	}
-	fields, err := refuseBadForm(ctx, e)
+	form := &Cake{ObjectMeta: apiserver.ObjectMeta{Namespace: "haidian", Name: "scribble"},
+		Spec: CakeSpec{Flavor: "durian", Size: 30, PickupTime: "2pm", Resources: CakeResources{IcingMemory: "lots"}}}
+	fields, err := refuseAtDesk(ctx, e, form)
 	if err != nil {
 		return nil, err
 	}
 	r.fact("invalid form refused, fields named: %s", strings.Join(fields, ", "))
+	if fields, err = refuseAtServer(ctx, e, form); err != nil {
+		return nil, err
+	}
+	r.fact("sent past the desk, refused by the API server (HTTP 422), fields named: %s", strings.Join(fields, ", "))
 
 	shop, err := NewShop(e.shop(ShopOptions{}))
 	if err != nil {
@@ -57,23 +70,61 @@ func SceneOrderForm(ctx context.Context, cfg Config) (*Report, error) {
 	return r, e.outcomes(ctx, r, e.srv, e.till, "")
 }
 
-// refuseBadForm hands the order desk a form that is wrong in four places
+// refuseAtDesk hands the order desk form, which is wrong in four places,
 // and returns the fields its error names.
-func refuseBadForm(ctx context.Context, e *env) ([]string, error) {
-	bad := CakeSpec{Flavor: "durian", Size: 30, PickupTime: "2pm", Resources: CakeResources{IcingMemory: "lots"}}
-	e.j.Say("customer", "haidian/scribble", "ordered", "hands in a form: flavor durian, size 30\", pickup \"2pm\", icing memory \"lots\"")
-	_, err := e.desk.Place(ctx, &Cake{ObjectMeta: apiserver.ObjectMeta{Namespace: "haidian", Name: "scribble"}, Spec: bad})
+func refuseAtDesk(ctx context.Context, e *env, form *Cake) ([]string, error) {
+	e.j.Say("customer", key(form), "ordered", "hands in a form: flavor %s, size %d\", pickup %q, icing memory %q",
+		form.Spec.Flavor, form.Spec.Size, form.Spec.PickupTime, form.Spec.Resources.IcingMemory)
+	_, err := e.desk.Place(ctx, form.DeepCopyObject().(*Cake))
 	var se *apiserver.StatusError
-	if !apiserver.IsInvalid(err) || !errors.As(err, &se) {
-		return nil, errors.New("order-form: the bad form was not refused as Invalid")
+	if !apiserver.IsInvalid(err) || !errors.As(err, &se) || se.ErrStatus.Details == nil {
+		return nil, fmt.Errorf("order-form: the desk answered %v, want 422 Invalid", err)
 	}
-	e.j.Say("order-desk", "haidian/scribble", "refused", "refused (422 %s), nothing stored:", se.ErrStatus.Reason)
+	e.j.Say("order-desk", key(form), "refused", "refused (422 %s), nothing stored:", se.ErrStatus.Reason)
+	return sayCauses(e, "order-desk", key(form), se.ErrStatus.Details.Causes), nil
+}
+
+// refuseAtServer sends form straight to the API server, as kubectl create
+// would: the YAML turned into JSON and POSTed to the REST API, past the
+// order desk. The server runs the Cake kind's Validate hook — the same
+// rules the desk checks — and answers HTTP 422 with a Status naming each
+// bad field; refuseAtServer returns those fields. The desk's check only
+// spares the server a request: the server's check is the one that holds.
+func refuseAtServer(ctx context.Context, e *env, form *Cake) ([]string, error) {
+	form = form.DeepCopyObject().(*Cake)
+	form.TypeMeta = apiserver.TypeMeta{APIVersion: Group + "/" + Version, Kind: "Cake"}
+	body, err := json.Marshal(form)
+	if err != nil {
+		return nil, err
+	}
+	path := fmt.Sprintf("/apis/%s/%s/namespaces/%s/%s", Group, Version, form.Namespace, CakeResource.Resource)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, path, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	e.j.Say("kubectl", key(form), "sent", "kubectl create -f %s.yaml, past the desk: POST %s", form.Name, path)
+	// The recorder is kubectl's end of the line without a network: the
+	// handler answers just what it would answer over TCP.
+	resp := httptest.NewRecorder()
+	httpapi.NewHandler(e.srv).ServeHTTP(resp, req)
+	var st apiserver.Status
+	if err := json.Unmarshal(resp.Body.Bytes(), &st); err != nil || resp.Code != http.StatusUnprocessableEntity || st.Details == nil {
+		return nil, fmt.Errorf("order-form: the API server answered %d %s, want 422 Invalid", resp.Code, resp.Body)
+	}
+	e.j.Say("api-server", key(form), "refused", "HTTP %d %s (%s): the Cake schema refuses it, nothing stored:",
+		resp.Code, http.StatusText(resp.Code), st.Reason)
+	return sayCauses(e, "api-server", key(form), st.Details.Causes), nil
+}
+
+// sayCauses narrates each cause of a refusal and returns their fields.
+func sayCauses(e *env, who, key string, causes []apiserver.StatusCause) []string {
 	var fields []string
-	for _, c := range se.ErrStatus.Details.Causes {
-		e.j.Say("order-desk", "haidian/scribble", "cause", "  %s: %s", c.Field, c.Message)
+	for _, c := range causes {
+		e.j.Say(who, key, "cause", "  %s: %s", c.Field, c.Message)
 		fields = append(fields, c.Field)
 	}
-	return fields, nil
+	return fields
 }
 
 // SceneLifecycle plays part 2 of the story: a new order is baked, a change

@@ -60,6 +60,9 @@ type Shop struct {
 	Controller *reconcile.Controller
 	Reconciler *CakeReconciler
 	backoff    *backoff
+	// registered receives the registration of the controller's event
+	// handler with the informer, once, when the controller starts.
+	registered chan *informer.Registration
 }
 
 // NewShop wires a shop; [Shop.Run] opens it.
@@ -81,12 +84,12 @@ func NewShop(o ShopOptions) (*Shop, error) {
 		r.Ovens = semaphore.NewWeighted(int64(o.Ovens))
 	}
 	s := &Shop{Name: o.Name, Kitchen: o.Kitchen, Till: o.Till, Informer: inf, Reconciler: r,
-		backoff: newBackoff(o.Clock, o.Journal, suffix("queue", o.Name))}
+		backoff: newBackoff(o.Clock, o.Journal, suffix("queue", o.Name)), registered: make(chan *informer.Registration, 1)}
 	if s.Controller, err = newController(o, s, r); err != nil {
 		return nil, err
 	}
 	desk := frontDesk{journal: o.Journal, who: suffix("front-desk", o.Name)}
-	if err := reconcile.For(s.Controller, inf, reconcile.Predicate[*Cake](desk)); err != nil {
+	if err := reconcile.For(s.Controller, ledger{inf, s.registered}, reconcile.Predicate[*Cake](desk)); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -151,9 +154,14 @@ func (s *Shop) Run(ctx context.Context) error {
 }
 
 // Start runs the shop in the background, waits until it is open — the
-// ledger filled and the bakers at work — and returns a function that
-// closes it and waits until it has stopped, returning Run's error (the
-// same on every call).
+// controller's event handler has seen the ledger's initial list, so every
+// order placed from now on reaches the rack as a new event — and returns a
+// function that closes it and waits until it has stopped, returning Run's
+// error (the same on every call).
+//
+// Start does not wait for the workers themselves: the controller starts
+// them the moment its handler has synced, and a ticket put on the rack
+// before that simply waits there for them.
 func (s *Shop) Start(ctx context.Context) (stop func() error) {
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
@@ -166,23 +174,49 @@ func (s *Shop) Start(ctx context.Context) (stop func() error) {
 	return stop
 }
 
-// waitOpen waits until the controller's workers run, which they do once
-// its event handlers have seen the informer's initial list. The controller
-// reports that only in its metrics, so this looks every millisecond (a
-// start-up wait, like client-go's WaitForCacheSync, which polls too).
+// waitOpen waits until the controller's handler has synced — what its own
+// WaitForCacheSync waits for before it starts the workers — or until ctx
+// ends or Run returns early (its error goes back on done, for stop).
 func (s *Shop) waitOpen(ctx context.Context, done chan error) {
-	tick := time.NewTicker(time.Millisecond)
-	defer tick.Stop()
-	for s.Controller.Metrics().MaxConcurrentReconciles == 0 {
+	var synced <-chan struct{}
+	select {
+	case reg := <-s.registered:
+		synced = reg.Synced()
+	case <-ctx.Done():
+		return
+	case err := <-done:
+		done <- err
+		return
+	}
+	select {
+	case <-synced:
+	case <-ctx.Done():
+	case err := <-done:
+		done <- err
+	}
+}
+
+// ledger is the front desk's informer as the controller sees it (a
+// [reconcile.Informer]): it hands the registration of the controller's
+// event handler to [Shop.Start], which waits on its Synced channel. Only
+// the informer knows when the first list is in the cache, and only the
+// registration knows when the controller's handler has seen it.
+type ledger struct {
+	*informer.SharedIndexInformer[*Cake]
+	registered chan<- *informer.Registration // buffered: the first registration
+}
+
+// AddEventHandler registers h with the informer and passes on the
+// registration, the first time.
+func (l ledger) AddEventHandler(h informer.ResourceEventHandler[*Cake]) (*informer.Registration, error) {
+	reg, err := l.SharedIndexInformer.AddEventHandler(h)
+	if err == nil {
 		select {
-		case <-ctx.Done():
-			return
-		case err := <-done:
-			done <- err // Run ended early; put its error back for stop
-			return
-		case <-tick.C:
+		case l.registered <- reg:
+		default: // already passed on
 		}
 	}
+	return reg, err
 }
 
 // RetryDelays returns the rate limiter's delays for the order key, in shop

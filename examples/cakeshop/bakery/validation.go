@@ -18,12 +18,30 @@ var complexities = []string{"simple", "fancy", "extreme"}
 // cakeKind is the group and kind named in validation errors.
 var cakeKind = apiserver.GroupKind{Group: Group, Kind: "Cake"}
 
+// The rules live in one place each: the functions below return what is
+// wrong with an object, one cause per problem. The API server runs them on
+// every write of the kind (see [Kinds]: each kind's Validate, as a CRD's
+// OpenAPI schema), however the write is made — kubectl, a controller, the
+// order desk; [ValidateCake] runs the cake's rules early, at the desk, as
+// a client-side check or kubectl's dry run would.
+
 // ValidateCake checks an order form the way a CRD's OpenAPI schema and a
 // validating webhook would, and returns one 422 Invalid error naming every
-// bad field (apiserver.IsInvalid), or nil.
+// bad field (apiserver.IsInvalid), or nil. It checks the name, as the API
+// server does for every kind, and then the rules the server checks for
+// cakes, so the server refuses exactly the forms it refuses.
 func ValidateCake(c *Cake) error {
+	if c == nil {
+		return apiserver.NewBadRequest("no cake given")
+	}
+	errs := apiserver.ValidateName("metadata.name", c.Name)
+	errs = append(errs, cakeSpecErrors(c)...)
+	return errs.ToError(cakeKind, c.Name)
+}
+
+// cakeSpecErrors returns what is wrong with an order form's spec.
+func cakeSpecErrors(c *Cake) apiserver.FieldErrors {
 	var errs apiserver.FieldErrors
-	errs = append(errs, apiserver.ValidateName("metadata.name", c.Name)...)
 	s := c.Spec
 	switch {
 	case s.Flavor == "":
@@ -51,17 +69,53 @@ func ValidateCake(c *Cake) error {
 	if s.Priority < 0 {
 		errs.Invalid("spec.priority", s.Priority, "must not be negative")
 	}
-	if d := s.Resources.MaxOvenTime; d != "" {
+	return append(errs, resourceErrors(s.Resources)...)
+}
+
+// resourceErrors returns what is wrong with an order's resources.
+func resourceErrors(r CakeResources) apiserver.FieldErrors {
+	var errs apiserver.FieldErrors
+	if d := r.MaxOvenTime; d != "" {
 		if v, err := time.ParseDuration(d); err != nil || v <= 0 {
 			errs.Invalid("spec.resources.maxOvenTime", d, "must be a positive duration such as 6h")
 		}
 	}
-	if m := s.Resources.IcingMemory; m != "" {
+	if m := r.IcingMemory; m != "" {
 		if _, err := ParseMemory(m); err != nil {
 			errs.Invalid("spec.resources.icingMemory", m, err.Error())
 		}
 	}
-	return errs.ToError(cakeKind, c.Name)
+	return errs
+}
+
+// bakerPoolSpecErrors returns what is wrong with a pool's spec, as the
+// HorizontalPodAutoscaler's schema checks its own: at least one baker, a
+// maximum no smaller than the minimum, and a target between 1 and 100
+// percent (the autoscaler divides by it).
+func bakerPoolSpecErrors(p *BakerPool) apiserver.FieldErrors {
+	var errs apiserver.FieldErrors
+	s := p.Spec
+	if s.MinReplicas < 1 {
+		errs.Invalid("spec.minReplicas", s.MinReplicas, "must be at least 1")
+	}
+	if s.MaxReplicas < max(1, s.MinReplicas) {
+		errs.Invalid("spec.maxReplicas", s.MaxReplicas, "must be at least 1 and at least minReplicas")
+	}
+	if s.TargetUtilization < 1 || s.TargetUtilization > 100 {
+		errs.Invalid("spec.targetUtilization", s.TargetUtilization, "must be between 1 and 100 percent")
+	}
+	return errs
+}
+
+// bakerSpecErrors returns what is wrong with a baker's spec: the pool it
+// works for must be named, with a valid object name.
+func bakerSpecErrors(b *Baker) apiserver.FieldErrors {
+	if b.Spec.Pool == "" {
+		var errs apiserver.FieldErrors
+		errs.Required("spec.pool", "which BakerPool does the baker work for?")
+		return errs
+	}
+	return apiserver.ValidateName("spec.pool", b.Spec.Pool)
 }
 
 func contains(list []string, s string) bool {
@@ -111,16 +165,18 @@ func ParseClockTime(s string) (time.Duration, error) {
 	return time.Duration(t.Hour())*time.Hour + time.Duration(t.Minute())*time.Minute, nil
 }
 
-// OrderDesk is the order desk (订单受理台): it checks each order form before
-// it reaches the API server, as an admission webhook would, and takes the
-// deposit. Like a [Till], it is safe for concurrent use.
+// OrderDesk is the order desk (订单受理台): it checks each order form with
+// [ValidateCake] before it reaches the API server (which refuses the same
+// forms itself) and takes the deposit. Like a [Till], it is safe for
+// concurrent use.
 type OrderDesk struct {
 	Client *apiserver.Client[*Cake]
 	Till   *Till
 }
 
 // Place validates c, creates it and takes its deposit. A bad form is
-// refused with a 422 Invalid error and nothing is written.
+// refused with a 422 Invalid error and nothing is written; checking early
+// spares the API server the request, not the check.
 func (d OrderDesk) Place(ctx context.Context, c *Cake) (*Cake, error) {
 	if err := ValidateCake(c); err != nil {
 		return nil, err
