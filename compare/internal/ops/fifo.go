@@ -44,13 +44,34 @@ func (o FIFOOp) String() string {
 	return fifoOpNames[o.Kind]
 }
 
+// chaos returns a step no well-behaved reflector makes: an Add, Update
+// or Delete that ignores the server's state (an Add of a queued key, a
+// Delete of a key nobody knows), or a Replace of random versions with
+// duplicate keys. Both libraries must still agree.
+func chaos(r *rand.Rand, g *objects) FIFOOp {
+	switch r.IntN(4) {
+	case 0:
+		return FIFOOp{Kind: FAdd, Obj: g.next()}
+	case 1:
+		return FIFOOp{Kind: FUpdate, Obj: g.next()}
+	case 2:
+		return FIFOOp{Kind: FDelete, Obj: g.next()}
+	}
+	var list []Object
+	for range r.IntN(g.keys + 2) {
+		list = append(list, g.next())
+	}
+	return FIFOOp{Kind: FReplace, List: list}
+}
+
 // FIFOOps returns a DeltaFIFO sequence as a reflector would produce it
 // from a server: a model of the server's objects changes at random; most
 // changes are seen (Add for a create, Update for an update, Delete with
 // the last state for a delete), some are missed as if the watch were down,
 // and a Replace lists the model's current state, so that tombstones arise
 // exactly where a real relist makes them. Most sequences start with the
-// initial Replace; some start with plain adds (no HasSynced wait).
+// initial Replace; some start with plain adds (no HasSynced wait). A few
+// steps are chaos (see chaos).
 func FIFOOps(r *rand.Rand, n, keys int) []FIFOOp {
 	g := &objects{r: r, keys: keys}
 	server := map[string]Object{}
@@ -81,6 +102,9 @@ func FIFOOps(r *rand.Rand, n, keys int) []FIFOOp {
 			continue
 		case m < 42:
 			out = append(out, FIFOOp{Kind: FReplace, List: list()})
+			continue
+		case m < 48:
+			out = append(out, chaos(r, g))
 			continue
 		}
 		seen := m >= 55 // 13% of steps are changes the watch misses
