@@ -38,14 +38,33 @@ type fifoImpl struct {
 // tombstone the key it carries and whether it has a last known object.
 func deltaLine(typ string, s adapt.Summary, tombKey string, tomb bool) string {
 	if tomb {
-		return fmt.Sprintf("%s tombstone(%s) last=%s@%s", typ, tombKey, s.Key, s.RV)
+		return fmt.Sprintf("%s tombstone(%s) last=%s@%s%v", typ, tombKey, s.Key, s.RV, s.Tags)
 	}
-	return fmt.Sprintf("%s %s@%s", typ, s.Key, s.RV)
+	return fmt.Sprintf("%s %s@%s%v", typ, s.Key, s.RV, s.Tags)
 }
 
-func ksFIFO(inOrder bool) fifoImpl {
+// ksMarkTags and cgMarkTags are the transform both FIFOs get on odd seeds: it
+// appends "t" to spec.tags, so that the traces show which deltas were
+// transformed (and that none was transformed twice).
+func ksMarkTags(w *apiservertest.Widget) (*apiservertest.Widget, error) {
+	w = apiserver.DeepCopy(w)
+	w.Spec.Tags = append(w.Spec.Tags, "t")
+	return w, nil
+}
+
+func cgMarkTags(obj any) (any, error) {
+	w := obj.(*adapt.Widget).DeepCopyObject().(*adapt.Widget)
+	w.Spec.Tags = append(w.Spec.Tags, "t")
+	return w, nil
+}
+
+func ksFIFO(inOrder, transform bool) fifoImpl {
 	known := store.NewIndexer[*apiservertest.Widget](store.MetaNamespaceKeyFunc, nil)
-	f := informer.NewDeltaFIFO(informer.DeltaFIFOOptions[*apiservertest.Widget]{KnownObjects: known, InOrder: inOrder})
+	opts := informer.DeltaFIFOOptions[*apiservertest.Widget]{KnownObjects: known, InOrder: inOrder}
+	if transform {
+		opts.Transform = ksMarkTags
+	}
+	f := informer.NewDeltaFIFO(opts)
 	return fifoImpl{
 		add:    func(o ops.Object) error { return f.Add(adapt.KS(o)) },
 		update: func(o ops.Object) error { return f.Update(adapt.KS(o)) },
@@ -117,17 +136,25 @@ type cgFIFOQueue interface {
 	Close()
 }
 
-func cgFIFO() fifoImpl {
+func cgFIFO(transform bool) fifoImpl {
 	known := cache.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, cache.Indexers{})
-	f := cache.NewDeltaFIFOWithOptions(cache.DeltaFIFOOptions{KnownObjects: sortedKnown{known}, EmitDeltaTypeReplaced: true})
+	opts := cache.DeltaFIFOOptions{KnownObjects: sortedKnown{known}, EmitDeltaTypeReplaced: true}
+	if transform {
+		opts.Transformer = cgMarkTags
+	}
+	f := cache.NewDeltaFIFOWithOptions(opts)
 	return cgFIFOImpl(f, known)
 }
 
 // cgRealFIFO is client-go's RealFIFO with one event per delta (not the
 // atomic ReplacedAll/SyncAll events the informer uses since v0.36).
-func cgRealFIFO() fifoImpl {
+func cgRealFIFO(transform bool) fifoImpl {
 	known := cache.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, cache.Indexers{})
-	f := cache.NewRealFIFOWithOptions(cache.RealFIFOOptions{KnownObjects: sortedKnown{known}})
+	opts := cache.RealFIFOOptions{KnownObjects: sortedKnown{known}}
+	if transform {
+		opts.Transformer = cgMarkTags
+	}
+	f := cache.NewRealFIFOWithOptions(opts)
 	return cgFIFOImpl(f, known)
 }
 
@@ -255,14 +282,19 @@ func runFIFO(f fifoImpl, seq []ops.FIFOOp) []string {
 // resyncs, pops) and compares every popped key with its full delta list
 // (type, key, resourceVersion, tombstones), isInInitialList, the HasSynced
 // transitions and the consumer's final cache.
+//
+// Every other seed runs with a transform on both sides, which must be
+// applied once to each added, updated and replaced object and never to
+// Sync deltas or tombstones.
 func TestDeltaFIFOMatchesClientGo(t *testing.T) {
 	tombstones := 0
 	for seed := range uint64(seeds(t, 3000)) {
 		seq := ops.FIFOOps(rand.New(rand.NewPCG(seed, 17)), 60, 8)
+		transform := seed%2 == 1
 		var want, got []string
 		synctest.Test(t, func(t *testing.T) {
-			want = runFIFO(cgFIFO(), seq)
-			got = runFIFO(ksFIFO(false), seq)
+			want = runFIFO(cgFIFO(transform), seq)
+			got = runFIFO(ksFIFO(false, transform), seq)
 		})
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("seed %d: trace differs (-client-go +kitchensync):\n%s\nsequence:\n%s", seed, diff, formatOps(seq))
@@ -279,14 +311,15 @@ func TestDeltaFIFOMatchesClientGo(t *testing.T) {
 
 // TestInOrderDeltaFIFOMatchesRealFIFO compares kitchensync's in-order
 // DeltaFIFO (DeltaFIFOOptions.InOrder) with client-go's RealFIFO, one
-// delta per Pop, on the same sequences.
+// delta per Pop, on the same sequences (with a transform on odd seeds).
 func TestInOrderDeltaFIFOMatchesRealFIFO(t *testing.T) {
 	for seed := range uint64(seeds(t, 3000)) {
 		seq := ops.FIFOOps(rand.New(rand.NewPCG(seed, 23)), 60, 8)
+		transform := seed%2 == 1
 		var want, got []string
 		synctest.Test(t, func(t *testing.T) {
-			want = runFIFO(cgRealFIFO(), seq)
-			got = runFIFO(ksFIFO(true), seq)
+			want = runFIFO(cgRealFIFO(transform), seq)
+			got = runFIFO(ksFIFO(true, transform), seq)
 		})
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("seed %d: trace differs (-client-go +kitchensync):\n%s\nsequence:\n%s", seed, diff, formatOps(seq))
