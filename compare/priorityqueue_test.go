@@ -32,7 +32,7 @@ func ksPriorityQueue() queueImpl {
 		forget:      q.Forget,
 		numRequeues: q.NumRequeues,
 		addWithOpts: func(op ops.QueueOp) {
-			q.AddWithOpts(ksq.AddOpts{After: op.Delay, RateLimited: op.RateLimited, Priority: prioOf(op)}, op.Key)
+			q.AddWithOpts(ksq.AddOpts{After: op.Delay, RateLimited: op.RateLimited, Priority: prioOf(op)}, append([]string{op.Key}, op.More...)...)
 		},
 		get:      q.GetWithPriority,
 		done:     q.Done,
@@ -52,7 +52,7 @@ func crPriorityQueue() queueImpl {
 		forget:      q.Forget,
 		numRequeues: q.NumRequeues,
 		addWithOpts: func(op ops.QueueOp) {
-			q.AddWithOpts(priorityqueue.AddOpts{After: op.Delay, RateLimited: op.RateLimited, Priority: prioOf(op)}, op.Key)
+			q.AddWithOpts(priorityqueue.AddOpts{After: op.Delay, RateLimited: op.RateLimited, Priority: prioOf(op)}, append([]string{op.Key}, op.More...)...)
 		},
 		get:      q.GetWithPriority,
 		done:     q.Done,
@@ -62,8 +62,9 @@ func crPriorityQueue() queueImpl {
 
 // TestPriorityQueueMatchesControllerRuntime compares Get order and
 // priorities with controller-runtime's priorityqueue for one worker, with
-// priorities, delays, rate-limited adds, re-adds while queued and adds
-// while the worker holds the item.
+// priorities, delays, rate-limited adds, several items per AddWithOpts
+// (repeats included), re-adds while queued and adds while the worker holds
+// the item.
 func TestPriorityQueueMatchesControllerRuntime(t *testing.T) {
 	cfg := ops.QueueConfig{Ops: 80, Keys: 6, Hold: true, Delaying: true, RateLimited: true, Priority: true}
 	diffQueues(t, cfg, true, ksPriorityQueue, crPriorityQueue)

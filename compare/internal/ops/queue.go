@@ -48,8 +48,10 @@ func (k QueueOpKind) String() string { return queueOpNames[k] }
 
 // QueueOp is one step of a workqueue sequence.
 type QueueOp struct {
-	Kind        QueueOpKind
-	Key         string
+	Kind QueueOpKind
+	Key  string
+	// More are further keys added by the same AddWithOpts call.
+	More        []string
 	Delay       time.Duration
 	Priority    int
 	HasPriority bool
@@ -65,7 +67,7 @@ func (o QueueOp) String() string {
 	case QGetDone, QGetHold, QDoneHeld, QShutDown:
 		return o.Kind.String()
 	case QAddWithOpts:
-		return fmt.Sprintf("AddWithOpts(%s, prio=%d/%v, after=%v, rl=%v)", o.Key, o.Priority, o.HasPriority, o.Delay, o.RateLimited)
+		return fmt.Sprintf("AddWithOpts(%s%v, prio=%d/%v, after=%v, rl=%v)", o.Key, o.More, o.Priority, o.HasPriority, o.Delay, o.RateLimited)
 	}
 	return fmt.Sprintf("%s(%s)", o.Kind, o.Key)
 }
@@ -133,6 +135,9 @@ func QueueOps(r *rand.Rand, cfg QueueConfig) []QueueOp {
 			}
 			if r.IntN(4) != 0 {
 				op.HasPriority, op.Priority = true, r.IntN(5)-1
+			}
+			for range r.IntN(3) / 2 * (1 + r.IntN(2)) {
+				op.More = append(op.More, fmt.Sprintf("k%02d", r.IntN(cfg.Keys)))
 			}
 			out = append(out, op)
 		}
