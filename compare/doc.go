@@ -30,14 +30,18 @@
 //     fast-slow; max-of; the default) answers When and NumRequeues the same
 //     after the same When/Forget calls and the same virtual time.
 //   - PriorityQueue against controller-runtime's priorityqueue: Get order
-//     and priorities with priorities, delays, rate-limited adds and re-adds.
+//     and priorities with priorities, delays, rate-limited adds, several
+//     items per AddWithOpts, re-adds and adds while an item is held.
 //   - DeltaFIFO against cache.NewDeltaFIFOWithOptions (EmitDeltaTypeReplaced,
 //     with known objects): every Pop's key, deltas (type, key,
 //     resourceVersion, tombstones), isInInitialList, HasSynced transitions
 //     and the consumer's final cache, over reflector-like sequences with
-//     missed changes and relists.
+//     missed changes and relists, some chaos steps, and a transform on half
+//     the seeds. The in-order mode is compared the same way with
+//     cache.NewRealFIFOWithOptions (one delta per Pop).
 //   - Indexer against cache.NewIndexer: ListKeys, List, ListIndexFuncValues,
-//     IndexKeys, ByIndex and Index after every Add/Update/Delete/Replace.
+//     IndexKeys, ByIndex and Index after every Add/Update/Delete/Replace,
+//     and AddIndexers on a filled store.
 //   - SharedIndexInformer against client-go's, both fed by one kitchensync
 //     apiserver (client-go through a ListerWatcher adapter), under the same
 //     writes, outages (with and without history compaction), clean watch
