@@ -250,6 +250,8 @@ func runInformers(t *testing.T, opts informer.Options[*apiservertest.Widget], in
 		check(nil, cgInf.SetTransform(cgDropTags))
 	}
 	ksFirst, cgFirst, ksLate, cgLate := &history{}, &history{}, &history{}, &history{}
+	var ksReg *informer.Registration
+	var cgReg cache.ResourceEventHandlerRegistration
 	check(ksInf.AddEventHandler(ksHandler(ksFirst)))
 	check(cgInf.AddEventHandler(cgHandler{cgFirst}))
 
@@ -298,8 +300,14 @@ func runInformers(t *testing.T, opts informer.Options[*apiservertest.Widget], in
 			ksGate.ClearFailures()
 			cgGate.ClearFailures()
 		case ops.FLateHandler:
-			check(ksInf.AddEventHandler(ksHandler(ksLate)))
-			check(cgInf.AddEventHandler(cgHandler{cgLate}))
+			var err error
+			ksReg, err = ksInf.AddEventHandler(ksHandler(ksLate))
+			check(nil, err)
+			cgReg, err = cgInf.AddEventHandler(cgHandler{cgLate})
+			check(nil, err)
+		case ops.FRemoveLate:
+			check(nil, ksInf.RemoveEventHandler(ksReg))
+			check(nil, cgInf.RemoveEventHandler(cgReg))
 		}
 		settle(ops.Tick)
 	}

@@ -29,12 +29,14 @@ const (
 	// FFail makes the next N list (List) or watch calls of both informers
 	// fail with the API error Reason, then closes the watches.
 	FFail
+	// FRemoveLate removes the late handler from both informers.
+	FRemoveLate
 	// FBlip closes the watches and, a microsecond after the informers
 	// re-watched, starts an outage (never generated; see F4).
 	FBlip
 )
 
-var informerOpNames = [...]string{"Create", "Update", "Delete", "Outage", "Recover", "CloseWatches", "LateHandler", "Fail", "Blip"}
+var informerOpNames = [...]string{"Create", "Update", "Delete", "Outage", "Recover", "CloseWatches", "LateHandler", "Fail", "RemoveLate", "Blip"}
 
 // FailReasons are the errors FFail injects: a server error (retried), a
 // throttle (backed off), and an expired resourceVersion (relist).
@@ -71,7 +73,7 @@ func InformerOps(r *rand.Rand, n, keys int) (initial []Object, steps []InformerO
 	for range r.IntN(keys) {
 		initial = append(initial, g.next())
 	}
-	down, late := false, false
+	down, late, removed := false, false, false
 	for range n {
 		switch m := r.IntN(100); {
 		case m < 30:
@@ -93,6 +95,9 @@ func InformerOps(r *rand.Rand, n, keys int) (initial []Object, steps []InformerO
 		case !late:
 			late = true
 			steps = append(steps, InformerOp{Kind: FLateHandler})
+		case !removed && r.IntN(3) == 0:
+			removed = true
+			steps = append(steps, InformerOp{Kind: FRemoveLate})
 		}
 	}
 	if down {
