@@ -4,6 +4,7 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"sync/atomic"
 
 	"github.com/kitchensync/kitchensync/apiserver"
 )
@@ -34,8 +35,31 @@ func MetaNamespaceIndexFunc[T apiserver.Object](obj T) ([]string, error) {
 	return []string{obj.GetObjectMeta().Namespace}, nil
 }
 
-// keySet is a set of store keys.
-type keySet map[string]struct{}
+// keySet is the set of keys filed under one index value. Answers come
+// back sorted, so the set keeps a sorted copy of its keys, made by the
+// first reader after a change and dropped by the next change: a cache is
+// read far more often than written, so most reads sort nothing.
+type keySet struct {
+	keys map[string]struct{}
+	// sorted is nil after a change. Readers build it holding only the
+	// Indexer's read lock, so it is swapped atomically; two readers that
+	// race build the same slice, and either may win.
+	sorted atomic.Pointer[[]string]
+}
+
+// sortedKeys returns the set's keys in order. The slice is shared: callers
+// must not modify it. A nil set has no keys.
+func (set *keySet) sortedKeys() []string {
+	if set == nil {
+		return []string{}
+	}
+	if p := set.sorted.Load(); p != nil {
+		return *p
+	}
+	keys := sortedKeys(set.keys)
+	set.sorted.Store(&keys)
+	return keys
+}
 
 // index is one named index: for each value, the keys of the objects filed
 // under it. A value with no keys is removed, so that ListIndexFuncValues
@@ -43,7 +67,7 @@ type keySet map[string]struct{}
 type index[T apiserver.Object] struct {
 	name   string
 	fn     IndexFunc[T]
-	values map[string]keySet
+	values map[string]*keySet
 }
 
 // compute calls the index function, wrapping its error.
@@ -60,10 +84,11 @@ func (ix *index[T]) add(key string, vals []string) {
 	for _, v := range vals {
 		set := ix.values[v]
 		if set == nil {
-			set = keySet{}
+			set = &keySet{keys: map[string]struct{}{}}
 			ix.values[v] = set
 		}
-		set[key] = struct{}{}
+		set.keys[key] = struct{}{}
+		set.sorted.Store(nil)
 	}
 }
 
@@ -71,8 +96,12 @@ func (ix *index[T]) add(key string, vals []string) {
 func (ix *index[T]) remove(key string, vals []string) {
 	for _, v := range vals {
 		set := ix.values[v]
-		delete(set, key)
-		if len(set) == 0 {
+		if set == nil {
+			continue
+		}
+		delete(set.keys, key)
+		set.sorted.Store(nil)
+		if len(set.keys) == 0 {
 			delete(ix.values, v)
 		}
 	}
@@ -83,7 +112,7 @@ func (ix *index[T]) remove(key string, vals []string) {
 // someone mutated it or the function is not pure. It costs a scan.
 func (ix *index[T]) forget(key string) {
 	for v, set := range ix.values {
-		if _, ok := set[key]; ok {
+		if _, ok := set.keys[key]; ok {
 			ix.remove(key, []string{v})
 		}
 	}

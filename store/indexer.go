@@ -42,7 +42,7 @@ func NewIndexer[T apiserver.Object](keyFunc KeyFunc, indexers Indexers[T]) *Inde
 	x := &Indexer[T]{keyFunc: keyFunc, items: map[string]T{}}
 	for _, name := range sortedKeys(indexers) {
 		if fn := indexers[name]; fn != nil {
-			x.indexes = append(x.indexes, &index[T]{name: name, fn: fn, values: map[string]keySet{}})
+			x.indexes = append(x.indexes, &index[T]{name: name, fn: fn, values: map[string]*keySet{}})
 		}
 	}
 	return x
@@ -203,7 +203,7 @@ func (x *Indexer[T]) Replace(list []T, resourceVersion string) error {
 
 // buildIndex indexes items from scratch.
 func buildIndex[T apiserver.Object](name string, fn IndexFunc[T], items map[string]T) (*index[T], error) {
-	ix := &index[T]{name: name, fn: fn, values: map[string]keySet{}}
+	ix := &index[T]{name: name, fn: fn, values: map[string]*keySet{}}
 	for key, obj := range items {
 		vals, err := ix.compute(key, obj)
 		if err != nil {

@@ -84,7 +84,11 @@ func checkIndexer(t *testing.T, x *Indexer[*widget]) {
 		t.Errorf("indexes not sorted by name")
 	}
 	for _, ix := range x.indexes {
-		for v, set := range ix.values {
+		for v, ks := range ix.values {
+			set := ks.keys
+			if cached := ks.sorted.Load(); cached != nil && !slices.Equal(*cached, sortedKeys(set)) {
+				t.Errorf("index %q value %q: cached sorted keys %q are stale, want %q", ix.name, v, *cached, sortedKeys(set))
+			}
 			if len(set) == 0 {
 				t.Errorf("index %q: value %q has no keys but is kept", ix.name, v)
 			}
@@ -105,7 +109,9 @@ func checkIndexer(t *testing.T, x *Indexer[*widget]) {
 				continue // only a mutated object can fail here; tested separately
 			}
 			for _, v := range vals {
-				if _, ok := ix.values[v][k]; !ok {
+				if ks := ix.values[v]; ks == nil {
+					t.Errorf("index %q: key %q missing under its value %q", ix.name, k, v)
+				} else if _, ok := ks.keys[k]; !ok {
 					t.Errorf("index %q: key %q missing under its value %q", ix.name, k, v)
 				}
 			}

@@ -1,5 +1,7 @@
 package store
 
+import "slices"
+
 // Index returns the stored objects that share at least one value of the
 // named index with obj (obj itself need not be stored), sorted by key.
 func (x *Indexer[T]) Index(name string, obj T) ([]T, error) {
@@ -13,10 +15,15 @@ func (x *Indexer[T]) Index(name string, obj T) ([]T, error) {
 	if err != nil {
 		return nil, &IndexFuncError{Index: name, Err: err}
 	}
-	union := keySet{}
+	if len(vals) == 1 {
+		return x.objectsLocked(ix.values[vals[0]].sortedKeys()), nil
+	}
+	union := map[string]struct{}{}
 	for _, v := range vals {
-		for k := range ix.values[v] {
-			union[k] = struct{}{}
+		if set := ix.values[v]; set != nil {
+			for k := range set.keys {
+				union[k] = struct{}{}
+			}
 		}
 	}
 	return x.objectsLocked(sortedKeys(union)), nil
@@ -31,12 +38,15 @@ func (x *Indexer[T]) IndexKeys(name, value string) ([]string, error) {
 	if ix == nil {
 		return nil, unknownIndex(name)
 	}
-	return sortedKeys(ix.values[value]), nil
+	return slices.Clone(ix.values[value].sortedKeys()), nil
 }
 
 // ByIndex returns the objects filed under value in the named index, sorted
 // by key: "every order for the grill section". A value nobody has gives an
-// empty list, not an error.
+// empty list, not an error. Unlike client-go, whose answer comes in map
+// order, the order is fixed; the sorted keys are kept between calls until
+// the value's set changes, so a cache that is read more than written
+// sorts almost never.
 func (x *Indexer[T]) ByIndex(name, value string) ([]T, error) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
@@ -44,7 +54,7 @@ func (x *Indexer[T]) ByIndex(name, value string) ([]T, error) {
 	if ix == nil {
 		return nil, unknownIndex(name)
 	}
-	return x.objectsLocked(sortedKeys(ix.values[value])), nil
+	return x.objectsLocked(ix.values[value].sortedKeys()), nil
 }
 
 // ListIndexFuncValues returns the values in use in the named index,
