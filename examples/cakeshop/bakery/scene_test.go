@@ -114,6 +114,46 @@ func TestOrderFormStoredAsCompleted(t *testing.T) {
 	}
 }
 
+// The bad form is refused twice: by the desk, and by the API server when
+// kubectl sends it past the desk — with the same four causes, word for
+// word, since both run the same rules.
+func TestOrderFormRefusedByDeskAndAPIServer(t *testing.T) {
+	rep := runScene(t, "order-form")
+	causes := func(who string) []string {
+		var out []string
+		for _, en := range rep.Entries {
+			if en.Key == "haidian/scribble" && en.Who == who && en.Event == "cause" {
+				out = append(out, en.Text)
+			}
+		}
+		return out
+	}
+	four := slices.Repeat([]string{"cause"}, 4)
+	want := []string{"customer:ordered", "order-desk:refused"}
+	want = append(want, prefixed("order-desk:", four)...)
+	want = append(want, "kubectl:sent", "api-server:refused")
+	want = append(want, prefixed("api-server:", four)...)
+	if diff := cmp.Diff(want, events(rep, "haidian/scribble")); diff != "" {
+		t.Errorf("hand-offs of haidian/scribble (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(causes("order-desk"), causes("api-server")); diff != "" {
+		t.Errorf("causes (-desk +API server):\n%s", diff)
+	}
+	for _, en := range rep.Entries {
+		if en.Who == "api-server" && en.Event == "refused" && !strings.HasPrefix(en.Text, "HTTP 422 ") {
+			t.Errorf("API server's answer %q, want HTTP 422", en.Text)
+		}
+	}
+}
+
+func prefixed(prefix string, events []string) []string {
+	out := make([]string, len(events))
+	for i, e := range events {
+		out[i] = prefix + e
+	}
+	return out
+}
+
 func TestFaultsRetryWithBackoffAndFallBack(t *testing.T) {
 	rep := runScene(t, "faults")
 	m := time.Minute

@@ -141,11 +141,15 @@ func suffix(who, name string) string {
 }
 
 // Run opens the shop: it runs the front desk and the baker until ctx is
-// done, then waits for both to stop.
+// done, or until the baker stops early (its caches never synced), then
+// closes the front desk and waits for both to stop.
 func (s *Shop) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	var wg sync.WaitGroup
 	wg.Go(func() { s.Informer.Run(ctx) })
 	err := s.Controller.Start(ctx)
+	cancel() // a front desk without a baker helps nobody
 	wg.Wait()
 	if err != nil {
 		return fmt.Errorf("shop %s: %w", s.Name, err)

@@ -41,30 +41,42 @@ func TestValidateCake(t *testing.T) {
 				Priority: -1, Resources: bakery.CakeResources{MaxOvenTime: "-1h", IcingMemory: "2TB"}}
 		}), []string{"spec.flavor", "spec.size", "spec.layers", "spec.decorationComplexity", "spec.pickupTime",
 			"spec.priority", "spec.resources.maxOvenTime", "spec.resources.icingMemory"}},
-		{"bad name", "names are DNS subdomains", &bakery.Cake{ObjectMeta: apiserver.ObjectMeta{Name: "Alice's Cake"},
+		{"bad name", "names are DNS subdomains", &bakery.Cake{ObjectMeta: apiserver.ObjectMeta{Namespace: "haidian", Name: "Alice's Cake"},
 			Spec: bakery.CakeSpec{Flavor: "vanilla", Size: 8}}, []string{"metadata.name"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := bakery.ValidateCake(tt.cake)
-			if tt.fields == nil {
-				if err != nil {
-					t.Fatalf("ValidateCake: %v; %s", err, tt.reason)
-				}
-				return
-			}
-			var se *apiserver.StatusError
-			if !apiserver.IsInvalid(err) || !errors.As(err, &se) {
-				t.Fatalf("ValidateCake = %v, want a 422 Invalid error; %s", err, tt.reason)
-			}
-			var got []string
-			for _, c := range se.ErrStatus.Details.Causes {
-				got = append(got, c.Field)
-			}
-			if diff := cmp.Diff(tt.fields, got); diff != "" {
-				t.Errorf("fields named (-want +got):\n%s\n%s", diff, tt.reason)
-			}
+			// The desk's early check and the API server's Validate hook
+			// run the same rules: they refuse the same fields.
+			checkRefusal(t, "ValidateCake", bakery.ValidateCake(tt.cake), tt.fields, tt.reason)
+			cakes := apiserver.NewClient[*bakery.Cake](bakery.NewServer()).Namespace("haidian")
+			_, err := cakes.Create(t.Context(), tt.cake, apiserver.CreateOptions{})
+			checkRefusal(t, "Create", err, tt.fields, tt.reason)
 		})
+	}
+}
+
+// checkRefusal checks that err is nil when fields is nil, and otherwise a
+// 422 Invalid error whose causes name exactly fields, in order.
+func checkRefusal(t *testing.T, call string, err error, fields []string, reason string) {
+	t.Helper()
+	if fields == nil {
+		if err != nil {
+			t.Errorf("%s: %v; %s", call, err, reason)
+		}
+		return
+	}
+	var se *apiserver.StatusError
+	if !apiserver.IsInvalid(err) || !errors.As(err, &se) || se.ErrStatus.Details == nil {
+		t.Errorf("%s = %v, want a 422 Invalid error; %s", call, err, reason)
+		return
+	}
+	var got []string
+	for _, c := range se.ErrStatus.Details.Causes {
+		got = append(got, c.Field)
+	}
+	if diff := cmp.Diff(fields, got); diff != "" {
+		t.Errorf("%s: fields named (-want +got):\n%s\n%s", call, diff, reason)
 	}
 }
 
