@@ -68,7 +68,8 @@
 //     rejects a dish that is not on the menu, with the reason.
 //   - Example_step08_truffle: an amendment mid-cooking adapts without a
 //     restart.
-//   - Example_step09_cancel: a finalizer makes cancellation clean.
+//   - Example_step09_cancel: a finalizer makes cancellation clean; the
+//     garbage collector deletes the cooks the order owned.
 //   - Example_step10_disconnect: a chef that survives a disconnect: the
 //     runner's watches are cut and cannot restart, history is compacted,
 //     a table cancels meanwhile; the runner relists and the chef cleans
@@ -76,7 +77,8 @@
 //     the tombstone up close.)
 //   - Example_step11_yourOwnController: a controller of your own, as the
 //     story writes its DishReconciler: reconcile.For with the
-//     ResourceVersionChangedPredicate, so resyncs wake nobody.
+//     ResourceVersionChangedPredicate, so resyncs wake nobody; the front
+//     desk's validation refuses a typo in the menu before anyone sees it.
 //   - Example_step12_backoff: the front desk fails (429); failed
 //     reconciles come back after a growing backoff, and the order is
 //     served anyway.

@@ -319,7 +319,8 @@ func Example_step08_truffle() {
 
 // The table leaves. The order carries the chef's finalizer, so the delete
 // only marks it; the chef stops the cook, puts the unused ingredients
-// back, says Cancelled and removes the finalizer; then the order is gone.
+// back, says Cancelled and removes the finalizer; then the order is gone,
+// and the front desk's garbage collector deletes the cook it owned.
 func Example_step09_cancel() {
 	r, ctx, closeKitchen := openKitchen()
 	defer closeKitchen()
@@ -328,13 +329,23 @@ func Example_step09_cancel() {
 	r.WaitForOrder(ctx, "table-1", phaseIs(kitchen.OrderCooking))
 	r.Waiter.Place(ctx, order("table-2", 2, "main", "chocolate-cake"))
 	r.WaitForOrder(ctx, "table-2", func(o *kitchen.Order) bool { return o != nil && len(o.Finalizers) > 0 })
+	cooks, _ := r.Server.Resource(kitchen.CookResource).Namespace("dinner").Watch(ctx,
+		apiserver.ListOptions{FieldSelector: "spec.order=table-2"})
 	r.Waiter.Cancel(ctx, "table-2")
 	r.WaitForOrder(ctx, "table-2", func(o *kitchen.Order) bool { return o == nil })
+	for e := range cooks.ResultChan() {
+		if e.Type == apiserver.EventDeleted { // the chef only stopped it: the garbage collector deletes it
+			fmt.Printf("cook %s DELETED by the garbage collector\n", e.Object.GetObjectMeta().Name)
+			break
+		}
+	}
+	cooks.Stop()
 
 	l := r.Pantry.Ledgers(r.Clock.Now())["chocolate"]
 	fmt.Printf("chocolate: reserved %d (table-1's cake), wasted %d, on the shelf %d of %d\n", l.Reserved, l.Wasted, l.Shelf, l.Opening)
 	fmt.Println("pantry:", r.Pantry.Check())
 	// Output:
+	// cook table-2-0-g1 DELETED by the garbage collector
 	// chocolate: reserved 200 (table-1's cake), wasted 0, on the shelf 3800 of 4000
 	// pantry: <nil>
 }
@@ -374,7 +385,9 @@ func Example_step10_disconnect() {
 // ResourceVersionChangedPredicate). Here a menu inspector checks every
 // dish. The informer resyncs every second, but a resync carries nothing
 // new (same resourceVersion), so the predicate drops it: the inspector
-// is woken by real changes only.
+// is woken by real changes only. A typo in the menu wakes nobody either:
+// the front desk checks every dish against the menu's rules, as a CRD's
+// schema does, and refuses it with 422 Invalid before anything is stored.
 func Example_step11_yourOwnController() {
 	ctx, cancel := context.WithCancel(context.Background())
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
@@ -391,7 +404,7 @@ func Example_step11_yourOwnController() {
 		if err != nil {
 			return reconcile.Result{}, err
 		}
-		inspected <- fmt.Sprintf("%s (rv %s): %v", d.Name, d.ResourceVersion, kitchen.ValidateDish(d))
+		inspected <- fmt.Sprintf("%s (rv %s): %.0f min at difficulty %d", d.Name, d.ResourceVersion, d.Spec.CookingTime.Minutes(), d.Spec.Difficulty)
 		return reconcile.Result{}, nil
 	})
 	resyncs := make(chan struct{}, 10) // a second handler, to see the resyncs go by
@@ -410,6 +423,9 @@ func Example_step11_yourOwnController() {
 	d, _ := dishes.Create(ctx, wellington, apiserver.CreateOptions{})
 	fmt.Println(<-inspected)
 	d.Spec.Difficulty = 6 // a typo in the menu
+	_, err := dishes.Update(ctx, d, apiserver.UpdateOptions{})
+	fmt.Println("the typo:", err)
+	d.Spec.Difficulty, d.Spec.CookingTime.Duration = 5, 45*time.Minute
 	dishes.Update(ctx, d, apiserver.UpdateOptions{})
 	fmt.Println(<-inspected)
 	<-resyncs
@@ -419,8 +435,9 @@ func Example_step11_yourOwnController() {
 	<-done
 	<-done
 	// Output:
-	// beef-wellington (rv 1): <nil>
-	// beef-wellington (rv 2): Dish.menu.example.com "beef-wellington" is invalid: spec.difficulty: Invalid value: 6: must be between 1 and 5
+	// beef-wellington (rv 1): 40 min at difficulty 5
+	// the typo: Dish.menu.example.com "beef-wellington" is invalid: spec.difficulty: Invalid value: 6: must be between 1 and 5
+	// beef-wellington (rv 2): 45 min at difficulty 5
 	// inspected after two resyncs: 0
 }
 

@@ -46,7 +46,9 @@ type Cache[T apiserver.Object] interface {
 //     pantry and handed to the cook without restarting it;
 //   - every cook done: Ready, then Served one [PlatingTime] later;
 //   - a cancelled order (deletionTimestamp set): stop the cooks, return
-//     unused ingredients, mark it Cancelled and remove the finalizer.
+//     unused ingredients, mark it Cancelled and remove the finalizer; the
+//     API server's garbage collector then deletes the Cook objects with
+//     the order (the chef deletes a cook itself only to replace it).
 //
 // Reconcile is idempotent: with nothing changed it writes nothing. Status
 // is written through the status subresource with

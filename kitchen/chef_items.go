@@ -139,19 +139,33 @@ func (c *Chef) startCook(ctx context.Context, want *Cook, need map[string]Amount
 	return nil
 }
 
-// dropCook stops a cook and deletes it.
+// dropCook stops a cook and deletes it: the chef's own replacing or
+// tidying up. (A cancelled order's cooks are not deleted by the chef:
+// the API server's garbage collector takes them when the order goes.)
 func (c *Chef) dropCook(ctx context.Context, ck *Cook, why string) error {
-	was := c.Stations.Stop(keyOf(ck))
-	if was == CookDone || ck.Status.Phase == CookDone {
-		c.Log.Detail("chef", "%s: clears away cook %s (done)", ck.Namespace+"/"+ck.Spec.Order, ck.Name)
-	} else {
-		c.Log.Say("chef", "%s: stops cook %s (%s; it was %s)", ck.Namespace+"/"+ck.Spec.Order, ck.Name, why, settled(was))
-	}
+	c.stopCook(ck, why)
 	err := c.CookAPI.Namespace(ck.Namespace).Delete(ctx, ck.Name, apiserver.DeleteOptions{})
 	if err != nil && !apiserver.IsNotFound(err) {
 		return err
 	}
 	return nil
+}
+
+// stopCook calls a cook off its station, which settles its ingredients
+// (see [Stations.Stop]), and says so. A cook stopped before (a repeated
+// cancellation) is only mentioned in detail.
+func (c *Chef) stopCook(ck *Cook, why string) {
+	order := ck.Namespace + "/" + ck.Spec.Order
+	if p, _ := c.Stations.Phase(keyOf(ck)); p == CookStopped {
+		c.Log.Detail("chef", "%s: cook %s is already stopped", order, ck.Name)
+		return
+	}
+	was := c.Stations.Stop(keyOf(ck))
+	if was == CookDone || ck.Status.Phase == CookDone {
+		c.Log.Detail("chef", "%s: clears away cook %s (done)", order, ck.Name)
+	} else {
+		c.Log.Say("chef", "%s: stops cook %s (%s; it was %s)", order, ck.Name, why, settled(was))
+	}
 }
 
 // settled says what stopping a cook in phase p did with its ingredients.

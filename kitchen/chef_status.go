@@ -115,15 +115,22 @@ func (c *Chef) finish(ctx context.Context, order *Order) error {
 }
 
 // cancel handles a deleted order: stop its cooks, return what they had
-// not yet used, say Cancelled, remove the finalizer.
+// not yet used, say Cancelled, remove the finalizer. The Cook objects
+// stay: once the finalizer is off the order goes, and the API server's
+// garbage collector deletes the cooks it owned.
 func (c *Chef) cancel(ctx context.Context, order *Order) error {
 	if !reconcile.ContainsFinalizer(order, OrderFinalizer) {
 		return nil // not ours to hold, or already let go
 	}
 	c.Log.Say("chef", "%s: the table cancelled (deletionTimestamp set): stopping its cooks", keyOf(order))
-	if err := c.clearCooks(ctx, order.Namespace, order.Name, "the table cancelled"); err != nil {
+	list, err := c.cooksAt(ctx, order.Namespace, order.Name)
+	if err != nil {
 		return err
 	}
+	for _, ck := range list {
+		c.stopCook(ck, "the table cancelled")
+	}
+	c.stopUncreated(order.Namespace, order.Name)
 	if !order.Status.Phase.Final() {
 		st := apiserver.DeepCopy(order).Status
 		st.Phase = OrderCancelled
@@ -145,7 +152,7 @@ func (c *Chef) removeFinalizer(ctx context.Context, order *Order) error {
 	}
 	what := "it stays on the books"
 	if order.DeletionTimestamp != nil {
-		what = "the apiserver may delete the order"
+		what = "the apiserver may delete the order, and its garbage collector the cooks"
 	}
 	c.Log.Say("chef", "%s: removes finalizer %s: %s", keyOf(order), OrderFinalizer, what)
 	_, err := c.updateOrder(ctx, order, func(o *Order) bool { return reconcile.RemoveFinalizer(o, OrderFinalizer) })
@@ -155,12 +162,10 @@ func (c *Chef) removeFinalizer(ctx context.Context, order *Order) error {
 	return err
 }
 
-// clearCooks stops and deletes every cook of the order ns/name, reading
-// the API server rather than the cache (a cook created a moment ago may
-// not be cached yet), and releases any reservation a cook that never got
-// created still holds.
+// clearCooks stops and deletes every cook of the order ns/name, and
+// releases any reservation a cook that never got created still holds.
 func (c *Chef) clearCooks(ctx context.Context, ns, name, why string) error {
-	list, _, err := c.CookAPI.Namespace(ns).List(ctx, apiserver.ListOptions{FieldSelector: "spec.order=" + name})
+	list, err := c.cooksAt(ctx, ns, name)
 	if err != nil {
 		return err
 	}
@@ -169,10 +174,23 @@ func (c *Chef) clearCooks(ctx context.Context, ns, name, why string) error {
 			return err
 		}
 	}
+	c.stopUncreated(ns, name)
+	return nil
+}
+
+// cooksAt lists the cooks of the order ns/name from the API server rather
+// than the cache: a cook created a moment ago may not be cached yet.
+func (c *Chef) cooksAt(ctx context.Context, ns, name string) ([]*Cook, error) {
+	list, _, err := c.CookAPI.Namespace(ns).List(ctx, apiserver.ListOptions{FieldSelector: "spec.order=" + name})
+	return list, err
+}
+
+// stopUncreated releases what the order ns/name reserved for cooks whose
+// Create failed or never happened: the pantry knows them by holder name.
+func (c *Chef) stopUncreated(ns, name string) {
 	for _, h := range c.Pantry.Holders() {
 		if isCookOf(h, ns, name) {
 			c.Stations.Stop(h)
 		}
 	}
-	return nil
 }

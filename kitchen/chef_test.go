@@ -1,6 +1,7 @@
 package kitchen_test
 
 import (
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -249,6 +250,47 @@ func TestChefRejectsWhenNoDeliveryIsDue(t *testing.T) {
 		}
 		if len(b.cookNames()) != 0 || len(b.pantry.Holders()) != 0 {
 			t.Errorf("the salad's cook or its reservation survived: %v %v", b.cookNames(), b.pantry.Holders())
+		}
+	})
+}
+
+// A cancelled order's Cook objects are the garbage collector's to delete:
+// the chef stops them (the ingredients are settled), says Cancelled and
+// removes its finalizer; the order goes, and its cooks with it, without
+// the chef sending a single delete for a cook.
+func TestChefLeavesCancelledCooksToTheGarbageCollector(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := newBench(t, kitchen.DefaultPantry())
+		if _, err := b.waiter.Place(b.ctx, newOrder("t3", 3, item("beef-wellington"), item("caesar-salad"))); err != nil {
+			t.Fatal(err)
+		}
+		b.settle()
+		b.wait(10 * time.Minute) // the salad is done, the Wellington is in the oven
+		want := []string{"t3-0-g1=Cooking", "t3-1-g1=Done"}
+		if diff := cmp.Diff(want, b.cookNames()); diff != "" {
+			t.Fatalf("cooks before the cancellation (-want +got):\n%s", diff)
+		}
+		if err := b.waiter.Cancel(b.ctx, "t3"); err != nil {
+			t.Fatal(err)
+		}
+		b.sync()
+		b.reconcile(b.chef, ns+"/t3") // one reconcile: stop, Cancelled, finalizer off
+		if b.order("t3") != nil {
+			t.Fatal("the cancelled order is still there")
+		}
+		if got := b.cookNames(); len(got) != 0 {
+			t.Errorf("cooks left after their order went: %v", got)
+		}
+		if n := b.srv.RequestCount(apiserver.VerbDelete, kitchen.CookResource.GroupResource()); n != 0 {
+			t.Errorf("the chef deleted %d cooks itself; the garbage collector should have", n)
+		}
+		b.settle() // the brigade and the chef hear of the deletes: nothing more happens
+		l := b.pantry.Ledgers(b.clock.Now())
+		if w, u := l["filet-mignon"], l["lettuce"]; w.Wasted != 500 || w.Reserved != 0 || u.Used != 200 || u.Reserved != 0 {
+			t.Errorf("the Wellington was in the oven (wasted), the salad done (used): filet-mignon %+v, lettuce %+v", w, u)
+		}
+		if !strings.Contains(b.log.String(), "stops cook t3-0-g1 (the table cancelled; it was cooking: ingredients wasted)") {
+			t.Errorf("the chef did not say it stopped the Wellington:\n%s", b.log.String())
 		}
 	})
 }

@@ -21,8 +21,11 @@
 // (selectable by the fields spec.section and spec.table); and [Cook],
 // one cook preparing one item of an order, owned by the order through a
 // controller owner reference, as a Pod is owned by its ReplicaSet.
-// [ValidateOrder] and [ValidateDish] refuse malformed objects with a 422
-// Invalid error that names each wrong field.
+// Each kind registers its spec rules with the API server, as a CRD's
+// schema does: a write that breaks one is refused with a 422 Invalid
+// error that names each wrong field, whoever sends it. [ValidateOrder] and
+// [ValidateDish] run the same rules client side (the [Waiter] checks
+// before it asks).
 //
 // # The kitchen's actual state
 //
@@ -75,5 +78,6 @@
 // dish that is not on the menu, an unknown extra, an ingredient out of
 // stock with no delivery due: the reason is in the Accepted condition) or
 // Cancelled (the table left: a finalizer lets the chef stop the cooks and
-// put unused ingredients back before the order disappears).
+// put unused ingredients back before the order disappears; then the API
+// server's garbage collector deletes the Cook objects the order owned).
 package kitchen

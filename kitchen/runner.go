@@ -23,18 +23,21 @@ type Runner struct {
 	Orders *informer.SharedIndexInformer[*Order]
 	Cooks  *informer.SharedIndexInformer[*Cook]
 	Dishes *informer.SharedIndexInformer[*Dish]
+	desk   *deskWatch // what the front desk told of orders
 	log    *Narrator
 }
 
 // NewRunner returns a runner watching srv across namespaces, with a
 // resync period in real time (0: none).
 func NewRunner(srv *apiserver.Server, resync time.Duration, log *Narrator) *Runner {
+	desk := newDeskWatch(srv.Resource(OrderResource), log)
 	return &Runner{
-		Orders: informer.NewSharedIndexInformer(newDeskWatch(srv.Resource(OrderResource), log),
+		Orders: informer.NewSharedIndexInformer(desk,
 			informer.Options[*Order]{ResyncPeriod: resync, Indexers: OrderIndexers(), Resource: OrderResource}),
-		Cooks: informer.NewSharedIndexInformer(srv.Resource(CookResource),
+		Cooks: informer.NewSharedIndexInformer(&gcWatch{lw: srv.Resource(CookResource), orders: desk},
 			informer.Options[*Cook]{ResyncPeriod: resync, Indexers: CookIndexers(), Resource: CookResource}),
 		Dishes: informer.NewSharedIndexInformer(srv.Resource(DishResource), informer.Options[*Dish]{Resource: DishResource}),
+		desk:   desk,
 		log:    log,
 	}
 }
@@ -70,7 +73,7 @@ func (r *Runner) PassTo(rail, cooks reconcile.Queue) error {
 	if _, err := r.Orders.AddEventHandler(&orderHandler{rail: rail, log: r.log}); err != nil {
 		return err
 	}
-	_, err := r.Cooks.AddEventHandler(&cookHandler{rail: rail, cooks: cooks, log: r.log})
+	_, err := r.Cooks.AddEventHandler(&cookHandler{rail: rail, cooks: cooks, desk: r.desk, log: r.log})
 	return err
 }
 
@@ -112,6 +115,7 @@ func (h *orderHandler) OnDelete(o *Order, finalStateUnknown bool) {
 // cookHandler passes cooks to the brigade and their progress to the chef.
 type cookHandler struct {
 	rail, cooks reconcile.Queue
+	desk        *deskWatch
 	log         *Narrator
 }
 
@@ -129,6 +133,13 @@ func (h *cookHandler) OnUpdate(old, c *Cook) {
 
 func (h *cookHandler) OnDelete(c *Cook, finalStateUnknown bool) {
 	h.cooks.Add(reconcile.RequestFor(c))
+	// Garbage-collected: the order's own DELETED brings its ticket, and
+	// the chef stopped the cook before it let the order go.
+	if h.desk.ifCollected(c, func(owner string) {
+		h.log.Detail("runner", "sees cook %s DELETED (its order %s is gone: no ticket)", keyOf(c), owner)
+	}) {
+		return
+	}
 	if c.Status.Phase != CookDone { // a done cook is the chef's own tidying up
 		h.log.Say("runner", "sees cook %s DELETED → ticket for its order", keyOf(c))
 		h.toOwner(c)

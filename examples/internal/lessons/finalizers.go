@@ -19,7 +19,9 @@ import (
 // delete is immediate, and whoever held resources for it never hears
 // "clean up" again if it was away. Then the chef at work: a cancelled
 // order waits, Terminating, until its cooks are stopped and the unused
-// ingredients are back in the pantry.
+// ingredients are back in the pantry; once the chef lets it go, the API
+// server's garbage collector deletes the Cook objects the order owned
+// (the chef does not delete them itself).
 func Finalizers(ctx context.Context, w io.Writer) error {
 	w = serialised(w)
 	if err := finalizerRules(ctx, w); err != nil {
@@ -57,6 +59,11 @@ func Finalizers(ctx context.Context, w io.Writer) error {
 		}
 	}
 	pause(ctx, r)
+	cooks, _, err := apiserver.NewClient[*kitchen.Cook](r.Server).Namespace("dinner").List(ctx, apiserver.ListOptions{})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "  cooks left: %v (the garbage collector took tables 1 and 2's with their orders)\n", names(cooks))
 	heading(w, "6. The pantry's account")
 	printLedger(w, r, "chocolate", "flour")
 	fmt.Fprintln(w, "  (table 1's cake was in the oven: wasted; table 2's ingredients went back; table 3's cake is baking)")

@@ -64,7 +64,7 @@ func TestOrderLifecycle(t *testing.T) {
 		`\[chef\] dinner/table-7: stops cook table-7-1-g1 \(the table cancelled; it was cooking: ingredients wasted\)`,
 		`\[chef\] dinner/table-7: removes finalizer .*the apiserver may delete the order`,
 		`\[apiserver\] DELETED dinner/table-7`,
-		`\[runner\] sees dinner/table-7 DELETED`,
+		`\[apiserver\] garbage collector: DELETED dinner/table-7-[01]-g1 \(rv \d+; owner dinner/table-7 gone\)`,
 		`black-truffle opening 500g used 10 wasted 0 reserved 0`,
 		`filet-mignon opening 10000g used 0 wasted 500 reserved 0`,
 		`pantry balanced`,
@@ -142,6 +142,15 @@ func TestVIPPriority(t *testing.T) {
 
 func TestFinalizers(t *testing.T) {
 	out := run(t, lessons.Finalizers)
+	inOrder(t, out, // table 2 first: its cook is collected once its order is gone
+		`\[apiserver\] DELETED dinner/table-2 `,
+		`\[apiserver\] garbage collector: DELETED dinner/table-2-0-g1 \(rv \d+; owner dinner/table-2 gone\)`,
+	)
+	// The chef stops a cancelled order's cooks but leaves deleting them to
+	// the garbage collector: no cook delete is told as anyone else's.
+	if regexp.MustCompile(`sees cook dinner/table-[12]-0-g1 DELETED → ticket`).MatchString(out) {
+		t.Errorf("a cancelled order's cook was deleted before its order went:\n%s", out)
+	}
 	inOrder(t, out,
 		`GET plain after DELETE: .*NotFound: true`,
 		`GET held after DELETE: still there, deletionTimestamp set: true`,
@@ -149,6 +158,10 @@ func TestFinalizers(t *testing.T) {
 		`GET held after the update: .*NotFound: true`,
 		`\[chef\] dinner/table-2: stops cook table-2-0-g1 \(the table cancelled; it was not started: ingredients back in the pantry\)`,
 		`\[chef\] dinner/table-1: stops cook table-1-0-g1 \(the table cancelled; it was cooking: ingredients wasted\)`,
+		`\[chef\] dinner/table-1: removes finalizer .*and its garbage collector the cooks`,
+		`\[apiserver\] DELETED dinner/table-1 `,
+		`\[apiserver\] garbage collector: DELETED dinner/table-1-0-g1 \(rv \d+; owner dinner/table-1 gone\)`,
+		`cooks left: \[table-3-0-g1\]`,
 		`chocolate opening 4000g used 0 wasted 200 reserved 200 on the shelf 3600`,
 		`pantry balanced`,
 	)

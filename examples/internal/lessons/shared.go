@@ -130,10 +130,11 @@ func twoRunners(ctx context.Context, srv *apiserver.Server) (int, error) {
 	return len(a.GetIndexer().List()) + len(b.GetIndexer().List()), nil
 }
 
-func names(orders []*kitchen.Order) []string {
+// names returns the objects' names, sorted.
+func names[T apiserver.Object](objs []T) []string {
 	var out []string
-	for _, o := range orders {
-		out = append(out, o.Name)
+	for _, o := range objs {
+		out = append(out, o.GetObjectMeta().Name)
 	}
 	slices.Sort(out)
 	return out
