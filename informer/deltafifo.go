@@ -91,6 +91,10 @@ type DeltaFIFO[T apiserver.Object] struct {
 	// once if and only if it is in items.
 	items map[string]Deltas[T]
 	queue []string
+	// peak is the most keys items has held since it was last made; Go
+	// maps never shrink, so takeLocked makes a fresh one when a big
+	// backlog (the first list of a large cache) has drained.
+	peak int
 	// In-order mode: every delta in arrival order.
 	events []keyedDelta[T]
 
@@ -200,6 +204,7 @@ func (f *DeltaFIFO[T]) enqueueLocked(key string, d Delta[T]) {
 			f.queue = append(f.queue, key)
 		}
 		f.items[key] = dedupDeltas(append(old, d))
+		f.peak = max(f.peak, len(f.items))
 	}
 	f.cond.Broadcast()
 }

@@ -85,7 +85,28 @@ func (f *DeltaFIFO[T]) takeLocked() (string, Deltas[T]) {
 	f.queue = f.queue[1:]
 	deltas := f.items[key]
 	delete(f.items, key)
+	if len(f.queue) == 0 {
+		f.releaseDrainedLocked()
+	}
 	return key, deltas
+}
+
+// shrinkAfter is the backlog past which a drained queue gives its memory
+// back rather than keep it for the next burst.
+const shrinkAfter = 1024
+
+// releaseDrainedLocked lets the garbage collector have the map buckets
+// and queue array that a large backlog grew, once it has drained: without
+// it an informer keeps, for its whole life, room for as many pending keys
+// as its first list had objects. Call with mu held and the queue empty.
+func (f *DeltaFIFO[T]) releaseDrainedLocked() {
+	if f.peak > shrinkAfter {
+		f.items = map[string]Deltas[T]{}
+		f.peak = 0
+	}
+	if cap(f.queue) > shrinkAfter {
+		f.queue = nil
+	}
 }
 
 // Close wakes every waiting Pop; from now on Pop drains what is queued
