@@ -25,6 +25,8 @@ const rushOrders = 40
 // turns on degraded service (plaque-only decorations) while utilization is
 // above 100%, turns on spare ovens when bakers wait for one (node scaling),
 // and lets the bakers go and turns the spares off once the rush is over.
+// Then the pool is deleted, and the API server's garbage collector deletes
+// the bakers it owned.
 func SceneRush(ctx context.Context, cfg Config) (*Report, error) {
 	e, r := newEnv(cfg), newReport("rush")
 	staff, ovens := &Staff{}, &Staff{}
@@ -62,7 +64,40 @@ func SceneRush(ctx context.Context, cfg Config) (*Report, error) {
 	if err := rushReport(ctx, e, r, hpa, ovens); err != nil {
 		return nil, err
 	}
+	if err := closePool(ctx, e, r); err != nil {
+		return nil, err
+	}
 	return r, e.outcomes(ctx, r, e.srv, e.till, "")
+}
+
+// closePool deletes the BakerPool once the rush is over and lets the API
+// server's garbage collector take its bakers with it: they name the pool
+// in their ownerReferences, as pods name their ReplicaSet, so nobody
+// deletes them by hand.
+func closePool(ctx context.Context, e *env, r *Report) error {
+	bakers := apiserver.NewClient[*Baker](e.srv).Namespace("haidian")
+	before, _, err := bakers.List(ctx, apiserver.ListOptions{})
+	if err != nil {
+		return err
+	}
+	e.j.Say("manager", "haidian/valentine", "pool-deleted", "Valentine's Day is over: delete BakerPool valentine (%d bakers left)", len(before))
+	if err := apiserver.NewClient[*BakerPool](e.srv).Namespace("haidian").Delete(ctx, "valentine", apiserver.DeleteOptions{}); err != nil {
+		return err
+	}
+	after, _, err := bakers.List(ctx, apiserver.ListOptions{})
+	if err != nil {
+		return err
+	}
+	var gone []string
+	for _, b := range before {
+		if !slices.ContainsFunc(after, func(a *Baker) bool { return a.UID == b.UID }) {
+			gone = append(gone, b.Name)
+		}
+	}
+	e.j.Say("gc", "haidian/valentine", "collected", "owner BakerPool valentine is gone → deleted its bakers: %s", strings.Join(gone, ", "))
+	r.Numbers["bakers-after-pool"] = len(after)
+	r.fact("pool deleted: the garbage collector took its %d bakers, %d left", len(gone), len(after))
+	return nil
 }
 
 // rushReport records how the bakers and ovens were scaled.

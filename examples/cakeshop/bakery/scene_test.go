@@ -258,6 +258,9 @@ func TestRushScalesBetweenMinAndMax(t *testing.T) {
 	if n, owned := rep.Numbers["bakers"], rep.Numbers["bakers-owned"]; n != r[len(r)-1] || owned != n {
 		t.Errorf("%d bakers left, %d owned by the pool; want %d, all owned", n, owned, r[len(r)-1])
 	}
+	if n := rep.Numbers["bakers-after-pool"]; n != 0 {
+		t.Errorf("%d bakers left after the pool was deleted; want the garbage collector to take them all", n)
+	}
 	if p, l := rep.Numbers["ovens-peak"], rep.Numbers["ovens-last"]; p <= 6 || p > 10 || l != 6 {
 		t.Errorf("ovens peaked at %d and ended at %d; want spares turned on (at most 10) and off again (6)", p, l)
 	}
