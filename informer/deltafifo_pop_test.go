@@ -3,6 +3,8 @@ package informer
 import (
 	"context"
 	"errors"
+	"fmt"
+	"reflect"
 	"testing"
 	"testing/synctest"
 
@@ -255,5 +257,48 @@ func TestDeltasOldestNewest(t *testing.T) {
 	d := Deltas[*dfWidget]{{Type: Added, Object: dfW("ns/a", 1)}, {Type: Updated, Object: dfW("ns/a", 2)}}
 	if d.Oldest().Type != Added || d.Newest().Type != Updated {
 		t.Errorf("Oldest/Newest = %s/%s", d.Oldest().Type, d.Newest().Type)
+	}
+}
+
+// A big backlog, once drained, leaves no grown map or queue array behind;
+// a small one keeps its memory for the next burst.
+func TestDeltaFIFOReleasesDrainedBacklog(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		n           int
+		wantRelease bool
+	}{
+		{name: "small backlog kept", n: shrinkAfter, wantRelease: false},
+		{name: "big backlog released", n: shrinkAfter + 1, wantRelease: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := NewDeltaFIFO(DeltaFIFOOptions[*dfWidget]{})
+			for i := range tc.n {
+				if err := f.Add(dfW(fmt.Sprintf("ns/w%05d", i), 1)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			items := f.items
+			for range tc.n {
+				popOne(t, f)
+			}
+			f.mu.Lock()
+			released := reflect.ValueOf(f.items).UnsafePointer() != reflect.ValueOf(items).UnsafePointer()
+			peak, queueCap := f.peak, cap(f.queue)
+			f.mu.Unlock()
+			if released != tc.wantRelease {
+				t.Errorf("map released = %v, want %v (peak now %d)", released, tc.wantRelease, peak)
+			}
+			if tc.wantRelease && (peak != 0 || queueCap != 0) {
+				t.Errorf("after release: peak %d, queue cap %d; want 0, 0", peak, queueCap)
+			}
+			// The FIFO still works as before.
+			if err := f.Add(dfW("ns/again", 2)); err != nil {
+				t.Fatal(err)
+			}
+			if got := popOne(t, f).Key; got != "ns/again" {
+				t.Errorf("Pop after drain = %q, want ns/again", got)
+			}
+		})
 	}
 }
