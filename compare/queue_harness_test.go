@@ -20,6 +20,7 @@ type queueImpl struct {
 	get         func() (item string, priority int, shutdown bool)
 	done        func(string)
 	shutDown    func()
+	drain       func() // ShutDownWithDrain
 }
 
 // gotItem is what one Get returned, sent by the worker goroutine.
@@ -43,7 +44,19 @@ func runQueue(q queueImpl, seq []ops.QueueOp, withPriority bool) []string {
 	var held []string
 	var pending chan gotItem // the blocked Get, if any
 	pendingHold := false
-	shut := false
+	shut, usedDrain := false, false
+	var drained chan struct{} // closed when ShutDownWithDrain returns
+	checkDrained := func(i int) {
+		if drained == nil {
+			return
+		}
+		select {
+		case <-drained:
+			trace = append(trace, fmt.Sprintf("%d: drained", i))
+			drained = nil
+		default:
+		}
+	}
 	record := func(i int, g gotItem) {
 		switch {
 		case g.shutdown:
@@ -115,10 +128,20 @@ func runQueue(q queueImpl, seq []ops.QueueOp, withPriority bool) []string {
 				q.shutDown()
 				shut = true
 			}
+		case ops.QShutDownWithDrain:
+			if !shut {
+				shut, usedDrain = true, true
+				drained = make(chan struct{})
+				go func() {
+					q.drain()
+					close(drained)
+				}()
+			}
 		}
 		time.Sleep(ops.Tick)
 		synctest.Wait()
 		collect(i)
+		checkDrained(i)
 		if op.Kind == ops.QAddRateLimited || op.Kind == ops.QForget {
 			// Read after the bubble settles: controller-runtime's
 			// priority queue asks its limiter on a goroutine.
@@ -130,8 +153,13 @@ func runQueue(q queueImpl, seq []ops.QueueOp, withPriority bool) []string {
 	}
 	synctest.Wait()
 	collect(len(seq))
-	if !shut {
-		q.shutDown() // once: a second ShutDown panics in controller-runtime's priority queue
+	checkDrained(len(seq))
+	if !shut || usedDrain {
+		// Once: a second ShutDown panics in controller-runtime's priority
+		// queue. But after ShutDownWithDrain, client-go's delaying queue
+		// still needs ShutDown: it does not override ShutDownWithDrain,
+		// so its waiting loop would otherwise run forever.
+		q.shutDown()
 	}
 	synctest.Wait()
 	if pending != nil {

@@ -22,6 +22,7 @@ func ksQueue(q *ksq.Queue[string]) queueImpl {
 		get:      func() (string, int, bool) { item, shut := q.Get(); return item, 0, shut },
 		done:     q.Done,
 		shutDown: q.ShutDown,
+		drain:    q.ShutDownWithDrain,
 	}
 }
 
@@ -32,6 +33,7 @@ func cgQueue(q cgq.TypedInterface[string]) queueImpl {
 		get:      func() (string, int, bool) { item, shut := q.Get(); return item, 0, shut },
 		done:     q.Done,
 		shutDown: q.ShutDown,
+		drain:    q.ShutDownWithDrain,
 	}
 }
 
@@ -64,19 +66,19 @@ func diffQueues(t *testing.T, cfg ops.QueueConfig, withPriority bool, newKS, new
 }
 
 func TestQueueMatchesClientGo(t *testing.T) {
-	cfg := ops.QueueConfig{Ops: 80, Keys: 6, Hold: true, ShutDown: true}
+	cfg := ops.QueueConfig{Ops: 80, Keys: 6, Hold: true, ShutDown: true, Drain: true}
 	diffQueues(t, cfg, false,
 		func() queueImpl { return ksQueue(ksq.New[string]()) },
 		func() queueImpl { return cgQueue(cgq.NewTyped[string]()) })
 }
 
 func TestDelayingQueueMatchesClientGo(t *testing.T) {
-	cfg := ops.QueueConfig{Ops: 80, Keys: 6, Hold: true, Delaying: true, ShutDown: true}
+	cfg := ops.QueueConfig{Ops: 80, Keys: 6, Hold: true, Delaying: true, ShutDown: true, Drain: true}
 	diffQueues(t, cfg, false,
 		func() queueImpl {
 			q := ksq.NewDelaying[string]()
 			impl := ksQueue(q.Queue)
-			impl.addAfter, impl.shutDown = q.AddAfter, q.ShutDown
+			impl.addAfter, impl.shutDown, impl.drain = q.AddAfter, q.ShutDown, q.ShutDownWithDrain
 			return impl
 		},
 		func() queueImpl {
@@ -88,12 +90,12 @@ func TestDelayingQueueMatchesClientGo(t *testing.T) {
 }
 
 func TestRateLimitingQueueMatchesClientGo(t *testing.T) {
-	cfg := ops.QueueConfig{Ops: 80, Keys: 6, Hold: true, Delaying: true, RateLimited: true, ShutDown: true}
+	cfg := ops.QueueConfig{Ops: 80, Keys: 6, Hold: true, Delaying: true, RateLimited: true, ShutDown: true, Drain: true}
 	diffQueues(t, cfg, false,
 		func() queueImpl {
 			q := ksq.NewRateLimiting(ksq.NewItemExponentialFailureRateLimiter[string](5*time.Millisecond, time.Second), ksq.QueueConfig{})
 			impl := ksQueue(q.Queue)
-			impl.addAfter, impl.shutDown = q.AddAfter, q.ShutDown
+			impl.addAfter, impl.shutDown, impl.drain = q.AddAfter, q.ShutDown, q.ShutDownWithDrain
 			impl.addRL, impl.forget, impl.numRequeues = q.AddRateLimited, q.Forget, q.NumRequeues
 			return impl
 		},

@@ -40,9 +40,12 @@ const (
 	QAddWithOpts
 	// QShutDown is ShutDown; later steps go on against the shut queue.
 	QShutDown
+	// QShutDownWithDrain is ShutDownWithDrain, which waits (on a
+	// goroutine of the harness) until no item is being processed.
+	QShutDownWithDrain
 )
 
-var queueOpNames = [...]string{"Add", "AddAfter", "AddRateLimited", "Forget", "GetDone", "GetHold", "DoneHeld", "Advance", "AddWithOpts", "ShutDown"}
+var queueOpNames = [...]string{"Add", "AddAfter", "AddRateLimited", "Forget", "GetDone", "GetHold", "DoneHeld", "Advance", "AddWithOpts", "ShutDown", "ShutDownWithDrain"}
 
 func (k QueueOpKind) String() string { return queueOpNames[k] }
 
@@ -64,7 +67,7 @@ func (o QueueOp) String() string {
 		return fmt.Sprintf("AddAfter(%s, %v)", o.Key, o.Delay)
 	case QAdvance:
 		return fmt.Sprintf("Advance(%v)", o.Delay)
-	case QGetDone, QGetHold, QDoneHeld, QShutDown:
+	case QGetDone, QGetHold, QDoneHeld, QShutDown, QShutDownWithDrain:
 		return o.Kind.String()
 	case QAddWithOpts:
 		return fmt.Sprintf("AddWithOpts(%s%v, prio=%d/%v, after=%v, rl=%v)", o.Key, o.More, o.Priority, o.HasPriority, o.Delay, o.RateLimited)
@@ -86,9 +89,9 @@ type QueueConfig struct {
 	Priority bool
 	// Hold enables GetHold/DoneHeld (adds while processing).
 	Hold bool
-	// ShutDown puts a ShutDown two thirds of the way into half of the
-	// sequences.
-	ShutDown bool
+	// ShutDown puts a ShutDown (or, with Drain, half the time a
+	// ShutDownWithDrain) two thirds of the way into half of the sequences.
+	ShutDown, Drain bool
 }
 
 // Tick is the virtual time a harness lets pass after every step, so that
@@ -107,7 +110,11 @@ func QueueOps(r *rand.Rand, cfg QueueConfig) []QueueOp {
 	}
 	for len(out) < cfg.Ops {
 		if len(out) == shutAt {
-			out = append(out, QueueOp{Kind: QShutDown})
+			kind := QShutDown
+			if cfg.Drain && r.IntN(2) == 0 {
+				kind = QShutDownWithDrain
+			}
+			out = append(out, QueueOp{Kind: kind})
 		}
 		key := fmt.Sprintf("k%02d", r.IntN(cfg.Keys))
 		delay := time.Duration(r.IntN(50)) * time.Millisecond
