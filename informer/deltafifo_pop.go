@@ -102,10 +102,8 @@ const shrinkAfter = 1024
 func (f *DeltaFIFO[T]) releaseDrainedLocked() {
 	if f.peak > shrinkAfter {
 		f.items = map[string]Deltas[T]{}
+		f.queue = nil // its array is as big as the backlog was
 		f.peak = 0
-	}
-	if cap(f.queue) > shrinkAfter {
-		f.queue = nil
 	}
 }
 
