@@ -22,7 +22,10 @@
 //   - Workqueues: Queue, DelayingQueue and RateLimitingQueue against
 //     client-go's NewTyped, NewTypedDelayingQueue and
 //     NewTypedRateLimitingQueue: the Get order, dedup, adds while the
-//     worker holds the item, and NumRequeues, for one worker.
+//     worker holds the item, NumRequeues, and ShutDown or ShutDownWithDrain
+//     midway (when the drain returns), for one worker. (client-go's
+//     delaying queue does not override ShutDownWithDrain, so its waiting
+//     loop outlives it; the harness calls ShutDown afterwards.)
 //   - Workqueue metrics: with a MetricsProvider, the same depth, adds,
 //     retries, unfinished-work gauges and every queue-latency and
 //     work-duration observation, to the virtual microsecond.
