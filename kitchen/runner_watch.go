@@ -165,11 +165,18 @@ func (d *deskWatch) mark(o *Order) (orderMark, bool) {
 	return old, ok
 }
 
-// forget drops what the desk knew of a deleted order.
+// forget drops what the desk knew of a deleted order, once its DELETED
+// has been told, and tells the lines that waited for it.
 func (d *deskWatch) forget(o *Order) {
+	key := keyOf(o)
 	d.mu.Lock()
-	defer d.mu.Unlock()
-	delete(d.seen, keyOf(o))
+	delete(d.seen, key)
+	lines := d.pending[key]
+	delete(d.pending, key)
+	d.mu.Unlock()
+	for _, say := range lines {
+		say()
+	}
 }
 
 // tell narrates one event.
@@ -180,8 +187,7 @@ func (d *deskWatch) tell(e apiserver.Event) {
 	}
 	old, known := d.mark(o)
 	if e.Type == apiserver.EventDeleted {
-		d.forget(o)
-		defer d.flush(func(key string) bool { return key == keyOf(o) })
+		defer d.forget(o) // after the DELETED line: see afterOwnerGone
 	}
 	say := d.log.Say
 	what := fmt.Sprintf("(rv %s, generation %d)", o.ResourceVersion, o.Generation)

@@ -57,6 +57,13 @@ func WatchExpired(ctx context.Context, w io.Writer) error {
 		return ctx.Err()
 	}
 
+	// A watch that ends within a second of its start without an event
+	// looks broken to a reflector (client-go's "very short watch"): it
+	// would list again at once instead of watching from where it was.
+	// Let this one run a while first, as a real runner's would.
+	if err := clock.Sleep(ctx, 2*time.Minute); err != nil {
+		return err
+	}
 	heading(w, "1. The runner is cut off")
 	g.close()
 	srv.CloseWatches()
