@@ -183,6 +183,46 @@ func ExampleResourceEventHandler_tombstone() {
 	// delete table-2 (final state unknown: true, last known dishes: 2)
 }
 
+// After a relist the handler hears about every object again: the ones
+// that changed while the informer was away as real updates, and the ones
+// that did not as OnUpdate(old, new) with the same resourceVersion, as in
+// client-go. A handler must tolerate them; comparing resourceVersions
+// tells them apart.
+func ExampleResourceEventHandler_relist() {
+	srv, orders := newFrontDesk("table-1", "table-2")
+	defer srv.CloseWatches()
+	// The informer lists, but every watch is refused until we say so.
+	srv.FailNext(apiserver.VerbWatch, 1_000_000, apiserver.NewTooManyRequests("busy", 1))
+	inf := informer.NewSharedIndexInformer[*order](orders, informer.Options[*order]{
+		Backoff:           &informer.Backoff{Initial: 10 * time.Millisecond},
+		WatchErrorHandler: func(error) {}, // the 429s and the 410 are expected here
+	})
+	events := make(chan string, 10)
+	reg, _ := inf.AddEventHandler(informer.ResourceEventHandlerFuncs[*order]{
+		UpdateFunc: func(old, o *order) {
+			if old.ResourceVersion == o.ResourceVersion {
+				events <- o.Name + ": unchanged, nothing to do"
+				return
+			}
+			events <- fmt.Sprintf("%s: %d dishes (was %d)", o.Name, o.Spec.Size, old.Spec.Size)
+		},
+	})
+	stop := run(inf)
+	defer stop()
+	<-reg.Synced()
+
+	o, _ := orders.Namespace("dining-room").Get(context.Background(), "table-2", apiserver.GetOptions{})
+	o.(*order).Spec.Size = 5
+	orders.Update(context.Background(), o, apiserver.UpdateOptions{})
+	srv.CompactHistory()                      // the desk forgets what happened
+	srv.FailNext(apiserver.VerbWatch, 0, nil) // the runner reconnects: 410, relist
+	fmt.Println(<-events)
+	fmt.Println(<-events)
+	// Output:
+	// table-1: unchanged, nothing to do
+	// table-2: 5 dishes (was 2)
+}
+
 // With a resync period, every cached object is handed to the handler again
 // as an update with the same resourceVersion, without asking the server.
 func ExampleSharedIndexInformer_AddEventHandlerWithResyncPeriod() {

@@ -20,9 +20,15 @@ type ResourceEventHandler[T apiserver.Object] interface {
 	// handler added while the informer runs, for everything already
 	// cached when it was added); false for objects created later.
 	OnAdd(obj T, isInInitialList bool)
-	// OnUpdate is called when a cached object changes, and on a resync
-	// (then oldObj and newObj have the same resourceVersion, often the
-	// same pointer).
+	// OnUpdate is called when a cached object changes, on a resync, and
+	// after a relist for every object that did not change (as in
+	// client-go). In the last two cases oldObj and newObj have the same
+	// resourceVersion (often they are the same pointer): nothing changed,
+	// so tolerate them — compare resourceVersions to skip them, or make
+	// the work they trigger idempotent. A handler sees the relist ones
+	// whenever it is marked resyncing: always for an informer without a
+	// resync period, otherwise until the first resync check and then while
+	// its own resync is due (see the package doc, "Resync").
 	OnUpdate(oldObj, newObj T)
 	// OnDelete is called when an object leaves the cache, with its last
 	// known state. finalStateUnknown is true when the informer did not see

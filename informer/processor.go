@@ -144,7 +144,13 @@ type listener[T apiserver.Object] struct {
 	requestedResync time.Duration // what the handler asked for
 	resyncPeriod    time.Duration // what it gets (see effectiveResyncPeriod)
 	nextResync      time.Time
-	resyncing       bool // a resync is under way and this handler is due
+	// resyncing says whether updates with an unchanged resourceVersion
+	// (a resync's Sync deltas, a relist's Replaced ones for objects that
+	// did not change) reach this handler. It starts true and only the
+	// resync check (dueForResync) recomputes it, as client-go's
+	// sharedProcessor does; so a handler of an informer without a resync
+	// period receives them after every relist.
+	resyncing bool
 
 	mu      sync.Mutex // guards buf
 	buf     ring[notification[T]]
@@ -160,6 +166,7 @@ func newListener[T apiserver.Object](h ResourceEventHandler[T], reg *Registratio
 		requestedResync: requested,
 		resyncPeriod:    period,
 		nextResync:      nextResync(now, period),
+		resyncing:       true, // until the first resync check says otherwise
 		wake:            make(chan struct{}, 1),
 		stop:            make(chan struct{}),
 	}

@@ -59,9 +59,18 @@ type ReflectorOptions struct {
 // then Watch from the list's resourceVersion and apply every event.
 //
 //   - Every event, bookmarks included, advances the last-seen
-//     resourceVersion ([Reflector.LastSyncResourceVersion]).
+//     resourceVersion ([Reflector.LastSyncResourceVersion]) — except the
+//     leading ADDED events of a watch from "" or "0" (a fresh server's
+//     list resourceVersion): those are a snapshot in no resourceVersion
+//     order, so, as client-go, the resourceVersion advances only from the
+//     first event of another type, bookmarks included. Until then a
+//     re-watch starts from "0" again, and gets the snapshot again.
 //   - A watch that ends cleanly (the server closed it, or its timeout
 //     passed) is re-opened from that resourceVersion, without a list.
+//   - A watch that ends cleanly within a second of being requested
+//     without a single event is treated as broken, as client-go does: a
+//     [VeryShortWatchError] goes to the WatchErrorHandler, and the
+//     reflector waits for the backoff and lists again.
 //   - A 410 Expired (the server no longer has the history after that
 //     resourceVersion), in the stream or as the Watch call's error, ends the
 //     watch; the reflector lists again and Replace reconciles the store.
@@ -69,9 +78,9 @@ type ReflectorOptions struct {
 //     error waits for the backoff and lists again.
 //
 // Like client-go, it also waits for the backoff after every list-and-watch
-// cycle that ends, 410 included. Unlike client-go, it does not treat a
-// watch that closes within a second with no events as an error, and it
-// reports 410s to the WatchErrorHandler too.
+// cycle that ends, 410 included. Unlike client-go, it reports the errors
+// that end a watch stream (410s, very short watches) to the
+// WatchErrorHandler too, where client-go only logs them.
 //
 // Use [NewReflector]; the zero value is not usable.
 type Reflector struct {
@@ -279,9 +288,17 @@ func (r *Reflector) resyncLoop(ctx context.Context, errc chan<- error) {
 // that needs a relist (nil when ctx ended).
 func (r *Reflector) watch(ctx context.Context, w apiserver.WatchInterface, resyncErr <-chan error) error {
 	for ctx.Err() == nil {
+		// The clock starts before the request, as in client-go, for the
+		// very-short-watch check. A watch-list's stream handed over in w
+		// is past its initial ADDED events; a watch from "" or "0" starts
+		// with synthetic ones, in no resourceVersion order.
+		start := time.Now()
+		pastAdded := true
 		if w == nil {
+			opts := r.watchOptions()
+			pastAdded = opts.ResourceVersion != "" && opts.ResourceVersion != "0"
 			var err error
-			w, err = r.lw.Watch(ctx, r.watchOptions())
+			w, err = r.lw.Watch(ctx, opts)
 			if err != nil {
 				if apiserver.IsTooManyRequests(err) && ctx.Err() == nil {
 					r.reportError(fmt.Errorf("watch: %w", err))
@@ -293,13 +310,14 @@ func (r *Reflector) watch(ctx context.Context, w apiserver.WatchInterface, resyn
 				return fmt.Errorf("watch: %w", err)
 			}
 		}
-		err := r.handleWatch(ctx, w, resyncErr)
+		err := r.handleWatch(ctx, w, watchStart{at: start, pastAdded: pastAdded}, resyncErr)
 		w = nil
 		switch {
 		case ctx.Err() != nil:
 			return nil
 		case err == nil:
 			// A clean close: re-watch from the last resourceVersion seen.
+			// (A very short one is an error: it relists, below.)
 		case apiserver.IsTooManyRequests(err):
 			r.reportError(fmt.Errorf("watch: %w", err))
 			if !r.wait(ctx) {
@@ -324,10 +342,42 @@ func (r *Reflector) watchOptions() apiserver.ListOptions {
 // errWatchStopped is returned by handleWatch when ctx ended.
 var errWatchStopped = errors.New("informer: watch stopped")
 
+// veryShortWatch is how long a watch must last, if it delivers no event,
+// for its clean close to be trusted (client-go uses the same second).
+const veryShortWatch = time.Second
+
+// VeryShortWatchError is what a [Reflector] reports when a watch closed
+// cleanly within a second of being requested without delivering a single
+// event: client-go's error of the same name ("very short watch" in its
+// logs). Such a close more likely means a broken connection or server
+// than a quiet one, so the Reflector lists again rather than re-watching.
+type VeryShortWatchError struct {
+	// Name is the reflector's [ReflectorOptions].Name.
+	Name string
+}
+
+func (e *VeryShortWatchError) Error() string {
+	return fmt.Sprintf("very short watch: %s: the watch closed within %v of its start without an event", e.Name, veryShortWatch)
+}
+
+// watchStart says when a watch was requested and whether its events may
+// advance the last-seen resourceVersion from the first one.
+type watchStart struct {
+	at time.Time
+	// pastAdded is false for a watch from "" or "0": its leading ADDED
+	// events are the current state, sent in no resourceVersion order, so
+	// resuming from one of them could skip changes. As client-go's
+	// propagateRVFromStart, the resourceVersion then advances only from
+	// the first event that is not ADDED (a bookmark counts).
+	pastAdded bool
+}
+
 // handleWatch applies w's events to the store until the watch ends (nil
-// for a clean close), and stops it.
-func (r *Reflector) handleWatch(ctx context.Context, w apiserver.WatchInterface, resyncErr <-chan error) error {
+// for a clean close, a [VeryShortWatchError] for a suspiciously quick
+// one), and stops it.
+func (r *Reflector) handleWatch(ctx context.Context, w apiserver.WatchInterface, from watchStart, resyncErr <-chan error) error {
 	defer w.Stop()
+	events := 0
 	for {
 		select {
 		case <-ctx.Done():
@@ -336,12 +386,19 @@ func (r *Reflector) handleWatch(ctx context.Context, w apiserver.WatchInterface,
 			return err
 		case ev, ok := <-w.ResultChan():
 			if !ok {
+				if events == 0 && time.Since(from.at) < veryShortWatch {
+					return &VeryShortWatchError{Name: r.opts.Name}
+				}
 				return nil
 			}
 			if _, err := r.apply(ev, r.store); err != nil {
 				return err
 			}
-			r.setLastSyncResourceVersion(ev.Object.GetObjectMeta().ResourceVersion)
+			events++
+			from.pastAdded = from.pastAdded || ev.Type != apiserver.EventAdded
+			if from.pastAdded {
+				r.setLastSyncResourceVersion(ev.Object.GetObjectMeta().ResourceVersion)
+			}
 		}
 	}
 }

@@ -17,19 +17,27 @@ import (
 )
 
 // fakeWatch is a watch whose events a test scripts: the events given are
-// buffered; closed ends the stream after them (a clean close). Its
-// channel is made on first use, so that a fake built outside a synctest
-// bubble still blocks durably inside it.
+// buffered; closed ends the stream after them (a clean close), at once or,
+// with closeAfter, that long after first use. Its channel is made on
+// first use, so that a fake built outside a synctest bubble still blocks
+// durably inside it.
 type fakeWatch struct {
-	events  []apiserver.Event
-	closed  bool
-	once    sync.Once
-	ch      chan apiserver.Event
-	stopped sync.Once
+	events     []apiserver.Event
+	closed     bool
+	closeAfter time.Duration
+	once       sync.Once
+	ch         chan apiserver.Event
+	stopped    sync.Once
 }
 
 func newFakeWatch(closed bool, events ...apiserver.Event) *fakeWatch {
 	return &fakeWatch{events: events, closed: closed}
+}
+
+// closingWatch is a watch that delivers events and closes cleanly d after
+// it was opened.
+func closingWatch(d time.Duration, events ...apiserver.Event) *fakeWatch {
+	return &fakeWatch{events: events, closed: true, closeAfter: d}
 }
 
 func (w *fakeWatch) ResultChan() <-chan apiserver.Event {
@@ -38,7 +46,10 @@ func (w *fakeWatch) ResultChan() <-chan apiserver.Event {
 		for _, ev := range w.events {
 			w.ch <- ev
 		}
-		if w.closed {
+		switch {
+		case w.closed && w.closeAfter > 0:
+			time.AfterFunc(w.closeAfter, func() { close(w.ch) })
+		case w.closed:
 			close(w.ch)
 		}
 	})
@@ -207,10 +218,44 @@ func TestReflector(t *testing.T) {
 		name:      "a clean close re-watches from the last resourceVersion without a list",
 		reason:    "the server ending a watch loses nothing: the next watch starts where the last ended",
 		lists:     []any{list("5")},
-		watches:   []any{newFakeWatch(true, event(apiserver.EventAdded, "a", "6")), newFakeWatch(true), newFakeWatch(false, event(apiserver.EventAdded, "b", "9"))},
+		watches:   []any{newFakeWatch(true, event(apiserver.EventAdded, "a", "6")), closingWatch(time.Second), newFakeWatch(false, event(apiserver.EventAdded, "b", "9"))},
 		wantCalls: []string{`list rv="0"`, `watch rv="5"`, `watch rv="6"`, `watch rv="6"`},
 		wantOps:   []string{"replace []@5", "add a@6", "add b@9"},
 		wantRV:    "9",
+	}, {
+		name:      "a watch that closes within a second without an event relists",
+		reason:    "client-go's VeryShortWatchError: so quick and empty a close means a broken stream, not a quiet one",
+		opts:      ReflectorOptions{Name: "widgets"},
+		lists:     []any{list("5"), list("7")},
+		watches:   []any{closingWatch(time.Second - time.Nanosecond), newFakeWatch(false)},
+		wantCalls: []string{`list rv="0"`, `watch rv="5"`, `list rv="5"`, `watch rv="7"`},
+		wantOps:   []string{"replace []@5", "replace []@7"},
+		wantRV:    "7",
+		wantErrs:  []string{"watch: very short watch: widgets: the watch closed within 1s of its start without an event"},
+	}, {
+		name:      `a watch from "0" does not advance past its leading ADDED events`,
+		reason:    `client-go's propagateRVFromStart: they are a snapshot in no resourceVersion order; the first other event moves on`,
+		lists:     []any{list("0")}, // a fresh server (finding F2)
+		watches:   []any{newFakeWatch(true, event(apiserver.EventAdded, "a", "3"), event(apiserver.EventAdded, "b", "2")), newFakeWatch(false, event(apiserver.EventAdded, "c", "5"), event(apiserver.EventModified, "a", "6"), event(apiserver.EventAdded, "d", "7"))},
+		wantCalls: []string{`list rv="0"`, `watch rv="0"`, `watch rv="0"`},
+		wantOps:   []string{"replace []@0", "add a@3", "add b@2", "add c@5", "update a@6", "add d@7"},
+		wantRV:    "7",
+	}, {
+		name:      `a bookmark moves a watch from "0" past its snapshot`,
+		reason:    "a bookmark is an event besides ADDED",
+		lists:     []any{list("0")},
+		watches:   []any{newFakeWatch(false, event(apiserver.EventAdded, "a", "3"), event(apiserver.EventBookmark, "", "4"), event(apiserver.EventAdded, "b", "5"))},
+		wantCalls: []string{`list rv="0"`, `watch rv="0"`},
+		wantOps:   []string{"replace []@0", "add a@3", "add b@5"},
+		wantRV:    "5",
+	}, {
+		name:      `ADDED events do not hold back a watch from a real resourceVersion`,
+		reason:    "only a watch from \"\" or \"0\" starts with a snapshot",
+		lists:     []any{list("2")},
+		watches:   []any{newFakeWatch(false, event(apiserver.EventAdded, "a", "3"))},
+		wantCalls: []string{`list rv="0"`, `watch rv="2"`},
+		wantOps:   []string{"replace []@2", "add a@3"},
+		wantRV:    "3",
 	}, {
 		name:      "410 in the stream relists from the last resourceVersion",
 		reason:    "history after our resourceVersion is gone; only a list can tell what changed",
@@ -297,6 +342,24 @@ func TestReflector(t *testing.T) {
 		wantCalls: []string{`watch rv="" sendInitialEvents match=NotOlderThan`},
 		wantOps:   []string{"replace [a b]@5", "update a@6"},
 		wantRV:    "6",
+	}, {
+		name:      `a watch-list's stream goes on past its snapshot even at "0"`,
+		reason:    "as client-go: the stream handed over by a watch-list is past its synthetic ADDED events",
+		opts:      ReflectorOptions{UseWatchList: true},
+		watches:   []any{newFakeWatch(false, event(apiserver.EventAdded, "a", "0"), initialEventsEnd("0"), event(apiserver.EventAdded, "b", "1"))},
+		wantCalls: []string{`watch rv="" sendInitialEvents match=NotOlderThan`},
+		wantOps:   []string{"replace [a]@0", "add b@1"},
+		wantRV:    "1",
+	}, {
+		name:      "a watch-list that closes within a second without an event falls back to a list",
+		reason:    "client-go's VeryShortWatchError ends its watch-list attempt",
+		opts:      ReflectorOptions{UseWatchList: true, Name: "widgets"},
+		lists:     []any{list("5", "a")},
+		watches:   []any{newFakeWatch(true), newFakeWatch(false)},
+		wantCalls: []string{`watch rv="" sendInitialEvents match=NotOlderThan`, `list rv="0"`, `watch rv="5"`},
+		wantOps:   []string{"replace [a]@5"},
+		wantRV:    "5",
+		wantErrs:  []string{"watch-list failed, falling back to list: very short watch: widgets: the watch closed within 1s of its start without an event"},
 	}, {
 		name:      "watch-list refused falls back to a list",
 		reason:    "client-go falls back to list when watch-list fails",

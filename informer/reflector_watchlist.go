@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/store"
@@ -20,11 +21,12 @@ import (
 // worth a fallback to listing.
 func (r *Reflector) watchList(ctx context.Context) (apiserver.WatchInterface, error) {
 	for ctx.Err() == nil {
+		start := time.Now()
 		w, err := r.lw.Watch(ctx, r.watchListOptions())
 		var items []apiserver.Object
 		var rv string
 		if err == nil {
-			items, rv, err = r.collectInitialEvents(ctx, w)
+			items, rv, err = r.collectInitialEvents(ctx, w, start)
 		}
 		switch {
 		case ctx.Err() != nil:
@@ -68,12 +70,18 @@ func (r *Reflector) watchListOptions() apiserver.ListOptions {
 
 // collectInitialEvents reads w up to the initial-events-end bookmark and
 // returns the state it streamed and the bookmark's resourceVersion; rv is
-// "" if the watch closed cleanly first. On any other return w is stopped.
-func (r *Reflector) collectInitialEvents(ctx context.Context, w apiserver.WatchInterface) ([]apiserver.Object, string, error) {
+// "" if the watch closed cleanly first. A stream that closed within a
+// second of start without an event is a [VeryShortWatchError] (which,
+// as in client-go, makes the reflector fall back to a list). On any
+// return but success w is stopped.
+func (r *Reflector) collectInitialEvents(ctx context.Context, w apiserver.WatchInterface, start time.Time) ([]apiserver.Object, string, error) {
 	c := &collector{objs: map[string]apiserver.Object{}}
-	for {
+	for events := 0; ; events++ {
 		end, err := r.readInitialEvent(ctx, w, c)
 		switch {
+		case err == errWatchClosed && events == 0 && time.Since(start) < veryShortWatch:
+			w.Stop()
+			return nil, "", &VeryShortWatchError{Name: r.opts.Name}
 		case err == errWatchClosed:
 			w.Stop()
 			return nil, "", nil

@@ -290,7 +290,8 @@ func (i *SharedIndexInformer[T]) reportError(err error) {
 
 // shouldResync decides which handlers take part in the resync the
 // reflector is about to ask the FIFO for (client-go's
-// sharedProcessor.shouldResync). Sync notifications then go to those only.
+// sharedProcessor.shouldResync). Sync notifications then go to those only
+// — and so do a later relist's unchanged objects, until the next check.
 func (i *SharedIndexInformer[T]) shouldResync() bool {
 	i.mu.Lock()
 	defer i.mu.Unlock()
@@ -343,13 +344,16 @@ func (i *SharedIndexInformer[T]) processDelta(key string, d Delta[T], isInInitia
 	}
 	// An update that does not change the resourceVersion is a resync
 	// (Sync, or Replaced after a relist found nothing new): it goes only
-	// to the handlers whose resync is due.
+	// to the handlers marked resyncing — those the last resync check
+	// found due, and every handler until a first check has run (without a
+	// resync period: always), as in client-go.
 	isSync := old.GetObjectMeta().ResourceVersion == d.Object.GetObjectMeta().ResourceVersion
 	i.distribute(notification[T]{kind: updateNotification, oldObj: old, newObj: d.Object}, isSync)
 	return nil
 }
 
-// distribute queues n for every handler (for a resync, only those due).
+// distribute queues n for every handler (for a resync, only those marked
+// resyncing).
 // Must be called with mu held.
 func (i *SharedIndexInformer[T]) distribute(n notification[T], isSync bool) {
 	for _, l := range i.listeners {

@@ -240,6 +240,7 @@ func TestTombstoneAfterMissedDelete(t *testing.T) {
 		e.run()
 		<-reg.Synced()  // the informer's Synced would not wait for the handler
 		synctest.Wait() // and the reflector is watching
+		e.ageWatch()
 		r.take()
 		// Cut the informer off: its watch ends and the re-watch fails, so
 		// it waits for the backoff and relists; the delete falls in the gap.
@@ -260,12 +261,13 @@ func TestTombstoneAfterMissedDelete(t *testing.T) {
 func TestCompactionRelists(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, Options[*widget]{})
-		e.create("a", nil)
+		a := e.create("a", nil)
 		var r recorder
 		reg, _ := e.inf.AddEventHandler(&r)
 		e.run()
 		<-reg.Synced()  // the informer's Synced would not wait for the handler
 		synctest.Wait() // and the reflector is watching
+		e.ageWatch()
 		r.take()
 		lists := e.srv.RequestCount(apiserver.VerbList, apiservertest.WidgetsResource.GroupResource())
 		// The re-watch after the close is refused (429), so the informer
@@ -277,7 +279,12 @@ func TestCompactionRelists(t *testing.T) {
 		e.srv.CompactHistory() // ...and meanwhile the history it needs is gone.
 		time.Sleep(time.Minute)
 		synctest.Wait()
-		diffEvents(t, "after 410 the relist finds what changed", []string{"add b@" + b.ResourceVersion + " initial=false"}, r.take())
+		// a did not change: without a resync period the handler is told
+		// so, as OnUpdate(old, new) with old == new (as in client-go).
+		diffEvents(t, "after 410 the relist finds what changed", []string{
+			"update a@" + a.ResourceVersion + "->" + a.ResourceVersion,
+			"add b@" + b.ResourceVersion + " initial=false",
+		}, r.take())
 		if got := e.srv.RequestCount(apiserver.VerbList, apiservertest.WidgetsResource.GroupResource()); got != lists+1 {
 			t.Errorf("lists = %d, want one more than %d", got, lists)
 		}
@@ -292,21 +299,91 @@ func TestCompactionRelists(t *testing.T) {
 func TestCleanCloseRewatchesWithoutList(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, Options[*widget]{})
+		a := e.create("a", nil) // so the list's resourceVersion is not "0"
 		var r recorder
 		e.inf.AddEventHandler(&r)
 		e.run()
 		<-e.inf.Synced()
+		e.ageWatch()
 		gr := apiservertest.WidgetsResource.GroupResource()
+		want := []string{"add a@" + a.ResourceVersion + " initial=true"}
 		for i := range 3 {
 			e.srv.CloseWatches()
-			e.create(fmt.Sprintf("w%d", i), nil)
+			w := e.create(fmt.Sprintf("w%d", i), nil)
+			want = append(want, "add "+w.Name+"@"+w.ResourceVersion+" initial=false")
 			synctest.Wait()
 		}
 		if got := e.srv.RequestCount(apiserver.VerbList, gr); got != 1 {
 			t.Errorf("lists = %d, want 1: a clean close re-watches", got)
 		}
-		if got := len(r.take()); got != 3 {
-			t.Errorf("handler got %d events, want 3", got)
+		diffEvents(t, "each re-watch starts where the last ended", want, r.take())
+	})
+}
+
+// TestVeryShortWatchRelists: a watch that ends within a second of its
+// start without an event is taken as broken, as in client-go: the informer
+// reports a VeryShortWatchError and lists again instead of re-watching.
+func TestVeryShortWatchRelists(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, Options[*widget]{})
+		a := e.create("a", nil)
+		var r recorder
+		e.inf.AddEventHandler(&r)
+		e.run()
+		<-e.inf.Synced()
+		synctest.Wait() // watching since this very instant
+		r.take()
+		e.srv.CloseWatches()
+		time.Sleep(time.Minute)
+		synctest.Wait()
+		gr := apiservertest.WidgetsResource.GroupResource()
+		if got := e.srv.RequestCount(apiserver.VerbList, gr); got != 2 {
+			t.Errorf("lists = %d, want 2: a very short watch relists", got)
+		}
+		diffEvents(t, "the relist finds a unchanged", []string{"update a@" + a.ResourceVersion + "->" + a.ResourceVersion}, r.take())
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		var short *VeryShortWatchError
+		if len(e.errs) != 1 || !errors.As(e.errs[0], &short) {
+			t.Errorf("errors reported = %v, want one VeryShortWatchError", e.errs)
+		}
+	})
+}
+
+// TestFreshServerRewatchesFromZero: a server that has taken no write lists
+// at resourceVersion "0", so the watch starts from "0" and its ADDED
+// events are a snapshot that does not advance the resourceVersion (as
+// client-go's propagateRVFromStart). Each clean close re-watches from "0"
+// and hears the whole state again: updates with old == new for what the
+// cache has, until an event of another type moves it on.
+func TestFreshServerRewatchesFromZero(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, Options[*widget]{})
+		var r recorder
+		e.inf.AddEventHandler(&r)
+		e.run()
+		<-e.inf.Synced()
+		e.ageWatch()
+		e.srv.CloseWatches()
+		a, b := e.create("a", nil), e.create("b", nil)
+		synctest.Wait()
+		e.ageWatch()
+		if got := e.inf.LastSyncResourceVersion(); got != "0" {
+			t.Errorf("after ADDED events only: LastSyncResourceVersion = %q, want \"0\"", got)
+		}
+		e.srv.CloseWatches()
+		synctest.Wait()
+		e.delete("a")
+		synctest.Wait()
+		diffEvents(t, "a re-watch from \"0\" gets the snapshot again", []string{
+			"add a@" + a.ResourceVersion + " initial=false",
+			"add b@" + b.ResourceVersion + " initial=false",
+			"update a@" + a.ResourceVersion + "->" + a.ResourceVersion,
+			"update b@" + b.ResourceVersion + "->" + b.ResourceVersion,
+			"delete a@" + e.srv.ResourceVersion() + " unknown=false",
+		}, r.take())
+		if got, want := e.inf.LastSyncResourceVersion(), e.srv.ResourceVersion(); got != want {
+			t.Errorf("after a DELETED event: LastSyncResourceVersion = %q, want %q", got, want)
 		}
 	})
 }
@@ -337,6 +414,91 @@ func TestResyncGoesOnlyToDueHandlers(t *testing.T) {
 			t.Errorf("minutely handler resynced %d times in 59 minutes, want 59", got)
 		}
 		diffEvents(t, "the hourly handler is due after an hour", resync, hourly.take())
+	})
+}
+
+// ageWatch lets the informer's watch live past a second: a watch that
+// ends sooner without an event is taken as broken (VeryShortWatchError)
+// and relists, which tests that end watches on purpose may not want.
+func (e *env) ageWatch() {
+	time.Sleep(2 * time.Second)
+	synctest.Wait()
+}
+
+// relist makes the informer list again: its watch ends, the re-watch
+// fails, and after the backoff it lists. It returns once that is done.
+func (e *env) relist() {
+	e.t.Helper()
+	e.ageWatch() // or the ended watch alone would relist
+	gr := apiservertest.WidgetsResource.GroupResource()
+	lists := e.srv.RequestCount(apiserver.VerbList, gr)
+	e.srv.FailNext(apiserver.VerbWatch, 1, apiserver.NewInternalError(errors.New("connection reset")))
+	e.srv.CloseWatches()
+	time.Sleep(10 * time.Second) // past the backoff
+	synctest.Wait()
+	if got := e.srv.RequestCount(apiserver.VerbList, gr); got != lists+1 {
+		e.t.Fatalf("lists = %d, want one more than %d", got, lists)
+	}
+}
+
+// TestRelistTellsUnchangedObjectsToResyncingHandlers pins client-go's
+// rule for a relist's unchanged objects: they are updates with old == new,
+// delivered like a resync's, to the handlers marked resyncing. Every
+// handler starts marked; only the resync check recomputes the marks.
+func TestRelistTellsUnchangedObjectsToResyncingHandlers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, Options[*widget]{ResyncPeriod: time.Minute})
+		a := e.create("a", nil)
+		var every, hourly recorder
+		e.inf.AddEventHandler(&every)
+		e.inf.AddEventHandlerWithResyncPeriod(&hourly, time.Hour)
+		e.run()
+		<-e.inf.Synced()
+		synctest.Wait()
+		every.take()
+		hourly.take()
+		same := []string{"update a@" + a.ResourceVersion + "->" + a.ResourceVersion}
+
+		e.relist() // t≈12s: no resync check yet, so both are marked
+		diffEvents(t, "relist before any resync check: every handler", same, every.take())
+		diffEvents(t, "relist before any resync check: hourly handler", same, hourly.take())
+
+		time.Sleep(time.Minute) // the check at t≈63s: every is due, hourly not
+		synctest.Wait()
+		diffEvents(t, "resync at one minute: every handler", same, every.take())
+		diffEvents(t, "resync at one minute: hourly handler", nil, hourly.take())
+
+		e.relist() // t≈84s: the marks are the check's
+		diffEvents(t, "relist after the check: every handler (due)", same, every.take())
+		diffEvents(t, "relist after the check: hourly handler (not due)", nil, hourly.take())
+	})
+}
+
+// TestRelistTellsUnchangedObjectsWithoutResync: with no resync period the
+// marks are never recomputed, so every relist tells every handler —
+// including one added late — about each unchanged object.
+func TestRelistTellsUnchangedObjectsWithoutResync(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, Options[*widget]{})
+		a := e.create("a", nil)
+		var first, late recorder
+		e.inf.AddEventHandler(&first)
+		e.run()
+		<-e.inf.Synced()
+		reg, _ := e.inf.AddEventHandler(&late)
+		<-reg.Synced()
+		synctest.Wait()
+		diffEvents(t, "late handler before the relist", []string{"add a@" + a.ResourceVersion + " initial=true"}, late.take())
+		first.take()
+		e.relist()
+		b := e.update("a", 7) // a real change afterwards, for contrast
+		synctest.Wait()
+		want := []string{
+			"update a@" + a.ResourceVersion + "->" + a.ResourceVersion,
+			"update a@" + a.ResourceVersion + "->" + b.ResourceVersion,
+		}
+		diffEvents(t, "first handler", want, first.take())
+		diffEvents(t, "late handler", want, late.take())
 	})
 }
 
