@@ -232,6 +232,9 @@ func recoverEast(ctx context.Context, e *env, d *Dispatcher, east *apiserver.Ser
 	}
 	shops["east"], stops["east"] = shop, shop.Start(ctx)
 	// The copies that east's baker had claimed (with its finalizer) wait
-	// for it to throw the work away; the others were deleted at once.
-	return e.j.Await(ctx, pending, IsEvent("handed-over"))
+	// for it to throw the work away; the others were deleted at once. Wait
+	// until its front desk sees them gone, not only until the baker says
+	// "handed over": it says so before it removes its finalizer, and
+	// closing the shop in between would leave the copy behind.
+	return e.j.Await(ctx, pending, func(en Entry) bool { return en.Who == "front-desk@east" && en.Event == "gone" })
 }
