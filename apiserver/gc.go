@@ -37,6 +37,22 @@ func (s *Server) indexOwnersLocked(ref objectRef, typ EventType, obj, prev *entr
 	}
 }
 
+// garbageAfterLocked returns what the garbage collector must look at after
+// committing ch to key: the dependents of an object that is gone, or the
+// object itself when it names owners (one of which may not exist). s.mu
+// must be held.
+func (s *Server) garbageAfterLocked(gr GroupResource, key string, ch change) []objectRef {
+	switch {
+	case s.opts.DisableGarbageCollection:
+		return nil
+	case ch.typ == EventDeleted:
+		return s.dependentsLocked(ch.obj.obj.GetObjectMeta().UID)
+	case len(ch.obj.obj.GetObjectMeta().OwnerReferences) > 0:
+		return []objectRef{{gr, key}}
+	}
+	return nil
+}
+
 // dependentsLocked returns, sorted, the objects that name uid as an owner.
 // s.mu must be held.
 func (s *Server) dependentsLocked(uid string) []objectRef {
@@ -53,29 +69,31 @@ func (s *Server) dependentsLocked(uid string) []objectRef {
 	return out
 }
 
-// collectGarbage runs after the owner with the given uid has gone, as the
-// Kubernetes garbage collector does with background propagation: a
-// dependent whose every owner is now gone is deleted (its own finalizers,
-// if any, are honoured, and its own dependents follow when it goes); a
-// dependent that still has a living owner only loses the reference to the
-// dead one.
+// collectGarbage checks each of deps, as the Kubernetes garbage collector
+// does with background propagation: a dependent whose owners are all gone
+// is deleted (its own finalizers, if any, are honoured, and its own
+// dependents follow when it goes); a dependent that still has a living
+// owner only loses its references to the dead ones. It runs after an
+// owner has gone, and after any write of an object with ownerReferences,
+// so that a child created for an owner that no longer exists (a dangling
+// reference) is collected too.
 //
 // Simplified: the real collector is a controller that acts a moment later;
-// here it acts within the call that deleted the owner, so the dependents'
-// DELETED events follow the owner's directly. There is no foreground or
+// here it acts within the call that made the garbage, so the dependents'
+// events follow that call's event directly. There is no foreground or
 // orphan propagation, and blockOwnerDeletion is not enforced.
-func (s *Server) collectGarbage(uid string, deps []objectRef) {
+func (s *Server) collectGarbage(deps []objectRef) {
 	for _, ref := range deps {
 		s.mutate(ref.gr, ref.key, func(old *entry) (change, error) {
 			if old == nil {
 				return change{}, nil // gone meanwhile
 			}
 			refs := old.obj.GetObjectMeta().OwnerReferences
-			if !slices.ContainsFunc(refs, func(o OwnerReference) bool { return o.UID == uid }) {
-				return change{obj: old}, nil // no longer owned by it
-			}
 			living := s.livingOwners(old.obj.GetObjectMeta().Namespace, refs)
-			if len(living) == 0 {
+			switch {
+			case len(living) == len(refs):
+				return change{obj: old}, nil // nothing dead: not garbage
+			case len(living) == 0:
 				return s.prepareDelete(old, false)
 			}
 			next := old.obj.DeepCopyObject()
@@ -91,13 +109,17 @@ func (s *Server) collectGarbage(uid string, deps []objectRef) {
 
 // livingOwners returns the references in refs whose owner still exists
 // (same kind, name and uid), looking in namespace ns and, for
-// cluster-scoped owner kinds, in the cluster scope.
+// cluster-scoped owner kinds, in the cluster scope. References to kinds
+// the scheme does not know count as living.
 func (s *Server) livingOwners(ns string, refs []OwnerReference) []OwnerReference {
 	var living []OwnerReference
 	for _, o := range refs {
 		gv := ParseGroupVersion(o.APIVersion)
 		info, ok := s.scheme.KindForGVK(GroupVersionKind{Group: gv.Group, Version: gv.Version, Kind: o.Kind})
 		if !ok {
+			// A kind this server does not serve cannot be checked; like
+			// the real collector, leave such a dependent alone.
+			living = append(living, o)
 			continue
 		}
 		key := o.Name

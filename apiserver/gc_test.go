@@ -169,3 +169,32 @@ func mustCreate(t *testing.T, f *fixture, w *apiservertest.Widget) *apiservertes
 	}
 	return got
 }
+
+func TestGarbageCollectorDeletesChildOfAbsentOwner(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{})
+		owner := f.create(t, "order", "", nil)
+		if err := f.widgets.Delete(f.ctx, "order", apiserver.DeleteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		unknown := apiserver.OwnerReference{APIVersion: "other.example.com/v1", Kind: "Thing", Name: "x", UID: "u-1"}
+		mustCreate(t, f, apiservertest.NewWidget("ns", "keeper")) // no owner: never garbage
+		withUnknown := apiservertest.NewWidget("ns", "unknown-owner")
+		withUnknown.OwnerReferences = []apiserver.OwnerReference{unknown}
+		mustCreate(t, f, withUnknown)
+		w := f.watch(t, apiserver.ListOptions{ResourceVersion: f.srv.ResourceVersion()})
+
+		// A cook created for an order that is already gone (the cache was
+		// behind) is collected at once.
+		mustCreate(t, f, ownedWidget("late-cook", owner))
+		diffEvents(t, w, []string{"ADDED ns/late-cook rv=5", "DELETED ns/late-cook rv=6"})
+
+		list, err := f.res.List(f.ctx, apiserver.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([]string{"ns/keeper", "ns/unknown-owner"}, names(list)); diff != "" {
+			t.Errorf("left (-want +got):\n%s", diff)
+		}
+	})
+}

@@ -175,13 +175,9 @@ func (s *Server) mutate(gr GroupResource, key string, fn func(old *entry) (chang
 			continue
 		}
 		s.commitLocked(gr, key, ch.typ, ch.obj, old)
-		var orphans []objectRef
-		uid := ch.obj.obj.GetObjectMeta().UID
-		if ch.typ == EventDeleted && !s.opts.DisableGarbageCollection {
-			orphans = s.dependentsLocked(uid)
-		}
+		garbage := s.garbageAfterLocked(gr, key, ch)
 		s.mu.Unlock()
-		s.collectGarbage(uid, orphans)
+		s.collectGarbage(garbage)
 		return ch.obj, nil
 	}
 }

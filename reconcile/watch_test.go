@@ -219,8 +219,15 @@ func TestOwnsClusterScopedOwner(t *testing.T) {
 			t.Fatal(err)
 		}
 		stop := start(t, c)
+		// The owner must exist: the server's garbage collector deletes a
+		// child whose owners are all gone, as a cluster's does.
+		drawer, err := apiserver.NewClient[*apiservertest.Gadget](w.srv).Create(context.Background(),
+			apiservertest.NewGadget("drawer"), apiserver.CreateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
 		spoon := apiservertest.NewWidget("kitchen", "spoon")
-		spoon.OwnerReferences = []apiserver.OwnerReference{apiserver.NewControllerRef(apiservertest.NewGadget("drawer"))}
+		spoon.OwnerReferences = []apiserver.OwnerReference{apiserver.NewControllerRef(drawer)}
 		w.create(t, spoon)
 		r.check(t, "child of a gadget created", "drawer")
 		if err := stop(); err != nil {
