@@ -91,7 +91,9 @@ func (h *orderHandler) OnAdd(o *Order, initial bool) {
 func (h *orderHandler) OnUpdate(old, o *Order) {
 	switch {
 	case old.ResourceVersion == o.ResourceVersion:
-		h.log.Say("runner", "resync: hands %s over again (rv %s, unchanged) → ticket", keyOf(o), o.ResourceVersion)
+		// A resync, or a relist that found the order unchanged: client-go
+		// tells handlers both as an update with old == new.
+		h.log.Say("runner", "resync or relist: hands %s over again (rv %s, unchanged) → ticket", keyOf(o), o.ResourceVersion)
 	case old.Generation != o.Generation:
 		h.log.Say("runner", "sees %s MODIFIED: generation %d → %d (rv %s) → ticket", keyOf(o), old.Generation, o.Generation, o.ResourceVersion)
 	case old.DeletionTimestamp == nil && o.DeletionTimestamp != nil:

@@ -168,6 +168,12 @@ func (h expiredHandler) OnAdd(o *kitchen.Order, initial bool) {
 }
 
 func (h expiredHandler) OnUpdate(old, o *kitchen.Order) {
+	if old.ResourceVersion == o.ResourceVersion {
+		// client-go does this too: a relist hands every unchanged object
+		// over again, so handlers must be idempotent.
+		h.log.Say("runner", "OnUpdate %s (rv %s → %s: unchanged, the relist hands it over again)", o.Name, old.ResourceVersion, o.ResourceVersion)
+		return
+	}
 	h.log.Say("runner", "OnUpdate %s (rv %s → %s)", o.Name, old.ResourceVersion, o.ResourceVersion)
 }
 

@@ -87,8 +87,8 @@ func TestResync(t *testing.T) {
 	out := run(t, lessons.Resync)
 	inOrder(t, out,
 		`\[chef\] dinner/table-2: status Ready → Served`,
-		`\[runner\] resync: hands dinner/table-2 over again`,
-		`\[runner\] resync: hands dinner/table-2 over again`,
+		`\[runner\] resync or relist: hands dinner/table-2 over again`,
+		`\[runner\] resync or relist: hands dinner/table-2 over again`,
 		`resourceVersion before (\d+), after (\d+); API requests during the resyncs: 0`,
 	)
 	m := regexp.MustCompile(`before (\d+), after (\d+)`).FindStringSubmatch(out)
