@@ -3,21 +3,25 @@ module github.com/kitchensync/kitchensync
 go 1.26.0
 
 require (
+	github.com/evanphx/json-patch/v5 v5.9.11
+	github.com/google/go-cmp v0.7.0
+	github.com/prometheus/client_golang v1.23.1
+	github.com/prometheus/common v0.66.0
+	golang.org/x/sync v0.25.0
+	golang.org/x/time v0.16.0
+)
+
+require (
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
-	github.com/evanphx/json-patch/v5 v5.9.11 // indirect
-	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/grafana/regexp v0.0.0-20240518133315-a468a5bfb3bc // indirect
+	github.com/kr/text v0.2.0 // indirect
 	github.com/kylelemons/godebug v1.1.0 // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
-	github.com/prometheus/client_golang v1.23.1 // indirect
 	github.com/prometheus/client_model v0.6.2 // indirect
-	github.com/prometheus/common v0.66.0 // indirect
 	github.com/prometheus/procfs v0.16.1 // indirect
 	github.com/stretchr/testify v1.12.1 // indirect
-	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/sys v0.35.0 // indirect
-	golang.org/x/time v0.16.0 // indirect
 	google.golang.org/protobuf v1.36.8 // indirect
 	gopkg.in/yaml.v2 v2.4.0 // indirect
 )
