@@ -356,6 +356,7 @@ type VeryShortWatchError struct {
 	Name string
 }
 
+// Error says which watch closed too soon, as client-go words it.
 func (e *VeryShortWatchError) Error() string {
 	return fmt.Sprintf("very short watch: %s: the watch closed within %v of its start without an event", e.Name, veryShortWatch)
 }

@@ -60,6 +60,7 @@ type CacheSyncError struct {
 	Unsynced []string
 }
 
+// Error names the controller, the timeout and the sources still unsynced.
 func (e *CacheSyncError) Error() string {
 	return fmt.Sprintf("reconcile: controller %q: timed out after %v waiting for caches to sync: %s",
 		e.Controller, e.Timeout, strings.Join(e.Unsynced, ", "))

@@ -25,6 +25,7 @@ type IndexFuncError struct {
 	Err   error  // what the index function returned
 }
 
+// Error names the index and, when known, the key whose values failed.
 func (e *IndexFuncError) Error() string {
 	if e.Key == "" {
 		return fmt.Sprintf("store: index function %q failed (nothing was changed): %v", e.Index, e.Err)

@@ -60,6 +60,7 @@ type InvalidKeyError struct {
 	Reason string // what is wrong with it
 }
 
+// Error quotes the key and says which form a key must have.
 func (e *InvalidKeyError) Error() string {
 	return fmt.Sprintf("store: invalid key %q: %s; want \"namespace/name\" or \"name\"", e.Key, e.Reason)
 }
@@ -71,6 +72,7 @@ type KeyError struct {
 	Err error
 }
 
+// Error names the object and why no key could be made for it.
 func (e *KeyError) Error() string {
 	return fmt.Sprintf("store: cannot make a key for %s: %v", describe(e.Obj), e.Err)
 }
