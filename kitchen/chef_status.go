@@ -33,19 +33,18 @@ func (c *Chef) statusFor(order *Order, w *work) OrderStatus {
 		}
 		st.Items = append(st.Items, is)
 	}
-	now := apiserver.NewTime(time.Now())
-	cond := func(t string, s ConditionStatus, reason, msg string) {
-		SetCondition(&st.Conditions, Condition{Type: t, Status: s, ObservedGeneration: order.Generation,
-			LastTransitionTime: now, Reason: reason, Message: msg})
+	cond := func(t string, s apiserver.ConditionStatus, reason, msg string) {
+		apiserver.SetStatusCondition(&st.Conditions, apiserver.Condition{Type: t, Status: s,
+			ObservedGeneration: order.Generation, Reason: reason, Message: msg})
 	}
-	cond(ConditionAccepted, ConditionTrue, "OnTheMenu", "every dish is on the menu")
+	cond(ConditionAccepted, apiserver.ConditionTrue, "OnTheMenu", "every dish is on the menu")
 	switch {
 	case w.short != nil && w.short.Expired:
-		cond(ConditionStocked, ConditionFalse, "IngredientsExpired", w.short.Error())
+		cond(ConditionStocked, apiserver.ConditionFalse, "IngredientsExpired", w.short.Error())
 	case w.short != nil:
-		cond(ConditionStocked, ConditionFalse, "WaitingForDelivery", w.short.Error())
+		cond(ConditionStocked, apiserver.ConditionFalse, "WaitingForDelivery", w.short.Error())
 	default:
-		cond(ConditionStocked, ConditionTrue, "InStock", "every ingredient is reserved")
+		cond(ConditionStocked, apiserver.ConditionTrue, "InStock", "every ingredient is reserved")
 	}
 	switch {
 	case done == len(order.Spec.Items):
@@ -54,13 +53,13 @@ func (c *Chef) statusFor(order *Order, w *work) OrderStatus {
 			st.Phase = OrderReady
 			w.wait = left
 		}
-		cond(ConditionReady, ConditionTrue, "AllCooked", "every item is at the pass")
+		cond(ConditionReady, apiserver.ConditionTrue, "AllCooked", "every item is at the pass")
 	case started > 0:
 		st.Phase = OrderCooking
-		cond(ConditionReady, ConditionFalse, "Cooking", "some items are still cooking")
+		cond(ConditionReady, apiserver.ConditionFalse, "Cooking", "some items are still cooking")
 	default:
 		st.Phase = OrderPending
-		cond(ConditionReady, ConditionFalse, "Waiting", "no item has started yet")
+		cond(ConditionReady, apiserver.ConditionFalse, "Waiting", "no item has started yet")
 	}
 	return st
 }
@@ -91,8 +90,8 @@ func (c *Chef) reject(ctx context.Context, order *Order, reason, msg string) err
 	}
 	st := apiserver.DeepCopy(order).Status
 	st.Phase, st.ObservedGeneration = OrderRejected, order.Generation
-	SetCondition(&st.Conditions, Condition{Type: ConditionAccepted, Status: ConditionFalse,
-		ObservedGeneration: order.Generation, LastTransitionTime: apiserver.NewTime(time.Now()), Reason: reason, Message: msg})
+	apiserver.SetStatusCondition(&st.Conditions, apiserver.Condition{Type: ConditionAccepted, Status: apiserver.ConditionFalse,
+		ObservedGeneration: order.Generation, Reason: reason, Message: msg})
 	c.Log.Say("chef", "%s: rejects the order (%s): %s", keyOf(order), reason, msg)
 	order, err := c.writeStatus(ctx, order, st)
 	if err != nil {
@@ -134,9 +133,8 @@ func (c *Chef) cancel(ctx context.Context, order *Order) error {
 	if !order.Status.Phase.Final() {
 		st := apiserver.DeepCopy(order).Status
 		st.Phase = OrderCancelled
-		SetCondition(&st.Conditions, Condition{Type: ConditionReady, Status: ConditionFalse,
-			ObservedGeneration: order.Generation, LastTransitionTime: apiserver.NewTime(time.Now()),
-			Reason: "Cancelled", Message: "the table cancelled the order"})
+		apiserver.SetStatusCondition(&st.Conditions, apiserver.Condition{Type: ConditionReady, Status: apiserver.ConditionFalse,
+			ObservedGeneration: order.Generation, Reason: "Cancelled", Message: "the table cancelled the order"})
 		var err error
 		if order, err = c.writeStatus(ctx, order, st); err != nil {
 			return err

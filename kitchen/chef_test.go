@@ -181,8 +181,8 @@ func TestChefRejectsWhatIsNotOnTheMenu(t *testing.T) {
 		b.settle()
 		for name, reason := range map[string]string{"lobster": "DishNotOnMenu", "gold": "UnknownExtra", "sauna": "NoSuchStation"} {
 			o := b.order(name)
-			c := kitchen.FindCondition(o.Status.Conditions, kitchen.ConditionAccepted)
-			if o.Status.Phase != kitchen.OrderRejected || c == nil || c.Status != kitchen.ConditionFalse || c.Reason != reason {
+			c := apiserver.FindStatusCondition(o.Status.Conditions, kitchen.ConditionAccepted)
+			if o.Status.Phase != kitchen.OrderRejected || c == nil || c.Status != apiserver.ConditionFalse || c.Reason != reason {
 				t.Errorf("%s: phase %s, condition %+v", name, o.Status.Phase, c)
 			}
 			if len(o.Finalizers) != 0 {
@@ -218,7 +218,7 @@ func TestChefWaitsForDeliveriesAndExpiredStock(t *testing.T) {
 			wait   time.Duration
 		}{"fish": {"WaitingForDelivery", 30 * time.Minute}, "soup": {"IngredientsExpired", kitchen.ExpiredWait}}
 		for name, want := range checks {
-			c := kitchen.FindCondition(b.order(name).Status.Conditions, kitchen.ConditionStocked)
+			c := apiserver.FindStatusCondition(b.order(name).Status.Conditions, kitchen.ConditionStocked)
 			if c == nil || c.Reason != want.reason || b.results[ns+"/"+name].RequeueAfter != b.clock.Real(want.wait) {
 				t.Errorf("%s: condition %+v, result %+v; want %s, RequeueAfter %v", name, c, b.results[ns+"/"+name], want.reason, want.wait)
 			}
@@ -244,7 +244,7 @@ func TestChefRejectsWhenNoDeliveryIsDue(t *testing.T) {
 		}
 		b.settle()
 		o := b.order("t9")
-		c := kitchen.FindCondition(o.Status.Conditions, kitchen.ConditionAccepted)
+		c := apiserver.FindStatusCondition(o.Status.Conditions, kitchen.ConditionAccepted)
 		if o.Status.Phase != kitchen.OrderRejected || c.Reason != "OutOfStock" {
 			t.Fatalf("phase %s, condition %+v", o.Status.Phase, c)
 		}

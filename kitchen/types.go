@@ -130,8 +130,9 @@ type OrderStatus struct {
 	// status was computed from; when it lags, the chef has not yet seen
 	// the latest amendment.
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
-	// Conditions say why, like metav1.Condition lists.
-	Conditions []Condition `json:"conditions,omitempty"`
+	// Conditions say why: [ConditionAccepted], [ConditionStocked] and
+	// [ConditionReady].
+	Conditions []apiserver.Condition `json:"conditions,omitempty"`
 	// Items reports progress per line of spec.items, in the same order.
 	Items []ItemStatus `json:"items,omitempty"`
 }

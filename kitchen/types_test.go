@@ -60,7 +60,7 @@ func TestDeepCopySharesNothing(t *testing.T) {
 	o := &kitchen.Order{
 		ObjectMeta: apiserver.ObjectMeta{Name: "t1", Labels: map[string]string{"a": "b"}, Finalizers: []string{"f"}},
 		Spec:       kitchen.OrderSpec{Items: []kitchen.OrderItem{{Dish: "d", Quantity: 1, Extras: []string{"x"}}}},
-		Status: kitchen.OrderStatus{Conditions: []kitchen.Condition{{Type: "Ready"}},
+		Status: kitchen.OrderStatus{Conditions: []apiserver.Condition{{Type: "Ready"}},
 			Items: []kitchen.ItemStatus{{Dish: "d"}}},
 	}
 	c := apiserver.DeepCopy(o)
@@ -105,23 +105,5 @@ func TestRegister(t *testing.T) {
 	}
 	if err := kitchen.Register(s); err == nil {
 		t.Error("registering twice should fail")
-	}
-}
-
-func TestSetConditionIsIdempotent(t *testing.T) {
-	t0 := apiserver.NewTime(time.Date(2026, 1, 1, 20, 0, 0, 0, time.UTC))
-	t1 := apiserver.NewTime(t0.Add(time.Hour))
-	var conds []kitchen.Condition
-	c := kitchen.Condition{Type: kitchen.ConditionReady, Status: kitchen.ConditionFalse, Reason: "Cooking", LastTransitionTime: t0}
-	if !kitchen.SetCondition(&conds, c) {
-		t.Fatal("first set reported no change")
-	}
-	c.LastTransitionTime = t1
-	if kitchen.SetCondition(&conds, c) {
-		t.Error("same condition again reported a change")
-	}
-	c.Status = kitchen.ConditionTrue
-	if !kitchen.SetCondition(&conds, c) || !conds[0].LastTransitionTime.Equal(t1.Time) {
-		t.Errorf("status change: %+v", conds)
 	}
 }

@@ -134,7 +134,7 @@ func (b *CakeReconciler) checkResources(ctx context.Context, key string, cake *C
 func (b *CakeReconciler) fail(ctx context.Context, cake *Cake, reason, msg string) error {
 	cake.Status.Phase = PhaseFailed
 	cake.Status.ObservedGeneration = cake.Generation
-	SetCondition(&cake.Status.Conditions, Condition{Type: "Ready", Status: "False", Reason: reason,
+	apiserver.SetStatusCondition(&cake.Status.Conditions, apiserver.Condition{Type: "Ready", Status: apiserver.ConditionFalse, Reason: reason,
 		Message: msg, ObservedGeneration: cake.Generation})
 	_, err := b.Cakes.UpdateStatus(ctx, cake)
 	return err

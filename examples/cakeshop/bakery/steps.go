@@ -166,15 +166,15 @@ func (b *CakeReconciler) checkpoint(ctx context.Context, cake *Cake, step Step) 
 	g := cake.Generation
 	switch {
 	case step == StepSponge:
-		SetCondition(&cake.Status.Conditions, Condition{Type: ConditionSpongeReady, Status: "True", Reason: "Baked", ObservedGeneration: g})
+		apiserver.SetStatusCondition(&cake.Status.Conditions, apiserver.Condition{Type: ConditionSpongeReady, Status: apiserver.ConditionTrue, Reason: "Baked", ObservedGeneration: g})
 	case step == StepFrosting && tray != nil && tray.Frosting != "buttercream":
-		SetCondition(&cake.Status.Conditions, Condition{Type: ConditionRecipe, Status: "True", Reason: "FallbackRecipe",
+		apiserver.SetStatusCondition(&cake.Status.Conditions, apiserver.Condition{Type: ConditionRecipe, Status: apiserver.ConditionTrue, Reason: "FallbackRecipe",
 			Message: "buttercream ran out; frosted with " + tray.Frosting, ObservedGeneration: g})
 	case step == StepDecoration && tray != nil && tray.Simplified:
-		SetCondition(&cake.Status.Conditions, Condition{Type: ConditionDegraded, Status: "True", Reason: "SkippedDecoration",
+		apiserver.SetStatusCondition(&cake.Status.Conditions, apiserver.Condition{Type: ConditionDegraded, Status: apiserver.ConditionTrue, Reason: "SkippedDecoration",
 			Message: "fancy decoration simplified under load", ObservedGeneration: g})
 	case step == StepBoxed:
-		SetCondition(&cake.Status.Conditions, Condition{Type: "Ready", Status: "True", Reason: "Boxed", ObservedGeneration: g})
+		apiserver.SetStatusCondition(&cake.Status.Conditions, apiserver.Condition{Type: "Ready", Status: apiserver.ConditionTrue, Reason: "Boxed", ObservedGeneration: g})
 	}
 	updated, err := b.Cakes.UpdateStatus(ctx, cake)
 	if err == nil && step == StepBoxed {

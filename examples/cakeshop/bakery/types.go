@@ -108,22 +108,12 @@ type CakeStatus struct {
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
 	// Frosting is the recipe actually used, e.g. "buttercream".
 	Frosting string `json:"frosting,omitempty"`
-	// Conditions are the details, shaped like metav1.Condition.
-	Conditions []Condition `json:"conditions,omitempty"`
+	// Conditions are the details: [ConditionSpongeReady], [ConditionRecipe],
+	// [ConditionDegraded] and "Ready".
+	Conditions []apiserver.Condition `json:"conditions,omitempty"`
 }
 
-// Condition is one aspect of a cake's state, like metav1.Condition
-// (without the transition time, which would make the narration depend on
-// the clock).
-type Condition struct {
-	Type               string `json:"type"`
-	Status             string `json:"status"` // "True", "False" or "Unknown"
-	ObservedGeneration int64  `json:"observedGeneration,omitempty"`
-	Reason             string `json:"reason"`
-	Message            string `json:"message,omitempty"`
-}
-
-// The condition types the baker sets.
+// The condition types the baker sets, with [apiserver.SetStatusCondition].
 const (
 	// ConditionSpongeReady is True once the sponge is out of the oven.
 	ConditionSpongeReady = "SpongeReady"
@@ -134,30 +124,6 @@ const (
 	// decoration was simplified under load.
 	ConditionDegraded = "Degraded"
 )
-
-// FindCondition returns the condition of type t, or nil.
-func FindCondition(conds []Condition, t string) *Condition {
-	for i := range conds {
-		if conds[i].Type == t {
-			return &conds[i]
-		}
-	}
-	return nil
-}
-
-// SetCondition adds or replaces the condition of c's type and reports
-// whether anything changed, so that setting it twice is a no-op.
-func SetCondition(conds *[]Condition, c Condition) bool {
-	if old := FindCondition(*conds, c.Type); old != nil {
-		if *old == c {
-			return false
-		}
-		*old = c
-		return true
-	}
-	*conds = append(*conds, c)
-	return true
-}
 
 // DeepCopyObject returns a copy of c that shares no memory with it.
 func (c *Cake) DeepCopyObject() apiserver.Object {
