@@ -1,10 +1,11 @@
 package bakery
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/kitchensync/kitchensync/kitchen"
 )
 
 // DefaultMinute is how long one shop minute lasts in real time unless
@@ -14,15 +15,16 @@ const DefaultMinute = time.Millisecond
 // OpeningTime is the shop time of day at which a [Clock] starts.
 const OpeningTime = 8 * time.Hour
 
-// Clock maps shop time onto real time: one shop minute lasts Minute of
-// real time. It reads the real time package, so it runs at full speed in
-// the program and in virtual time inside a testing/synctest bubble. Shop
-// durations are ordinary time.Durations (40*time.Minute is forty shop
-// minutes); [Clock.Real] converts one for a timer. A Clock never changes
-// after [NewClock] and is safe for concurrent use.
+// Clock maps shop time onto real time: it is a [kitchen.Clock] (one shop
+// minute lasts Minute of real time, virtual inside a testing/synctest
+// bubble) whose [Clock.Now] reads as a time of day, the shop opening at
+// [OpeningTime]. Shop durations are ordinary time.Durations (40*time.Minute
+// is forty shop minutes); Real converts one for a timer and Kitchen
+// converts back. The embedded Until and SleepUntil count from opening, not
+// from midnight. A Clock never changes after [NewClock] and is safe for
+// concurrent use.
 type Clock struct {
-	minute time.Duration
-	opened time.Time
+	*kitchen.Clock
 }
 
 // NewClock returns a clock whose shop opens now, at [OpeningTime], and
@@ -31,36 +33,11 @@ func NewClock(minute time.Duration) *Clock {
 	if minute <= 0 {
 		minute = DefaultMinute
 	}
-	return &Clock{minute: minute, opened: time.Now()}
-}
-
-// Real converts a shop duration into real time.
-func (c *Clock) Real(shop time.Duration) time.Duration {
-	if shop <= 0 {
-		return 0
-	}
-	return time.Duration(float64(shop) / float64(time.Minute) * float64(c.minute))
-}
-
-// Shop converts a real duration into shop time.
-func (c *Clock) Shop(real time.Duration) time.Duration {
-	return time.Duration(float64(real) / float64(c.minute) * float64(time.Minute))
+	return &Clock{kitchen.NewClock(minute)}
 }
 
 // Now returns the shop time of day.
-func (c *Clock) Now() time.Duration { return OpeningTime + c.Shop(time.Since(c.opened)) }
-
-// Sleep waits for a shop duration, or until ctx is done.
-func (c *Clock) Sleep(ctx context.Context, shop time.Duration) error {
-	t := time.NewTimer(c.Real(shop))
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
+func (c *Clock) Now() time.Duration { return OpeningTime + c.Clock.Now() }
 
 // FormatClock writes a time of day as "HH:MM".
 func FormatClock(t time.Duration) string {

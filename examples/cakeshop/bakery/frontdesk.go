@@ -122,7 +122,7 @@ func newBackoff(clock *Clock, journal *Journal, who string) *backoff {
 // When asks the exponential limiter for the delay, narrates and records it.
 func (b *backoff) When(req reconcile.Request) time.Duration {
 	d := b.inner.When(req)
-	shop := b.clock.Shop(d).Round(time.Minute)
+	shop := b.clock.Kitchen(d).Round(time.Minute)
 	b.mu.Lock()
 	b.delays[req.String()] = append(b.delays[req.String()], shop)
 	n := len(b.delays[req.String()])

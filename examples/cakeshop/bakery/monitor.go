@@ -106,7 +106,7 @@ func (m *Monitor) Run(ctx context.Context) {
 // evaluate compares the quantile p (in real seconds, NaN without data)
 // with the threshold and narrates a change of state.
 func (m *Monitor) evaluate(p float64, firing *bool) {
-	shop := m.Clock.Shop(time.Duration(p * float64(time.Second))).Round(time.Minute)
+	shop := m.Clock.Kitchen(time.Duration(p * float64(time.Second))).Round(time.Minute)
 	over := !math.IsNaN(p) && shop > m.Rule.Threshold
 	switch {
 	case over && !*firing:
