@@ -4,20 +4,6 @@
 //	go run ./examples/rush-hour
 package main
 
-import (
-	"context"
-	"fmt"
-	"os"
-	"time"
+import "github.com/kitchensync/kitchensync/examples/internal/lessons"
 
-	"github.com/kitchensync/kitchensync/examples/internal/lessons"
-)
-
-func main() {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := lessons.RushHour(ctx, os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "rush-hour:", err)
-		os.Exit(1)
-	}
-}
+func main() { lessons.Main("rush-hour", lessons.RushHour) }

@@ -5,20 +5,6 @@
 //	go run ./examples/shared-informer
 package main
 
-import (
-	"context"
-	"fmt"
-	"os"
-	"time"
+import "github.com/kitchensync/kitchensync/examples/internal/lessons"
 
-	"github.com/kitchensync/kitchensync/examples/internal/lessons"
-)
-
-func main() {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := lessons.SharedInformer(ctx, os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "shared-informer:", err)
-		os.Exit(1)
-	}
-}
+func main() { lessons.Main("shared-informer", lessons.SharedInformer) }
