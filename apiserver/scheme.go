@@ -53,6 +53,20 @@ type KindInfo struct {
 	Validate func(obj Object) FieldErrors
 }
 
+// ValidateAs adapts rules written for one kind's Go type T (a pointer,
+// like *Order) to [KindInfo.Validate], which takes any [Object]. The
+// server hands Validate only objects of the kind's own type; anything else
+// is not T's rules to judge and passes.
+func ValidateAs[T Object](rules func(obj T) FieldErrors) func(obj Object) FieldErrors {
+	return func(obj Object) FieldErrors {
+		t, ok := obj.(T)
+		if !ok {
+			return nil
+		}
+		return rules(t)
+	}
+}
+
 // validate runs the kind's Validate hook, if any, and turns its causes
 // into a 422 Invalid error.
 func (k KindInfo) validate(obj Object) error {
@@ -135,13 +149,24 @@ func NewScheme() *Scheme {
 	}
 }
 
-// Register adds a kind. It checks info first and, if anything is wrong,
-// registers nothing and returns a 422 Invalid error whose causes name each
-// wrong KindInfo field: an empty or malformed Kind, Version or Resource
-// (Resource must be a lowercase DNS-1035 label such as "orders"), a nil New
-// or one that returns nil or a non-pointer, a GVK, resource or Go type
-// already registered.
-func (s *Scheme) Register(info KindInfo) error {
+// Register adds kinds, in order, like a generated AddToScheme. It checks
+// each one first and, if anything is wrong with it, registers none of it,
+// stops (the kinds before it stay registered) and returns a 422 Invalid
+// error whose causes name each wrong KindInfo field: an empty or malformed
+// Kind, Version or Resource (Resource must be a lowercase DNS-1035 label
+// such as "orders"), a nil New or one that returns nil or a non-pointer, a
+// GVK, resource or Go type already registered.
+func (s *Scheme) Register(infos ...KindInfo) error {
+	for _, info := range infos {
+		if err := s.register(info); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// register checks and adds one kind; see [Scheme.Register].
+func (s *Scheme) register(info KindInfo) error {
 	errs, typ := checkKindInfo(info)
 	gvk := info.GroupVersionKind()
 	s.mu.Lock()

@@ -61,10 +61,8 @@ func dishInfo() apiserver.KindInfo {
 func newMenuScheme(t *testing.T) *apiserver.Scheme {
 	t.Helper()
 	s := apiserver.NewScheme()
-	for _, info := range []apiserver.KindInfo{orderInfo(), dishInfo()} {
-		if err := s.Register(info); err != nil {
-			t.Fatalf("Register(%s): %v", info.Kind, err)
-		}
+	if err := s.Register(orderInfo(), dishInfo()); err != nil {
+		t.Fatalf("Register: %v", err)
 	}
 	return s
 }
@@ -347,5 +345,44 @@ func TestSchemeConcurrentUse(t *testing.T) {
 	wg.Wait()
 	if n := len(s.Kinds()); n != 3 {
 		t.Errorf("Kinds() has %d kinds, want 3", n)
+	}
+}
+
+func TestSchemeRegisterSeveralStopsAtFirstError(t *testing.T) {
+	s := apiserver.NewScheme()
+	if err := s.Register(); err != nil {
+		t.Errorf("Register() = %v, want nil", err)
+	}
+	bad := apiserver.KindInfo{Version: "v1", Kind: "Table"} // no Resource, no New
+	err := s.Register(orderInfo(), bad, dishInfo())
+	if !apiserver.IsInvalid(err) {
+		t.Fatalf("Register(order, bad, dish) = %v, want Invalid", err)
+	}
+	if _, ok := s.KindForGVK(orderInfo().GroupVersionKind()); !ok {
+		t.Error("the kind before the bad one is not registered")
+	}
+	if _, ok := s.KindForGVK(dishInfo().GroupVersionKind()); ok {
+		t.Error("the kind after the bad one is registered")
+	}
+}
+
+func TestValidateAs(t *testing.T) {
+	validate := apiserver.ValidateAs(func(o *menuOrder) apiserver.FieldErrors {
+		var errs apiserver.FieldErrors
+		if o.Spec.Section == "" {
+			errs.Required("spec.section", "every order goes to a section")
+		}
+		return errs
+	})
+	empty, ok := &menuOrder{}, &menuOrder{}
+	ok.Spec.Section = "grill"
+	if errs := validate(empty); len(errs) != 1 || errs[0].Field != "spec.section" {
+		t.Errorf("validate(order without section) = %+v, want one cause on spec.section", errs)
+	}
+	if errs := validate(ok); len(errs) != 0 {
+		t.Errorf("validate(order with section) = %+v, want none", errs)
+	}
+	if errs := validate(&menuDish{}); len(errs) != 0 {
+		t.Errorf("validate(another kind) = %+v, want none", errs)
 	}
 }

@@ -23,12 +23,12 @@ func Kinds() []apiserver.KindInfo {
 		{
 			Group: Group, Version: Version, Kind: "Dish", Resource: DishResource.Resource,
 			New:      func() apiserver.Object { return &Dish{} },
-			Validate: specRules(dishSpecErrors),
+			Validate: apiserver.ValidateAs(dishSpecErrors),
 		},
 		{
 			Group: Group, Version: Version, Kind: "Order", Resource: OrderResource.Resource, Namespaced: true,
 			New:      func() apiserver.Object { return &Order{} },
-			Validate: specRules(orderSpecErrors),
+			Validate: apiserver.ValidateAs(orderSpecErrors),
 			Fields: map[string]apiserver.FieldFunc{
 				FieldSection: func(obj apiserver.Object) string { return obj.(*Order).Spec.Section },
 				FieldTable:   func(obj apiserver.Object) string { return strconv.Itoa(obj.(*Order).Spec.Table) },
@@ -37,7 +37,7 @@ func Kinds() []apiserver.KindInfo {
 		{
 			Group: Group, Version: Version, Kind: "Cook", Resource: CookResource.Resource, Namespaced: true,
 			New:      func() apiserver.Object { return &Cook{} },
-			Validate: specRules(cookSpecErrors),
+			Validate: apiserver.ValidateAs(cookSpecErrors),
 			Fields: map[string]apiserver.FieldFunc{
 				"spec.order":   func(obj apiserver.Object) string { return obj.(*Cook).Spec.Order },
 				"spec.station": func(obj apiserver.Object) string { return obj.(*Cook).Spec.Station },
@@ -46,29 +46,11 @@ func Kinds() []apiserver.KindInfo {
 	}
 }
 
-// specRules adapts a kind's rules to [apiserver.KindInfo].Validate. The
-// server only hands it objects of the kind's own Go type; anything else
-// is not ours to judge.
-func specRules[T apiserver.Object](rules func(T) apiserver.FieldErrors) func(apiserver.Object) apiserver.FieldErrors {
-	return func(obj apiserver.Object) apiserver.FieldErrors {
-		t, ok := obj.(T)
-		if !ok {
-			return nil
-		}
-		return rules(t)
-	}
-}
-
 // Register adds the restaurant's kinds to scheme, like a generated
 // AddToScheme. It stops at the first kind the scheme refuses (for
 // instance because it is already registered) and returns that error.
 func Register(scheme *apiserver.Scheme) error {
-	for _, k := range Kinds() {
-		if err := scheme.Register(k); err != nil {
-			return err
-		}
-	}
-	return nil
+	return scheme.Register(Kinds()...)
 }
 
 // NewScheme returns a scheme holding the restaurant's kinds.

@@ -30,10 +30,8 @@ func GadgetKind() apiserver.KindInfo {
 // NewScheme returns a scheme with [Widget] and [Gadget] registered.
 func NewScheme() *apiserver.Scheme {
 	s := apiserver.NewScheme()
-	for _, k := range []apiserver.KindInfo{WidgetKind(), GadgetKind()} {
-		if err := s.Register(k); err != nil {
-			panic(err) // the kinds above are valid: a failure is a bug here
-		}
+	if err := s.Register(WidgetKind(), GadgetKind()); err != nil {
+		panic(err) // the kinds above are valid: a failure is a bug here
 	}
 	return s
 }

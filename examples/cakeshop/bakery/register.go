@@ -20,7 +20,7 @@ func Kinds() []apiserver.KindInfo {
 		{
 			Group: Group, Version: Version, Kind: "Cake", Resource: CakeResource.Resource, Namespaced: true,
 			New:      func() apiserver.Object { return &Cake{} },
-			Validate: specRules(cakeSpecErrors),
+			Validate: apiserver.ValidateAs(cakeSpecErrors),
 			Fields: map[string]apiserver.FieldFunc{
 				FieldFlavor: func(obj apiserver.Object) string { return obj.(*Cake).Spec.Flavor },
 			},
@@ -28,38 +28,20 @@ func Kinds() []apiserver.KindInfo {
 		{
 			Group: Group, Version: Version, Kind: "BakerPool", Resource: BakerPoolResource.Resource, Namespaced: true,
 			New:      func() apiserver.Object { return &BakerPool{} },
-			Validate: specRules(bakerPoolSpecErrors),
+			Validate: apiserver.ValidateAs(bakerPoolSpecErrors),
 		},
 		{
 			Group: Group, Version: Version, Kind: "Baker", Resource: BakerResource.Resource, Namespaced: true,
 			New:      func() apiserver.Object { return &Baker{} },
-			Validate: specRules(bakerSpecErrors),
+			Validate: apiserver.ValidateAs(bakerSpecErrors),
 		},
-	}
-}
-
-// specRules adapts a kind's rules to [apiserver.KindInfo].Validate. The
-// server hands it only objects of the kind's own Go type; anything else
-// is not ours to judge.
-func specRules[T apiserver.Object](rules func(T) apiserver.FieldErrors) func(apiserver.Object) apiserver.FieldErrors {
-	return func(obj apiserver.Object) apiserver.FieldErrors {
-		t, ok := obj.(T)
-		if !ok {
-			return nil
-		}
-		return rules(t)
 	}
 }
 
 // Register adds the cake shop's kinds to scheme, like a generated
 // AddToScheme, and returns the first error.
 func Register(scheme *apiserver.Scheme) error {
-	for _, k := range Kinds() {
-		if err := scheme.Register(k); err != nil {
-			return err
-		}
-	}
-	return nil
+	return scheme.Register(Kinds()...)
 }
 
 // NewServer returns an in-memory API server that serves the cake shop's
