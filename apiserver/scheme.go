@@ -149,28 +149,33 @@ func NewScheme() *Scheme {
 	}
 }
 
-// Register adds kinds, in order, like a generated AddToScheme. It checks
-// each one first and, if anything is wrong with it, registers none of it,
-// stops (the kinds before it stay registered) and returns a 422 Invalid
-// error whose causes name each wrong KindInfo field: an empty or malformed
+// Register adds kinds, like a generated AddToScheme. It checks them all
+// first, against the scheme and against each other, and if anything is
+// wrong registers none of them: it returns a 422 Invalid error, for the
+// first kind at fault, whose causes name each wrong KindInfo field: an empty or malformed
 // Kind, Version or Resource (Resource must be a lowercase DNS-1035 label
 // such as "orders"), a nil New or one that returns nil or a non-pointer, a
 // GVK, resource or Go type already registered.
 func (s *Scheme) Register(infos ...KindInfo) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// Stage the additions on copies, so that a refusal leaves the scheme
+	// as it was: nothing is half-registered.
+	staged := &Scheme{byGVK: maps.Clone(s.byGVK), byGVR: maps.Clone(s.byGVR), byType: maps.Clone(s.byType)}
 	for _, info := range infos {
-		if err := s.register(info); err != nil {
+		if err := staged.registerLocked(info); err != nil {
 			return err
 		}
 	}
+	s.byGVK, s.byGVR, s.byType = staged.byGVK, staged.byGVR, staged.byType
 	return nil
 }
 
-// register checks and adds one kind; see [Scheme.Register].
-func (s *Scheme) register(info KindInfo) error {
+// registerLocked checks and adds one kind; see [Scheme.Register]. s.mu
+// must be held (or s not yet shared).
+func (s *Scheme) registerLocked(info KindInfo) error {
 	errs, typ := checkKindInfo(info)
 	gvk := info.GroupVersionKind()
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	errs = append(errs, s.checkUnique(info, typ)...)
 	name := gvk.String() // names the failed kind in the error, e.g. "menu.example.com/v1, Kind=Order"
 	if info.Kind == "" {

@@ -348,7 +348,7 @@ func TestSchemeConcurrentUse(t *testing.T) {
 	}
 }
 
-func TestSchemeRegisterSeveralStopsAtFirstError(t *testing.T) {
+func TestSchemeRegisterSeveralIsAllOrNothing(t *testing.T) {
 	s := apiserver.NewScheme()
 	if err := s.Register(); err != nil {
 		t.Errorf("Register() = %v, want nil", err)
@@ -358,11 +358,23 @@ func TestSchemeRegisterSeveralStopsAtFirstError(t *testing.T) {
 	if !apiserver.IsInvalid(err) {
 		t.Fatalf("Register(order, bad, dish) = %v, want Invalid", err)
 	}
-	if _, ok := s.KindForGVK(orderInfo().GroupVersionKind()); !ok {
-		t.Error("the kind before the bad one is not registered")
+	if kinds := s.Kinds(); len(kinds) != 0 {
+		t.Errorf("after a refused Register, the scheme has %d kinds, want none: nothing is half-registered", len(kinds))
 	}
-	if _, ok := s.KindForGVK(dishInfo().GroupVersionKind()); ok {
-		t.Error("the kind after the bad one is registered")
+	// Two kinds that clash with each other are refused together too.
+	clash := dishInfo()
+	clash.Kind = "Plate" // same resource and Go type as the dish
+	if err := s.Register(dishInfo(), clash); !apiserver.IsInvalid(err) {
+		t.Errorf("Register(dish, clashing plate) = %v, want Invalid", err)
+	}
+	if kinds := s.Kinds(); len(kinds) != 0 {
+		t.Errorf("after a clash, the scheme has %d kinds, want none", len(kinds))
+	}
+	if err := s.Register(orderInfo(), dishInfo()); err != nil {
+		t.Fatalf("Register(order, dish) = %v", err)
+	}
+	if kinds := s.Kinds(); len(kinds) != 2 {
+		t.Errorf("Kinds() has %d kinds, want 2", len(kinds))
 	}
 }
 
