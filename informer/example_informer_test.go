@@ -125,7 +125,7 @@ func ExampleSharedIndexInformer_AddEventHandler() {
 	cashierReg, _ := inf.AddEventHandler(bell("cashier", cashier))
 	stop := run(inf)
 	defer stop()
-	informer.WaitForCacheSync(context.Background(), chefReg.HasSynced, cashierReg.HasSynced)
+	informer.WaitForCacheSync(context.Background(), chefReg, cashierReg)
 
 	o, _ := orders.Namespace("dining-room").Get(context.Background(), "table-2", apiserver.GetOptions{})
 	o.(*order).Spec.Size = 3

@@ -363,33 +363,25 @@ func (i *SharedIndexInformer[T]) distribute(n notification[T], isSync bool) {
 	}
 }
 
-// WaitForCacheSync waits until every synced function reports true, and
-// reports whether they all did before ctx ended. Like client-go, it checks
-// every 100ms (virtual time in a synctest bubble); where a channel is at
-// hand ([SharedIndexInformer.Synced], [Registration.Synced]) waiting on it
-// is cheaper.
-func WaitForCacheSync(ctx context.Context, synced ...func() bool) bool {
-	all := func() bool {
-		for _, s := range synced {
-			if !s() {
-				return false
-			}
-		}
-		return true
-	}
-	if all() {
-		return true
-	}
-	t := time.NewTicker(100 * time.Millisecond)
-	defer t.Stop()
-	for {
+// Syncer is anything that says it has synced by closing a channel: a
+// [SharedIndexInformer] (its cache holds the first list) or a
+// [Registration] (its handler has been told all of it).
+type Syncer interface {
+	Synced() <-chan struct{}
+}
+
+// WaitForCacheSync waits until every syncer has synced, and reports
+// whether they all did before ctx ended. Like client-go's
+// cache.WaitForCacheSync, but it waits on the syncers' channels instead
+// of checking HasSynced functions every 100ms: it returns the moment the
+// last one syncs, and costs nothing while it waits.
+func WaitForCacheSync(ctx context.Context, syncers ...Syncer) bool {
+	for _, s := range syncers {
 		select {
+		case <-s.Synced():
 		case <-ctx.Done():
 			return false
-		case <-t.C:
-			if all() {
-				return true
-			}
 		}
 	}
+	return true
 }

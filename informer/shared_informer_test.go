@@ -145,7 +145,7 @@ func TestInformerDeliversListThenChanges(t *testing.T) {
 		reg1, _ := e.inf.AddEventHandler(&r1)
 		reg2, _ := e.inf.AddEventHandler(&r2)
 		e.run()
-		if !WaitForCacheSync(e.ctx, e.inf.HasSynced, reg1.HasSynced, reg2.HasSynced) {
+		if !WaitForCacheSync(e.ctx, e.inf, reg1, reg2) {
 			t.Fatal("WaitForCacheSync = false")
 		}
 		want := []string{

@@ -53,18 +53,9 @@ func (r *Runner) Run(ctx context.Context) {
 }
 
 // WaitForCacheSync waits until the runner has seen everything once, and
-// reports whether that happened before ctx ended. It waits on the
-// informers' Synced channels rather than polling (informer.WaitForCacheSync
-// checks every 100ms: twenty kitchen minutes at the default speed).
+// reports whether that happened before ctx ended.
 func (r *Runner) WaitForCacheSync(ctx context.Context) bool {
-	for _, synced := range []<-chan struct{}{r.Orders.Synced(), r.Cooks.Synced(), r.Dishes.Synced()} {
-		select {
-		case <-synced:
-		case <-ctx.Done():
-			return false
-		}
-	}
-	return true
+	return informer.WaitForCacheSync(ctx, r.Orders, r.Cooks, r.Dishes)
 }
 
 // PassTo makes the runner put tickets for changed orders on rail and
