@@ -73,7 +73,10 @@ type Restaurant struct {
 	runOnce      sync.Once
 }
 
-// Open builds a restaurant and writes its menu to the API server.
+// Open builds a restaurant and writes its menu to the API server. Its
+// ticket queues already run a goroutine each: Run stops them when it
+// returns (even a Run whose ctx is already done), and a failed Open stops
+// them before returning its error.
 func Open(ctx context.Context, cfg Config) (*Restaurant, error) {
 	cfg = cfg.withDefaults()
 	r := &Restaurant{Namespace: cfg.Namespace, Clock: NewClock(cfg.Minute), ready: make(chan struct{})}
@@ -103,9 +106,28 @@ func Open(ctx context.Context, cfg Config) (*Restaurant, error) {
 	r.Brigade = &Brigade{Cooks: r.Runner.Cooks.GetIndexer(), CookAPI: r.Chef.CookAPI, Stations: r.Stations, Log: r.Log}
 	r.Waiter = NewWaiter(r.Server, cfg.Namespace, r.Log)
 	if err := r.wire(cfg); err != nil {
+		r.shutDownQueues()
 		return nil, err
 	}
-	return r, r.writeMenu(ctx, cfg.Menu)
+	if err := r.writeMenu(ctx, cfg.Menu); err != nil {
+		r.shutDownQueues()
+		return nil, err
+	}
+	return r, nil
+}
+
+// shutDownQueues stops the rail and the brigade's queue, and with them the
+// goroutines that release their delayed tickets. The controllers do it
+// when they stop; a restaurant that never gets that far (Open failed, or
+// Run ended before the runner synced) does it here. Shutting down twice is
+// harmless.
+func (r *Restaurant) shutDownQueues() {
+	if r.Rail != nil {
+		r.Rail.ShutDown()
+	}
+	if r.cooks != nil {
+		r.cooks.Queue().ShutDown()
+	}
 }
 
 func (cfg Config) withDefaults() Config {
@@ -193,6 +215,7 @@ func (r *Restaurant) Run(ctx context.Context) error {
 	defer func() {
 		cancel()
 		wg.Wait()
+		r.shutDownQueues()
 		r.Stations.Close()
 	}()
 	wg.Go(func() { r.Runner.Run(ctx) })
