@@ -160,8 +160,8 @@ func (c *Controller) WithEventFilter(pred Predicate[apiserver.Object]) *Controll
 // Start registers the controller's event handlers with its informers,
 // waits for their caches to sync (at most CacheSyncTimeout), and runs the
 // workers until ctx is done. Then it shuts the queue down, lets the
-// reconciles in progress finish (they see ctx cancelled), removes its
-// event handlers and returns. It returns nil after a normal shutdown, a
+// reconciles in progress finish (they see ctx cancelled), drops the
+// requests still queued, removes its event handlers and returns. It returns nil after a normal shutdown, a
 // [*CacheSyncError] if the caches did not sync in time, or an error if the
 // controller was already started or a watch could not be registered.
 //

@@ -53,7 +53,9 @@ func RequestFor(obj apiserver.Object) Request {
 type Result struct {
 	// RequeueAfter, when positive, asks to reconcile the same request again
 	// after this long, even if nothing changes. An event for the key that
-	// arrives earlier is processed earlier; the timed requeue still fires.
+	// arrives earlier reconciles it at once and, with the default priority
+	// queue, replaces the timed requeue (with a workqueue.RateLimitingQueue
+	// the timed requeue fires as well).
 	RequeueAfter time.Duration
 	// Priority, when set, is the priority of the requeue (error or
 	// RequeueAfter) in a priority queue; higher runs first. Nil keeps the

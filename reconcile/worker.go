@@ -11,15 +11,21 @@ import (
 )
 
 // processNextWorkItem takes one request off the queue and reconciles it. It
-// returns false once the queue is shut down and empty. Because the queue
-// never hands a key to two workers at once, and Done is called only after
-// the reconcile, a key is never reconciled twice concurrently.
+// returns false once the queue is shut down and empty, or once ctx is done:
+// requests still queued at shutdown are dropped rather than reconciled
+// with a cancelled context, as controller-runtime's priority queue does.
+// Because the queue never hands a key to two workers at once, and Done is
+// called only after the reconcile, a key is never reconciled twice
+// concurrently.
 func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	req, priority, shutdown := c.queue.GetWithPriority()
 	if shutdown {
 		return false
 	}
 	defer c.queue.Done(req)
+	if ctx.Err() != nil {
+		return false
+	}
 	c.metrics.active.Add(1)
 	defer c.metrics.active.Add(-1)
 	c.reconcileHandler(ctx, req, priority)

@@ -46,7 +46,8 @@ type Source interface {
 
 // Collector is a prometheus.Collector that reads its sources' metrics at
 // each scrape. Two sources with the same name make the registry's Gather
-// fail, as two controllers with the same name do in controller-runtime.
+// fail (controller-runtime refuses the second name when the controller is
+// made instead).
 // A Collector is safe for concurrent use.
 type Collector struct {
 	mu      sync.Mutex // guards sources

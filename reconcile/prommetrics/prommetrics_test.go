@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -17,10 +18,9 @@ import (
 
 func TestCollector(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		calls := 0
+		var calls atomic.Int32 // three workers share it
 		r := reconcile.ReconcilerFunc(func(context.Context, reconcile.Request) (reconcile.Result, error) {
-			calls++
-			switch calls {
+			switch calls.Add(1) {
 			case 1:
 				return reconcile.Result{}, errors.New("boom")
 			case 2:
