@@ -29,14 +29,18 @@ func (f *DeltaFIFO[T]) Pop(ctx context.Context, process PopProcessFunc[T]) (Delt
 	}
 	isInInitialList := !f.hasSynced
 	key, deltas := f.takeLocked()
+	var err error
+	if process != nil {
+		err = process(key, deltas, isInInitialList)
+	}
+	// Only now, with the last initial item processed, may the FIFO count
+	// as synced: Synced closes at once, and whoever waits on it must find
+	// that item in the cache.
 	if f.initialPopulationCount > 0 {
 		f.initialPopulationCount--
 		f.checkSyncedLocked()
 	}
-	if process == nil {
-		return deltas, nil
-	}
-	return deltas, process(key, deltas, isInInitialList)
+	return deltas, err
 }
 
 // waitLocked blocks on cond until something is queued, the FIFO is

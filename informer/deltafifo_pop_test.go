@@ -302,3 +302,35 @@ func TestDeltaFIFOReleasesDrainedBacklog(t *testing.T) {
 		})
 	}
 }
+
+// Synced closes only after the last item of the first list has been
+// processed, so whoever waits on it finds that item in the cache.
+func TestDeltaFIFOSyncedAfterLastInitialItemProcessed(t *testing.T) {
+	f := NewDeltaFIFO(DeltaFIFOOptions[*dfWidget]{})
+	if err := f.Replace(dfObjs(dfW("ns/a", 1), dfW("ns/b", 1)), "1"); err != nil {
+		t.Fatal(err)
+	}
+	var processed []string // written under the FIFO's lock, read after Synced
+	for range 2 {
+		select {
+		case <-f.Synced():
+			t.Fatalf("Synced closed with %v processed, want after both", processed)
+		default:
+		}
+		if _, err := f.Pop(t.Context(), func(key string, _ Deltas[*dfWidget], _ bool) error {
+			select {
+			case <-f.Synced():
+				t.Errorf("Synced closed while %s was still being processed", key)
+			default:
+			}
+			processed = append(processed, key)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	<-f.Synced()
+	if diff := cmp.Diff([]string{"ns/a", "ns/b"}, processed); diff != "" {
+		t.Errorf("processed when Synced closed (-want +got):\n%s", diff)
+	}
+}

@@ -259,17 +259,13 @@ func (i *SharedIndexInformer[T]) popLoop(ctx context.Context) {
 }
 
 // watchSynced marks the informer synced once the FIFO has handed over the
-// first list. The FIFO's Synced channel closes just before the last
-// initial item is processed; HasSynced takes the FIFO's lock, which
-// process holds, so calling it waits for that item to be distributed.
+// first list: its Synced channel closes only after the last initial item
+// has been processed (stored and distributed to the handlers).
 func (i *SharedIndexInformer[T]) watchSynced(ctx context.Context) {
 	select {
 	case <-ctx.Done():
 		return
 	case <-i.fifo.Synced():
-	}
-	if !i.fifo.HasSynced() {
-		return // cannot happen: Synced closed
 	}
 	i.mu.Lock()
 	defer i.mu.Unlock()
