@@ -98,8 +98,24 @@ func patchFunc(pt string, data []byte) (func(doc []byte) ([]byte, error), error)
 	if err != nil {
 		return nil, apiserver.NewBadRequest(fmt.Sprintf("the JSON patch cannot be decoded: %v", err))
 	}
-	return p.Apply, nil
+	if len(p) > maxJSONPatchOperations {
+		return nil, apiserver.NewRequestEntityTooLarge(fmt.Sprintf(
+			"the JSON patch has %d operations; at most %d are allowed", len(p), maxJSONPatchOperations))
+	}
+	// A few "copy" operations can double the document again and again: cap
+	// what copies may add, as the real server does, so that a small patch
+	// cannot exhaust memory before the size limit is checked.
+	opts := jsonpatch.NewApplyOptions()
+	opts.AccumulatedCopySizeLimit = maxCopyBytes
+	return func(doc []byte) ([]byte, error) { return p.ApplyWithOptions(doc, opts) }, nil
 }
+
+// Limits on JSON patches, like kube-apiserver's: how many operations one
+// patch may have, and how many bytes its copy operations may add.
+const (
+	maxJSONPatchOperations = 10_000
+	maxCopyBytes           = apiserver.DefaultMaxObjectBytes
+)
 
 // applyPatch applies a patch to cur and decodes the result as a new object
 // of the kind, keeping cur's resourceVersion unless the patch set one.
