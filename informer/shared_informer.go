@@ -338,12 +338,13 @@ func (i *SharedIndexInformer[T]) processDelta(key string, d Delta[T], isInInitia
 		i.distribute(notification[T]{kind: addNotification, flag: isInInitialList, newObj: d.Object}, false)
 		return nil
 	}
-	// An update that does not change the resourceVersion is a resync
-	// (Sync, or Replaced after a relist found nothing new): it goes only
-	// to the handlers marked resyncing — those the last resync check
-	// found due, and every handler until a first check has run (without a
-	// resync period: always), as in client-go.
-	isSync := old.GetObjectMeta().ResourceVersion == d.Object.GetObjectMeta().ResourceVersion
+	// A resync (Sync), or a relist that found the object unchanged
+	// (Replaced with the same resourceVersion), goes only to the handlers
+	// marked resyncing — those the last resync check found due, and every
+	// handler until a first check has run (without a resync period:
+	// always), as in client-go. Added and Updated deltas always go to all.
+	isSync := d.Type == Sync ||
+		d.Type == Replaced && old.GetObjectMeta().ResourceVersion == d.Object.GetObjectMeta().ResourceVersion
 	i.distribute(notification[T]{kind: updateNotification, oldObj: old, newObj: d.Object}, isSync)
 	return nil
 }
