@@ -124,8 +124,9 @@ func (s *Server) RequestCounts() map[RequestKey]int64 {
 
 // CloseWatches ends every running watch now, with a plain close of its
 // channel, as when an API server restarts or a load balancer drops the
-// connection. Events still buffered for a watcher are dropped: a client
-// re-watching from the last resourceVersion it saw gets them again.
+// connection. Events still buffered for a watcher may be dropped (order
+// is kept either way): a client re-watching from the last resourceVersion
+// it saw gets them again.
 func (s *Server) CloseWatches() {
 	s.mu.Lock()
 	var all []*watcher
