@@ -58,10 +58,10 @@ func Example_step01_anOrderIsAnObject() {
 	bad.Spec.Items[0].Quantity = 0
 	fmt.Println(kitchen.ValidateOrder(bad))
 	// Output:
-	// created Order dinner/table-7: resourceVersion 1, generation 1
-	// spec changed:    resourceVersion 2, generation 2
-	// status changed:  resourceVersion 3, generation 2
-	// nothing changed: resourceVersion 3, generation 2
+	// created Order dinner/table-7: resourceVersion 2, generation 1
+	// spec changed:    resourceVersion 3, generation 2
+	// status changed:  resourceVersion 4, generation 2
+	// nothing changed: resourceVersion 4, generation 2
 	// Order.menu.example.com "table-0" is invalid: [spec.table: Invalid value: 0: tables are numbered from 1, spec.items[0].quantity: Invalid value: 0: must be at least 1]
 }
 
@@ -131,9 +131,9 @@ func Example_step03_watch() {
 		fmt.Printf("%-8s %s (resourceVersion %s)\n", e.Type, m.Name, m.ResourceVersion)
 	}
 	// Output:
-	// ADDED    table-2 (resourceVersion 2)
-	// MODIFIED table-1 (resourceVersion 3)
-	// DELETED  table-2 (resourceVersion 4)
+	// ADDED    table-2 (resourceVersion 3)
+	// MODIFIED table-1 (resourceVersion 4)
+	// DELETED  table-2 (resourceVersion 5)
 }
 
 // The same watch over HTTP, as the story's curl does:
@@ -177,8 +177,8 @@ func Example_step04_watchOverHTTP() {
 	}
 	// Output:
 	// 200 OK application/json
-	// {"type":"ADDED","object":{"kind":"Order","metadata":{"name":"table-2","resourceVersion":"2",...}}}
-	// {"type":"DELETED","object":{"kind":"Order","metadata":{"name":"table-1","resourceVersion":"3",...}}}
+	// {"type":"ADDED","object":{"kind":"Order","metadata":{"name":"table-2","resourceVersion":"3",...}}}
+	// {"type":"DELETED","object":{"kind":"Order","metadata":{"name":"table-1","resourceVersion":"4",...}}}
 }
 
 // The runner (传菜员) is a shared informer: it lists once, then watches,
@@ -435,9 +435,9 @@ func Example_step11_yourOwnController() {
 	<-done
 	<-done
 	// Output:
-	// beef-wellington (rv 1): 40 min at difficulty 5
+	// beef-wellington (rv 2): 40 min at difficulty 5
 	// the typo: Dish.menu.example.com "beef-wellington" is invalid: spec.difficulty: Invalid value: 6: must be between 1 and 5
-	// beef-wellington (rv 2): 45 min at difficulty 5
+	// beef-wellington (rv 3): 45 min at difficulty 5
 	// inspected after two resyncs: 0
 }
 

@@ -47,7 +47,14 @@ func (s *Server) prepareDelete(old *entry, dryRun bool) (change, error) {
 			return change{obj: old}, nil // already being deleted
 		}
 		now := NewTime(time.Now())
-		next.GetObjectMeta().DeletionTimestamp = &now
+		nm := next.GetObjectMeta()
+		nm.DeletionTimestamp = &now
+		// As Kubernetes does when it marks an object for deletion: the
+		// generation moves, so that a controller filtering on generation
+		// changes still hears that it has cleanup to do.
+		if nm.Generation > 0 {
+			nm.Generation++
+		}
 		typ = EventModified
 	}
 	e, err := s.newEntry(next)

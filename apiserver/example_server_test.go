@@ -35,11 +35,11 @@ func ExampleServer() {
 	retried, _ := widgets.Update(ctx, fresh, apiserver.UpdateOptions{})
 	fmt.Println("retried: rv", retried.ResourceVersion, "color", retried.Spec.Color, "size", retried.Spec.Size)
 	// Output:
-	// created: rv 1 generation 1
-	// updated: rv 2 generation 2
+	// created: rv 2 generation 1
+	// updated: rv 3 generation 2
 	// conflict: true
 	// Operation cannot be fulfilled on widgets.test.kitchensync.io "w1": the object has been modified; please apply your changes to the latest version and try again
-	// retried: rv 3 color blue size 3
+	// retried: rv 4 color blue size 3
 }
 
 // List, then watch from the list's resourceVersion: whatever happened in
@@ -65,9 +65,9 @@ func ExampleResourceClient_Watch() {
 		fmt.Println(ev.Type, ev.Object.GetObjectMeta().Name, "rv", ev.Object.GetObjectMeta().ResourceVersion)
 	}
 	// Output:
-	// listed 1 at rv 1
-	// ADDED b rv 2
-	// DELETED a rv 3
+	// listed 1 at rv 2
+	// ADDED b rv 3
+	// DELETED a rv 4
 }
 
 // After a compaction, a watch from an older resourceVersion gets one ERROR
@@ -82,14 +82,14 @@ func ExampleServer_CompactHistory() {
 	}
 	srv.CompactHistory()
 
-	w, _ := widgets.Watch(ctx, apiserver.ListOptions{ResourceVersion: "1"})
+	w, _ := widgets.Watch(ctx, apiserver.ListOptions{ResourceVersion: "2"})
 	for ev := range w.ResultChan() {
 		err := apiserver.FromObject(ev.Object)
 		fmt.Println(ev.Type, apiserver.IsExpired(err), err)
 	}
 	fmt.Println("closed")
 	// Output:
-	// ERROR true too old resource version: 1 (3)
+	// ERROR true too old resource version: 2 (4)
 	// closed
 }
 
@@ -123,8 +123,8 @@ func ExampleResourceClient_List() {
 		_ = widgets.Delete(ctx, "c", apiserver.DeleteOptions{}) // not seen by the next page
 	}
 	// Output:
-	// WidgetList at rv 5 [a b]
-	// WidgetList at rv 5 [c]
+	// WidgetList at rv 6 [a b]
+	// WidgetList at rv 6 [c]
 }
 
 // FailNext makes the next requests of a verb fail, e.g. to show a

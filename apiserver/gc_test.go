@@ -35,7 +35,7 @@ func TestGarbageCollectorDeletesDependents(t *testing.T) {
 		if err := f.widgets.Delete(f.ctx, "order", apiserver.DeleteOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		want := []string{"DELETED ns/order rv=5", "DELETED ns/cook rv=6", "DELETED ns/grandchild rv=7"}
+		want := []string{"DELETED ns/order rv=6", "DELETED ns/cook rv=7", "DELETED ns/grandchild rv=8"}
 		diffEvents(t, w, want)
 		list, err := f.res.List(f.ctx, apiserver.ListOptions{})
 		if err != nil {
@@ -58,7 +58,7 @@ func TestGarbageCollectorKeepsDependentWithLivingOwner(t *testing.T) {
 		if err := f.widgets.Delete(f.ctx, "a", apiserver.DeleteOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		want := []string{"DELETED ns/a rv=4", "MODIFIED ns/shared rv=5"}
+		want := []string{"DELETED ns/a rv=5", "MODIFIED ns/shared rv=6"}
 		diffEvents(t, w, want)
 		got, err := f.widgets.Get(f.ctx, "shared", apiserver.GetOptions{})
 		if err != nil {
@@ -89,9 +89,9 @@ func TestGarbageCollectorWaitsForOwnerFinalizersAndHonoursDependentFinalizers(t 
 		owner.Finalizers = nil
 		f.update(t, owner)
 		want := []string{
-			"MODIFIED ns/order rv=3", // deletionTimestamp set
-			"DELETED ns/order rv=4",  // last finalizer removed
-			"MODIFIED ns/cook rv=5",  // the collector's delete waits for the cook's finalizer
+			"MODIFIED ns/order rv=4", // deletionTimestamp set
+			"DELETED ns/order rv=5",  // last finalizer removed
+			"MODIFIED ns/cook rv=6",  // the collector's delete waits for the cook's finalizer
 		}
 		diffEvents(t, w, want)
 		cook, err := f.widgets.Get(f.ctx, "cook", apiserver.GetOptions{})
@@ -187,7 +187,7 @@ func TestGarbageCollectorDeletesChildOfAbsentOwner(t *testing.T) {
 		// A cook created for an order that is already gone (the cache was
 		// behind) is collected at once.
 		mustCreate(t, f, ownedWidget("late-cook", owner))
-		diffEvents(t, w, []string{"ADDED ns/late-cook rv=5", "DELETED ns/late-cook rv=6"})
+		diffEvents(t, w, []string{"ADDED ns/late-cook rv=6", "DELETED ns/late-cook rv=7"})
 
 		list, err := f.res.List(f.ctx, apiserver.ListOptions{})
 		if err != nil {

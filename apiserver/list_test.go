@@ -56,7 +56,7 @@ func TestListSelectorsAndScope(t *testing.T) {
 			if diff := cmp.Diff(tt.want, names(list)); diff != "" {
 				t.Errorf("%s: (-want +got)\n%s", tt.name, diff)
 			}
-			if list.Kind != "WidgetList" || list.APIVersion != "test.kitchensync.io/v1" || list.ResourceVersion != "4" {
+			if list.Kind != "WidgetList" || list.APIVersion != "test.kitchensync.io/v1" || list.ResourceVersion != "5" {
 				t.Errorf("%s: list meta %+v %+v", tt.name, list.TypeMeta, list.ListMeta)
 			}
 		}
@@ -78,8 +78,8 @@ func TestListPagingIsConsistent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if list.ResourceVersion != "5" {
-				t.Errorf("page %d at rv %s, want 5", i, list.ResourceVersion)
+			if list.ResourceVersion != "6" {
+				t.Errorf("page %d at rv %s, want 6", i, list.ResourceVersion)
 			}
 			pages = append(pages, names(list))
 			if i == 0 {
@@ -137,15 +137,15 @@ func TestListResourceVersionSemantics(t *testing.T) {
 			wantRV  string
 			wantErr string
 		}{
-			{"latest", apiserver.ListOptions{ResourceVersion: "0"}, []string{"ns/a", "ns/b"}, "3", ""},
-			{"not older than", apiserver.ListOptions{ResourceVersion: "1"}, []string{"ns/a", "ns/b"}, "3", ""},
-			{"exact past state", apiserver.ListOptions{ResourceVersion: "1", ResourceVersionMatch: apiserver.ResourceVersionMatchExact},
-				[]string{"ns/a"}, "1", ""},
-			{"exact, selector on the past state", apiserver.ListOptions{ResourceVersion: "2",
+			{"latest", apiserver.ListOptions{ResourceVersion: "0"}, []string{"ns/a", "ns/b"}, "4", ""},
+			{"not older than", apiserver.ListOptions{ResourceVersion: "2"}, []string{"ns/a", "ns/b"}, "4", ""},
+			{"exact past state", apiserver.ListOptions{ResourceVersion: "2", ResourceVersionMatch: apiserver.ResourceVersionMatchExact},
+				[]string{"ns/a"}, "2", ""},
+			{"exact, selector on the past state", apiserver.ListOptions{ResourceVersion: "3",
 				ResourceVersionMatch: apiserver.ResourceVersionMatchExact, FieldSelector: "spec.color=red"},
-				[]string{"ns/a", "ns/b"}, "2", ""},
+				[]string{"ns/a", "ns/b"}, "3", ""},
 			{"future", apiserver.ListOptions{ResourceVersion: "9"}, nil, "",
-				"Timeout: Too large resource version: 9, current: 3"},
+				"Timeout: Too large resource version: 9, current: 4"},
 			{"not a number", apiserver.ListOptions{ResourceVersion: "x"}, nil, "",
 				`invalid resource version: "x": resourceVersion must be a decimal number`},
 			{"match without rv", apiserver.ListOptions{ResourceVersionMatch: apiserver.ResourceVersionMatchExact}, nil, "",

@@ -80,8 +80,9 @@ type ObjectMeta struct {
 	// is opaque to clients: compare for equality, never parse it. An update
 	// that carries a stale one fails with 409 Conflict.
 	ResourceVersion string `json:"resourceVersion,omitempty"`
-	// Generation counts changes to the desired state (Spec); status writes
-	// and metadata edits do not bump it.
+	// Generation counts changes to the desired state (Spec), and moves once
+	// more when a deletion starts (deletionTimestamp set); status writes
+	// and other metadata edits do not bump it.
 	Generation int64 `json:"generation,omitempty"`
 	// CreationTimestamp is when the server created the object.
 	CreationTimestamp Time `json:"creationTimestamp,omitzero"`

@@ -141,13 +141,10 @@ func (s *Server) Scheme() *Scheme { return s.scheme }
 // Options returns the options the server runs with, defaults filled in.
 func (s *Server) Options() Options { return s.opts }
 
-// ResourceVersion returns the latest committed resourceVersion ("0" before
-// the first write).
-//
-// Simplified: a fresh server is at "0" and its first write gets "1",
-// where etcd starts at revision 1, so a real server never reports "0".
-// That matters because clients read "0" in a request as "any version":
-// client-go's reflector, like ours, re-lists rather than resume from it.
+// ResourceVersion returns the latest committed resourceVersion. Like
+// etcd, whose revision starts at 1, a fresh server is at "1" and its first
+// write gets "2": it never reports "0", which clients read in a request as
+// "any version".
 func (s *Server) ResourceVersion() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -19,7 +19,7 @@ func TestCreateSetsServerFields(t *testing.T) {
 			t.Fatal(err)
 		}
 		m := got.ObjectMeta
-		if m.Namespace != "ns" || m.UID == "" || m.ResourceVersion != "1" || m.Generation != 1 ||
+		if m.Namespace != "ns" || m.UID == "" || m.ResourceVersion != "2" || m.Generation != 1 ||
 			m.CreationTimestamp.IsZero() || got.Status.Phase != "" {
 			t.Errorf("created %+v, status %+v", m, got.Status)
 		}
@@ -106,10 +106,10 @@ func TestNoOpUpdateMakesNoEventAndKeepsRV(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
 		a := f.create(t, "a", "red", nil)
-		w := f.watch(t, apiserver.ListOptions{ResourceVersion: "1"})
+		w := f.watch(t, apiserver.ListOptions{ResourceVersion: "2"})
 		got := f.update(t, a)
-		if got.ResourceVersion != "1" || f.srv.ResourceVersion() != "1" {
-			t.Errorf("no-op update: rv %s, server rv %s, want 1", got.ResourceVersion, f.srv.ResourceVersion())
+		if got.ResourceVersion != "2" || f.srv.ResourceVersion() != "2" {
+			t.Errorf("no-op update: rv %s, server rv %s, want 2", got.ResourceVersion, f.srv.ResourceVersion())
 		}
 		a.Status.Phase = "ignored by Update"
 		f.update(t, a)
@@ -128,12 +128,12 @@ func TestGenerationBumpsOnlyOnSpecChanges(t *testing.T) {
 			wantGen int64
 			wantRV  string
 		}{
-			{"label change", func(w *apiservertest.Widget) { w.Labels = map[string]string{"x": "y"} }, false, 1, "2"},
-			{"spec change", func(w *apiservertest.Widget) { w.Spec.Size = 3 }, false, 2, "3"},
-			{"status write", func(w *apiservertest.Widget) { w.Status.Phase = "Ready" }, true, 2, "4"},
-			{"annotation change", func(w *apiservertest.Widget) { w.Annotations = map[string]string{"a": "b"} }, false, 2, "5"},
-			{"spec list change", func(w *apiservertest.Widget) { w.Spec.Tags = []string{"t"} }, false, 3, "6"},
-			{"client-set generation is ignored", func(w *apiservertest.Widget) { w.Generation = 42 }, false, 3, "6"},
+			{"label change", func(w *apiservertest.Widget) { w.Labels = map[string]string{"x": "y"} }, false, 1, "3"},
+			{"spec change", func(w *apiservertest.Widget) { w.Spec.Size = 3 }, false, 2, "4"},
+			{"status write", func(w *apiservertest.Widget) { w.Status.Phase = "Ready" }, true, 2, "5"},
+			{"annotation change", func(w *apiservertest.Widget) { w.Annotations = map[string]string{"a": "b"} }, false, 2, "6"},
+			{"spec list change", func(w *apiservertest.Widget) { w.Spec.Tags = []string{"t"} }, false, 3, "7"},
+			{"client-set generation is ignored", func(w *apiservertest.Widget) { w.Generation = 42 }, false, 3, "7"},
 		}
 		for _, st := range steps {
 			st.mutate(a)
@@ -177,7 +177,7 @@ func TestStatusSubresourceRules(t *testing.T) {
 			t.Errorf("after Update: status %+v spec %+v", got.Status, got.Spec)
 		}
 		// UpdateStatus still checks the resourceVersion.
-		a.ResourceVersion = "1"
+		a.ResourceVersion = "2"
 		if _, err := f.widgets.UpdateStatus(f.ctx, a, apiserver.UpdateOptions{}); !apiserver.IsConflict(err) {
 			t.Errorf("stale UpdateStatus: %v", err)
 		}
@@ -201,8 +201,8 @@ func TestFinalizerFlow(t *testing.T) {
 		if _, err := f.widgets.Create(f.ctx, w, apiserver.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		watch := f.watch(t, apiserver.ListOptions{ResourceVersion: "1"})
-		if err := f.widgets.Delete(f.ctx, "a", apiserver.DeleteOptions{}); err != nil { // rv 2
+		watch := f.watch(t, apiserver.ListOptions{ResourceVersion: "2"})
+		if err := f.widgets.Delete(f.ctx, "a", apiserver.DeleteOptions{}); err != nil { // rv 3
 			t.Fatal(err)
 		}
 		if err := f.widgets.Delete(f.ctx, "a", apiserver.DeleteOptions{}); err != nil { // no-op
@@ -211,6 +211,9 @@ func TestFinalizerFlow(t *testing.T) {
 		got, _ := f.widgets.Get(f.ctx, "a", apiserver.GetOptions{})
 		if got.DeletionTimestamp == nil {
 			t.Fatal("deletionTimestamp not set")
+		}
+		if got.Generation != 2 { // marking for deletion bumps it once; the no-op second delete does not
+			t.Errorf("generation after delete = %d, want 2", got.Generation)
 		}
 		// No new finalizers once deleting.
 		add := got.DeepCopyObject().(*apiservertest.Widget)
@@ -221,16 +224,16 @@ func TestFinalizerFlow(t *testing.T) {
 			t.Errorf("adding a finalizer: %v\nwant %s", err, want)
 		}
 		got.Finalizers = got.Finalizers[1:]
-		got = f.update(t, got) // rv 3
+		got = f.update(t, got) // rv 4
 		got.Finalizers = nil
-		final := f.update(t, got) // rv 4: deletes
-		if final.ResourceVersion != "4" || final.DeletionTimestamp == nil {
+		final := f.update(t, got) // rv 5: deletes
+		if final.ResourceVersion != "5" || final.DeletionTimestamp == nil {
 			t.Errorf("final state %+v", final.ObjectMeta)
 		}
 		if _, err := f.widgets.Get(f.ctx, "a", apiserver.GetOptions{}); !apiserver.IsNotFound(err) {
 			t.Errorf("Get after the last finalizer: %v", err)
 		}
-		diffEvents(t, watch, []string{"MODIFIED ns/a rv=2", "MODIFIED ns/a rv=3", "DELETED ns/a rv=4"})
+		diffEvents(t, watch, []string{"MODIFIED ns/a rv=3", "MODIFIED ns/a rv=4", "DELETED ns/a rv=5"})
 	})
 }
 
@@ -246,7 +249,7 @@ func TestDeletePreconditions(t *testing.T) {
 			{"uid", apiserver.Preconditions{UID: ptr("other")},
 				`Operation cannot be fulfilled on widgets.test.kitchensync.io "a": Precondition failed: UID in precondition: other, UID in object meta: ` + a.UID},
 			{"rv", apiserver.Preconditions{ResourceVersion: ptr("7")},
-				`Operation cannot be fulfilled on widgets.test.kitchensync.io "a": Precondition failed: ResourceVersion in precondition: 7, ResourceVersion in object meta: 1`},
+				`Operation cannot be fulfilled on widgets.test.kitchensync.io "a": Precondition failed: ResourceVersion in precondition: 7, ResourceVersion in object meta: 2`},
 		}
 		for _, tt := range tests {
 			err := f.widgets.Delete(f.ctx, "a", apiserver.DeleteOptions{Preconditions: &tt.pre})
@@ -283,7 +286,7 @@ func TestMergePatch(t *testing.T) {
 			t.Errorf("patched: spec diff %s status %+v labels %v gen %d", diff, got.Status, got.Labels, got.Generation)
 		}
 		// A resourceVersion in the patch is a precondition.
-		_, err = f.widgets.Patch(f.ctx, "a", apiserver.MergePatchType, []byte(`{"metadata":{"resourceVersion":"1"},"spec":{"size":5}}`), apiserver.PatchOptions{})
+		_, err = f.widgets.Patch(f.ctx, "a", apiserver.MergePatchType, []byte(`{"metadata":{"resourceVersion":"2"},"spec":{"size":5}}`), apiserver.PatchOptions{})
 		if !apiserver.IsConflict(err) {
 			t.Errorf("patch with stale rv: %v", err)
 		}
@@ -308,7 +311,7 @@ func TestDryRunStoresNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		items, meta, _ := f.widgets.List(f.ctx, apiserver.ListOptions{})
-		if len(items) != 1 || items[0].Spec.Size != 0 || meta.ResourceVersion != "1" {
+		if len(items) != 1 || items[0].Spec.Size != 0 || meta.ResourceVersion != "2" {
 			t.Errorf("after dry runs: %d items, size %d, rv %s", len(items), items[0].Spec.Size, meta.ResourceVersion)
 		}
 	})

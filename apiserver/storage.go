@@ -55,7 +55,14 @@ type history struct {
 	last      int64 // the newest resourceVersion
 }
 
-func newHistory(size int) *history { return &history{buf: make([]*event, size)} }
+func newHistory(size int) *history {
+	// Like etcd, whose revision starts at 1: an empty server reports
+	// resourceVersion "1" and its first write gets "2". It never reports
+	// "0", which clients read as "any version" (a reflector that listed
+	// "0" would re-watch from "0" after a dropped watch and never hear of
+	// a delete made meanwhile).
+	return &history{buf: make([]*event, size), last: 1, compacted: 1}
+}
 
 // add appends the event of resourceVersion h.last+1.
 func (h *history) add(ev *event) {

@@ -24,15 +24,15 @@ func TestWatchFromListRVDeliversChangesBetween(t *testing.T) {
 			t.Fatal(err)
 		}
 		a.Spec.Size = 2
-		f.update(t, a) // rv 3
+		f.update(t, a) // rv 4
 		if err := f.widgets.Delete(f.ctx, "b", apiserver.DeleteOptions{}); err != nil {
-			t.Fatal(err) // rv 4
+			t.Fatal(err) // rv 5
 		}
-		f.create(t, "c", "red", nil) // rv 5
+		f.create(t, "c", "red", nil) // rv 6
 		w := f.watch(t, apiserver.ListOptions{ResourceVersion: list.ResourceVersion})
-		diffEvents(t, w, []string{"MODIFIED ns/a rv=3", "DELETED ns/b rv=4", "ADDED ns/c rv=5"})
+		diffEvents(t, w, []string{"MODIFIED ns/a rv=4", "DELETED ns/b rv=5", "ADDED ns/c rv=6"})
 		f.create(t, "d", "red", nil)
-		diffEvents(t, w, []string{"ADDED ns/d rv=6"})
+		diffEvents(t, w, []string{"ADDED ns/d rv=7"})
 	})
 }
 
@@ -44,7 +44,7 @@ func TestWatchFromEmptyRVStartsWithSyntheticAdds(t *testing.T) {
 			f.create(t, "a", "red", nil)
 			w := f.watch(t, apiserver.ListOptions{ResourceVersion: rv})
 			f.create(t, "c", "red", nil)
-			diffEvents(t, w, []string{"ADDED ns/a rv=2", "ADDED ns/b rv=1", "ADDED ns/c rv=3"})
+			diffEvents(t, w, []string{"ADDED ns/a rv=3", "ADDED ns/b rv=2", "ADDED ns/c rv=4"})
 		})
 	}
 }
@@ -55,12 +55,12 @@ func TestWatchFromCompactedRVGets410ThenCloses(t *testing.T) {
 		f.create(t, "a", "red", nil)
 		f.create(t, "b", "red", nil)
 		f.srv.CompactHistory()
-		w := f.watch(t, apiserver.ListOptions{ResourceVersion: "1"})
-		diffEvents(t, w, []string{"ERROR 410 too old resource version: 1 (2)", "CLOSED"})
+		w := f.watch(t, apiserver.ListOptions{ResourceVersion: "2"})
+		diffEvents(t, w, []string{"ERROR 410 too old resource version: 2 (3)", "CLOSED"})
 		// From the compaction point on, nothing is missing: no 410.
-		w2 := f.watch(t, apiserver.ListOptions{ResourceVersion: "2"})
+		w2 := f.watch(t, apiserver.ListOptions{ResourceVersion: "3"})
 		f.create(t, "c", "red", nil)
-		diffEvents(t, w2, []string{"ADDED ns/c rv=3"})
+		diffEvents(t, w2, []string{"ADDED ns/c rv=4"})
 	})
 }
 
@@ -70,22 +70,22 @@ func TestHistoryRingExpiresOldRVs(t *testing.T) {
 		for _, name := range []string{"a", "b", "c", "d", "e"} {
 			f.create(t, name, "red", nil)
 		}
-		// Events 3, 4 and 5 are kept: watching from 2 still works, from 1 not.
+		// Events 4, 5 and 6 are kept: watching from 3 still works, from 2 not.
+		diffEvents(t, f.watch(t, apiserver.ListOptions{ResourceVersion: "3"}),
+			[]string{"ADDED ns/c rv=4", "ADDED ns/d rv=5", "ADDED ns/e rv=6"})
 		diffEvents(t, f.watch(t, apiserver.ListOptions{ResourceVersion: "2"}),
-			[]string{"ADDED ns/c rv=3", "ADDED ns/d rv=4", "ADDED ns/e rv=5"})
-		diffEvents(t, f.watch(t, apiserver.ListOptions{ResourceVersion: "1"}),
-			[]string{"ERROR 410 too old resource version: 1 (2)", "CLOSED"})
+			[]string{"ERROR 410 too old resource version: 2 (3)", "CLOSED"})
 	})
 }
 
 func TestWatchFromFutureRVWaitsForIt(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
-		w := f.watch(t, apiserver.ListOptions{ResourceVersion: "2"})
+		w := f.watch(t, apiserver.ListOptions{ResourceVersion: "3"})
 		f.create(t, "a", "red", nil)
 		f.create(t, "b", "red", nil)
 		f.create(t, "c", "red", nil)
-		diffEvents(t, w, []string{"ADDED ns/c rv=3"})
+		diffEvents(t, w, []string{"ADDED ns/c rv=4"})
 	})
 }
 
@@ -93,28 +93,28 @@ func TestWatchSelectorsTranslateEvents(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
 		w := f.watch(t, apiserver.ListOptions{LabelSelector: "tier=gold", FieldSelector: "spec.color=red"})
-		a := f.create(t, "a", "red", map[string]string{"tier": "gold"}) // 1 in
-		f.create(t, "b", "blue", map[string]string{"tier": "gold"})     // 2 out
+		a := f.create(t, "a", "red", map[string]string{"tier": "gold"}) // 2 in
+		f.create(t, "b", "blue", map[string]string{"tier": "gold"})     // 3 out
 		a.Labels["tier"] = "silver"
-		a = f.update(t, a) // 3: leaves the set
+		a = f.update(t, a) // 4: leaves the set
 		a.Spec.Size = 7
-		a = f.update(t, a) // 4: still out
+		a = f.update(t, a) // 5: still out
 		a.Labels["tier"] = "gold"
-		a = f.update(t, a) // 5: enters the set
+		a = f.update(t, a) // 6: enters the set
 		a.Spec.Size = 8
-		f.update(t, a) // 6: stays in
-		// 7: deleted while in; 8: deleted, never seen.
+		f.update(t, a) // 7: stays in
+		// 8: deleted while in; 9: deleted, never seen.
 		for _, name := range []string{"a", "b"} {
 			if err := f.widgets.Delete(f.ctx, name, apiserver.DeleteOptions{}); err != nil {
 				t.Fatal(err)
 			}
 		}
 		diffEvents(t, w, []string{
-			"ADDED ns/a rv=1",
-			"DELETED ns/a rv=3",
-			"ADDED ns/a rv=5",
-			"MODIFIED ns/a rv=6",
-			"DELETED ns/a rv=7",
+			"ADDED ns/a rv=2",
+			"DELETED ns/a rv=4",
+			"ADDED ns/a rv=6",
+			"MODIFIED ns/a rv=7",
+			"DELETED ns/a rv=8",
 		})
 	})
 }
@@ -125,14 +125,14 @@ func TestWatchLeavingSelectionCarriesPreviousContent(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
 		a := f.create(t, "a", "red", map[string]string{"tier": "gold"})
-		w := f.watch(t, apiserver.ListOptions{ResourceVersion: "1", LabelSelector: "tier=gold"})
+		w := f.watch(t, apiserver.ListOptions{ResourceVersion: "2", LabelSelector: "tier=gold"})
 		a.Labels["tier"] = "silver"
 		f.update(t, a)
 		synctest.Wait()
 		ev := <-w.ResultChan()
 		got := ev.Object.(*apiservertest.Widget)
-		if ev.Type != apiserver.EventDeleted || got.Labels["tier"] != "gold" || got.ResourceVersion != "2" {
-			t.Errorf("got %s tier=%s rv=%s, want DELETED tier=gold rv=2", ev.Type, got.Labels["tier"], got.ResourceVersion)
+		if ev.Type != apiserver.EventDeleted || got.Labels["tier"] != "gold" || got.ResourceVersion != "3" {
+			t.Errorf("got %s tier=%s rv=%s, want DELETED tier=gold rv=3", ev.Type, got.Labels["tier"], got.ResourceVersion)
 		}
 	})
 }
@@ -150,7 +150,7 @@ func TestWatchNamespaceScope(t *testing.T) {
 		if _, err := f.res.Create(f.ctx, o, apiserver.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		diffEvents(t, w, []string{"ADDED other/b rv=2"})
+		diffEvents(t, w, []string{"ADDED other/b rv=3"})
 	})
 }
 
@@ -166,7 +166,7 @@ func TestWatchListSendsInitialEventsThenAnnotatedBookmark(t *testing.T) {
 			FieldSelector:        "spec.color=red",
 		})
 		f.create(t, "c", "red", nil)
-		diffEvents(t, w, []string{"ADDED ns/b rv=1", "BOOKMARK rv=2 initial-events-end", "ADDED ns/c rv=3"})
+		diffEvents(t, w, []string{"ADDED ns/b rv=2", "BOOKMARK rv=3 initial-events-end", "ADDED ns/c rv=4"})
 	})
 }
 
@@ -187,7 +187,7 @@ func TestWatchBookmarksOnATimer(t *testing.T) {
 		w := f.watch(t, apiserver.ListOptions{ResourceVersion: "0", AllowWatchBookmarks: true, LabelSelector: "x=y"})
 		f.create(t, "a", "red", nil) // filtered out: only a bookmark tells the watcher
 		time.Sleep(time.Minute)
-		diffEvents(t, w, []string{"BOOKMARK rv=1"})
+		diffEvents(t, w, []string{"BOOKMARK rv=2"})
 		time.Sleep(time.Minute) // nothing new: no bookmark
 		diffEvents(t, w, nil)
 	})
@@ -198,7 +198,7 @@ func TestWatchTimeoutClosesCleanly(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
 		w := f.watch(t, apiserver.ListOptions{TimeoutSeconds: ptr(int64(30))})
 		f.create(t, "a", "red", nil)
-		diffEvents(t, w, []string{"ADDED ns/a rv=1"})
+		diffEvents(t, w, []string{"ADDED ns/a rv=2"})
 		time.Sleep(30 * time.Second)
 		diffEvents(t, w, []string{"CLOSED"})
 	})
@@ -324,7 +324,7 @@ func TestWatchOptionErrors(t *testing.T) {
 		{"bad resourceVersion", apiserver.ListOptions{ResourceVersion: "-3"}, apiserver.IsBadRequest, `invalid resource version: "-3"`},
 		{"watch-list from the future", apiserver.ListOptions{SendInitialEvents: ptr(true), ResourceVersion: "7",
 			ResourceVersionMatch: apiserver.ResourceVersionMatchNotOlderThan},
-			apiserver.IsTimeout, "Timeout: Too large resource version: 7, current: 1"},
+			apiserver.IsTimeout, "Timeout: Too large resource version: 7, current: 2"},
 	}
 	for _, tt := range tests {
 		synctest.Test(t, func(t *testing.T) {
@@ -348,6 +348,6 @@ func TestWatchListWithoutInitialEventsStartsNow(t *testing.T) {
 		w := f.watch(t, apiserver.ListOptions{SendInitialEvents: ptr(false),
 			ResourceVersionMatch: apiserver.ResourceVersionMatchNotOlderThan})
 		f.create(t, "b", "red", nil)
-		diffEvents(t, w, []string{"ADDED ns/b rv=2"})
+		diffEvents(t, w, []string{"ADDED ns/b rv=3"})
 	})
 }

@@ -239,8 +239,8 @@ func TestInformerMatchesClientGo(t *testing.T) {
 // runInformers plays one scenario. Inside a synctest bubble.
 //
 // With warm, the server takes one write (a create and a delete) before
-// anything else, so that its resourceVersion is never "0" when the
-// informers start (finding F2 in FINDINGS.md).
+// anything else, so that the informers do not start on a fresh server
+// (TestInformerFreshServer covers that; finding F2 in FINDINGS.md).
 func runInformers(t *testing.T, opts informer.Options[*apiservertest.Widget], initial []ops.Object, steps []ops.InformerOp, warm bool) (ks, cg informerOutcome, server []string) {
 	srv := apiservertest.NewServer(t)
 	rc := srv.Resource(apiservertest.WidgetsResource)
@@ -445,14 +445,14 @@ func TestInformerRelistUnchangedUpdates(t *testing.T) {
 	}
 }
 
-// TestInformerFreshServer pins findings F2 and F3 (FINDINGS.md; F3
-// resolved, F2 a documented difference of the apiserver): on a server that
-// has taken no write yet, list and watch-list report resourceVersion "0",
-// which Kubernetes never does ("0" means "any" in a request). Both
-// reflectors then re-watch from "0" and, because the ADDED events of a
-// watch from "0" are synthetic and unordered, do not advance their
-// resourceVersion from them; each clean close gives them the whole state
-// again (OnUpdate for cached objects).
+// TestInformerFreshServer pins findings F2 and F3 (FINDINGS.md; both
+// resolved): on a server that has taken no write yet, list and watch-list
+// report resourceVersion "1", as etcd's revision starts at 1, never "0"
+// ("0" means "any" in a request). Both reflectors then watch from "1", an
+// ordinary watch whose ADDED events advance their resourceVersion, so a
+// clean close re-watches from the last event and hears nothing twice.
+// (A watch from "0", whose ADDED events are a synthetic snapshot, is F3's
+// case, pinned by the informer package's reflector table.)
 func TestInformerFreshServer(t *testing.T) {
 	quietClientGo()
 	a := ops.Object{Namespace: "hall", Name: "a", Color: "red"}

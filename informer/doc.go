@@ -40,8 +40,9 @@
 // that resourceVersion, without listing. Errors are retried after a
 // [Backoff] (0.8s doubling to 30s, with jitter, as in client-go).
 //
-// Two exceptions, both client-go's. A watch from "0" (what a list on a
-// server that has taken no write returns) starts with ADDED events for
+// Two exceptions, both client-go's. A watch from "0" (a resourceVersion
+// real servers never report, but a hand-written ListerWatcher might)
+// starts with ADDED events for
 // everything that exists, in no resourceVersion order; they do not advance
 // the resourceVersion until an event of another type or a bookmark
 // arrives, so a re-watch before then starts from "0" again. And a watch

@@ -60,8 +60,8 @@ type ReflectorOptions struct {
 //
 //   - Every event, bookmarks included, advances the last-seen
 //     resourceVersion ([Reflector.LastSyncResourceVersion]) — except the
-//     leading ADDED events of a watch from "" or "0" (a fresh server's
-//     list resourceVersion): those are a snapshot in no resourceVersion
+//     leading ADDED events of a watch from "" or "0" (what a list returns
+//     from a ListerWatcher that reports "0"): those are a snapshot in no resourceVersion
 //     order, so, as client-go, the resourceVersion advances only from the
 //     first event of another type, bookmarks included. Until then a
 //     re-watch starts from "0" again, and gets the snapshot again.

@@ -235,7 +235,7 @@ func TestReflector(t *testing.T) {
 	}, {
 		name:      `a watch from "0" does not advance past its leading ADDED events`,
 		reason:    `client-go's propagateRVFromStart: they are a snapshot in no resourceVersion order; the first other event moves on`,
-		lists:     []any{list("0")}, // a fresh server (finding F2)
+		lists:     []any{list("0")}, // a server that reports "0" (kitchensync's did before F2 was resolved)
 		watches:   []any{newFakeWatch(true, event(apiserver.EventAdded, "a", "3"), event(apiserver.EventAdded, "b", "2")), newFakeWatch(false, event(apiserver.EventAdded, "c", "5"), event(apiserver.EventModified, "a", "6"), event(apiserver.EventAdded, "d", "7"))},
 		wantCalls: []string{`list rv="0"`, `watch rv="0"`, `watch rv="0"`},
 		wantOps:   []string{"replace []@0", "add a@3", "add b@2", "add c@5", "update a@6", "add d@7"},

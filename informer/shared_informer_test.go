@@ -299,7 +299,7 @@ func TestCompactionRelists(t *testing.T) {
 func TestCleanCloseRewatchesWithoutList(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, Options[*widget]{})
-		a := e.create("a", nil) // so the list's resourceVersion is not "0"
+		a := e.create("a", nil) // so the first list hands something over
 		var r recorder
 		e.inf.AddEventHandler(&r)
 		e.run()
@@ -350,40 +350,47 @@ func TestVeryShortWatchRelists(t *testing.T) {
 	})
 }
 
-// TestFreshServerRewatchesFromZero: a server that has taken no write lists
-// at resourceVersion "0", so the watch starts from "0" and its ADDED
-// events are a snapshot that does not advance the resourceVersion (as
-// client-go's propagateRVFromStart). Each clean close re-watches from "0"
-// and hears the whole state again: updates with old == new for what the
-// cache has, until an event of another type moves it on.
-func TestFreshServerRewatchesFromZero(t *testing.T) {
+// TestFreshServerWatchesFromOne: a server that has taken no write lists
+// at resourceVersion "1", as etcd's revision starts at 1, never at "0",
+// which a client reads as "any version" (compare/FINDINGS.md F2). So the
+// reflector syncs at "1" and watches from "1": an ordinary watch, whose
+// ADDED events are real changes that advance the resourceVersion (the
+// "0" snapshot rule of client-go's propagateRVFromStart does not apply).
+// Each clean close re-watches from the last event: nothing is heard twice,
+// and the delete after the second close is heard with no relist.
+func TestFreshServerWatchesFromOne(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t, Options[*widget]{})
 		var r recorder
 		e.inf.AddEventHandler(&r)
 		e.run()
 		<-e.inf.Synced()
+		if got := e.inf.LastSyncResourceVersion(); got != "1" {
+			t.Errorf("after listing a fresh server: LastSyncResourceVersion = %q, want \"1\"", got)
+		}
 		e.ageWatch()
 		e.srv.CloseWatches()
 		a, b := e.create("a", nil), e.create("b", nil)
 		synctest.Wait()
 		e.ageWatch()
-		if got := e.inf.LastSyncResourceVersion(); got != "0" {
-			t.Errorf("after ADDED events only: LastSyncResourceVersion = %q, want \"0\"", got)
+		if got, want := e.inf.LastSyncResourceVersion(), b.ResourceVersion; got != want {
+			t.Errorf("after ADDED events only: LastSyncResourceVersion = %q, want %q (the last event's)", got, want)
 		}
 		e.srv.CloseWatches()
 		synctest.Wait()
 		e.delete("a")
 		synctest.Wait()
-		diffEvents(t, "a re-watch from \"0\" gets the snapshot again", []string{
+		diffEvents(t, "a re-watch from the last resourceVersion hears only what is new", []string{
 			"add a@" + a.ResourceVersion + " initial=false",
 			"add b@" + b.ResourceVersion + " initial=false",
-			"update a@" + a.ResourceVersion + "->" + a.ResourceVersion,
-			"update b@" + b.ResourceVersion + "->" + b.ResourceVersion,
 			"delete a@" + e.srv.ResourceVersion() + " unknown=false",
 		}, r.take())
 		if got, want := e.inf.LastSyncResourceVersion(), e.srv.ResourceVersion(); got != want {
 			t.Errorf("after a DELETED event: LastSyncResourceVersion = %q, want %q", got, want)
+		}
+		gr := apiservertest.WidgetsResource.GroupResource()
+		if got := e.srv.RequestCount(apiserver.VerbList, gr); got != 1 {
+			t.Errorf("lists = %d, want 1: clean closes re-watch", got)
 		}
 	})
 }

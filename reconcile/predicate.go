@@ -107,10 +107,11 @@ func (ResourceVersionChangedPredicate[T]) Update(e UpdateEvent[T]) bool {
 
 // GenerationChangedPredicate drops updates that did not change
 // metadata.generation: status writes, label and annotation edits, resyncs.
-// Only spec changes bump the generation, so a controller that writes its own
-// status uses it to avoid waking itself up. Beware: it also drops
-// metadata-only changes such as a new deletionTimestamp or finalizer — Or it
-// with another predicate if the reconciler needs those. Creates, deletes and
+// Only spec changes bump the generation (and the start of a deletion, which
+// the server marks with a bump too, as Kubernetes does), so a controller that
+// writes its own status uses it to avoid waking itself up. Beware: it drops
+// other metadata-only changes, such as a new finalizer or label — Or it with
+// another predicate if the reconciler needs those. Creates, deletes and
 // generic events pass. The zero value is ready to use.
 type GenerationChangedPredicate[T apiserver.Object] struct{ Funcs[T] }
 

@@ -39,7 +39,7 @@ func TestCoreGroup(t *testing.T) {
 			{"name":"notes","singularName":"note","namespaced":true,"kind":"Note","verbs":["create","delete","get","list","patch","update","watch"]}]}`},
 		{"GET", "/apis", "", 200, `{"kind":"APIGroupList","apiVersion":"v1","groups":[]}`},
 		{"POST", "/api/v1/namespaces/default/notes", `{"metadata":{"name":"n1"},"data":{"k":"v"}}`, 201,
-			`{"apiVersion":"v1","kind":"Note","metadata":{"name":"n1","namespace":"default","uid":"<uid>","resourceVersion":"1","generation":1,"creationTimestamp":"<time>"},"data":{"k":"v"}}`},
+			`{"apiVersion":"v1","kind":"Note","metadata":{"name":"n1","namespace":"default","uid":"<uid>","resourceVersion":"2","generation":1,"creationTimestamp":"<time>"},"data":{"k":"v"}}`},
 		{"GET", "/api/v1/namespaces/default/notes/n1/status", "", 404, notFoundPath},
 	} {
 		got := do(t, ts, step.method, step.path, step.body)

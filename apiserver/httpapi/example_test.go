@@ -74,7 +74,7 @@ func Example_watch() {
 	_ = widgets.Delete(ctx, "w1", apiserver.DeleteOptions{})
 	print()
 	// Output:
-	// ADDED w1 at resourceVersion 1
-	// ADDED w2 at resourceVersion 2
-	// DELETED w1 at resourceVersion 3
+	// ADDED w1 at resourceVersion 2
+	// ADDED w2 at resourceVersion 3
+	// DELETED w1 at resourceVersion 4
 }

@@ -16,7 +16,7 @@ import (
 )
 
 // seeded returns a server with four objects, in this order (so with
-// resourceVersions 1 to 4):
+// resourceVersions 2 to 5):
 //
 //	widgets default/w1 {color: red, size: 1}, labels app=shop
 //	widgets default/w2 {color: blue}

@@ -26,7 +26,7 @@ func TestPaging(t *testing.T) {
 		t.Fatalf("first page: %s", first.Raw)
 	}
 	second := do(t, ts, "GET", "/apis/test.kitchensync.io/v1/widgets?limit=2&continue="+token, "")
-	want := `{"apiVersion":"test.kitchensync.io/v1","kind":"WidgetList","metadata":{"resourceVersion":"4"},"items":[` + w3JSON + `]}`
+	want := `{"apiVersion":"test.kitchensync.io/v1","kind":"WidgetList","metadata":{"resourceVersion":"5"},"items":[` + w3JSON + `]}`
 	if diff := cmp.Diff(decode(t, want), second.Body); diff != "" {
 		t.Errorf("second page (-want +got):\n%s", diff)
 	}

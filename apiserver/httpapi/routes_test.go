@@ -15,10 +15,10 @@ import (
 
 // The seeded objects as the server returns them.
 const (
-	w1JSON = `{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"w1","namespace":"default","uid":"<uid>","resourceVersion":"1","generation":1,"creationTimestamp":"<time>","labels":{"app":"shop"}},"spec":{"color":"red","size":1}}`
-	w2JSON = `{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"w2","namespace":"default","uid":"<uid>","resourceVersion":"2","generation":1,"creationTimestamp":"<time>"},"spec":{"color":"blue"}}`
-	w3JSON = `{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"w3","namespace":"other","uid":"<uid>","resourceVersion":"3","generation":1,"creationTimestamp":"<time>"},"spec":{"color":"red"}}`
-	g1JSON = `{"apiVersion":"test.kitchensync.io/v1","kind":"Gadget","metadata":{"name":"g1","uid":"<uid>","resourceVersion":"4","generation":1,"creationTimestamp":"<time>"},"spec":{"mode":"fast"}}`
+	w1JSON = `{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"w1","namespace":"default","uid":"<uid>","resourceVersion":"2","generation":1,"creationTimestamp":"<time>","labels":{"app":"shop"}},"spec":{"color":"red","size":1}}`
+	w2JSON = `{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"w2","namespace":"default","uid":"<uid>","resourceVersion":"3","generation":1,"creationTimestamp":"<time>"},"spec":{"color":"blue"}}`
+	w3JSON = `{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"w3","namespace":"other","uid":"<uid>","resourceVersion":"4","generation":1,"creationTimestamp":"<time>"},"spec":{"color":"red"}}`
+	g1JSON = `{"apiVersion":"test.kitchensync.io/v1","kind":"Gadget","metadata":{"name":"g1","uid":"<uid>","resourceVersion":"5","generation":1,"creationTimestamp":"<time>"},"spec":{"mode":"fast"}}`
 )
 
 // failure is the JSON of a failure Status.
@@ -120,7 +120,7 @@ func runRoutes(t *testing.T, cases []routeCase) {
 
 func TestRead(t *testing.T) {
 	list := func(items ...string) string {
-		return `{"apiVersion":"test.kitchensync.io/v1","kind":"WidgetList","metadata":{"resourceVersion":"4"},"items":[` +
+		return `{"apiVersion":"test.kitchensync.io/v1","kind":"WidgetList","metadata":{"resourceVersion":"5"},"items":[` +
 			strings.Join(items, ",") + `]}`
 	}
 	runRoutes(t, []routeCase{
@@ -143,7 +143,7 @@ func TestRead(t *testing.T) {
 		{name: "bad watch", method: "GET", path: wPath + "?watch=maybe", code: 400,
 			want: failure(400, "BadRequest", `invalid query parameter watch="maybe": must be true or false`, "")},
 		{name: "exact list too far ahead", method: "GET", path: wPath + "?resourceVersion=9&resourceVersionMatch=Exact", code: 504,
-			want: failure(504, "Timeout", `Timeout: Too large resource version: 9, current: 4`,
+			want: failure(504, "Timeout", `Timeout: Too large resource version: 9, current: 5`,
 				`{"causes":[{"reason":"ResourceVersionTooLarge","message":"Too large resource version"}],"retryAfterSeconds":1}`),
 			wantHeader: map[string]string{"Retry-After": "1"}},
 		{name: "namespaced path of a cluster-scoped kind", method: "GET", path: "/apis/test.kitchensync.io/v1/namespaces/default/gadgets/g1", code: 404, want: notFoundPath},
@@ -154,9 +154,9 @@ func TestRead(t *testing.T) {
 		{name: "empty segment", method: "GET", path: "/apis/test.kitchensync.io/v1/namespaces//widgets", code: 404, want: notFoundPath},
 		{name: "unknown resource", method: "GET", path: "/apis/test.kitchensync.io/v1/namespaces/default/gizmos", code: 404, want: notFoundPath},
 		{name: "table of a list", method: "GET", path: wPath, header: []string{"Accept", tableAccept}, code: 200,
-			want: `{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"4"},"columnDefinitions":` + widgetColumns + `,"rows":[
-				{"cells":["w1","red","60m"],"object":{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"name":"w1","namespace":"default","uid":"<uid>","resourceVersion":"1","generation":1,"creationTimestamp":"<time>","labels":{"app":"shop"}}}},
-				{"cells":["w2","blue","60m"],"object":{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"name":"w2","namespace":"default","uid":"<uid>","resourceVersion":"2","generation":1,"creationTimestamp":"<time>"}}}]}`},
+			want: `{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"5"},"columnDefinitions":` + widgetColumns + `,"rows":[
+				{"cells":["w1","red","60m"],"object":{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"name":"w1","namespace":"default","uid":"<uid>","resourceVersion":"2","generation":1,"creationTimestamp":"<time>","labels":{"app":"shop"}}}},
+				{"cells":["w2","blue","60m"],"object":{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"name":"w2","namespace":"default","uid":"<uid>","resourceVersion":"3","generation":1,"creationTimestamp":"<time>"}}}]}`},
 		{name: "plain JSON preferred over a table", method: "GET", path: w1Path,
 			header: []string{"Accept", "application/json, " + tableAccept}, code: 200, want: w1JSON},
 		{name: "only unknown representations", method: "GET", path: w1Path,

@@ -78,7 +78,7 @@ func event(typ, object string) string { return `{"type":"` + typ + `","object":`
 func TestWatch(t *testing.T) {
 	srv := seeded(t, apiserver.Options{})
 	ts := serve(t, srv)
-	s := watch(t, ts.URL+wPath+"?watch=true&resourceVersion=4")
+	s := watch(t, ts.URL+wPath+"?watch=true&resourceVersion=5")
 	c := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
 
 	w4 := apiservertest.NewWidget("default", "w4")
@@ -91,7 +91,7 @@ func TestWatch(t *testing.T) {
 	if _, err := c.Patch(ctx, "w4", apiserver.MergePatchType, []byte(`{"spec":{"size":2}}`), apiserver.PatchOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	w4Sized := strings.NewReplacer(`"5"`, `"6"`, `"generation":1`, `"generation":2`, `"green"}`, `"green","size":2}`).Replace(w4JSON)
+	w4Sized := strings.NewReplacer(`"6"`, `"7"`, `"generation":1`, `"generation":2`, `"green"}`, `"green","size":2}`).Replace(w4JSON)
 	s.expect(event("MODIFIED", w4Sized))
 
 	// Another namespace is not watched.
@@ -101,7 +101,7 @@ func TestWatch(t *testing.T) {
 	if err := c.Delete(ctx, "w4", apiserver.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	s.expect(event("DELETED", strings.Replace(w4Sized, `"6"`, `"8"`, 1)))
+	s.expect(event("DELETED", strings.Replace(w4Sized, `"7"`, `"9"`, 1)))
 
 	// The client goes away: the handler returns and the server's watch
 	// ends. Close blocks until every handler has returned.
@@ -122,17 +122,17 @@ func TestWatchListMode(t *testing.T) {
 	ts := serve(t, seeded(t, apiserver.Options{}))
 	s := watch(t, ts.URL+wPath+"?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&labelSelector=app%3Dshop")
 	s.expect(event("ADDED", w1JSON), event("BOOKMARK",
-		`{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"resourceVersion":"4","annotations":{"k8s.io/initial-events-end":"true"}},"spec":{}}`))
+		`{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"resourceVersion":"5","annotations":{"k8s.io/initial-events-end":"true"}},"spec":{}}`))
 }
 
 func TestWatchTable(t *testing.T) {
 	ts := serve(t, seeded(t, apiserver.Options{}))
 	s := watch(t, ts.URL+w1Path+"?watch=true", "Accept", tableAccept)
-	row := `{"cells":["w1","red","0s"],"object":{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"name":"w1","namespace":"default","uid":"<uid>","resourceVersion":"1","generation":1,"creationTimestamp":"<time>","labels":{"app":"shop"}}}}`
+	row := `{"cells":["w1","red","0s"],"object":{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"name":"w1","namespace":"default","uid":"<uid>","resourceVersion":"2","generation":1,"creationTimestamp":"<time>","labels":{"app":"shop"}}}}`
 	got := s.next()
 	// The age of a fresh object is 0s or 1s: blank it.
 	got.(map[string]any)["object"].(map[string]any)["rows"].([]any)[0].(map[string]any)["cells"].([]any)[2] = "0s"
-	want := decode(t, event("ADDED", `{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"1"},"columnDefinitions":`+widgetColumns+`,"rows":[`+row+`]}`))
+	want := decode(t, event("ADDED", `{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"2"},"columnDefinitions":`+widgetColumns+`,"rows":[`+row+`]}`))
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("event (-want +got):\n%s", diff)
 	}
@@ -142,12 +142,12 @@ func TestWatchExpired(t *testing.T) {
 	srv := seeded(t, apiserver.Options{})
 	ts := serve(t, srv)
 	srv.CompactHistory()
-	s := watch(t, ts.URL+wPath+"?watch=true&resourceVersion=2")
-	s.expect(event("ERROR", failure(410, "Expired", "too old resource version: 2 (4)", "")))
+	s := watch(t, ts.URL+wPath+"?watch=true&resourceVersion=3")
+	s.expect(event("ERROR", failure(410, "Expired", "too old resource version: 3 (5)", "")))
 	s.expectEnd()
 
-	got := do(t, ts, "GET", wPath+"?resourceVersion=2&resourceVersionMatch=Exact", "")
-	want := failure(410, "Expired", "too old resource version: 2 (4)", "")
+	got := do(t, ts, "GET", wPath+"?resourceVersion=3&resourceVersionMatch=Exact", "")
+	want := failure(410, "Expired", "too old resource version: 3 (5)", "")
 	if diff := cmp.Diff(decode(t, want), got.Body); diff != "" || got.Code != 410 {
 		t.Errorf("exact list after compaction: code %d, body (-want +got):\n%s", got.Code, diff)
 	}

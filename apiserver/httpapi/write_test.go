@@ -10,12 +10,12 @@ import (
 const (
 	jsonType = "application/json"
 	w4Body   = `{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"w4"},"spec":{"color":"green"}}`
-	w4JSON   = `{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"w4","namespace":"default","uid":"<uid>","resourceVersion":"5","generation":1,"creationTimestamp":"<time>"},"spec":{"color":"green"}}`
-	// w1 after a spec change at resourceVersion 5.
-	w1Size5 = `{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"w1","namespace":"default","uid":"<uid>","resourceVersion":"5","generation":2,"creationTimestamp":"<time>","labels":{"app":"shop"}},"spec":{"color":"red","size":5}}`
-	// w1 after a status write at resourceVersion 5.
-	w1Ready  = `{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"w1","namespace":"default","uid":"<uid>","resourceVersion":"5","generation":1,"creationTimestamp":"<time>","labels":{"app":"shop"}},"spec":{"color":"red","size":1},"status":{"phase":"Ready"}}`
-	w1Update = `{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"w1","namespace":"default","resourceVersion":"1","labels":{"app":"shop"}},"spec":{"color":"red","size":5}}`
+	w4JSON   = `{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"w4","namespace":"default","uid":"<uid>","resourceVersion":"6","generation":1,"creationTimestamp":"<time>"},"spec":{"color":"green"}}`
+	// w1 after a spec change at resourceVersion 6.
+	w1Size5 = `{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"w1","namespace":"default","uid":"<uid>","resourceVersion":"6","generation":2,"creationTimestamp":"<time>","labels":{"app":"shop"}},"spec":{"color":"red","size":5}}`
+	// w1 after a status write at resourceVersion 6.
+	w1Ready  = `{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"w1","namespace":"default","uid":"<uid>","resourceVersion":"6","generation":1,"creationTimestamp":"<time>","labels":{"app":"shop"}},"spec":{"color":"red","size":1},"status":{"phase":"Ready"}}`
+	w1Update = `{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"w1","namespace":"default","resourceVersion":"2","labels":{"app":"shop"}},"spec":{"color":"red","size":5}}`
 )
 
 var w1Details = `{"name":"w1","group":"test.kitchensync.io","kind":"widgets"}`
@@ -27,7 +27,7 @@ func TestCreate(t *testing.T) {
 		{name: "create without a Content-Type", method: "POST", path: wPath, body: w4Body, code: 201, want: w4JSON},
 		{name: "create cluster-scoped", method: "POST", path: gPath, header: ct, code: 201,
 			body: `{"metadata":{"name":"g2"},"spec":{"mode":"slow"}}`,
-			want: `{"apiVersion":"test.kitchensync.io/v1","kind":"Gadget","metadata":{"name":"g2","uid":"<uid>","resourceVersion":"5","generation":1,"creationTimestamp":"<time>"},"spec":{"mode":"slow"}}`},
+			want: `{"apiVersion":"test.kitchensync.io/v1","kind":"Gadget","metadata":{"name":"g2","uid":"<uid>","resourceVersion":"6","generation":1,"creationTimestamp":"<time>"},"spec":{"mode":"slow"}}`},
 		{name: "dry run stores nothing and gets no resourceVersion", method: "POST", path: wPath + "?dryRun=All", body: w4Body, header: ct, code: 201,
 			want: `{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"w4","namespace":"default","uid":"<uid>","generation":1,"creationTimestamp":"<time>"},"spec":{"color":"green"}}`},
 		{name: "bad dry run", method: "POST", path: wPath + "?dryRun=Some", body: w4Body, header: ct, code: 400,
@@ -89,17 +89,17 @@ func TestUpdate(t *testing.T) {
 	runRoutes(t, []routeCase{
 		{name: "update", method: "PUT", path: w1Path, body: w1Update, header: ct, code: 200, want: w1Size5},
 		{name: "stale update", method: "PUT", path: w1Path, header: ct, code: 409, want: conflict,
-			body: `{"metadata":{"name":"w1","resourceVersion":"1"},"spec":{"size":5}}`,
+			body: `{"metadata":{"name":"w1","resourceVersion":"2"},"spec":{"size":5}}`,
 			setup: func(srv *apiserver.Server) {
 				_, _ = srv.Resource(widgets).Namespace("default").Patch(ctx, "w1", apiserver.MergePatchType, []byte(`{"spec":{"size":2}}`), apiserver.PatchOptions{})
 			}},
 		{name: "name differs from the URL", method: "PUT", path: w1Path, header: ct, code: 400,
-			body: `{"metadata":{"name":"w2","resourceVersion":"1"}}`,
+			body: `{"metadata":{"name":"w2","resourceVersion":"2"}}`,
 			want: failure(400, "BadRequest", `the name of the object (w2) does not match the name on the URL (w1)`, "")},
 		{name: "update status", method: "PUT", path: w1Path + "/status", header: ct, code: 200, want: w1Ready,
-			body: `{"metadata":{"name":"w1","resourceVersion":"1"},"spec":{"size":99},"status":{"phase":"Ready"}}`},
+			body: `{"metadata":{"name":"w1","resourceVersion":"2"},"spec":{"size":99},"status":{"phase":"Ready"}}`},
 		{name: "no status subresource", method: "PUT", path: gPath + "/g1/status", header: ct, code: 404, want: notFoundPath,
-			body: `{"metadata":{"name":"g1","resourceVersion":"4"}}`},
+			body: `{"metadata":{"name":"g1","resourceVersion":"5"}}`},
 		{name: "merge patch", method: "PATCH", path: w1Path, body: `{"spec":{"size":5}}`, header: merge, code: 200, want: w1Size5},
 		{name: "merge patch with a stale resourceVersion", method: "PATCH", path: w1Path, header: merge, code: 409, want: conflict,
 			body: `{"metadata":{"resourceVersion":"0"},"spec":{"size":5}}`},
@@ -133,7 +133,7 @@ func TestDelete(t *testing.T) {
 			want: `{"kind":"Status","apiVersion":"v1","status":"Failure","message":"Operation cannot be fulfilled on widgets.test.kitchensync.io \"w1\": Precondition failed: UID in precondition: not-the-uid, UID in object meta: <uid>","reason":"Conflict","details":` + w1Details + `,"code":409}`},
 		{name: "precondition on resourceVersion", method: "DELETE", path: w1Path, code: 409,
 			body: `{"preconditions":{"resourceVersion":"7"}}`,
-			want: failure(409, "Conflict", `Operation cannot be fulfilled on widgets.test.kitchensync.io "w1": Precondition failed: ResourceVersion in precondition: 7, ResourceVersion in object meta: 1`, w1Details)},
+			want: failure(409, "Conflict", `Operation cannot be fulfilled on widgets.test.kitchensync.io "w1": Precondition failed: ResourceVersion in precondition: 7, ResourceVersion in object meta: 2`, w1Details)},
 		{name: "dry run in the body", method: "DELETE", path: w1Path, body: `{"dryRun":["All"]}`, code: 200, want: success},
 		{name: "bad body", method: "DELETE", path: w1Path, body: `{"preconditions":`, code: 400,
 			want: failure(400, "BadRequest", `the body is not valid DeleteOptions: unexpected end of JSON input`, "")},

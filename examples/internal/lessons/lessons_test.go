@@ -60,7 +60,7 @@ func TestOrderLifecycle(t *testing.T) {
 		`\[runner\] sees dinner/table-7 MODIFIED: generation 1 → 2`,
 		`\[chef\] dinner/table-7: item 0: extras \[\] → \[black-truffle\], without restarting the seafood-pasta`,
 		`\[cook\] dinner/table-7-0-g1: 1× seafood-pasta is at the pass`,
-		`\[apiserver\] MODIFIED dinner/table-7 .*deletionTimestamp set`,
+		`\[apiserver\] MODIFIED dinner/table-7 \(rv \d+, generation 3\): deletionTimestamp set`,
 		`\[chef\] dinner/table-7: stops cook table-7-1-g1 \(the table cancelled; it was cooking: ingredients wasted\)`,
 		`\[chef\] dinner/table-7: removes finalizer .*the apiserver may delete the order`,
 		`\[apiserver\] DELETED dinner/table-7`,
@@ -100,16 +100,16 @@ func TestResync(t *testing.T) {
 func TestWatchExpired(t *testing.T) {
 	out := run(t, lessons.WatchExpired)
 	inOrder(t, out,
-		`\[runner\] LIST orders: 3 orders at rv 3`,
+		`\[runner\] LIST orders: 3 orders at rv 4`,
 		`\[runner\] stuck in the lift`,
-		`\[apiserver\] history compacted at rv 6`,
-		`\[runner\] WATCH orders from rv 3`,
+		`\[apiserver\] history compacted at rv 7`,
+		`\[runner\] WATCH orders from rv 4`,
 		`\[runner\] watch failed: 410 Expired`,
-		`\[runner\] LIST orders: 3 orders at rv 6`,
-		`\[runner\] OnDelete order-2 \(last known rv 2, tombstone: true\)`,
+		`\[runner\] LIST orders: 3 orders at rv 7`,
+		`\[runner\] OnDelete order-2 \(last known rv 3, tombstone: true\)`,
 		`the runner's memory now: \[dinner/order-1 dinner/order-3 dinner/order-4\]`,
 	)
-	for _, p := range []string{`OnUpdate order-3 \(rv 3 → 6\)`, `OnAdd order-4 \(rv 5, initial list: false\)`} {
+	for _, p := range []string{`OnUpdate order-3 \(rv 4 → 7\)`, `OnAdd order-4 \(rv 6, initial list: false\)`} {
 		if !regexp.MustCompile(p).MatchString(out) {
 			t.Errorf("missing %q:\n%s", p, out)
 		}
