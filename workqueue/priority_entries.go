@@ -12,7 +12,7 @@ func (q *PriorityQueue[T]) addLocked(item T, o AddOpts, now time.Time) (earlier 
 	after := o.After
 	if o.RateLimited {
 		// As in controller-runtime: the shorter of After and the backoff.
-		if backoff := q.limiter.When(item); after <= 0 || backoff < after {
+		if backoff := q.limiter.When(item); after == 0 || backoff < after {
 			after = backoff
 		}
 	}
