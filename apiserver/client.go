@@ -184,6 +184,7 @@ func (c *ResourceClient) create(info KindInfo, obj Object, ns string, opts Creat
 	errs := ValidateName("metadata.name", m.Name)
 	errs = append(errs, ValidateLabels("metadata.labels", m.Labels)...)
 	errs = append(errs, ValidateAnnotations("metadata.annotations", m.Annotations)...)
+	errs = append(errs, ValidateOwnerReferences("metadata.ownerReferences", m.OwnerReferences)...)
 	if err := errs.ToError(info.GroupKind(), m.Name); err != nil {
 		return nil, err
 	}

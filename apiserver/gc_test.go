@@ -198,3 +198,37 @@ func TestGarbageCollectorDeletesChildOfAbsentOwner(t *testing.T) {
 		}
 	})
 }
+
+func TestOwnerReferencesAreValidated(t *testing.T) {
+	f := newFixture(t, apiserver.Options{})
+	owner := f.create(t, "order", "", nil)
+	yes := true
+	for _, tc := range []struct {
+		name string
+		refs []apiserver.OwnerReference
+		want string
+	}{{
+		name: "no uid (the owner was never read back from the server)",
+		refs: []apiserver.OwnerReference{{APIVersion: owner.APIVersion, Kind: "Widget", Name: "order"}},
+		want: `Widget.test.kitchensync.io "cook" is invalid: metadata.ownerReferences[0].uid: Invalid value: "": uid must not be empty: use apiserver.NewControllerRef on the stored owner`,
+	}, {
+		name: "two controllers",
+		refs: []apiserver.OwnerReference{
+			{APIVersion: owner.APIVersion, Kind: "Widget", Name: "order", UID: owner.UID, Controller: &yes},
+			{APIVersion: owner.APIVersion, Kind: "Widget", Name: "order", UID: owner.UID, Controller: &yes},
+		},
+		want: `Widget.test.kitchensync.io "cook" is invalid: metadata.ownerReferences: Invalid value: 2: only one reference can have Controller set to true`,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := apiservertest.NewWidget("ns", "cook")
+			w.OwnerReferences = tc.refs
+			_, err := f.widgets.Create(f.ctx, w, apiserver.CreateOptions{})
+			if !apiserver.IsInvalid(err) || err.Error() != tc.want {
+				t.Errorf("Create = %v\nwant %s", err, tc.want)
+			}
+			if _, err := f.widgets.Get(f.ctx, "cook", apiserver.GetOptions{}); !apiserver.IsNotFound(err) {
+				t.Errorf("Get after a refused create = %v, want NotFound", err)
+			}
+		})
+	}
+}

@@ -147,6 +147,7 @@ func (s *Server) prepareSpecUpdate(info KindInfo, old *entry, next Object, kf ki
 	nm.Generation = om.Generation
 	errs := ValidateLabels("metadata.labels", nm.Labels)
 	errs = append(errs, ValidateAnnotations("metadata.annotations", nm.Annotations)...)
+	errs = append(errs, ValidateOwnerReferences("metadata.ownerReferences", nm.OwnerReferences)...)
 	if om.DeletionTimestamp != nil {
 		var added []string
 		for _, f := range nm.Finalizers {

@@ -301,3 +301,30 @@ func ValidateAnnotations(field string, annotations map[string]string) FieldError
 	}
 	return errs
 }
+
+// ValidateOwnerReferences checks metadata.ownerReferences as Kubernetes
+// does: every reference names its owner's apiVersion, kind, name and uid,
+// and at most one is the controller. A reference without a uid could
+// never be matched to a living owner, so the garbage collector would
+// delete the object at once; it is refused instead.
+func ValidateOwnerReferences(field string, refs []OwnerReference) FieldErrors {
+	var errs FieldErrors
+	controllers := 0
+	for i, ref := range refs {
+		at := fmt.Sprintf("%s[%d]", field, i)
+		for _, f := range []struct{ name, value string }{
+			{"apiVersion", ref.APIVersion}, {"kind", ref.Kind}, {"name", ref.Name}, {"uid", ref.UID},
+		} {
+			if f.value == "" {
+				errs.Invalid(at+"."+f.name, f.value, f.name+" must not be empty: use apiserver.NewControllerRef on the stored owner")
+			}
+		}
+		if ref.Controller != nil && *ref.Controller {
+			controllers++
+		}
+	}
+	if controllers > 1 {
+		errs.Invalid(field, controllers, "only one reference can have Controller set to true")
+	}
+	return errs
+}

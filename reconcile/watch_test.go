@@ -192,8 +192,13 @@ func TestOwnsEnqueuesTheControllingOwner(t *testing.T) {
 		w.create(t, lid)
 		r.check(t, "child with a non-controller owner reference")
 
+		drawer, err := apiserver.NewClient[*apiservertest.Gadget](w.srv).Create(context.Background(),
+			apiservertest.NewGadget("drawer"), apiserver.CreateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
 		spoon := apiservertest.NewWidget("kitchen", "spoon")
-		spoon.OwnerReferences = []apiserver.OwnerReference{apiserver.NewControllerRef(apiservertest.NewGadget("drawer"))}
+		spoon.OwnerReferences = []apiserver.OwnerReference{apiserver.NewControllerRef(drawer)}
 		w.create(t, spoon)
 		r.check(t, "child controlled by another kind")
 
