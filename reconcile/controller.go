@@ -29,6 +29,11 @@ type Options struct {
 	// Default: a workqueue.PriorityQueue. Any [Queue] will do; a
 	// [PriorityQueue] gets priorities.
 	NewQueue func(name string, rateLimiter workqueue.RateLimiter[Request]) Queue
+	// MetricsProvider, when set, receives the default queue's metrics, under
+	// controller-runtime's workqueue_* names with the controller's name
+	// (workqueue_depth{name="orders"}, ...). Ignored with a NewQueue of
+	// your own: give that queue its provider yourself. Default: none.
+	MetricsProvider workqueue.MetricsProvider
 	// CacheSyncTimeout bounds how long Start waits for the informers'
 	// caches to sync before it gives up with a [*CacheSyncError].
 	// Default 2 minutes.
@@ -92,7 +97,10 @@ func NewController(name string, r Reconciler, opts Options) (*Controller, error)
 		opts.RateLimiter = workqueue.DefaultControllerRateLimiter[Request]()
 	}
 	if opts.NewQueue == nil {
-		opts.NewQueue = newDefaultQueue
+		mp := opts.MetricsProvider
+		opts.NewQueue = func(name string, rl workqueue.RateLimiter[Request]) Queue {
+			return newDefaultQueue(name, rl, mp)
+		}
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -117,7 +125,7 @@ func (c *Controller) getQueue() PriorityQueue {
 		q := c.newQ(c.name, c.limiter)
 		if q == nil {
 			c.queueErr = fmt.Errorf("reconcile: controller %q: Options.NewQueue returned nil", c.name)
-			q = newDefaultQueue(c.name, c.limiter)
+			q = newDefaultQueue(c.name, c.limiter, nil)
 		}
 		c.queue = asPriorityQueue(q)
 	})
@@ -132,8 +140,8 @@ func orDefault[N int | time.Duration](v, def N) N {
 	return v
 }
 
-func newDefaultQueue(name string, rl workqueue.RateLimiter[Request]) Queue {
-	return workqueue.NewPriorityQueue[Request](rl, workqueue.QueueConfig{Name: name})
+func newDefaultQueue(name string, rl workqueue.RateLimiter[Request], mp workqueue.MetricsProvider) Queue {
+	return workqueue.NewPriorityQueue[Request](rl, workqueue.QueueConfig{Name: name, MetricsProvider: mp})
 }
 
 // Name returns the controller's name.
