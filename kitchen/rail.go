@@ -33,8 +33,12 @@ type TicketRail struct {
 	clock    *Clock
 	log      *Narrator
 
-	mu   sync.Mutex // guards seen
+	mu   sync.Mutex // guards seen and held
 	seen map[reconcile.Request]bool
+	// held remembers when a new ticket's token comes due, so that a second
+	// event for the same order before then cannot move it ahead of the
+	// bucket (a plain add would make it ready at once).
+	held map[reconcile.Request]time.Time
 }
 
 // RailOptions configure a [TicketRail].
@@ -67,6 +71,7 @@ func NewTicketRail(clock *Clock, log *Narrator, opts RailOptions) *TicketRail {
 		clock:         clock,
 		log:           log,
 		seen:          map[reconcile.Request]bool{},
+		held:          map[reconcile.Request]time.Time{},
 	}
 	if opts.TicketsPerMinute > 0 {
 		perSecond := opts.TicketsPerMinute / clock.Minute().Seconds()
@@ -107,15 +112,25 @@ func (r *TicketRail) AddWithOpts(o workqueue.AddOpts, items ...reconcile.Request
 		r.mu.Lock()
 		isNew := !r.seen[req]
 		r.seen[req] = true
+		heldFor := time.Until(r.held[req])
+		if heldFor <= 0 {
+			delete(r.held, req)
+		}
 		r.mu.Unlock()
 		switch {
 		case requeue && opts.RateLimited:
 			r.log.Say("rail", "ticket %s back on the rail after a backoff (try %d)", req, r.NumRequeues(req)+1)
 		case requeue:
 			r.log.Say("rail", "ticket %s back on the rail in %.1f min", req, r.clock.Kitchen(opts.After).Minutes())
+		case heldFor > 0:
+			opts.After = heldFor // still waiting for its token
+			r.log.Detail("rail", "ticket %s is still waiting for the token bucket", req)
 		case isNew && r.bucket != nil:
 			if wait := r.bucket.Reserve().Delay(); wait > 0 {
 				opts.After = wait
+				r.mu.Lock()
+				r.held[req] = time.Now().Add(wait)
+				r.mu.Unlock()
 				r.log.Say("rail", "ticket %s waits %.1f min for the token bucket", req, r.clock.Kitchen(wait).Minutes())
 				break
 			}

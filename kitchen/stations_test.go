@@ -110,3 +110,26 @@ func TestRailVIPFirstAndTokenBucket(t *testing.T) {
 		}
 	})
 }
+
+// A second event for an order whose ticket waits for the token bucket (an
+// amendment, a resync) does not let it jump the bucket.
+func TestRailSecondEventKeepsTheTokenWait(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		clock := kitchen.NewClock(time.Millisecond)
+		rail := kitchen.NewTicketRail(clock, nil, kitchen.RailOptions{TicketsPerMinute: 1, Burst: 1})
+		defer rail.ShutDown()
+		a := reconcile.Request{NamespacedName: reconcile.NamespacedName{Namespace: "d", Name: "a"}}
+		b := reconcile.Request{NamespacedName: reconcile.NamespacedName{Namespace: "d", Name: "b"}}
+		rail.Add(a) // takes the only token
+		rail.Add(b) // waits a kitchen minute for the next
+		rail.Add(b) // the customer amends the order meanwhile
+		if got := rail.Len(); got != 1 {
+			t.Fatalf("Len = %d after the second event for b, want 1: b must still wait for its token", got)
+		}
+		time.Sleep(clock.Real(time.Minute))
+		synctest.Wait()
+		if got := rail.Len(); got != 2 {
+			t.Errorf("Len = %d once b's token is due, want 2", got)
+		}
+	})
+}
