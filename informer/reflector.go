@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"time"
 
@@ -206,8 +207,9 @@ func (r *Reflector) listAndWatch(ctx context.Context) error {
 // list reads every object (in pages if asked) and replaces the store.
 func (r *Reflector) list(ctx context.Context) error {
 	items, rv, err := r.listAll(ctx, r.relistResourceVersion())
-	if apiserver.IsExpired(err) {
-		// Our resourceVersion is too old for the server: ask for the latest.
+	if apiserver.IsExpired(err) || isTooLargeResourceVersion(err) {
+		// Our resourceVersion is too old for the server, or newer than a
+		// server that lost its state has: ask for the latest.
 		r.setUnavailable(true)
 		items, rv, err = r.listAll(ctx, "")
 	}
@@ -433,4 +435,11 @@ func (r *Reflector) apply(ev apiserver.Event, s ReflectorStore) (bool, error) {
 	}
 	end := ev.Type == apiserver.EventBookmark && meta.Annotations[apiserver.InitialEventsEndAnnotation] == "true"
 	return end, nil
+}
+
+// isTooLargeResourceVersion reports the 504 a server answers for a
+// resourceVersion it has not reached (after a restore, or from another
+// server); client-go then lists from "" as it does after a 410.
+func isTooLargeResourceVersion(err error) bool {
+	return apiserver.IsTimeout(err) && strings.Contains(err.Error(), "Too large resource version")
 }

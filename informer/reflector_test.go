@@ -284,6 +284,15 @@ func TestReflector(t *testing.T) {
 		wantRV:    "30",
 		wantErrs:  []string{"watch: too old resource version: 1 (5)"},
 	}, {
+		name:      "a list at a resourceVersion the server has not reached lists the latest",
+		reason:    `client-go: on 504 "Too large resource version" from a list at RV, list again at ""`,
+		lists:     []any{list("5"), apiserver.NewTimeout("Too large resource version: 5, current: 3", 1), list("30", "z")},
+		watches:   []any{errorEventWatch(expired), newFakeWatch(false)},
+		wantCalls: []string{`list rv="0"`, `watch rv="5"`, `list rv="5"`, `list rv=""`, `watch rv="30"`},
+		wantOps:   []string{"replace []@5", "replace [z]@30"},
+		wantRV:    "30",
+		wantErrs:  []string{"watch: too old resource version: 1 (5)"},
+	}, {
 		name:      "a failed list backs off and lists again",
 		reason:    "errors other than 410 and 429 go to the handler and are retried after the backoff",
 		lists:     []any{apiserver.NewInternalError(errors.New("etcd is down")), list("5")},
