@@ -52,6 +52,19 @@ func (w *world) create(t *testing.T, obj widgetT) widgetT {
 	return out
 }
 
+// createGadget stores a cluster-scoped Gadget, for a child to name as its
+// owner: the server's garbage collector deletes a child whose owners do
+// not exist, and refuses an owner reference without a uid.
+func (w *world) createGadget(t *testing.T, name string) *apiservertest.Gadget {
+	t.Helper()
+	g, err := apiserver.NewClient[*apiservertest.Gadget](w.srv).Create(context.Background(),
+		apiservertest.NewGadget(name), apiserver.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
 // change re-reads the widget, applies fn and writes it with Update (or
 // UpdateStatus if status is true).
 func (w *world) change(t *testing.T, key reconcile.NamespacedName, status bool, fn func(widgetT)) {
@@ -192,11 +205,7 @@ func TestOwnsEnqueuesTheControllingOwner(t *testing.T) {
 		w.create(t, lid)
 		r.check(t, "child with a non-controller owner reference")
 
-		drawer, err := apiserver.NewClient[*apiservertest.Gadget](w.srv).Create(context.Background(),
-			apiservertest.NewGadget("drawer"), apiserver.CreateOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		drawer := w.createGadget(t, "drawer")
 		spoon := apiservertest.NewWidget("kitchen", "spoon")
 		spoon.OwnerReferences = []apiserver.OwnerReference{apiserver.NewControllerRef(drawer)}
 		w.create(t, spoon)
@@ -226,11 +235,7 @@ func TestOwnsClusterScopedOwner(t *testing.T) {
 		stop := start(t, c)
 		// The owner must exist: the server's garbage collector deletes a
 		// child whose owners are all gone, as a cluster's does.
-		drawer, err := apiserver.NewClient[*apiservertest.Gadget](w.srv).Create(context.Background(),
-			apiservertest.NewGadget("drawer"), apiserver.CreateOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		drawer := w.createGadget(t, "drawer")
 		spoon := apiservertest.NewWidget("kitchen", "spoon")
 		spoon.OwnerReferences = []apiserver.OwnerReference{apiserver.NewControllerRef(drawer)}
 		w.create(t, spoon)
