@@ -35,7 +35,9 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
+	switch err := run(ctx, os.Args[1:], os.Stdout); {
+	case errors.Is(err, flag.ErrHelp): // -h: the usage is printed, and that is all
+	case err != nil:
 		fmt.Fprintln(os.Stderr, "kubectl example:", err)
 		os.Exit(1)
 	}

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
+	"flag"
 	"io"
 	"net"
 	"net/http"
@@ -153,5 +155,17 @@ func TestRunBadFlag(t *testing.T) {
 	var out bytes.Buffer
 	if err := run(context.Background(), []string{"-addr"}, &out); err == nil || !strings.Contains(out.String(), "flag needs an argument: -addr") {
 		t.Errorf("run -addr: %v\n%s", err, out.String())
+	}
+}
+
+// TestHelp: -h prints the flags and starts nothing; main exits 0 on it.
+func TestHelp(t *testing.T) {
+	var out bytes.Buffer
+	err := run(context.Background(), []string{"-h"}, &out)
+	if !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("run -h = %v, want flag.ErrHelp", err)
+	}
+	if !strings.HasPrefix(out.String(), "Usage of kubectl:\n") || strings.Contains(out.String(), "serving") {
+		t.Errorf("run -h printed %q, want the usage only", out.String())
 	}
 }
