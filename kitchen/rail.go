@@ -33,8 +33,12 @@ type TicketRail struct {
 	clock    *Clock
 	log      *Narrator
 
-	mu   sync.Mutex // guards seen and held
+	mu   sync.Mutex // guards seen, admitted and held
 	seen map[reconcile.Request]bool
+	// admitted is when the token bucket let each ticket through, the
+	// first time it was added: the bucket's own decision, not when a
+	// worker happened to take the ticket.
+	admitted map[reconcile.Request]time.Time
 	// held remembers when a new ticket's token comes due, so that a second
 	// event for the same order before then cannot move it ahead of the
 	// bucket (a plain add would make it ready at once).
@@ -71,6 +75,7 @@ func NewTicketRail(clock *Clock, log *Narrator, opts RailOptions) *TicketRail {
 		clock:         clock,
 		log:           log,
 		seen:          map[reconcile.Request]bool{},
+		admitted:      map[reconcile.Request]time.Time{},
 		held:          map[reconcile.Request]time.Time{},
 	}
 	if opts.TicketsPerMinute > 0 {
@@ -125,12 +130,9 @@ func (r *TicketRail) AddWithOpts(o workqueue.AddOpts, items ...reconcile.Request
 		case heldFor > 0:
 			opts.After = heldFor // still waiting for its token
 			r.log.Detail("rail", "ticket %s is still waiting for the token bucket", req)
-		case isNew && r.bucket != nil:
-			if wait := r.bucket.Reserve().Delay(); wait > 0 {
+		case isNew:
+			if wait := r.admit(req); wait > 0 {
 				opts.After = wait
-				r.mu.Lock()
-				r.held[req] = time.Now().Add(wait)
-				r.mu.Unlock()
 				r.log.Say("rail", "ticket %s waits %.1f min for the token bucket", req, r.clock.Kitchen(wait).Minutes())
 				break
 			}
@@ -140,6 +142,36 @@ func (r *TicketRail) AddWithOpts(o workqueue.AddOpts, items ...reconcile.Request
 		}
 		r.PriorityQueue.AddWithOpts(opts, req)
 	}
+}
+
+// admit takes a token for a new ticket, records when the bucket lets it
+// through, and returns how long it must wait for that (0 without a
+// bucket).
+func (r *TicketRail) admit(req reconcile.Request) time.Duration {
+	now := time.Now()
+	var wait time.Duration
+	if r.bucket != nil {
+		wait = r.bucket.ReserveN(now, 1).DelayFrom(now)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.admitted[req] = now.Add(wait)
+	if wait > 0 {
+		r.held[req] = now.Add(wait)
+	}
+	return wait
+}
+
+// AdmittedAt returns the instant req's first ticket was let through to the
+// chef — the moment its token came due in the token bucket, or the moment
+// it was added when there is no bucket or a token was free — and whether
+// the rail has seen req. It reports the bucket's own decision, so it does
+// not depend on when a worker happened to take the ticket.
+func (r *TicketRail) AdmittedAt(req reconcile.Request) (time.Time, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	t, ok := r.admitted[req]
+	return t, ok
 }
 
 // GetWithPriority hands the chef the next ticket: highest priority first.

@@ -88,6 +88,17 @@ func TestRailVIPFirstAndTokenBucket(t *testing.T) {
 		for _, n := range []string{"t1", "t2", "t3"} {
 			rail.Add(reconcile.Request{NamespacedName: reconcile.NamespacedName{Namespace: "d", Name: n}})
 		}
+		// The bucket's decisions: t1 at once, t2 and t3 half a minute apart.
+		var admitted []float64
+		for _, n := range []string{"t1", "t2", "t3", "never-added"} {
+			at, ok := rail.AdmittedAt(reconcile.Request{NamespacedName: reconcile.NamespacedName{Namespace: "d", Name: n}})
+			if ok {
+				admitted = append(admitted, clock.Kitchen(at.Sub(time.Now())).Minutes())
+			}
+		}
+		if diff := cmp.Diff([]float64{0, 0.5, 1}, admitted); diff != "" {
+			t.Errorf("AdmittedAt, in minutes from now (-want +got):\n%s", diff)
+		}
 		type take struct {
 			Name     string
 			Minute   float64
