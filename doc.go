@@ -4,11 +4,19 @@
 // watch every hand-off.
 //
 // This package holds no code: it is the entry of the guided tour. Run the
-// dinner service first:
+// dinner service first, then the tour, which prints each chapter's prose,
+// its code and its real output in the terminal:
 //
 //	go run ./examples/restaurant
+//	go run ./examples/tour -list     # the chapters
+//	go run ./examples/tour -step 1   # one chapter; without -step, all of them
 //
-// then read on, and run the chapters below (go test -run Example_step .).
+// To read the same tour as web pages, with the chapters as this package's
+// Examples in order, run go doc -http here: since Go 1.25 it serves
+// pkgsite's pages for this module on localhost and opens a browser (its
+// first run downloads pkgsite's small doc server, so it needs the
+// network once). go run golang.org/x/pkgsite/cmd/pkgsite@latest serves
+// the same pages with pkgsite itself.
 //
 // # The restaurant
 //
@@ -46,11 +54,13 @@
 //
 // # The guided tour
 //
-// The chapters are the Examples of this package, in order (go doc sorts
-// them by name; each prints what happens, and its output is checked by
-// go test). They live in tour_test.go, in the external test package
-// kitchensync_test, so they use only the exported API, as your code
-// would.
+// The chapters are functions of package
+// [github.com/kitchensync/kitchensync/examples/tour/chapters], one each,
+// with the chapter's prose as their doc comment. go run ./examples/tour
+// prints them; the Examples of this package (in tour_test.go) run them and
+// pin their output with // Output:, so go test checks every chapter, and
+// go doc -http shows them in order. They use only the exported API, as
+// your code would.
 //
 //   - Example_step01_anOrderIsAnObject: an order is an object with a
 //     resourceVersion; every write makes a new one.

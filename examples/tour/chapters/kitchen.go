@@ -1,0 +1,124 @@
+package chapters
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/kitchen"
+)
+
+// openKitchen opens and runs a restaurant; close stops it and waits.
+func openKitchen() (r *kitchen.Restaurant, ctx context.Context, close func()) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	r, err := kitchen.Open(ctx, kitchen.Config{})
+	if err != nil {
+		panic(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	r.WaitReady(ctx)
+	return r, ctx, func() { cancel(); <-done }
+}
+
+// phaseIs waits for an order's phase.
+func phaseIs(p kitchen.OrderPhase) func(*kitchen.Order) bool {
+	return func(o *kitchen.Order) bool { return o != nil && o.Status.Phase == p }
+}
+
+// The chef (主厨) is a reconciler: for each ticket it compares the order
+// with the kitchen and closes the gap — sends a cook, waits for the dish,
+// serves it — writing what it did into the order's status.
+func Chef(w io.Writer) {
+	r, ctx, closeKitchen := openKitchen()
+	defer closeKitchen()
+	r.Waiter.Place(ctx, order("table-4", 4, "main", "caesar-salad"))
+	r.Waiter.Place(ctx, order("table-5", 5, "main", "lobster-thermidor"))
+	r.WaitForOrder(ctx, "table-4", phaseIs(kitchen.OrderServed))
+	r.WaitForOrder(ctx, "table-5", phaseIs(kitchen.OrderRejected))
+
+	for _, name := range []string{"table-4", "table-5"} {
+		o, _ := apiserver.NewClient[*kitchen.Order](r.Server).Namespace("dinner").Get(ctx, name, apiserver.GetOptions{})
+		fmt.Fprintf(w, "%s: %s (observedGeneration %d)\n", name, o.Status.Phase, o.Status.ObservedGeneration)
+		for _, c := range o.Status.Conditions {
+			fmt.Fprintf(w, "  %-8s %-5s %s\n", c.Type, c.Status, c.Reason)
+		}
+	}
+	fmt.Fprintln(w, "pantry:", r.Pantry.Check())
+}
+
+// The table adds black truffle while the pasta is on the stove. The chef
+// compares again, sees that only the extras changed, takes the truffle
+// from the pantry and tells the same cook: nothing restarts.
+func Truffle(w io.Writer) {
+	r, ctx, closeKitchen := openKitchen()
+	defer closeKitchen()
+	r.Waiter.Place(ctx, order("table-7", 7, "vip", "seafood-pasta"))
+	r.WaitForOrder(ctx, "table-7", phaseIs(kitchen.OrderCooking))
+	r.Waiter.AddExtra(ctx, "table-7", 0, "black-truffle")
+	r.WaitForOrder(ctx, "table-7", phaseIs(kitchen.OrderServed))
+
+	o, _ := apiserver.NewClient[*kitchen.Order](r.Server).Namespace("dinner").Get(ctx, "table-7", apiserver.GetOptions{})
+	fmt.Fprintf(w, "generation %d, served by cook %s\n", o.Generation, o.Status.Items[0].Cook)
+	l := r.Pantry.Ledgers(r.Clock.Now())
+	fmt.Fprintf(w, "black-truffle used %d%s, spaghetti used %d%s, wasted %d\n",
+		l["black-truffle"].Used, l["black-truffle"].Unit, l["spaghetti"].Used, l["spaghetti"].Unit, l["spaghetti"].Wasted)
+}
+
+// The table leaves. The order carries the chef's finalizer, so the delete
+// only marks it; the chef stops the cook, puts the unused ingredients
+// back, says Cancelled and removes the finalizer; then the order is gone,
+// and the front desk's garbage collector deletes the cook it owned.
+func Cancel(w io.Writer) {
+	r, ctx, closeKitchen := openKitchen()
+	defer closeKitchen()
+	// One pastry place: the second cake waits its turn.
+	r.Waiter.Place(ctx, order("table-1", 1, "main", "chocolate-cake"))
+	r.WaitForOrder(ctx, "table-1", phaseIs(kitchen.OrderCooking))
+	r.Waiter.Place(ctx, order("table-2", 2, "main", "chocolate-cake"))
+	r.WaitForOrder(ctx, "table-2", func(o *kitchen.Order) bool { return o != nil && len(o.Finalizers) > 0 })
+	cooks, _ := r.Server.Resource(kitchen.CookResource).Namespace("dinner").Watch(ctx,
+		apiserver.ListOptions{FieldSelector: "spec.order=table-2"})
+	r.Waiter.Cancel(ctx, "table-2")
+	r.WaitForOrder(ctx, "table-2", func(o *kitchen.Order) bool { return o == nil })
+	for e := range cooks.ResultChan() {
+		if e.Type == apiserver.EventDeleted { // the chef only stopped it: the garbage collector deletes it
+			fmt.Fprintf(w, "cook %s DELETED by the garbage collector\n", e.Object.GetObjectMeta().Name)
+			break
+		}
+	}
+	cooks.Stop()
+
+	l := r.Pantry.Ledgers(r.Clock.Now())["chocolate"]
+	fmt.Fprintf(w, "chocolate: reserved %d (table-1's cake), wasted %d, on the shelf %d of %d\n", l.Reserved, l.Wasted, l.Shelf, l.Opening)
+	fmt.Fprintln(w, "pantry:", r.Pantry.Check())
+}
+
+// A chef that survives a disconnect. The runner loses the front desk: its
+// watches end and cannot restart, and the desk compacts its history.
+// Meanwhile a table cancels. Nothing is lost: once back, the runner lists
+// again, the chef is handed the cancelled order, cleans up and lets it
+// go — because the chef reads the state, not the events it missed.
+func Disconnect(w io.Writer) {
+	r, ctx, closeKitchen := openKitchen()
+	defer closeKitchen()
+	r.Waiter.Place(ctx, order("table-1", 1, "main", "beef-wellington"))
+	r.Waiter.Place(ctx, order("table-2", 2, "main", "caesar-salad"))
+	r.WaitForOrder(ctx, "table-1", phaseIs(kitchen.OrderCooking))
+
+	srv := r.Server
+	srv.FailNext(apiserver.VerbWatch, 3, apiserver.NewInternalError(fmt.Errorf("the runner is stuck in the lift")))
+	srv.CloseWatches()
+	r.Waiter.Cancel(ctx, "table-1")
+	srv.CompactHistory()
+
+	r.WaitForOrder(ctx, "table-1", func(o *kitchen.Order) bool { return o == nil })
+	r.WaitForOrder(ctx, "table-2", phaseIs(kitchen.OrderServed))
+	// While the runner was away the Wellington may have finished (used)
+	// or not (wasted when stopped); either way nothing is left reserved.
+	l := r.Pantry.Ledgers(r.Clock.Now())["filet-mignon"]
+	fmt.Fprintf(w, "table-1 cancelled and cleaned up: filet-mignon used or wasted %d, still reserved %d\n", l.Used+l.Wasted, l.Reserved)
+	fmt.Fprintln(w, "table-2 served; pantry:", r.Pantry.Check())
+}

@@ -1,0 +1,126 @@
+// Command tour prints kitchensync's guided tour in the terminal: for each
+// chapter, its prose, its code and what the code printed when it ran just
+// now.
+//
+//	go run ./examples/tour            # every chapter, in order
+//	go run ./examples/tour -list      # the table of contents
+//	go run ./examples/tour -step 7    # one chapter
+//	go run ./examples/tour -step 7 -code=false
+//
+// The chapters are the functions of package
+// [github.com/kitchensync/kitchensync/examples/tour/chapters]; the root
+// package's Examples run the same functions and pin their output, so what
+// this program prints is what go test checks. To browse the same tour as
+// a web page, with the Examples in order: go doc -http (Go 1.25 and later).
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/kitchensync/kitchensync/examples/tour/chapters"
+)
+
+func main() {
+	switch err := run(os.Args[1:], os.Stdout, os.Stderr); {
+	case errors.Is(err, flag.ErrHelp):
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "tour:", err)
+		os.Exit(2)
+	}
+}
+
+// run parses args and prints what they ask for to out.
+func run(args []string, out, errOut io.Writer) error {
+	fs := flag.NewFlagSet("tour", flag.ContinueOnError)
+	fs.SetOutput(errOut)
+	step := fs.Int("step", 0, "print only this chapter (1, 2, ...; see -list); 0 prints them all")
+	list := fs.Bool("list", false, "print the table of contents and exit")
+	code := fs.Bool("code", true, "print each chapter's code")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: go run ./examples/tour [-list] [-step N] [-code=false]\n\n"+
+			"Prints the guided tour of kitchensync: each chapter's prose, its code and its output.\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	all := chapters.All()
+	if *list {
+		printList(out, all)
+		return nil
+	}
+	todo := all
+	if *step != 0 {
+		if *step < 1 || *step > len(all) {
+			return fmt.Errorf("-step %d: the chapters are 1 to %d (see -list)", *step, len(all))
+		}
+		todo = all[*step-1 : *step]
+	}
+	shown := map[string]bool{} // helpers already printed
+	for i, c := range todo {
+		if i > 0 {
+			fmt.Fprintln(out)
+		}
+		if err := printChapter(out, c, len(all), *code, shown); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// printList prints the table of contents, part by part.
+func printList(out io.Writer, all []chapters.Chapter) {
+	part := ""
+	for _, c := range all {
+		if c.Part != part {
+			part = c.Part
+			fmt.Fprintf(out, "%s\n", part)
+		}
+		fmt.Fprintf(out, "  %2d  %s\n", c.Number, c.Title)
+	}
+}
+
+// outputMark starts the output of a chapter; the tour's test finds the
+// output after it.
+const outputMark = "--- what it prints:\n"
+
+// printChapter prints one chapter: heading, prose, code (and the helpers
+// it calls that were not shown yet), then runs it and prints its output.
+func printChapter(out io.Writer, c chapters.Chapter, total int, code bool, shown map[string]bool) error {
+	src, err := c.Source()
+	if err != nil {
+		return err
+	}
+	heading := fmt.Sprintf("Chapter %d of %d: %s", c.Number, total, c.Title)
+	fmt.Fprintf(out, "%s\n%s\n%s; pinned by %s in the root package\n\n",
+		heading, strings.Repeat("=", len([]rune(heading))), c.Part, c.Example())
+	fmt.Fprint(out, src.Prose)
+	if code {
+		fmt.Fprintf(out, "\n--- the code (examples/tour/chapters/%s):\n\n%s\n", src.File, indent(src.Code))
+		for _, h := range src.Helpers {
+			if !shown[h.Name] {
+				shown[h.Name] = true
+				fmt.Fprintf(out, "\n--- %s, which it calls (%s):\n\n%s\n", h.Name, h.File, indent(h.Code))
+			}
+		}
+	}
+	fmt.Fprintf(out, "\n%s", outputMark)
+	c.Run(out)
+	return nil
+}
+
+// indent puts a tab before each non-empty line.
+func indent(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = "\t" + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
