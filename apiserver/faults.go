@@ -5,6 +5,8 @@ import (
 	"maps"
 	"sync"
 	"time"
+
+	"github.com/kitchensync/kitchensync/trace"
 )
 
 // Verb names a kind of API request, with the words Kubernetes uses in
@@ -136,6 +138,9 @@ func (s *Server) CloseWatches() {
 		}
 		delete(s.watchers, gr)
 	}
+	if t := s.opts.Tracer; t.Enabled() {
+		t.Emit(trace.Record{Component: trace.APIServer, Action: trace.WatchesClosed, Count: len(all)})
+	}
 	s.mu.Unlock()
 	for _, w := range all {
 		w.stopOnce.Do(func() { close(w.done) })
@@ -150,4 +155,7 @@ func (s *Server) CompactHistory() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.hist.compact()
+	if t := s.opts.Tracer; t.Enabled() {
+		t.Emit(trace.Record{Component: trace.APIServer, Action: trace.Compacted, ResourceVersion: formatRV(s.hist.last)})
+	}
 }

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"sync"
 	"time"
+
+	"github.com/kitchensync/kitchensync/trace"
 )
 
 // Default values of [Options].
@@ -41,6 +43,13 @@ type Options struct {
 	// ownerReferences name it) once it is gone, as a cluster's garbage
 	// collector does with background propagation.
 	DisableGarbageCollection bool
+	// Tracer, when set, receives a record of every committed write
+	// (trace.Created, trace.Updated, trace.Deleted, with its
+	// resourceVersion) and of the faults CloseWatches and CompactHistory.
+	// The server records what it commits, not what it answers: a
+	// reflector records its own lists and watches, and the DeltaFIFO each
+	// event it receives. Nil means none, at no cost.
+	Tracer *trace.Tracer
 }
 
 func (o Options) withDefaults() Options {
@@ -205,6 +214,7 @@ func (s *Server) commitLocked(gr GroupResource, key string, typ EventType, obj, 
 	s.indexOwnersLocked(objectRef{gr, key}, typ, obj, prev)
 	ev := &event{typ: typ, gr: gr, key: key, ns: obj.obj.GetObjectMeta().Namespace, obj: obj, prev: prev}
 	s.hist.add(ev)
+	s.traceCommitLocked(typ, key, obj, prev)
 	for w := range s.watchers[gr] {
 		w.offerLocked(ev)
 	}

@@ -1,0 +1,52 @@
+package apiserver
+
+import (
+	"reflect"
+
+	"github.com/kitchensync/kitchensync/trace"
+)
+
+// traceCommitLocked emits the record of a committed write, if anybody
+// listens. It runs under s.mu, so records come in resourceVersion order.
+func (s *Server) traceCommitLocked(typ EventType, key string, obj, prev *entry) {
+	t := s.opts.Tracer
+	if !t.Enabled() {
+		return
+	}
+	r := trace.Record{
+		Component:       trace.APIServer,
+		Kind:            obj.obj.GetTypeMeta().Kind,
+		Key:             key,
+		ResourceVersion: formatRV(obj.rv),
+	}
+	switch typ {
+	case EventAdded:
+		r.Action = trace.Created
+	case EventDeleted:
+		r.Action = trace.Deleted
+	default:
+		r.Action = trace.Updated
+		r.Detail = whatChanged(prev.obj, obj.obj)
+	}
+	t.Emit(r)
+}
+
+// whatChanged names the part of an object an update changed, for a
+// learner reading the trace: "deletion started" (deletionTimestamp set,
+// finalizers remain), "spec" (the generation moved), "metadata" (labels,
+// finalizers, owners...) or "status" (nothing else: only the status
+// subresource writes leave metadata as it was).
+func whatChanged(prev, next Object) string {
+	pm, nm := *prev.GetObjectMeta(), *next.GetObjectMeta()
+	switch {
+	case pm.DeletionTimestamp == nil && nm.DeletionTimestamp != nil:
+		return "deletion started"
+	case pm.Generation != nm.Generation:
+		return "spec"
+	}
+	pm.ResourceVersion, nm.ResourceVersion = "", ""
+	if !reflect.DeepEqual(pm, nm) {
+		return "metadata"
+	}
+	return "status"
+}
