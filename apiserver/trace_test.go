@@ -28,7 +28,7 @@ func TestTraceRecordsEveryCommittedWrite(t *testing.T) {
 		t.Fatalf("second Create: %v, want AlreadyExists", err) // a failed write: no record
 	}
 	w.Finalizers = []string{"example.com/paint"}
-	w = f.update(t, w)
+	f.update(t, w)
 	if err := f.widgets.Delete(f.ctx, "a", apiserver.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}

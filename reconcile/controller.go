@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/trace"
 	"github.com/kitchensync/kitchensync/workqueue"
 )
 
@@ -43,6 +44,10 @@ type Options struct {
 	// unless asked, and tests stay readable; pass slog.Default() to see
 	// them. Each reconcile logs at Debug; errors and panics at Error.
 	Logger *slog.Logger
+	// Tracer, when set, receives a record of every reconcile (started and
+	// finished, with its result) and of every event a predicate drops,
+	// with the predicate's name. Default: none, at no cost.
+	Tracer *trace.Tracer
 }
 
 // DefaultCacheSyncTimeout is the default of [Options].CacheSyncTimeout,
@@ -65,6 +70,7 @@ type Controller struct {
 	newQ    func(string, workqueue.RateLimiter[Request]) Queue
 	log     *slog.Logger
 	metrics *metrics
+	tracer  *trace.Tracer
 
 	queueOnce sync.Once
 	queue     PriorityQueue // made by getQueue
@@ -114,6 +120,7 @@ func NewController(name string, r Reconciler, opts Options) (*Controller, error)
 		newQ:    opts.NewQueue,
 		log:     opts.Logger.With("controller", name),
 		metrics: newMetrics(),
+		tracer:  opts.Tracer,
 	}, nil
 }
 
@@ -208,9 +215,9 @@ func (c *Controller) runWorkers(ctx context.Context) error {
 	c.log.Info("Starting workers", "worker count", c.workers)
 	c.metrics.workers.Store(int64(c.workers))
 	var g errgroup.Group
-	for range c.workers {
+	for i := range c.workers {
 		g.Go(func() error {
-			for c.processNextWorkItem(ctx) {
+			for c.processNextWorkItem(ctx, i+1) {
 			}
 			return nil
 		})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/informer"
+	"github.com/kitchensync/kitchensync/trace"
 	"github.com/kitchensync/kitchensync/workqueue"
 )
 
@@ -78,7 +79,7 @@ func ownerRequest(obj apiserver.Object, owner apiserver.KindInfo) []Request {
 // addSource records a watch for Start; it refuses a nil informer and a
 // controller already started.
 func addSource[T apiserver.Object](c *Controller, verb string, inf Informer[T], preds []Predicate[T], mapFn MapFunc[T]) error {
-	s := &kindSource[T]{verb: verb, inf: inf, preds: preds, mapFn: mapFn}
+	s := &kindSource[T]{verb: verb, inf: inf, preds: preds, mapFn: mapFn, tracer: c.tracer, ctrl: c.name}
 	if inf == nil || reflect.ValueOf(inf).Kind() == reflect.Pointer && reflect.ValueOf(inf).IsNil() {
 		return fmt.Errorf("reconcile: controller %q: %s needs an informer", c.name, s)
 	}
@@ -93,10 +94,12 @@ func addSource[T apiserver.Object](c *Controller, verb string, inf Informer[T], 
 
 // kindSource is a source for one informer of T.
 type kindSource[T apiserver.Object] struct {
-	verb  string
-	inf   Informer[T]
-	preds []Predicate[T]
-	mapFn MapFunc[T]
+	verb   string
+	inf    Informer[T]
+	preds  []Predicate[T]
+	mapFn  MapFunc[T]
+	tracer *trace.Tracer // the controller's, for records of dropped events
+	ctrl   string        // the controller's name
 }
 
 func (s *kindSource[T]) String() string {
@@ -105,7 +108,7 @@ func (s *kindSource[T]) String() string {
 
 func (s *kindSource[T]) start(ctx context.Context, q PriorityQueue,
 	filters []Predicate[apiserver.Object]) (startedSource, error) {
-	h := &eventHandler[T]{ctx: ctx, queue: q, mapFn: s.mapFn, preds: s.preds}
+	h := &eventHandler[T]{ctx: ctx, queue: q, mapFn: s.mapFn, preds: s.preds, tracer: s.tracer, ctrl: s.ctrl}
 	for _, f := range filters {
 		h.preds = append(h.preds, objectPredicate[T]{f})
 	}
@@ -125,22 +128,24 @@ func (s *kindSource[T]) start(ctx context.Context, q PriorityQueue,
 // at [LowPriority] when they tell nothing new (the initial list, a resync),
 // as controller-runtime's handlers do.
 type eventHandler[T apiserver.Object] struct {
-	ctx   context.Context
-	queue PriorityQueue
-	mapFn MapFunc[T]
-	preds []Predicate[T]
+	ctx    context.Context
+	queue  PriorityQueue
+	mapFn  MapFunc[T]
+	preds  []Predicate[T]
+	tracer *trace.Tracer
+	ctrl   string
 }
 
 func (h *eventHandler[T]) OnAdd(obj T, isInInitialList bool) {
 	e := CreateEvent[T]{Object: obj, IsInInitialList: isInInitialList}
-	if all(h.preds, func(p Predicate[T]) bool { return p.Create(e) }) {
+	if h.pass("Create", obj, func(p Predicate[T]) bool { return p.Create(e) }) {
 		h.enqueue(isInInitialList, h.mapFn(h.ctx, obj))
 	}
 }
 
 func (h *eventHandler[T]) OnUpdate(oldObj, newObj T) {
 	e := UpdateEvent[T]{ObjectOld: oldObj, ObjectNew: newObj}
-	if !all(h.preds, func(p Predicate[T]) bool { return p.Update(e) }) {
+	if !h.pass("Update", newObj, func(p Predicate[T]) bool { return p.Update(e) }) {
 		return
 	}
 	reqs := h.mapFn(h.ctx, newObj)
@@ -156,7 +161,7 @@ func (h *eventHandler[T]) OnUpdate(oldObj, newObj T) {
 
 func (h *eventHandler[T]) OnDelete(obj T, finalStateUnknown bool) {
 	e := DeleteEvent[T]{Object: obj, DeleteStateUnknown: finalStateUnknown}
-	if all(h.preds, func(p Predicate[T]) bool { return p.Delete(e) }) {
+	if h.pass("Delete", obj, func(p Predicate[T]) bool { return p.Delete(e) }) {
 		h.enqueue(false, h.mapFn(h.ctx, obj))
 	}
 }
@@ -203,3 +208,5 @@ func (o objectPredicate[T]) Delete(e DeleteEvent[T]) bool {
 func (o objectPredicate[T]) Generic(e GenericEvent[T]) bool {
 	return o.p.Generic(GenericEvent[apiserver.Object]{Object: e.Object})
 }
+
+func (o objectPredicate[T]) inner() any { return o.p }

@@ -17,7 +17,7 @@ import (
 // Because the queue never hands a key to two workers at once, and Done is
 // called only after the reconcile, a key is never reconciled twice
 // concurrently.
-func (c *Controller) processNextWorkItem(ctx context.Context) bool {
+func (c *Controller) processNextWorkItem(ctx context.Context, worker int) bool {
 	req, priority, shutdown := c.queue.GetWithPriority()
 	if shutdown {
 		return false
@@ -28,7 +28,7 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	}
 	c.metrics.active.Add(1)
 	defer c.metrics.active.Add(-1)
-	c.reconcileHandler(ctx, req, priority)
+	c.reconcileHandler(ctx, req, priority, worker)
 	return true
 }
 
@@ -39,8 +39,9 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 //     terminal: then forget the key's backoff and do not requeue;
 //   - RequeueAfter > 0: forget the backoff, then add after that long;
 //   - otherwise: forget the backoff; the key waits for its next event.
-func (c *Controller) reconcileHandler(ctx context.Context, req Request, priority int) {
+func (c *Controller) reconcileHandler(ctx context.Context, req Request, priority, worker int) {
 	log := c.log.With("namespace", req.Namespace, "name", req.Name)
+	c.traceStarted(req, worker)
 	start := time.Now()
 	res, err := c.reconcile(withLogger(ctx, log), req, log)
 	elapsed := time.Since(start)
@@ -75,6 +76,7 @@ func (c *Controller) reconcileHandler(ctx context.Context, req Request, priority
 		c.metrics.success.Add(1)
 		c.queue.Forget(req)
 	}
+	c.traceFinished(req, worker, result, res, err, elapsed)
 	log.Debug("Reconcile done", "result", result, "requeueAfter", res.RequeueAfter, "duration", elapsed)
 }
 
@@ -86,11 +88,16 @@ func (c *Controller) reconcile(ctx context.Context, req Request, log *slog.Logge
 		if r := recover(); r != nil {
 			c.metrics.panics.Add(1)
 			log.Error("Observed a panic in reconciler", "panic", r, "stack", string(debug.Stack()))
-			res, err = Result{}, fmt.Errorf("panic: %v [recovered]", r)
+			res, err = Result{}, recoveredPanic{r}
 		}
 	}()
 	return c.do.Reconcile(ctx, req)
 }
+
+// recoveredPanic is the error a reconcile that panicked returns.
+type recoveredPanic struct{ value any }
+
+func (p recoveredPanic) Error() string { return fmt.Sprintf("panic: %v [recovered]", p.value) }
 
 type loggerKey struct{}
 

@@ -1,0 +1,90 @@
+package reconcile_test
+
+import (
+	"errors"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/reconcile"
+	"github.com/kitchensync/kitchensync/trace"
+)
+
+// only returns the records of component c, as String prints them.
+func only(c trace.Component, recs []trace.Record) []string {
+	var out []string
+	for _, r := range recs {
+		if r.Component == c {
+			out = append(out, r.String())
+		}
+	}
+	return out
+}
+
+func TestTraceRecordsEachReconcileAndItsResult(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := trace.New()
+		rec := trace.NewRecorder(tr)
+		r := newRecorder(
+			returns(reconcile.Result{RequeueAfter: time.Second}, nil),
+			func() (reconcile.Result, error) { panic("pot boiled over") },
+			fail(errors.New("stove is cold")),
+			fail(reconcile.TerminalError(errors.New("no such dish"))),
+		)
+		c := newController(t, r, reconcile.Options{Tracer: tr})
+		c.Queue().Add(soup)
+		if err := runFor(t, c, time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{
+			"controller[test] reconcile-started kitchen/soup worker=1",
+			"controller[test] reconcile-finished kitchen/soup worker=1 result=requeue_after detail=after 1s",
+			"controller[test] reconcile-started kitchen/soup worker=1",
+			`controller[test] reconcile-finished kitchen/soup worker=1 result=error detail=panic err="panic: pot boiled over [recovered]"`,
+			"controller[test] reconcile-started kitchen/soup worker=1",
+			`controller[test] reconcile-finished kitchen/soup worker=1 result=error err="stove is cold"`,
+			"controller[test] reconcile-started kitchen/soup worker=1",
+			`controller[test] reconcile-finished kitchen/soup worker=1 result=error detail=terminal err="terminal error: no such dish"`,
+		}
+		if diff := cmp.Diff(want, only(trace.Controller, rec.Records())); diff != "" {
+			t.Errorf("trace (-want +got):\n%s", diff)
+		}
+	})
+}
+
+func TestTraceNamesThePredicateThatDropsAnEvent(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := trace.New()
+		rec := trace.NewRecorder(tr)
+		w := newWorld(t, true)
+		r := &requests{}
+		c := newController(t, r, reconcile.Options{Tracer: tr})
+		c.WithEventFilter(reconcile.LabelChangedPredicate[apiserver.Object]{})
+		if err := reconcile.For(c, w.inf, reconcile.GenerationChangedPredicate[widgetT]{}); err != nil {
+			t.Fatal(err)
+		}
+		stop := start(t, c)
+		soup := reconcile.NamespacedNameOf(w.create(t, apiservertest.NewWidget("kitchen", "soup")))
+		r.check(t, "create", "kitchen/soup")
+		w.change(t, soup, true, func(o widgetT) { o.Status.Phase = "Simmering" })
+		r.check(t, "status update")
+		w.change(t, soup, false, func(o widgetT) { o.Spec.Size = 4 })
+		r.check(t, "spec update")
+		if err := stop(); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{
+			"controller[test] reconcile-started kitchen/soup worker=1",
+			"controller[test] reconcile-finished kitchen/soup worker=1 result=success",
+			"controller[test] dropped Widget kitchen/soup rv=3 delta=Update detail=reconcile.GenerationChangedPredicate",
+			"controller[test] dropped Widget kitchen/soup rv=4 delta=Update detail=reconcile.LabelChangedPredicate",
+		}
+		if diff := cmp.Diff(want, only(trace.Controller, rec.Records())); diff != "" {
+			t.Errorf("trace (-want +got):\n%s", diff)
+		}
+	})
+}
