@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/trace"
 )
 
 // ReflectorStore is where a [Reflector] writes what it learns: the
@@ -53,6 +54,10 @@ type ReflectorOptions struct {
 	PageSize int64
 	// Backoff is the retry schedule; nil means [DefaultBackoff].
 	Backoff *Backoff
+	// Tracer, when set, receives a record of every list (trace.Listed),
+	// watch (trace.WatchStarted, trace.WatchEnded) and 410
+	// (trace.Expired), named Name. Nil means none, at no cost.
+	Tracer *trace.Tracer
 }
 
 // Reflector keeps a [ReflectorStore] in step with the server, like
@@ -206,13 +211,17 @@ func (r *Reflector) listAndWatch(ctx context.Context) error {
 
 // list reads every object (in pages if asked) and replaces the store.
 func (r *Reflector) list(ctx context.Context) error {
-	items, rv, err := r.listAll(ctx, r.relistResourceVersion())
+	from, start := r.relistResourceVersion(), time.Now()
+	items, rv, err := r.listAll(ctx, from)
 	if apiserver.IsExpired(err) || isTooLargeResourceVersion(err) {
 		// Our resourceVersion is too old for the server, or newer than a
 		// server that lost its state has: ask for the latest.
+		r.traceListed(from, "", 0, time.Since(start), err, "")
 		r.setUnavailable(true)
-		items, rv, err = r.listAll(ctx, "")
+		from, start = "", time.Now()
+		items, rv, err = r.listAll(ctx, from)
 	}
+	r.traceListed(from, rv, len(items), time.Since(start), err, "")
 	if err != nil {
 		return fmt.Errorf("list: %w", err)
 	}
@@ -301,6 +310,7 @@ func (r *Reflector) watch(ctx context.Context, w apiserver.WatchInterface, resyn
 			pastAdded = opts.ResourceVersion != "" && opts.ResourceVersion != "0"
 			var err error
 			w, err = r.lw.Watch(ctx, opts)
+			r.traceWatch(trace.WatchStarted, opts.ResourceVersion, err, "")
 			if err != nil {
 				if apiserver.IsTooManyRequests(err) && ctx.Err() == nil {
 					r.reportError(fmt.Errorf("watch: %w", err))
@@ -314,9 +324,11 @@ func (r *Reflector) watch(ctx context.Context, w apiserver.WatchInterface, resyn
 		}
 		err := r.handleWatch(ctx, w, watchStart{at: start, pastAdded: pastAdded}, resyncErr)
 		w = nil
-		switch {
-		case ctx.Err() != nil:
+		if ctx.Err() != nil {
 			return nil
+		}
+		r.traceWatch(trace.WatchEnded, r.LastSyncResourceVersion(), err, "")
+		switch {
 		case err == nil:
 			// A clean close: re-watch from the last resourceVersion seen.
 			// (A very short one is an error: it relists, below.)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/store"
+	"github.com/kitchensync/kitchensync/trace"
 )
 
 // watchList fills the store from a watch-list stream (KEP-3157): one watch
@@ -21,12 +22,16 @@ import (
 // worth a fallback to listing.
 func (r *Reflector) watchList(ctx context.Context) (apiserver.WatchInterface, error) {
 	for ctx.Err() == nil {
-		start := time.Now()
-		w, err := r.lw.Watch(ctx, r.watchListOptions())
+		start, opts := time.Now(), r.watchListOptions()
+		w, err := r.lw.Watch(ctx, opts)
+		r.traceWatch(trace.WatchStarted, opts.ResourceVersion, err, "watch-list")
 		var items []apiserver.Object
 		var rv string
 		if err == nil {
 			items, rv, err = r.collectInitialEvents(ctx, w, start)
+			if ctx.Err() == nil && (err != nil || rv != "") {
+				r.traceListed(opts.ResourceVersion, rv, len(items), time.Since(start), err, "watch-list")
+			}
 		}
 		switch {
 		case ctx.Err() != nil:
