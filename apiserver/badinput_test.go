@@ -141,9 +141,9 @@ func TestBadInput(t *testing.T) {
 		}, apiserver.IsBadRequest, "does not decode as a Widget"},
 		{"unsupported patch type", func(f *fixture) error {
 			f.create(nil, "a", "red", nil)
-			_, err := f.widgets.Patch(f.ctx, "a", "application/json-patch+json", []byte(`[]`), apiserver.PatchOptions{})
+			_, err := f.widgets.Patch(f.ctx, "a", "application/strategic-merge-patch+json", []byte(`{}`), apiserver.PatchOptions{})
 			return err
-		}, apiserver.IsBadRequest, `patch type "application/json-patch+json" is not supported`},
+		}, apiserver.IsBadRequest, `patch type "application/strategic-merge-patch+json" is not supported`},
 		{"get without a name", func(f *fixture) error {
 			_, err := f.widgets.Get(f.ctx, "", apiserver.GetOptions{})
 			return err

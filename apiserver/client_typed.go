@@ -91,14 +91,15 @@ func (c *Client[T]) UpdateStatus(ctx context.Context, obj T, opts UpdateOptions)
 	return typed[T](rc.UpdateStatus(ctx, obj, opts))
 }
 
-// Patch applies a merge patch; see [ResourceClient.Patch].
-func (c *Client[T]) Patch(ctx context.Context, name string, pt PatchType, data []byte, opts PatchOptions) (T, error) {
+// Patch applies a patch to the object name, or to its status with the
+// subresource "status"; see [ResourceClient.Patch].
+func (c *Client[T]) Patch(ctx context.Context, name string, pt PatchType, data []byte, opts PatchOptions, subresources ...string) (T, error) {
 	rc, err := c.Resource()
 	if err != nil {
 		var zero T
 		return zero, err
 	}
-	return typed[T](rc.Patch(ctx, name, pt, data, opts))
+	return typed[T](rc.Patch(ctx, name, pt, data, opts, subresources...))
 }
 
 // Delete deletes the object name; see [ResourceClient.Delete].

@@ -102,8 +102,8 @@ func (o Options) withDefaults() Options {
 //
 // Simplifications, compared with a real API server: no admission, no
 // defaulting or schema validation beyond names, labels and size; no
-// server-side apply, strategic merge or JSON patch (only JSON merge
-// patch); deletes are immediate or wait for finalizers, with no grace
+// server-side apply or strategic merge patch (JSON patch and JSON merge
+// patch only); deletes are immediate or wait for finalizers, with no grace
 // period or propagation policy, and the garbage collector deletes
 // dependents at once, inside the call that removed their owner; one
 // history window for all resources.

@@ -88,12 +88,22 @@ type UpdateOptions struct {
 	DryRun bool
 }
 
-// PatchType names a patch format.
+// PatchType names a patch format by its media type, as Kubernetes'
+// types.PatchType does; an HTTP front takes it from the Content-Type.
 type PatchType string
 
-// MergePatchType is a JSON merge patch (RFC 7386): objects merge
-// recursively, null removes a field, anything else replaces.
-const MergePatchType PatchType = "application/merge-patch+json"
+// The patch types [ResourceClient.Patch] applies. Kubernetes also has
+// strategic merge patch and server-side apply (ApplyPatchType); the
+// server has neither.
+const (
+	// JSONPatchType is a JSON patch (RFC 6902): a list of operations
+	// (add, remove, replace, move, copy, test) on JSON pointers, applied
+	// in order, all or nothing.
+	JSONPatchType PatchType = "application/json-patch+json"
+	// MergePatchType is a JSON merge patch (RFC 7386): objects merge
+	// recursively, null removes a field, anything else replaces.
+	MergePatchType PatchType = "application/merge-patch+json"
+)
 
 // PatchOptions modify a Patch.
 type PatchOptions struct {

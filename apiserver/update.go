@@ -3,11 +3,8 @@ package apiserver
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
-
-	jsonpatch "github.com/evanphx/json-patch/v5"
 )
 
 // Update replaces the object named by obj's metadata (name, and namespace
@@ -179,81 +176,4 @@ func cmpErr(a, b error) error {
 		return a
 	}
 	return b
-}
-
-// Patch applies a JSON merge patch (RFC 7386, [MergePatchType]) to the
-// object name and stores the result by the rules of Update: status in the
-// patch is ignored, and a metadata.resourceVersion in the patch is a
-// precondition (409 Conflict if stale). Without one, the patch applies to
-// whatever is stored (a concurrent write makes the server apply it again).
-//
-// Errors: 404 NotFound; 400 BadRequest for another patch type, malformed
-// JSON or a patch that does not decode into the kind (the message says
-// what was wrong); 422 Invalid for a patch that changes metadata.name or
-// metadata.namespace; the errors of Update.
-func (c *ResourceClient) Patch(ctx context.Context, name string, pt PatchType, data []byte, opts PatchOptions) (Object, error) {
-	info, err := c.begin(ctx, VerbPatch)
-	if err != nil {
-		return nil, err
-	}
-	if pt != MergePatchType {
-		return nil, NewBadRequest(fmt.Sprintf("patch type %q is not supported: use %q", pt, MergePatchType))
-	}
-	key, err := c.key(info, name)
-	if err != nil {
-		return nil, err
-	}
-	e, err := c.srv.mutate(info.GroupResource(), key, func(old *entry) (change, error) {
-		if old == nil {
-			return change{}, NewNotFound(info.GroupResource(), name)
-		}
-		next, err := applyMergePatch(info, old.obj, data)
-		if err != nil {
-			return change{}, err
-		}
-		return c.srv.prepareUpdate(info, old, next, false, opts.DryRun)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return e.obj.DeepCopyObject(), nil
-}
-
-// applyMergePatch returns cur with the merge patch data applied, as a new
-// object of the kind. Changing identity (kind, name, namespace) is refused.
-func applyMergePatch(info KindInfo, cur Object, data []byte) (Object, error) {
-	doc, err := json.Marshal(cur)
-	if err != nil {
-		return nil, NewInternalError(err)
-	}
-	if !json.Valid(data) {
-		return nil, NewBadRequest(fmt.Sprintf("the patch is not valid JSON: %q", truncate(data, 100)))
-	}
-	patched, err := jsonpatch.MergePatch(doc, data)
-	if err != nil {
-		return nil, NewBadRequest(fmt.Sprintf("the merge patch cannot be applied: %v", err))
-	}
-	next := info.New()
-	if err := json.Unmarshal(patched, next); err != nil {
-		return nil, NewBadRequest(fmt.Sprintf("the patched object does not decode as a %s: %v", info.Kind, err))
-	}
-	if *next.GetTypeMeta() != info.TypeMeta() {
-		return nil, NewBadRequest(fmt.Sprintf("a patch cannot change apiVersion or kind (of %s)", info.GroupVersionKind()))
-	}
-	cm, nm := cur.GetObjectMeta(), next.GetObjectMeta()
-	var errs FieldErrors
-	if nm.Name != cm.Name {
-		errs.Invalid("metadata.name", nm.Name, "field is immutable")
-	}
-	if nm.Namespace != cm.Namespace {
-		errs.Invalid("metadata.namespace", nm.Namespace, "field is immutable")
-	}
-	return next, errs.ToError(info.GroupKind(), cm.Name)
-}
-
-func truncate(b []byte, n int) string {
-	if len(b) <= n {
-		return string(b)
-	}
-	return string(b[:n]) + "..."
 }

@@ -51,10 +51,8 @@
 // strategic merge patch (kubectl patch needs --type=merge or --type=json;
 // kubectl apply falls back to merge patches by itself), no
 // deletecollection, no aggregated discovery (kubectl falls back to the
-// older per-group documents). JSON patches and patches of the status are
-// applied here, read-modify-write, and count as a get and an update on
-// the server. A delete answers a Success Status even when finalizers keep
-// the object (Kubernetes returns the object then).
+// older per-group documents). A delete answers a Success Status even
+// when finalizers keep the object (Kubernetes returns the object then).
 //
 // # Watches over HTTP
 //

@@ -81,7 +81,7 @@ func errMethodNotAllowed(w http.ResponseWriter, method, path string, allowed ...
 func errUnsupportedPatch(got string) *apiserver.StatusError {
 	return newStatusError(http.StatusUnsupportedMediaType, reasonUnsupportedMediaType, fmt.Sprintf(
 		"the body of the request was in an unknown format (%q) - accepted media types include: %s, %s "+
-			"(kubectl patch --type=merge or --type=json)", got, apiserver.MergePatchType, jsonPatchType))
+			"(kubectl patch --type=merge or --type=json)", got, apiserver.MergePatchType, apiserver.JSONPatchType))
 }
 
 // errUnsupportedBody is the 415 for a create or update body that is not
