@@ -10,9 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
-
 	"github.com/kitchensync/kitchensync/apiserver"
 )
 
@@ -82,7 +79,7 @@ func (c *Chef) workItem(ctx context.Context, order *Order, i int, it OrderItem, 
 			return err
 		}
 		return c.startCook(ctx, want, need, w)
-	case cmp.Equal(cur.Spec.Extras, want.Spec.Extras, cmpopts.EquateEmpty()):
+	case slices.Equal(cur.Spec.Extras, want.Spec.Extras): // nil and empty alike
 		w.cooks[i] = cur // nothing to do
 		return nil
 	case cur.Status.Phase == CookDone:
@@ -258,8 +255,8 @@ func formatNeed(need map[string]Amount) string {
 }
 
 // describeChange says in a few words how a cook's assignment differs
-// from what the item now asks. (cmp.Diff finds differences too, but its
-// output is deliberately unstable, and the narration must not be.)
+// from what the item now asks, in words that stay the same from run to
+// run, as the narration must.
 func describeChange(old, want CookSpec) string {
 	var parts []string
 	if old.Dish != want.Dish {
@@ -268,7 +265,7 @@ func describeChange(old, want CookSpec) string {
 	if old.Quantity != want.Quantity {
 		parts = append(parts, fmt.Sprintf("quantity %d → %d", old.Quantity, want.Quantity))
 	}
-	if !cmp.Equal(old.Extras, want.Extras, cmpopts.EquateEmpty()) {
+	if !slices.Equal(old.Extras, want.Extras) {
 		parts = append(parts, fmt.Sprintf("extras %v → %v", old.Extras, want.Extras))
 	}
 	return strings.Join(parts, ", ")

@@ -6,9 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
-
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/reconcile"
 )
@@ -76,10 +73,22 @@ func (c *Chef) platedAt(w *work) time.Duration {
 	return last + PlatingTime
 }
 
-// statusEqual compares two statuses with go-cmp, treating nil and empty
-// lists alike.
+// statusEqual reports whether two statuses say the same: field by field
+// (a field added to [OrderStatus] belongs here too), with nil and empty
+// lists alike, as slices.Equal has them.
 func statusEqual(a, b OrderStatus) bool {
-	return cmp.Equal(a, b, cmpopts.EquateEmpty())
+	return a.Phase == b.Phase && a.ObservedGeneration == b.ObservedGeneration &&
+		slices.EqualFunc(a.Conditions, b.Conditions, conditionEqual) &&
+		slices.Equal(a.Items, b.Items)
+}
+
+// conditionEqual compares two conditions, their transition times as
+// instants (time.Time.Equal): == on a time.Time also compares its
+// location and monotonic reading, which say nothing about the order.
+func conditionEqual(a, b apiserver.Condition) bool {
+	ta, tb := a.LastTransitionTime, b.LastTransitionTime
+	a.LastTransitionTime, b.LastTransitionTime = apiserver.Time{}, apiserver.Time{}
+	return a == b && ta.Equal(tb.Time)
 }
 
 // reject stops whatever was started, marks the order Rejected with the
