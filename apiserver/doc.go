@@ -16,10 +16,10 @@
 // and [ObjectMeta] (name, namespace, uid, resourceVersion, generation,
 // labels, finalizers, ...), with the JSON field names Kubernetes uses. By
 // convention the desired state lives in a field named Spec and the
-// observed state in a field named Status: a change to Spec bumps
-// metadata.generation, and Status is written only through the status
-// subresource ([ResourceClient.UpdateStatus]), so that a controller's status write never
-// fights a user's spec edit.
+// observed state in a field named Status. A change to Spec bumps
+// metadata.generation. Status is written only through the status
+// subresource ([ResourceClient.UpdateStatus], or a Patch of "status"), so
+// a controller's status write never fights a user's spec edit.
 //
 // A [Scheme] registers each kind once, as a [KindInfo]: group, version,
 // kind, plural resource, namespaced or not, how to make an empty one, and
@@ -35,8 +35,10 @@
 // opaque: compare for equality, never do arithmetic on it. An update
 // carries the resourceVersion it read; if the object has changed since,
 // the update fails with 409 Conflict ([IsConflict]) and the cure is to
-// read again, reapply the change and retry. A list reports the
-// resourceVersion it was read at, the starting point for a watch.
+// read again, reapply the change and retry. A patch
+// ([ResourceClient.Patch]) needs no resourceVersion: the server applies
+// it to whatever is stored. A list reports the resourceVersion it was
+// read at, the starting point for a watch.
 //
 // # Watches
 //
@@ -57,8 +59,11 @@
 // object with only a newer resourceVersion, so an idle watcher can resume
 // from a recent point. In watch-list mode (SendInitialEvents with
 // resourceVersionMatch NotOlderThan) the initial ADDED events end with a
-// BOOKMARK annotated [InitialEventsEndAnnotation]. A watcher that stops
-// reading is cut off rather than allowed to block writers.
+// BOOKMARK annotated [InitialEventsEndAnnotation].
+//
+// A watcher that stops reading is cut off: its watch ends, and it must
+// watch again from the last resourceVersion it saw. A slow reader never
+// blocks a writer.
 //
 // # Owners and garbage
 //
@@ -72,26 +77,25 @@
 //
 // # Validation
 //
-// Names, labels, annotations and size are checked for every kind. A kind
-// can add its own rules with [KindInfo].Validate, as a
-// CustomResourceDefinition's schema does: a write that breaks one is
-// refused whole with 422 Invalid, each cause naming its field.
+// Names, labels, annotations, owner references and size are checked for
+// every kind. A kind adds its own rules in its [KindInfo]'s Validate
+// function, as a CustomResourceDefinition adds a schema. A write that
+// breaks a rule is refused whole with 422 Invalid, each cause naming its
+// field.
 //
 // # Errors
 //
 // Every failure is a [*StatusError] holding a Kubernetes-shaped [Status]
 // (code, reason, message, details), worded as the real server words it,
-// e.g. `orders.menu.example.com "t1" not found`. Test errors with the
-// predicates — [IsNotFound], [IsAlreadyExists], [IsConflict], [IsInvalid],
-// [IsExpired], [IsBadRequest], [IsTimeout], [IsTooManyRequests],
-// [IsTooLarge], [IsInternalError] — which see through wrapping. Invalid
-// objects get a 422 whose causes each name a field; build them with
-// [FieldErrors].
+// e.g. `orders.menu.example.com "t1" not found`. Test an error with a
+// predicate such as [IsNotFound] or [IsConflict], never by its message;
+// the predicates see through wrapping. [FieldErrors] builds the 422
+// Invalid whose causes each name a field.
 //
 // # Selectors
 //
 // [ParseLabelSelector] reads Kubernetes' label selector syntax
-// ("section=vip,table in (1,2),!allergy"); a nil selector matches
+// ("app=web,tier in (front,back),!canary"); a nil selector matches
 // everything. [ParseFieldSelector] reads "field=value" terms with =, ==
 // and !=; each kind supports metadata.name, metadata.namespace and the
 // fields it registers ([KindInfo.ValidateFieldSelector]). A malformed

@@ -10,71 +10,70 @@ import (
 	"github.com/kitchensync/kitchensync/store"
 )
 
-// stickyOrder makes a test object standing in for a restaurant order; Size
-// plays the number of dishes.
-func stickyOrder(table string, dishes int) *apiservertest.Widget {
-	o := apiservertest.NewWidget("dining-room", table)
-	o.Spec.Size = dishes
-	return o
+// sizedWidget returns a widget in namespace "default" of the given size.
+func sizedWidget(name string, size int) *apiservertest.Widget {
+	w := apiservertest.NewWidget("default", name)
+	w.Spec.Size = size
+	return w
 }
 
-// printStickyNotes is a process function that prints each sticky note.
-func printStickyNotes(key string, deltas informer.Deltas[*apiservertest.Widget], isInInitialList bool) error {
+// printDeltas is a process function that prints each delta of a key.
+func printDeltas(key string, deltas informer.Deltas[*apiservertest.Widget], isInInitialList bool) error {
 	fmt.Printf("pop %s (initial list: %v)\n", key, isInInitialList)
 	for _, d := range deltas {
 		if d.Tombstone != nil {
-			fmt.Printf("  %s, final state unknown; last known: %d dishes\n", d.Type, d.Object.Spec.Size)
+			fmt.Printf("  %s, final state unknown; last known size: %d\n", d.Type, d.Object.Spec.Size)
 			continue
 		}
-		fmt.Printf("  %s: %d dishes\n", d.Type, d.Object.Spec.Size)
+		fmt.Printf("  %s: size %d\n", d.Type, d.Object.Spec.Size)
 	}
 	return nil
 }
 
-// The runner writes a sticky note for every change it hears. Notes for the
-// same table pile up on one spot in the queue, so the chef gets the whole
-// story of table 7 at once: ordered, changed, cancelled.
+// Every change becomes a delta. Deltas for the same object pile up on its
+// one spot in the queue, so whoever pops it gets the whole story of a at
+// once: added, updated, deleted.
 func ExampleDeltaFIFO() {
 	fifo := informer.NewDeltaFIFO(informer.DeltaFIFOOptions[*apiservertest.Widget]{})
-	_ = fifo.Add(stickyOrder("table-7", 2))
-	_ = fifo.Add(stickyOrder("table-9", 4))
-	_ = fifo.Update(stickyOrder("table-7", 3))
-	_ = fifo.Delete(stickyOrder("table-7", 3))
+	_ = fifo.Add(sizedWidget("a", 2))
+	_ = fifo.Add(sizedWidget("c", 4))
+	_ = fifo.Update(sizedWidget("a", 3))
+	_ = fifo.Delete(sizedWidget("a", 3))
 	fmt.Println("queued:", fifo.ListKeys())
 
 	ctx := context.Background()
 	for fifo.Len() > 0 {
-		_, _ = fifo.Pop(ctx, printStickyNotes)
+		_, _ = fifo.Pop(ctx, printDeltas)
 	}
 	// Output:
-	// queued: [dining-room/table-7 dining-room/table-9]
-	// pop dining-room/table-7 (initial list: false)
-	//   Added: 2 dishes
-	//   Updated: 3 dishes
-	//   Deleted: 3 dishes
-	// pop dining-room/table-9 (initial list: false)
-	//   Added: 4 dishes
+	// queued: [default/a default/c]
+	// pop default/a (initial list: false)
+	//   Added: size 2
+	//   Updated: size 3
+	//   Deleted: size 3
+	// pop default/c (initial list: false)
+	//   Added: size 4
 }
 
-// The runner was cut off from the front desk; when it copies the full list
-// again (Replace), table 4 is gone. Nobody saw it leave, so the runner
-// writes a tombstone carrying the last state it remembers.
+// After a broken watch the reflector lists again and hands the full list
+// to Replace. Widget b is gone from it, and nobody saw it go: the queue
+// gets a tombstone that carries the last state the cache knew.
 func ExampleDeltaFIFO_Replace() {
-	memory := store.NewIndexer[*apiservertest.Widget](nil, nil) // the runner's memory
-	_ = memory.Add(stickyOrder("table-4", 5))
-	_ = memory.Add(stickyOrder("table-7", 2))
-	fifo := informer.NewDeltaFIFO(informer.DeltaFIFOOptions[*apiservertest.Widget]{KnownObjects: memory})
+	cache := store.NewIndexer[*apiservertest.Widget](nil, nil) // what the informer knew
+	_ = cache.Add(sizedWidget("b", 5))
+	_ = cache.Add(sizedWidget("a", 2))
+	fifo := informer.NewDeltaFIFO(informer.DeltaFIFOOptions[*apiservertest.Widget]{KnownObjects: cache})
 
-	_ = fifo.Replace([]apiserver.Object{stickyOrder("table-7", 2)}, "42")
+	_ = fifo.Replace([]apiserver.Object{sizedWidget("a", 2)}, "42")
 	ctx := context.Background()
 	for fifo.Len() > 0 {
-		_, _ = fifo.Pop(ctx, printStickyNotes)
+		_, _ = fifo.Pop(ctx, printDeltas)
 	}
 	fmt.Println("synced:", fifo.HasSynced())
 	// Output:
-	// pop dining-room/table-7 (initial list: true)
-	//   Replaced: 2 dishes
-	// pop dining-room/table-4 (initial list: true)
-	//   Deleted, final state unknown; last known: 5 dishes
+	// pop default/a (initial list: true)
+	//   Replaced: size 2
+	// pop default/b (initial list: true)
+	//   Deleted, final state unknown; last known size: 5
 	// synced: true
 }

@@ -11,35 +11,33 @@ import (
 	"github.com/kitchensync/kitchensync/informer"
 )
 
-type order = apiservertest.Widget
-
-// newFrontDesk starts an in-memory API server with the test kinds and
-// places orders (widgets standing in for restaurant orders, Size for the
-// number of dishes) in the dining room.
-func newFrontDesk(tables ...string) (*apiserver.Server, *apiserver.ResourceClient) {
+// newServer starts an in-memory API server with the test kinds and
+// creates one widget per name in namespace "default", the i-th of size i,
+// labelled env=prod (env=staging if its name ends in 2).
+func newServer(names ...string) (*apiserver.Server, *apiserver.ResourceClient) {
 	srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{})
-	orders := srv.Resource(apiservertest.WidgetsResource)
-	for i, table := range tables {
-		place(orders, table, i+1)
+	widgets := srv.Resource(apiservertest.WidgetsResource)
+	for i, name := range names {
+		createWidget(widgets, name, i+1)
 	}
-	return srv, orders
+	return srv, widgets
 }
 
-func place(orders *apiserver.ResourceClient, table string, dishes int) {
-	o := apiservertest.NewWidget("dining-room", table)
-	o.Spec.Size = dishes
-	o.Labels = map[string]string{"section": "window"}
-	if strings.HasSuffix(table, "2") {
-		o.Labels["section"] = "terrace"
+func createWidget(widgets *apiserver.ResourceClient, name string, size int) {
+	w := apiservertest.NewWidget("default", name)
+	w.Spec.Size = size
+	w.Labels = map[string]string{"env": "prod"}
+	if strings.HasSuffix(name, "2") {
+		w.Labels["env"] = "staging"
 	}
-	if _, err := orders.Create(context.Background(), o, apiserver.CreateOptions{}); err != nil {
+	if _, err := widgets.Create(context.Background(), w, apiserver.CreateOptions{}); err != nil {
 		panic(err)
 	}
 }
 
 // run runs inf until the returned stop is called; stop waits until every
 // goroutine of the informer has ended.
-func run(inf *informer.SharedIndexInformer[*order]) (stop func()) {
+func run(inf *informer.SharedIndexInformer[*apiservertest.Widget]) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -78,12 +76,12 @@ func (s printingStore) Replace(objs []apiserver.Object, rv string) error {
 }
 
 // A Reflector lists once, then watches from the list's resourceVersion:
-// the runner copies every order, then only listens for changes.
+// it copies every object once, then only hears about changes.
 func ExampleReflector() {
-	srv, orders := newFrontDesk("table-1", "table-2")
+	srv, widgets := newServer("widget-1", "widget-2")
 	defer srv.CloseWatches()
 	store := printingStore{calls: make(chan string)}
-	r := informer.NewReflector(orders, store, informer.ReflectorOptions{})
+	r := informer.NewReflector(widgets, store, informer.ReflectorOptions{})
 
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -92,59 +90,59 @@ func ExampleReflector() {
 		r.Run(ctx)
 	}()
 	fmt.Println("list:", <-store.calls)
-	place(orders, "table-3", 5)
+	createWidget(widgets, "widget-3", 5)
 	fmt.Println("watch:", <-store.calls)
 	cancel()
 	<-done
 	fmt.Println("caught up:", r.LastSyncResourceVersion() == srv.ResourceVersion())
 	// Output:
-	// list: Replace [table-1 table-2]
-	// watch: Add table-3
+	// list: Replace [widget-1 widget-2]
+	// watch: Add widget-3
 	// caught up: true
 }
 
 // Two handlers share one informer, and so one cache and one watch. Each
 // has its own queue: they see the same changes, each in order.
 func ExampleSharedIndexInformer_AddEventHandler() {
-	srv, orders := newFrontDesk("table-1", "table-2")
+	srv, widgets := newServer("widget-1", "widget-2")
 	defer srv.CloseWatches()
-	inf := informer.NewSharedIndexInformer[*order](orders, informer.Options[*order]{})
+	inf := informer.NewSharedIndexInformer[*apiservertest.Widget](widgets, informer.Options[*apiservertest.Widget]{})
 
-	bell := func(who string, ch chan<- string) informer.ResourceEventHandler[*order] {
-		return informer.ResourceEventHandlerFuncs[*order]{
-			AddFunc: func(o *order, initial bool) {
-				ch <- fmt.Sprintf("%s: new order %s, %d dishes (initial list: %v)", who, o.Name, o.Spec.Size, initial)
+	handler := func(who string, ch chan<- string) informer.ResourceEventHandler[*apiservertest.Widget] {
+		return informer.ResourceEventHandlerFuncs[*apiservertest.Widget]{
+			AddFunc: func(o *apiservertest.Widget, initial bool) {
+				ch <- fmt.Sprintf("%s: added %s, size %d (initial list: %v)", who, o.Name, o.Spec.Size, initial)
 			},
-			UpdateFunc: func(old, o *order) {
-				ch <- fmt.Sprintf("%s: %s now %d dishes (was %d)", who, o.Name, o.Spec.Size, old.Spec.Size)
+			UpdateFunc: func(old, o *apiservertest.Widget) {
+				ch <- fmt.Sprintf("%s: %s now size %d (was %d)", who, o.Name, o.Spec.Size, old.Spec.Size)
 			},
 		}
 	}
-	chef, cashier := make(chan string, 10), make(chan string, 10)
-	chefReg, _ := inf.AddEventHandler(bell("chef", chef))
-	cashierReg, _ := inf.AddEventHandler(bell("cashier", cashier))
+	a, b := make(chan string, 10), make(chan string, 10)
+	aReg, _ := inf.AddEventHandler(handler("a", a))
+	bReg, _ := inf.AddEventHandler(handler("b", b))
 	stop := run(inf)
 	defer stop()
-	informer.WaitForCacheSync(context.Background(), chefReg, cashierReg)
+	informer.WaitForCacheSync(context.Background(), aReg, bReg)
 
-	o, _ := orders.Namespace("dining-room").Get(context.Background(), "table-2", apiserver.GetOptions{})
-	o.(*order).Spec.Size = 3
-	orders.Update(context.Background(), o, apiserver.UpdateOptions{})
+	o, _ := widgets.Namespace("default").Get(context.Background(), "widget-2", apiserver.GetOptions{})
+	o.(*apiservertest.Widget).Spec.Size = 3
+	widgets.Update(context.Background(), o, apiserver.UpdateOptions{})
 
-	for _, ch := range []chan string{chef, cashier} {
+	for _, ch := range []chan string{a, b} {
 		for range 3 {
 			fmt.Println(<-ch)
 		}
 	}
-	fmt.Println("orders in the one shared cache:", len(inf.GetIndexer().List()))
+	fmt.Println("objects in the one shared cache:", len(inf.GetIndexer().List()))
 	// Output:
-	// chef: new order table-1, 1 dishes (initial list: true)
-	// chef: new order table-2, 2 dishes (initial list: true)
-	// chef: table-2 now 3 dishes (was 2)
-	// cashier: new order table-1, 1 dishes (initial list: true)
-	// cashier: new order table-2, 2 dishes (initial list: true)
-	// cashier: table-2 now 3 dishes (was 2)
-	// orders in the one shared cache: 2
+	// a: added widget-1, size 1 (initial list: true)
+	// a: added widget-2, size 2 (initial list: true)
+	// a: widget-2 now size 3 (was 2)
+	// b: added widget-1, size 1 (initial list: true)
+	// b: added widget-2, size 2 (initial list: true)
+	// b: widget-2 now size 3 (was 2)
+	// objects in the one shared cache: 2
 }
 
 // A delete that happens while the informer is cut off, and whose event the
@@ -152,19 +150,19 @@ func ExampleSharedIndexInformer_AddEventHandler() {
 // OnDelete after the relist: as a tombstone, finalStateUnknown true, with
 // the last state the cache knew.
 func ExampleResourceEventHandler_tombstone() {
-	srv, orders := newFrontDesk("table-1", "table-2")
+	srv, widgets := newServer("widget-1", "widget-2")
 	defer srv.CloseWatches()
 	// The informer lists, but every watch is refused until we say so.
 	srv.FailNext(apiserver.VerbWatch, 1_000_000, apiserver.NewTooManyRequests("busy", 1))
-	inf := informer.NewSharedIndexInformer[*order](orders, informer.Options[*order]{
+	inf := informer.NewSharedIndexInformer[*apiservertest.Widget](widgets, informer.Options[*apiservertest.Widget]{
 		Backoff:           &informer.Backoff{Initial: 10 * time.Millisecond},
 		WatchErrorHandler: func(error) {}, // the 429s and the 410 are expected here
 	})
 	events := make(chan string, 10)
-	reg, _ := inf.AddEventHandler(informer.ResourceEventHandlerFuncs[*order]{
-		AddFunc: func(o *order, _ bool) { events <- "add " + o.Name },
-		DeleteFunc: func(o *order, finalStateUnknown bool) {
-			events <- fmt.Sprintf("delete %s (final state unknown: %v, last known dishes: %d)", o.Name, finalStateUnknown, o.Spec.Size)
+	reg, _ := inf.AddEventHandler(informer.ResourceEventHandlerFuncs[*apiservertest.Widget]{
+		AddFunc: func(o *apiservertest.Widget, _ bool) { events <- "add " + o.Name },
+		DeleteFunc: func(o *apiservertest.Widget, finalStateUnknown bool) {
+			events <- fmt.Sprintf("delete %s (final state unknown: %v, last known size: %d)", o.Name, finalStateUnknown, o.Spec.Size)
 		},
 	})
 	stop := run(inf)
@@ -173,14 +171,14 @@ func ExampleResourceEventHandler_tombstone() {
 	fmt.Println(<-events)
 	fmt.Println(<-events)
 
-	orders.Namespace("dining-room").Delete(context.Background(), "table-2", apiserver.DeleteOptions{})
-	srv.CompactHistory()                      // the desk forgets what happened
-	srv.FailNext(apiserver.VerbWatch, 0, nil) // the runner reconnects: 410, relist
+	widgets.Namespace("default").Delete(context.Background(), "widget-2", apiserver.DeleteOptions{})
+	srv.CompactHistory()                      // the server forgets the delete
+	srv.FailNext(apiserver.VerbWatch, 0, nil) // the watch comes back: 410, relist
 	fmt.Println(<-events)
 	// Output:
-	// add table-1
-	// add table-2
-	// delete table-2 (final state unknown: true, last known dishes: 2)
+	// add widget-1
+	// add widget-2
+	// delete widget-2 (final state unknown: true, last known size: 2)
 }
 
 // After a relist the handler hears about every object again: the ones
@@ -189,49 +187,49 @@ func ExampleResourceEventHandler_tombstone() {
 // client-go. A handler must tolerate them; comparing resourceVersions
 // tells them apart.
 func ExampleResourceEventHandler_relist() {
-	srv, orders := newFrontDesk("table-1", "table-2")
+	srv, widgets := newServer("widget-1", "widget-2")
 	defer srv.CloseWatches()
 	// The informer lists, but every watch is refused until we say so.
 	srv.FailNext(apiserver.VerbWatch, 1_000_000, apiserver.NewTooManyRequests("busy", 1))
-	inf := informer.NewSharedIndexInformer[*order](orders, informer.Options[*order]{
+	inf := informer.NewSharedIndexInformer[*apiservertest.Widget](widgets, informer.Options[*apiservertest.Widget]{
 		Backoff:           &informer.Backoff{Initial: 10 * time.Millisecond},
 		WatchErrorHandler: func(error) {}, // the 429s and the 410 are expected here
 	})
 	events := make(chan string, 10)
-	reg, _ := inf.AddEventHandler(informer.ResourceEventHandlerFuncs[*order]{
-		UpdateFunc: func(old, o *order) {
+	reg, _ := inf.AddEventHandler(informer.ResourceEventHandlerFuncs[*apiservertest.Widget]{
+		UpdateFunc: func(old, o *apiservertest.Widget) {
 			if old.ResourceVersion == o.ResourceVersion {
 				events <- o.Name + ": unchanged, nothing to do"
 				return
 			}
-			events <- fmt.Sprintf("%s: %d dishes (was %d)", o.Name, o.Spec.Size, old.Spec.Size)
+			events <- fmt.Sprintf("%s: size %d (was %d)", o.Name, o.Spec.Size, old.Spec.Size)
 		},
 	})
 	stop := run(inf)
 	defer stop()
 	<-reg.Synced()
 
-	o, _ := orders.Namespace("dining-room").Get(context.Background(), "table-2", apiserver.GetOptions{})
-	o.(*order).Spec.Size = 5
-	orders.Update(context.Background(), o, apiserver.UpdateOptions{})
-	srv.CompactHistory()                      // the desk forgets what happened
-	srv.FailNext(apiserver.VerbWatch, 0, nil) // the runner reconnects: 410, relist
+	o, _ := widgets.Namespace("default").Get(context.Background(), "widget-2", apiserver.GetOptions{})
+	o.(*apiservertest.Widget).Spec.Size = 5
+	widgets.Update(context.Background(), o, apiserver.UpdateOptions{})
+	srv.CompactHistory()                      // the server forgets the delete
+	srv.FailNext(apiserver.VerbWatch, 0, nil) // the watch comes back: 410, relist
 	fmt.Println(<-events)
 	fmt.Println(<-events)
 	// Output:
-	// table-1: unchanged, nothing to do
-	// table-2: 5 dishes (was 2)
+	// widget-1: unchanged, nothing to do
+	// widget-2: size 5 (was 2)
 }
 
 // With a resync period, every cached object is handed to the handler again
 // as an update with the same resourceVersion, without asking the server.
 func ExampleSharedIndexInformer_AddEventHandlerWithResyncPeriod() {
-	srv, orders := newFrontDesk("table-1")
+	srv, widgets := newServer("widget-1")
 	defer srv.CloseWatches()
-	inf := informer.NewSharedIndexInformer[*order](orders, informer.Options[*order]{ResyncPeriod: time.Second})
+	inf := informer.NewSharedIndexInformer[*apiservertest.Widget](widgets, informer.Options[*apiservertest.Widget]{ResyncPeriod: time.Second})
 	resyncs := make(chan string, 10)
-	inf.AddEventHandlerWithResyncPeriod(informer.ResourceEventHandlerFuncs[*order]{
-		UpdateFunc: func(old, o *order) {
+	inf.AddEventHandlerWithResyncPeriod(informer.ResourceEventHandlerFuncs[*apiservertest.Widget]{
+		UpdateFunc: func(old, o *apiservertest.Widget) {
 			if old.ResourceVersion == o.ResourceVersion {
 				resyncs <- "resync " + o.Name
 			}
@@ -241,46 +239,46 @@ func ExampleSharedIndexInformer_AddEventHandlerWithResyncPeriod() {
 	defer stop()
 	fmt.Println(<-resyncs)
 	// Output:
-	// resync table-1
+	// resync widget-1
 }
 
 // A Lister reads the cache, typed, by namespace and label selector; a
 // missing object is the server's own NotFound error.
 func ExampleLister() {
-	srv, orders := newFrontDesk("table-1", "table-2", "table-3")
+	srv, widgets := newServer("widget-1", "widget-2", "widget-3")
 	defer srv.CloseWatches()
-	inf := informer.NewSharedIndexInformer[*order](orders, informer.Options[*order]{Resource: apiservertest.WidgetsResource})
+	inf := informer.NewSharedIndexInformer[*apiservertest.Widget](widgets, informer.Options[*apiservertest.Widget]{Resource: apiservertest.WidgetsResource})
 	stop := run(inf)
 	defer stop()
 	<-inf.Synced()
 
-	window, _ := apiserver.ParseLabelSelector("section=window")
-	list, _ := inf.Lister().Namespace("dining-room").List(window)
-	for _, o := range list {
-		fmt.Println("window:", o.Name)
+	prod, _ := apiserver.ParseLabelSelector("env=prod")
+	list, _ := inf.Lister().Namespace("default").List(prod)
+	for _, w := range list {
+		fmt.Println("prod:", w.Name)
 	}
-	_, err := inf.Lister().Namespace("dining-room").Get("table-99")
+	_, err := inf.Lister().Namespace("default").Get("widget-99")
 	fmt.Println(err, apiserver.IsNotFound(err))
 	// Output:
-	// window: table-1
-	// window: table-3
-	// widgets.test.kitchensync.io "table-99" not found true
+	// prod: widget-1
+	// prod: widget-3
+	// widgets.test.kitchensync.io "widget-99" not found true
 }
 
 // A factory shares one informer per kind: asking twice gives the same one.
 func ExampleSharedInformerFactory() {
-	srv, _ := newFrontDesk("table-1")
+	srv, _ := newServer("widget-1")
 	defer srv.CloseWatches()
 	f := informer.NewSharedInformerFactory(srv, 0)
-	orders := informer.InformerFor[*order](f)
-	fmt.Println("same informer:", orders == informer.InformerFor[*order](f))
+	inf := informer.InformerFor[*apiservertest.Widget](f)
+	fmt.Println("same informer:", inf == informer.InformerFor[*apiservertest.Widget](f))
 	f.Start(context.Background())
 	fmt.Println(f.WaitForCacheSync(context.Background()))
-	o, _ := orders.Lister().Namespace("dining-room").Get("table-1")
+	o, _ := inf.Lister().Namespace("default").Get("widget-1")
 	fmt.Println(o.Name, o.Spec.Size)
 	f.Shutdown()
 	// Output:
 	// same informer: true
 	// map[test.kitchensync.io/v1, Resource=widgets:true]
-	// table-1 1
+	// widget-1 1
 }
