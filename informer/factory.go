@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/trace"
 )
 
 // SharedInformerFactory hands out one [SharedIndexInformer] per kind, so
@@ -22,6 +23,7 @@ type SharedInformerFactory struct {
 	namespace     string
 	tweak         func(*apiserver.ListOptions)
 	errorHandler  func(apiserver.GroupVersionResource, error)
+	tracer        *trace.Tracer
 
 	mu        sync.Mutex // guards the fields below
 	informers map[reflect.Type]*factoryEntry
@@ -61,6 +63,13 @@ func WithWatchErrorHandler(h func(apiserver.GroupVersionResource, error)) Factor
 	return func(f *SharedInformerFactory) { f.errorHandler = h }
 }
 
+// WithTracer gives every informer of the factory t, as their
+// [Options].Tracer: each records its reflector's lists and watches, its
+// DeltaFIFO's deltas, its cache updates and handler calls.
+func WithTracer(t *trace.Tracer) FactoryOption {
+	return func(f *SharedInformerFactory) { f.tracer = t }
+}
+
 // NewSharedInformerFactory returns a factory of informers over srv, whose
 // handlers resync every defaultResync (0: never) unless they ask otherwise.
 func NewSharedInformerFactory(srv *apiserver.Server, defaultResync time.Duration, opts ...FactoryOption) *SharedInformerFactory {
@@ -86,7 +95,7 @@ func InformerFor[T apiserver.Object](f *SharedInformerFactory) *SharedIndexInfor
 		return e.informer.(*SharedIndexInformer[T])
 	}
 	gvr, lw := f.listerWatcherFor(newObject[T]())
-	opts := Options[T]{ResyncPeriod: f.defaultResync, Resource: gvr}
+	opts := Options[T]{ResyncPeriod: f.defaultResync, Resource: gvr, Tracer: f.tracer}
 	if h := f.errorHandler; h != nil {
 		opts.WatchErrorHandler = func(err error) { h(gvr, err) }
 	}

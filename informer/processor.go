@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/trace"
 )
 
 // This file is the handlers' side of a SharedIndexInformer: each handler
@@ -140,6 +141,12 @@ type listener[T apiserver.Object] struct {
 	handler ResourceEventHandler[T]
 	reg     *Registration
 
+	// For the trace: the informer's tracer and name, and the handler's
+	// number (1 for the first added).
+	tracer *trace.Tracer
+	name   string
+	num    int
+
 	// Resync bookkeeping, guarded by the informer's mu.
 	requestedResync time.Duration // what the handler asked for
 	resyncPeriod    time.Duration // what it gets (see effectiveResyncPeriod)
@@ -217,6 +224,7 @@ func (l *listener[T]) run() {
 // recovered, as with client-go's default: a handler that failed half-way
 // has a view of the world nobody can trust.
 func (l *listener[T]) deliver(n notification[T]) {
+	l.traceCall(n)
 	switch n.kind {
 	case addNotification:
 		l.handler.OnAdd(n.newObj, n.flag)

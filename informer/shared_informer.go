@@ -10,6 +10,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/store"
+	"github.com/kitchensync/kitchensync/trace"
 )
 
 // Options configure a [SharedIndexInformer]. The zero value is valid: no
@@ -48,6 +49,12 @@ type Options[T apiserver.Object] struct {
 	// Resource names what the informer caches; the [Lister] puts it in its
 	// NotFound errors and logs name it. The factory sets it.
 	Resource apiserver.GroupVersionResource
+	// Tracer, when set, receives a record of each change the cache takes
+	// (trace.CacheUpdated) and each handler call (trace.HandlerCalled),
+	// and is passed to the informer's reflector and DeltaFIFO, all named
+	// by Resource.Resource ("orders"). The factory sets it from
+	// [WithTracer]. Nil means none, at no cost.
+	Tracer *trace.Tracer
 }
 
 // SharedIndexInformer keeps a local cache of one kind in step with the
@@ -78,6 +85,7 @@ type SharedIndexInformer[T apiserver.Object] struct {
 	listeners         map[*Registration]*listener[T]
 	resyncCheckPeriod time.Duration
 	reflector         *Reflector
+	handlers          int // handlers ever added, to number them in the trace
 	started, stopped  bool
 	synced            chan struct{} // closed once the first list is cached
 	isSynced          bool
@@ -172,6 +180,8 @@ func (i *SharedIndexInformer[T]) AddEventHandlerWithResyncPeriod(h ResourceEvent
 	}
 	reg := newRegistration(i)
 	l := newListener(h, reg, resync, effectiveResyncPeriod(resync, i.resyncCheckPeriod), time.Now())
+	i.handlers++
+	l.tracer, l.name, l.num = i.opts.Tracer, i.traceName(), i.handlers
 	i.listeners[reg] = l
 	if !i.started {
 		return reg, nil
@@ -217,13 +227,14 @@ func (i *SharedIndexInformer[T]) Run(ctx context.Context) {
 	}
 	i.started = true
 	i.reflector = NewReflector(i.lw, i.fifo, ReflectorOptions{
-		Name:              i.opts.Resource.String(),
+		Name:              i.traceName(),
 		ResyncPeriod:      i.resyncCheckPeriod,
 		ShouldResync:      i.shouldResync,
 		WatchErrorHandler: i.opts.WatchErrorHandler,
 		UseWatchList:      i.opts.UseWatchList,
 		PageSize:          i.opts.PageSize,
 		Backoff:           i.opts.Backoff,
+		Tracer:            i.opts.Tracer,
 	})
 	for _, l := range i.listeners {
 		i.wg.Go(l.run)
@@ -320,6 +331,7 @@ func (i *SharedIndexInformer[T]) processDelta(key string, d Delta[T], isInInitia
 	if d.Type == Deleted {
 		old, exists, _ := i.indexer.GetByKey(key)
 		i.indexer.DeleteByKey(key)
+		i.traceCached(key, d)
 		obj := d.Object
 		if d.Tombstone != nil && exists {
 			obj = old // the cache's last state is the best we know
@@ -334,6 +346,7 @@ func (i *SharedIndexInformer[T]) processDelta(key string, d Delta[T], isInInitia
 	if err := i.indexer.Update(d.Object); err != nil {
 		return err
 	}
+	i.traceCached(key, d)
 	if !exists {
 		i.distribute(notification[T]{kind: addNotification, flag: isInInitialList, newObj: d.Object}, false)
 		return nil
