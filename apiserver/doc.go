@@ -109,4 +109,33 @@
 // resourceVersions get 410, [Server.FailNext] fails the next requests of a
 // verb with a chosen error, and [Server.SetLatency] slows every call.
 // [Server.RequestCount] shows how many calls a client made.
+//
+// # Where to find what
+//
+// The index below is alphabetical. By subject, the package has four
+// parts:
+//
+//   - Objects: [Object] with [TypeMeta], [ObjectMeta], [OwnerReference]
+//     and [Time]; [DeepCopy]; conditions ([Condition],
+//     [SetStatusCondition]); the names of kinds and resources
+//     ([GroupVersionKind], [GroupVersionResource] and kin); the [Scheme]
+//     that registers each kind as a [KindInfo].
+//   - Errors: [StatusError], its New constructors and Is predicates, the
+//     [Status] it carries, and [FieldErrors] for a 422.
+//   - The server: [Server] and its [Options]; the clients
+//     [ResourceClient] and [Client]; what requests carry and return
+//     ([ListOptions], [CreateOptions], [PatchType], [List], [Event],
+//     [WatchInterface] and the rest); faults by [Verb].
+//   - Selectors and validation: [ParseLabelSelector],
+//     [ParseFieldSelector]; the checks every kind gets ([ValidateName],
+//     [ValidateLabels], [IsDNS1123Label] and the rest).
+//
+// The source follows the same lines: object.go, conditions.go, gvk.go
+// and scheme.go; errors.go and status.go; server.go, client.go,
+// requests.go and a file per kind of request (list.go, update.go,
+// patch.go, delete.go, watch.go), with faults.go and gc.go; selectors.go
+// and validation.go. Package
+// [github.com/kitchensync/kitchensync/apiserver/httpapi] serves a Server
+// over HTTP, to kubectl and client-go; package apiservertest has the
+// Widget and Gadget kinds that tests use.
 package apiserver
