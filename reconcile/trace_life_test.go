@@ -1,0 +1,102 @@
+package reconcile_test
+
+import (
+	"context"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/informer"
+	"github.com/kitchensync/kitchensync/reconcile"
+	"github.com/kitchensync/kitchensync/trace"
+)
+
+// painter marks each widget it sees "Painted" through the status
+// subresource, then takes a second (of virtual time) to tidy up, so that
+// the informer has handled its write before the reconcile ends and the
+// trace has one order.
+type painter struct {
+	lister  *informer.Lister[widgetT]
+	widgets *apiserver.Client[widgetT]
+}
+
+func (p painter) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	w, err := p.lister.Namespace(req.Namespace).Get(req.Name)
+	if apiserver.IsNotFound(err) {
+		return reconcile.Result{}, nil // deleted: nothing to do
+	}
+	if err != nil || w.Status.Phase == "Painted" {
+		return reconcile.Result{}, err
+	}
+	w = apiserver.DeepCopy(w)
+	w.Status.Phase = "Painted"
+	if _, err := p.widgets.Namespace(req.Namespace).UpdateStatus(ctx, w, apiserver.UpdateOptions{}); err != nil {
+		return reconcile.Result{}, err
+	}
+	time.Sleep(time.Second)
+	return reconcile.Result{}, nil
+}
+
+// TestTraceOneObjectsLife follows one widget from its creation to its
+// deletion through every hand-off: server, reflector's watch, DeltaFIFO,
+// cache, handler, queue, reconcile, its status write coming back and being
+// dropped by a predicate, and the deletion. One Tracer, set in three
+// places: the server, the informer factory and the controller.
+func TestTraceOneObjectsLife(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := trace.New()
+		srv := apiservertest.NewServerWithOptions(t, apiserver.Options{Tracer: tr})
+		f := informer.NewSharedInformerFactory(srv, 0, informer.WithTracer(tr))
+		inf := informer.InformerFor[widgetT](f)
+		widgets := apiserver.NewClient[widgetT](srv)
+		c := newController(t, painter{inf.Lister(), widgets}, reconcile.Options{Tracer: tr})
+		if err := reconcile.For(c, inf, reconcile.GenerationChangedPredicate[widgetT]{}); err != nil {
+			t.Fatal(err)
+		}
+		f.Start(t.Context())
+		defer f.Shutdown()
+		stop := start(t, c)
+		synctest.Wait() // synced: the life starts now
+		rec := trace.NewRecorder(tr)
+
+		if _, err := widgets.Namespace("ns").Create(t.Context(), apiservertest.NewWidget("ns", "a"), apiserver.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Minute) // the reconcile and its second are over
+		if err := widgets.Namespace("ns").Delete(t.Context(), "a", apiserver.DeleteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		if err := stop(); err != nil {
+			t.Fatal(err)
+		}
+
+		const w = "Widget"
+		want := []trace.Record{
+			{Component: trace.APIServer, Action: trace.Created, Kind: w, Key: "ns/a", ResourceVersion: "2"},
+			{Component: trace.Informer, Name: "widgets", Action: trace.CacheUpdated, Kind: w, Key: "ns/a", ResourceVersion: "2", DeltaType: "Added"},
+			{Component: trace.Informer, Name: "widgets", Action: trace.HandlerCalled, Kind: w, Key: "ns/a", ResourceVersion: "2", Worker: 1, Detail: "OnAdd"},
+			{Component: trace.Controller, Name: "test", Action: trace.ReconcileStarted, Key: "ns/a", Worker: 1},
+			{Component: trace.APIServer, Action: trace.Updated, Kind: w, Key: "ns/a", ResourceVersion: "3", Detail: "status"},
+			{Component: trace.Informer, Name: "widgets", Action: trace.CacheUpdated, Kind: w, Key: "ns/a", ResourceVersion: "3", DeltaType: "Updated"},
+			{Component: trace.Informer, Name: "widgets", Action: trace.HandlerCalled, Kind: w, Key: "ns/a", ResourceVersion: "3", Worker: 1, Detail: "OnUpdate"},
+			{Component: trace.Controller, Name: "test", Action: trace.Dropped, Kind: w, Key: "ns/a", ResourceVersion: "3", DeltaType: "Update",
+				Detail: "reconcile.GenerationChangedPredicate"},
+			{Component: trace.Controller, Name: "test", Action: trace.ReconcileFinished, Key: "ns/a", Worker: 1, Result: trace.ResultSuccess},
+			{Component: trace.APIServer, Action: trace.Deleted, Kind: w, Key: "ns/a", ResourceVersion: "4"},
+			{Component: trace.Informer, Name: "widgets", Action: trace.CacheUpdated, Kind: w, Key: "ns/a", ResourceVersion: "4", DeltaType: "Deleted"},
+			{Component: trace.Informer, Name: "widgets", Action: trace.HandlerCalled, Kind: w, Key: "ns/a", ResourceVersion: "4", Worker: 1, Detail: "OnDelete"},
+			{Component: trace.Controller, Name: "test", Action: trace.ReconcileStarted, Key: "ns/a", Worker: 1},
+			{Component: trace.Controller, Name: "test", Action: trace.ReconcileFinished, Key: "ns/a", Worker: 1, Result: trace.ResultSuccess},
+		}
+		ignore := cmpopts.IgnoreFields(trace.Record{}, "Seq", "Time", "Duration")
+		if diff := cmp.Diff(want, rec.Records(), ignore, cmpopts.EquateErrors()); diff != "" {
+			t.Errorf("trace (-want +got):\n%s", diff)
+		}
+	})
+}
