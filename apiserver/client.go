@@ -190,7 +190,7 @@ func (c *ResourceClient) create(info KindInfo, obj Object, ns string, opts Creat
 	}
 	m.UID = c.srv.newUID()
 	m.CreationTimestamp = NewTime(time.Now())
-	m.DeletionTimestamp = nil
+	m.DeletionTimestamp, m.DeletionGracePeriodSeconds = nil, nil
 	m.Generation = 1
 	if kf := fieldsOf(in); kf.status >= 0 {
 		// As for a custom resource with a status subresource, create

@@ -1,70 +1,201 @@
 package apiserver
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"time"
 )
 
-// Delete deletes the object name. Without finalizers it is gone at once:
-// a DELETED event carries its final state with the deletion's
-// resourceVersion. With finalizers, Delete only marks it: it sets
-// metadata.deletionTimestamp (a MODIFIED event), and the object goes when
-// an update removes the last finalizer. Deleting an object that is already
-// being deleted succeeds and changes nothing.
-//
-// Errors: 404 NotFound; 409 Conflict when a precondition (uid,
-// resourceVersion) does not hold.
+// DeletionPropagation says what happens to an object's dependents (the
+// objects whose ownerReferences name it) when it is deleted, like
+// Kubernetes' metav1.DeletionPropagation.
+type DeletionPropagation string
+
+const (
+	// DeletePropagationBackground deletes the object at once; the garbage
+	// collector deletes its dependents afterwards. The default.
+	DeletePropagationBackground DeletionPropagation = "Background"
+	// DeletePropagationForeground keeps the object, with a
+	// deletionTimestamp and the [FinalizerDeleteDependents] finalizer,
+	// until the garbage collector has deleted every dependent whose
+	// reference to it sets blockOwnerDeletion; then it goes.
+	DeletePropagationForeground DeletionPropagation = "Foreground"
+	// DeletePropagationOrphan keeps the dependents: the garbage collector
+	// removes their references to the object (held meanwhile by the
+	// [FinalizerOrphanDependents] finalizer), and then the object goes.
+	DeletePropagationOrphan DeletionPropagation = "Orphan"
+)
+
+// The finalizers through which the garbage collector carries out a
+// propagation policy, with Kubernetes' names. Delete adds them; the
+// collector removes them when its work is done.
+const (
+	FinalizerOrphanDependents = "orphan"
+	FinalizerDeleteDependents = "foregroundDeletion"
+)
+
+// Delete deletes the object name; see [ResourceClient.DeleteObject] for
+// what that means. It returns only the error.
 func (c *ResourceClient) Delete(ctx context.Context, name string, opts DeleteOptions) error {
+	_, _, err := c.DeleteObject(ctx, name, opts)
+	return err
+}
+
+// DeleteObject deletes the object name as kube-apiserver's registry does,
+// and returns the object's state after the call and whether it is gone.
+//
+// Without finalizers the object is gone at once: a DELETED event carries
+// its final state with the deletion's resourceVersion, and gone is true.
+// With finalizers it is only marked: metadata.deletionTimestamp is set,
+// deletionGracePeriodSeconds becomes 0 and the generation moves on (a
+// MODIFIED event), and the object goes when an update removes the last
+// finalizer. Deleting an object that is already being deleted changes
+// nothing, unless opts ask for another propagation policy, whose
+// finalizer then replaces the old one.
+//
+// The propagation policy ([DeletionPropagation]) is carried out by the
+// server's garbage collector (see [Options.DisableGarbageCollection]):
+// Foreground and Orphan hold the object with a finalizer of their own
+// while the collector deletes or releases its dependents.
+//
+// Errors: 422 Invalid for bad options (nothing changes); 404 NotFound;
+// 409 Conflict when a precondition (uid, resourceVersion) does not hold.
+func (c *ResourceClient) DeleteObject(ctx context.Context, name string, opts DeleteOptions) (Object, bool, error) {
 	info, err := c.begin(ctx, VerbDelete)
 	if err != nil {
-		return err
+		return nil, false, err
+	}
+	if err := ValidateDeleteOptions(opts); err != nil {
+		return nil, false, err
 	}
 	key, err := c.key(info, name)
 	if err != nil {
-		return err
+		return nil, false, err
 	}
-	_, err = c.srv.mutate(info.GroupResource(), key, func(old *entry) (change, error) {
+	var gone bool
+	e, err := c.srv.mutate(info.GroupResource(), key, func(old *entry) (change, error) {
 		if old == nil {
 			return change{}, NewNotFound(info.GroupResource(), name)
 		}
 		if err := checkPreconditions(info, old.obj.GetObjectMeta(), opts.Preconditions); err != nil {
 			return change{}, err
 		}
-		return c.srv.prepareDelete(old, opts.DryRun)
+		ch, err := c.srv.prepareDelete(old, opts)
+		gone = ch.typ == EventDeleted
+		if opts.DryRun {
+			ch.typ = ""
+		}
+		return ch, err
 	})
-	return err
+	if err != nil {
+		return nil, false, err
+	}
+	return e.obj.DeepCopyObject(), gone, nil
 }
 
-// prepareDelete decides what deleting old means: a deletion, or with
-// finalizers a deletionTimestamp (once).
-func (s *Server) prepareDelete(old *entry, dryRun bool) (change, error) {
-	om := old.obj.GetObjectMeta()
+// ValidateDeleteOptions checks opts as Kubernetes does before a delete,
+// returning 422 Invalid for the kind DeleteOptions.meta.k8s.io with one
+// cause per problem, or nil.
+func ValidateDeleteOptions(opts DeleteOptions) error {
+	var errs FieldErrors
+	p := opts.PropagationPolicy
+	if opts.OrphanDependents != nil && p != nil {
+		errs.Invalid("propagationPolicy", string(*p), "orphanDependents and deletionPropagation cannot be both set")
+	}
+	if p != nil && *p != DeletePropagationForeground && *p != DeletePropagationBackground && *p != DeletePropagationOrphan {
+		errs.NotSupported("propagationPolicy", string(*p), []string{
+			string(DeletePropagationForeground), string(DeletePropagationBackground), string(DeletePropagationOrphan), "nil"})
+	}
+	return errs.ToError(GroupKind{Group: "meta.k8s.io", Kind: "DeleteOptions"}, "")
+}
+
+// prepareDelete decides what deleting old with opts means: with no
+// finalizers left (after the propagation policy's own is added or
+// removed) a deletion; else a mark, or nothing if old is marked already
+// with the same finalizers.
+func (s *Server) prepareDelete(old *entry, opts DeleteOptions) (change, error) {
 	next := old.obj.DeepCopyObject()
+	nm := next.GetObjectMeta()
+	if !s.opts.DisableGarbageCollection {
+		nm.Finalizers = propagationFinalizers(nm.Finalizers, opts)
+	}
 	typ := EventDeleted
-	if len(om.Finalizers) > 0 {
-		if om.DeletionTimestamp != nil {
-			return change{obj: old}, nil // already being deleted
-		}
-		now := NewTime(time.Now())
-		nm := next.GetObjectMeta()
-		nm.DeletionTimestamp = &now
-		// As Kubernetes does when it marks an object for deletion: the
-		// generation moves, so that a controller filtering on generation
-		// changes still hears that it has cleanup to do.
-		if nm.Generation > 0 {
-			nm.Generation++
-		}
+	if len(nm.Finalizers) > 0 {
+		markAsDeleting(nm, time.Now())
 		typ = EventModified
 	}
 	e, err := s.newEntry(next)
 	if err != nil {
 		return change{}, err
 	}
-	if dryRun {
-		return change{obj: e}, nil
+	if typ == EventModified && bytes.Equal(e.content, old.content) {
+		return change{obj: old}, nil // marked already
 	}
 	return change{typ: typ, obj: e}, nil
+}
+
+// markAsDeleting starts the deletion of an object held by finalizers, as
+// Kubernetes' registry does: deletionTimestamp (kept if set) and a
+// deletionGracePeriodSeconds of 0; the generation moves once, so that a
+// controller filtering on generation changes still hears that it has
+// cleanup to do.
+func markAsDeleting(m *ObjectMeta, now time.Time) {
+	if m.DeletionTimestamp == nil {
+		ts := NewTime(now)
+		m.DeletionTimestamp = &ts
+		if m.Generation > 0 {
+			m.Generation++
+		}
+	}
+	zero := int64(0)
+	m.DeletionGracePeriodSeconds = &zero
+}
+
+// propagationFinalizers returns fins with the garbage collector's
+// finalizers set as opts ask: an explicit OrphanDependents or
+// PropagationPolicy decides; without one, a finalizer already there
+// stays (so a second plain delete does not undo a foreground one). The
+// original slice comes back when nothing changes.
+func propagationFinalizers(fins []string, opts DeleteOptions) []string {
+	orphan := slices.Contains(fins, FinalizerOrphanDependents)
+	foreground := !orphan && slices.Contains(fins, FinalizerDeleteDependents)
+	switch {
+	case opts.OrphanDependents != nil:
+		orphan, foreground = *opts.OrphanDependents, false
+	case opts.PropagationPolicy != nil:
+		orphan = *opts.PropagationPolicy == DeletePropagationOrphan
+		foreground = *opts.PropagationPolicy == DeletePropagationForeground
+	}
+	out := slices.DeleteFunc(slices.Clone(fins), func(f string) bool {
+		return f == FinalizerOrphanDependents || f == FinalizerDeleteDependents
+	})
+	if orphan {
+		out = append(out, FinalizerOrphanDependents)
+	}
+	if foreground {
+		out = append(out, FinalizerDeleteDependents)
+	}
+	if sameSet(out, fins) {
+		return fins
+	}
+	return out
+}
+
+// sameSet reports whether a and b hold the same strings, in any order.
+func sameSet(a, b []string) bool {
+	for _, s := range a {
+		if !slices.Contains(b, s) {
+			return false
+		}
+	}
+	for _, s := range b {
+		if !slices.Contains(a, s) {
+			return false
+		}
+	}
+	return true
 }
 
 // checkPreconditions returns 409 Conflict, worded as Kubernetes words it,

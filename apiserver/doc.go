@@ -72,8 +72,13 @@
 // at the order. When the owner is gone, the server's garbage collector
 // deletes every dependent that has no other living owner, and takes the
 // dead reference off those that do, as a cluster's collector does with
-// background propagation. Finalizers still hold: an owner with finalizers
-// is only marked, and its dependents wait until it really goes.
+// background propagation (the default). Finalizers still hold: an owner
+// with finalizers is only marked, and its dependents wait until it really
+// goes. [DeleteOptions].PropagationPolicy picks another order, as
+// `kubectl delete --cascade` does: [DeletePropagationForeground] keeps the
+// owner until its blocking dependents are gone, and
+// [DeletePropagationOrphan] keeps the dependents, without their reference
+// to the owner.
 //
 // # Validation
 //

@@ -89,6 +89,10 @@ type ObjectMeta struct {
 	// DeletionTimestamp is set when a delete has been asked for but
 	// finalizers are still pending. Once set, it is never cleared.
 	DeletionTimestamp *Time `json:"deletionTimestamp,omitempty"`
+	// DeletionGracePeriodSeconds is how long the object had to go when its
+	// deletion started; set with DeletionTimestamp, and always 0 here (no
+	// kind here deletes gracefully, as none of a custom resource's does).
+	DeletionGracePeriodSeconds *int64 `json:"deletionGracePeriodSeconds,omitempty"`
 	// Labels are identifying key/value pairs that selectors match.
 	Labels map[string]string `json:"labels,omitempty"`
 	// Annotations are non-identifying key/value pairs for tools and people.
@@ -111,6 +115,10 @@ func (m *ObjectMeta) DeepCopy() ObjectMeta {
 	if m.DeletionTimestamp != nil {
 		ts := *m.DeletionTimestamp
 		out.DeletionTimestamp = &ts
+	}
+	if m.DeletionGracePeriodSeconds != nil {
+		secs := *m.DeletionGracePeriodSeconds
+		out.DeletionGracePeriodSeconds = &secs
 	}
 	out.Labels = maps.Clone(m.Labels)
 	out.Annotations = maps.Clone(m.Annotations)

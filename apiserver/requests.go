@@ -120,10 +120,24 @@ type Preconditions struct {
 	ResourceVersion *string
 }
 
-// DeleteOptions modify a Delete.
+// DeleteOptions modify a Delete, like Kubernetes' metav1.DeleteOptions.
+// Delete checks them all before it changes anything: a bad
+// PropagationPolicy, or both it and OrphanDependents, is 422 Invalid.
 type DeleteOptions struct {
+	// GracePeriodSeconds is accepted for compatibility: no kind here
+	// deletes gracefully, so an object without finalizers goes at once,
+	// whatever the value (as a custom resource does).
+	GracePeriodSeconds *int64
 	// Preconditions guard against deleting a newer or re-created object.
 	Preconditions *Preconditions
+	// OrphanDependents is the deprecated form of PropagationPolicy: true
+	// means [DeletePropagationOrphan], false [DeletePropagationBackground].
+	// Set at most one of the two.
+	OrphanDependents *bool
+	// PropagationPolicy says what happens to the object's dependents; nil
+	// keeps what the object's finalizers already ask for, and else
+	// [DeletePropagationBackground].
+	PropagationPolicy *DeletionPropagation
 	// DryRun validates without deleting.
 	DryRun bool
 }

@@ -41,7 +41,8 @@ type Options struct {
 	// DisableGarbageCollection turns off the garbage collector, which
 	// otherwise deletes an object's dependents (objects whose
 	// ownerReferences name it) once it is gone, as a cluster's garbage
-	// collector does with background propagation.
+	// collector does, and carries out the propagation policies of
+	// [DeleteOptions]. With it off, a delete adds no propagation finalizer.
 	DisableGarbageCollection bool
 	// Tracer, when set, receives a record of every committed write
 	// (trace.Created, trace.Updated, trace.Deleted, with its
@@ -104,8 +105,8 @@ func (o Options) withDefaults() Options {
 // defaulting or schema validation beyond names, labels and size; no
 // server-side apply or strategic merge patch (JSON patch and JSON merge
 // patch only); deletes are immediate or wait for finalizers, with no grace
-// period or propagation policy, and the garbage collector deletes
-// dependents at once, inside the call that removed their owner; one
+// period, and the garbage collector carries out propagation policies at
+// once, inside the call that made the garbage; one
 // history window for all resources.
 //
 // A Server is safe for concurrent use. Writers hold one mutex only long

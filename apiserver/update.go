@@ -140,7 +140,7 @@ func (s *Server) prepareSpecUpdate(info KindInfo, old *entry, next Object, kf ki
 	}
 	nm.UID = om.UID
 	nm.CreationTimestamp = om.CreationTimestamp
-	nm.DeletionTimestamp = om.DeletionTimestamp
+	nm.DeletionTimestamp, nm.DeletionGracePeriodSeconds = om.DeletionTimestamp, om.DeletionGracePeriodSeconds
 	nm.Generation = om.Generation
 	errs := ValidateLabels("metadata.labels", nm.Labels)
 	errs = append(errs, ValidateAnnotations("metadata.annotations", nm.Annotations)...)

@@ -107,7 +107,7 @@ func normalize(v any) any {
 	switch v := v.(type) {
 	case map[string]any:
 		for k, val := range v {
-			if _, isString := val.(string); isString && k == "creationTimestamp" {
+			if _, isString := val.(string); isString && (k == "creationTimestamp" || k == "deletionTimestamp") {
 				v[k] = "<time>"
 				continue
 			}

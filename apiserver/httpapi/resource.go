@@ -1,11 +1,9 @@
 package httpapi
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/kitchensync/kitchensync/apiserver"
 )
@@ -173,53 +171,5 @@ func (h *Handler) update(w http.ResponseWriter, r *http.Request, t target) error
 		return err
 	}
 	writeJSON(w, http.StatusOK, out)
-	return nil
-}
-
-// deleteOptions is the wire form of Kubernetes' metav1.DeleteOptions, as
-// kubectl sends it in the body of a DELETE. Only preconditions and dryRun
-// mean anything here; propagationPolicy and gracePeriodSeconds are
-// accepted and ignored (there is no garbage collector, and deletion is
-// never graceful).
-type deleteOptions struct {
-	Preconditions *struct {
-		UID             *string `json:"uid"`
-		ResourceVersion *string `json:"resourceVersion"`
-	} `json:"preconditions"`
-	DryRun []string `json:"dryRun"`
-}
-
-// delete answers DELETE on an object with a Success Status naming it.
-// Kubernetes returns the object instead when finalizers hold it back; here
-// the Status comes back in that case too (GET the object to see its
-// deletionTimestamp), so that a delete costs the server one request.
-// Options come from the body or from the query (dryRun).
-func (h *Handler) delete(w http.ResponseWriter, r *http.Request, t target) error {
-	body, err := h.readBody(w, r)
-	if err != nil {
-		return err
-	}
-	var in deleteOptions
-	if len(strings.TrimSpace(string(body))) > 0 {
-		if err := json.Unmarshal(body, &in); err != nil {
-			return apiserver.NewBadRequest(fmt.Sprintf("the body is not valid DeleteOptions: %v", err))
-		}
-	}
-	q := r.URL.Query()
-	for _, s := range in.DryRun {
-		q.Add("dryRun", s)
-	}
-	dry, err := dryRun(q)
-	if err != nil {
-		return err
-	}
-	opts := apiserver.DeleteOptions{DryRun: dry}
-	if p := in.Preconditions; p != nil {
-		opts.Preconditions = &apiserver.Preconditions{UID: p.UID, ResourceVersion: p.ResourceVersion}
-	}
-	if err := h.client(t).Delete(r.Context(), t.name, opts); err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, successStatus(t.info, t.name))
 	return nil
 }

@@ -91,12 +91,13 @@ func errUnsupportedBody(got string) *apiserver.StatusError {
 		"the body of the request was in an unknown format (%q) - accepted media types include: application/json", got))
 }
 
-// successStatus is the body of a delete that removed the object at once,
-// like the Status Kubernetes returns.
-func successStatus(info apiserver.KindInfo, name string) *apiserver.Status {
+// successStatus is the body of a delete that removed the object m, like
+// the Status Kubernetes returns: details name it, with its uid, and give
+// the resource (not the kind) as kind.
+func successStatus(info apiserver.KindInfo, m *apiserver.ObjectMeta) *apiserver.Status {
 	return &apiserver.Status{
 		TypeMeta: apiserver.TypeMeta{APIVersion: "v1", Kind: "Status"},
 		Status:   "Success",
-		Details:  &apiserver.StatusDetails{Name: name, Group: info.Group, Kind: info.Resource},
+		Details:  &apiserver.StatusDetails{Name: m.Name, Group: info.Group, Kind: info.Resource, UID: m.UID},
 	}
 }

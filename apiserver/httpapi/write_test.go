@@ -123,7 +123,9 @@ func TestUpdate(t *testing.T) {
 }
 
 func TestDelete(t *testing.T) {
-	success := `{"kind":"Status","apiVersion":"v1","status":"Success","details":` + w1Details + `}`
+	success := `{"kind":"Status","apiVersion":"v1","status":"Success","details":{"name":"w1","group":"test.kitchensync.io","kind":"widgets","uid":"<uid>"}}`
+	// w1 held by the orphan finalizer, as an Orphan delete leaves it.
+	w1Orphaning := `{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"w1","namespace":"default","uid":"<uid>","resourceVersion":"6","generation":2,"creationTimestamp":"<time>","deletionTimestamp":"<time>","deletionGracePeriodSeconds":0,"labels":{"app":"shop"},"finalizers":["orphan"]},"spec":{"color":"red","size":1}}`
 	runRoutes(t, []routeCase{
 		{name: "delete", method: "DELETE", path: w1Path, code: 200, want: success},
 		{name: "delete with kubectl's options", method: "DELETE", path: w1Path, code: 200, want: success,
@@ -136,7 +138,16 @@ func TestDelete(t *testing.T) {
 			want: failure(409, "Conflict", `Operation cannot be fulfilled on widgets.test.kitchensync.io "w1": Precondition failed: ResourceVersion in precondition: 7, ResourceVersion in object meta: 2`, w1Details)},
 		{name: "dry run in the body", method: "DELETE", path: w1Path, body: `{"dryRun":["All"]}`, code: 200, want: success},
 		{name: "bad body", method: "DELETE", path: w1Path, body: `{"preconditions":`, code: 400,
-			want: failure(400, "BadRequest", `the body is not valid DeleteOptions: unexpected end of JSON input`, "")},
+			want: failure(400, "BadRequest", `unexpected end of JSON input`, "")},
+		{name: "grace period of the wrong type", method: "DELETE", path: w1Path, body: `{"gracePeriodSeconds":"soon"}`, code: 400,
+			want: failure(400, "BadRequest", `json: cannot unmarshal string into Go struct field DeleteOptions.gracePeriodSeconds of type int64`, "")},
+		{name: "unknown propagation policy", method: "DELETE", path: w1Path, body: `{"propagationPolicy":"Bogus"}`, code: 422,
+			want: failure(422, "Invalid", `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Bogus": supported values: "Foreground", "Background", "Orphan", "nil"`,
+				`{"group":"meta.k8s.io","kind":"DeleteOptions","causes":[{"reason":"FieldValueNotSupported","message":"Unsupported value: \"Bogus\": supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\"","field":"propagationPolicy"}]}`)},
+		{name: "orphan answers with the object it holds", method: "DELETE", path: w1Path, body: `{"propagationPolicy":"Orphan"}`, code: 200, want: w1Orphaning},
+		{name: "options in the query", method: "DELETE", path: w1Path + "?propagationPolicy=Orphan", code: 200, want: w1Orphaning},
+		{name: "bad grace period in the query", method: "DELETE", path: w1Path + "?gracePeriodSeconds=soon", code: 400,
+			want: failure(400, "BadRequest", `invalid query parameter gracePeriodSeconds="soon": must be an integer`, "")},
 		{name: "missing", method: "DELETE", path: wPath + "/nope", code: 404,
 			want: failure(404, "NotFound", `widgets.test.kitchensync.io "nope" not found`, `{"name":"nope","group":"test.kitchensync.io","kind":"widgets"}`)},
 		{name: "status cannot be deleted", method: "DELETE", path: w1Path + "/status", code: 405,

@@ -1,0 +1,91 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/url"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+)
+
+// delete answers DELETE on an object as kube-apiserver does: 200 with the
+// object when finalizers keep it (deletionTimestamp set), or a Success
+// Status naming it, uid included, when it is gone. kubectl's
+// `delete --wait` relies on that uid to tell the object it deleted from a
+// new one of the same name. Options come from the body (DeleteOptions) or,
+// without a body, from the query; all are checked before anything
+// changes.
+func (h *Handler) delete(w http.ResponseWriter, r *http.Request, t target) error {
+	body, err := h.readBody(w, r)
+	if err != nil {
+		return err
+	}
+	opts, err := deleteOptions(body, r.URL.Query())
+	if err != nil {
+		return err
+	}
+	obj, gone, err := h.client(t).DeleteObject(r.Context(), t.name, opts)
+	if err != nil {
+		return err
+	}
+	switch {
+	case gone:
+		writeJSON(w, http.StatusOK, successStatus(t.info, obj.GetObjectMeta()))
+	case opts.OrphanDependents != nil && !*opts.OrphanDependents:
+		writeJSON(w, http.StatusAccepted, obj) // as the real server answers this deprecated form
+	default:
+		writeJSON(w, http.StatusOK, obj)
+	}
+	return nil
+}
+
+// deleteOptions reads the options of a delete: the JSON body (the wire
+// form of metav1.DeleteOptions, as kubectl sends it), or the query
+// parameters of the same names when the body is empty. A value of the
+// wrong type is 400, worded as Kubernetes' decoder words it.
+func deleteOptions(body []byte, v url.Values) (apiserver.DeleteOptions, error) {
+	// Named as the Kubernetes type, so that a decoding error names
+	// "DeleteOptions.gracePeriodSeconds" as the real server's does.
+	type DeleteOptions struct {
+		GracePeriodSeconds *int64 `json:"gracePeriodSeconds"`
+		Preconditions      *struct {
+			UID             *string `json:"uid"`
+			ResourceVersion *string `json:"resourceVersion"`
+		} `json:"preconditions"`
+		OrphanDependents  *bool                          `json:"orphanDependents"`
+		PropagationPolicy *apiserver.DeletionPropagation `json:"propagationPolicy"`
+		DryRun            []string                       `json:"dryRun"`
+	}
+	var in DeleteOptions
+	if len(bytes.TrimSpace(body)) > 0 {
+		if err := json.Unmarshal(body, &in); err != nil {
+			return apiserver.DeleteOptions{}, apiserver.NewBadRequest(err.Error())
+		}
+	} else {
+		q := &query{v: v}
+		in.GracePeriodSeconds = q.int("gracePeriodSeconds")
+		in.OrphanDependents = q.bool("orphanDependents")
+		if p := v.Get("propagationPolicy"); p != "" {
+			in.PropagationPolicy = (*apiserver.DeletionPropagation)(&p)
+		}
+		if q.err != nil {
+			return apiserver.DeleteOptions{}, q.err
+		}
+	}
+	q := url.Values{"dryRun": append(v["dryRun"], in.DryRun...)}
+	dry, err := dryRun(q)
+	if err != nil {
+		return apiserver.DeleteOptions{}, err
+	}
+	opts := apiserver.DeleteOptions{
+		GracePeriodSeconds: in.GracePeriodSeconds,
+		OrphanDependents:   in.OrphanDependents,
+		PropagationPolicy:  in.PropagationPolicy,
+		DryRun:             dry,
+	}
+	if p := in.Preconditions; p != nil {
+		opts.Preconditions = &apiserver.Preconditions{UID: p.UID, ResourceVersion: p.ResourceVersion}
+	}
+	return opts, nil
+}

@@ -1,0 +1,189 @@
+package apiserver_test
+
+import (
+	"testing"
+	"testing/synctest"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+)
+
+// deleteWith deletes name in "ns" with the given policy and returns what
+// DeleteObject returned.
+func (f *fixture) deleteWith(t *testing.T, name string, policy apiserver.DeletionPropagation) (*apiservertest.Widget, bool) {
+	t.Helper()
+	obj, gone, err := f.res.Namespace("ns").DeleteObject(f.ctx, name, apiserver.DeleteOptions{PropagationPolicy: &policy})
+	if err != nil {
+		t.Fatalf("DeleteObject(%s, %s): %v", name, policy, err)
+	}
+	return obj.(*apiservertest.Widget), gone
+}
+
+func (f *fixture) get(t *testing.T, name string) *apiservertest.Widget {
+	t.Helper()
+	w, err := f.widgets.Get(f.ctx, name, apiserver.GetOptions{})
+	if err != nil {
+		t.Fatalf("Get(%s): %v", name, err)
+	}
+	return w
+}
+
+func TestForegroundDeletionWaitsForBlockingDependents(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{})
+		owner := f.create(t, "order", "", nil)
+		blocking := ownedWidget("cook", owner) // a controller ref: blockOwnerDeletion
+		blocking.Finalizers = []string{"kitchen/stop-stove"}
+		mustCreate(t, f, blocking)
+		loose := ownedWidget("napkin", owner)
+		loose.OwnerReferences[0].BlockOwnerDeletion = nil
+		mustCreate(t, f, loose)
+		w := f.watch(t, apiserver.ListOptions{ResourceVersion: f.srv.ResourceVersion()})
+
+		got, gone := f.deleteWith(t, "order", apiserver.DeletePropagationForeground)
+		if gone || got.DeletionTimestamp == nil || !cmp.Equal(got.Finalizers, []string{apiserver.FinalizerDeleteDependents}) {
+			t.Fatalf("DeleteObject = gone %v, finalizers %q, deletionTimestamp %v; want the owner kept with %q",
+				gone, got.Finalizers, got.DeletionTimestamp, apiserver.FinalizerDeleteDependents)
+		}
+		diffEvents(t, w, []string{
+			"MODIFIED ns/order rv=5", // deletionTimestamp and the foregroundDeletion finalizer
+			"MODIFIED ns/cook rv=6",  // deleted, held by its own finalizer
+			"DELETED ns/napkin rv=7", // deleted; the owner does not wait for it
+		})
+
+		cook := f.get(t, "cook")
+		cook.Finalizers = nil
+		f.update(t, cook)
+		diffEvents(t, w, []string{"DELETED ns/cook rv=8", "DELETED ns/order rv=9"})
+	})
+}
+
+func TestForegroundDeletionCascadesThroughGenerations(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{})
+		owner := f.create(t, "order", "", nil)
+		child := mustCreate(t, f, ownedWidget("cook", owner))
+		mustCreate(t, f, ownedWidget("grandchild", child))
+		w := f.watch(t, apiserver.ListOptions{ResourceVersion: f.srv.ResourceVersion()})
+
+		f.deleteWith(t, "order", apiserver.DeletePropagationForeground)
+		// The grandchild goes first, then its parent, then the owner: the
+		// reverse of background deletion.
+		diffEvents(t, w, []string{
+			"MODIFIED ns/order rv=5",
+			"MODIFIED ns/cook rv=6", // deleted in the foreground too: it has a dependent
+			"DELETED ns/grandchild rv=7",
+			"DELETED ns/cook rv=8",
+			"DELETED ns/order rv=9",
+		})
+	})
+}
+
+func TestOrphanDeletionKeepsDependents(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{})
+		owner := f.create(t, "order", "", nil)
+		other := f.create(t, "table", "", nil)
+		mustCreate(t, f, ownedWidget("cook", owner))
+		mustCreate(t, f, ownedWidget("shared", owner, other))
+		w := f.watch(t, apiserver.ListOptions{ResourceVersion: f.srv.ResourceVersion()})
+
+		got, gone := f.deleteWith(t, "order", apiserver.DeletePropagationOrphan)
+		if gone || !cmp.Equal(got.Finalizers, []string{apiserver.FinalizerOrphanDependents}) {
+			t.Errorf("DeleteObject = gone %v, finalizers %q; want the owner held by %q", gone, got.Finalizers, apiserver.FinalizerOrphanDependents)
+		}
+		diffEvents(t, w, []string{
+			"MODIFIED ns/order rv=6", // the orphan finalizer
+			"MODIFIED ns/cook rv=7",  // loses its owner reference
+			"MODIFIED ns/shared rv=8",
+			"DELETED ns/order rv=9",
+		})
+		if refs := f.get(t, "cook").OwnerReferences; refs != nil {
+			t.Errorf("cook's owner references = %+v, want none", refs)
+		}
+		if refs := f.get(t, "shared").OwnerReferences; len(refs) != 1 || refs[0].UID != other.UID {
+			t.Errorf("shared's owner references = %+v, want only the table's", refs)
+		}
+	})
+}
+
+func TestDeleteOfTerminatingObject(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{})
+		held := apiservertest.NewWidget("ns", "held")
+		held.Finalizers = []string{"kitchen/cleanup"}
+		mustCreate(t, f, held)
+		first, gone := f.deleteWith(t, "held", apiserver.DeletePropagationBackground)
+		if gone || first.DeletionTimestamp == nil || first.DeletionGracePeriodSeconds == nil || *first.DeletionGracePeriodSeconds != 0 || first.Generation != 2 {
+			t.Fatalf("first delete = gone %v, %+v; want deletionTimestamp, deletionGracePeriodSeconds 0, generation 2", gone, first.ObjectMeta)
+		}
+		rv := f.srv.ResourceVersion()
+		again, gone := f.deleteWith(t, "held", apiserver.DeletePropagationBackground)
+		if gone || !cmp.Equal(again, first) || f.srv.ResourceVersion() != rv {
+			t.Errorf("second delete changed the object or wrote: %s", cmp.Diff(first, again))
+		}
+		// A new policy replaces the old one's finalizer, as in Kubernetes.
+		fg, _ := f.deleteWith(t, "held", apiserver.DeletePropagationForeground)
+		want := []string{"kitchen/cleanup", apiserver.FinalizerDeleteDependents}
+		if !cmp.Equal(fg.Finalizers, want) || fg.Generation != 2 || !fg.DeletionTimestamp.Equal(first.DeletionTimestamp.Time) {
+			t.Errorf("foreground delete = finalizers %q generation %d; want %q, 2, same deletionTimestamp", fg.Finalizers, fg.Generation, want)
+		}
+	})
+}
+
+func TestDeleteOptionsValidatedBeforeAnyChange(t *testing.T) {
+	f := newFixture(t, apiserver.Options{})
+	f.create(t, "order", "", nil)
+	bogus := apiserver.DeletionPropagation("Bogus")
+	orphan := apiserver.DeletePropagationOrphan
+	yes := true
+	for _, tc := range []struct {
+		name string
+		opts apiserver.DeleteOptions
+		want string
+	}{{
+		name: "unknown policy",
+		opts: apiserver.DeleteOptions{PropagationPolicy: &bogus},
+		want: `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Bogus": supported values: "Foreground", "Background", "Orphan", "nil"`,
+	}, {
+		name: "both policy and orphanDependents",
+		opts: apiserver.DeleteOptions{PropagationPolicy: &orphan, OrphanDependents: &yes},
+		want: `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Invalid value: "Orphan": orphanDependents and deletionPropagation cannot be both set`,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := f.widgets.Delete(f.ctx, "order", tc.opts)
+			if !apiserver.IsInvalid(err) || err.Error() != tc.want {
+				t.Errorf("Delete = %v\nwant %s", err, tc.want)
+			}
+			f.get(t, "order")
+		})
+	}
+}
+
+func TestDryRunDeleteReportsWithoutDeleting(t *testing.T) {
+	f := newFixture(t, apiserver.Options{})
+	f.create(t, "order", "", nil)
+	rv := f.srv.ResourceVersion()
+	obj, gone, err := f.res.Namespace("ns").DeleteObject(f.ctx, "order", apiserver.DeleteOptions{DryRun: true})
+	if err != nil || !gone || obj.GetObjectMeta().UID == "" {
+		t.Errorf("dry-run DeleteObject = %v, gone %v, %v; want the object, gone", obj, gone, err)
+	}
+	f.get(t, "order")
+	if got := f.srv.ResourceVersion(); got != rv {
+		t.Errorf("resourceVersion moved from %s to %s in a dry run", rv, got)
+	}
+}
+
+func TestOrphanDependentsTrueMeansOrphan(t *testing.T) {
+	f := newFixture(t, apiserver.Options{})
+	owner := f.create(t, "order", "", nil)
+	mustCreate(t, f, ownedWidget("cook", owner))
+	yes := true
+	if err := f.widgets.Delete(f.ctx, "order", apiserver.DeleteOptions{OrphanDependents: &yes}); err != nil {
+		t.Fatal(err)
+	}
+	if refs := f.get(t, "cook").OwnerReferences; refs != nil {
+		t.Errorf("cook's owner references = %+v, want none", refs)
+	}
+}
