@@ -17,19 +17,20 @@ import (
 )
 
 // examplesOutput returns the // Output: of each Example in the root
-// package's tour_test.go, by name.
+// package's tour files, by name.
 func examplesOutput(t *testing.T) map[string]string {
 	t.Helper()
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "../../tour_test.go", nil, parser.ParseComments)
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := map[string]string{}
-	for _, ex := range doc.Examples(f) {
-		out["Example"+ex.Name] = ex.Output
-		if ex.Name == "" || ex.Output == "" || ex.Unordered {
-			t.Errorf("Example%s: want a named example with an ordered // Output:", ex.Name)
+	for _, file := range []string{"../../tour_test.go", "../../stories_test.go"} {
+		f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ex := range doc.Examples(f) {
+			out["Example"+ex.Name] = ex.Output
+			if ex.Name == "" || ex.Output == "" || ex.Unordered {
+				t.Errorf("Example%s: want a named example with an ordered // Output:", ex.Name)
+			}
 		}
 	}
 	return out
@@ -41,7 +42,7 @@ func TestStepsPrintTheExamplesOutput(t *testing.T) {
 	want := examplesOutput(t)
 	all := chapters.All()
 	if len(want) != len(all) {
-		t.Errorf("tour_test.go has %d Examples for %d chapters", len(want), len(all))
+		t.Errorf("the tour files have %d Examples for %d chapters", len(want), len(all))
 	}
 	for _, c := range all {
 		t.Run(c.Example(), func(t *testing.T) {
@@ -55,7 +56,7 @@ func TestStepsPrintTheExamplesOutput(t *testing.T) {
 			}
 			exp, ok := want[c.Example()]
 			if !ok {
-				t.Fatalf("tour_test.go has no %s", c.Example())
+				t.Fatalf("the tour files have no %s", c.Example())
 			}
 			if diff := cmp.Diff(exp, got); diff != "" {
 				t.Errorf("output of -step %d differs from %s's // Output: (-want +got):\n%s", c.Number, c.Example(), diff)

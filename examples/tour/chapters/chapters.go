@@ -81,7 +81,20 @@ func All() []Chapter {
 var wrong = []struct {
 	title string
 	run   func(io.Writer)
-}{}
+}{
+	{"餐厅: a lister takes label selectors", ListersTakeLabelSelectors},
+	{"餐厅: custom resources live under /apis", CustomResourcesLiveUnderApis},
+	{"餐厅: 410 Expired is about history, not ingredients", ExpiredIsAboutHistory},
+	{"餐厅: a work queue has no buffer size", QueuesHaveNoBufferSize},
+	{"餐厅: a watch timeout is not a report interval", AWatchTimeoutIsNotAReportInterval},
+	{"餐厅: the story's Dish YAML is refused", TheStoryDishYAML},
+	{"蛋糕店: the front desk does not poll", TheFrontDeskDoesNotPoll},
+	{"蛋糕店: an error overrides RequeueAfter", AnErrorOverridesRequeueAfter},
+	{"蛋糕店: the alert is a p90, not the average", TheAlertIsP90NotTheAverage},
+	{"蛋糕店: Cluster API makes clusters; placing work is another job", ClusterAPIMakesClusters},
+	{"蛋糕店: the story's YAML, applied", TheCakeStoryYAML},
+	{"both: the rail's limit on new tickets is a choice", TheRailLimitsNewTicketsByChoice},
+}
 
 // sources are this package's files, so that the tour can print the code
 // it runs: the text shown is the text compiled.

@@ -1,0 +1,136 @@
+// The second part of the guided tour: what the two stories kitchensync
+// is built from get wrong, one Example per point. The chapters' code and
+// prose live in package chapters (examples/tour/chapters).
+//
+//	go test -run Example_step -v .
+package kitchensync_test
+
+import (
+	"os"
+
+	"github.com/kitchensync/kitchensync/examples/tour/chapters"
+)
+
+// Chapter 13: 餐厅: a lister takes label selectors ([chapters.ListersTakeLabelSelectors]).
+// With its prose and code: go run ./examples/tour -step 13.
+func Example_step13_listersTakeLabelSelectors() {
+	chapters.ListersTakeLabelSelectors(os.Stdout)
+	// Output:
+	// lister, label selector "spec.section=vip": []
+	// lister, label selector "section=vip":      [table-1 table-3]
+	// index "section", value "vip":             [table-1 table-3]
+	// informer listing with field selector:     [table-1 table-3] cached, of 3
+}
+
+// Chapter 14: 餐厅: custom resources live under /apis ([chapters.CustomResourcesLiveUnderApis]).
+// With its prose and code: go run ./examples/tour -step 14.
+func Example_step14_customResourcesLiveUnderApis() {
+	chapters.CustomResourcesLiveUnderApis(os.Stdout)
+	// Output:
+	// GET /api/v1/orders: 404 the server could not find the requested resource
+	// GET /apis/menu.example.com/v1/orders: 200, 1 order
+	// GET /apis/menu.example.com/v1/namespaces/dinner/orders: 200, 1 order
+}
+
+// Chapter 15: 餐厅: 410 Expired is about history, not ingredients ([chapters.ExpiredIsAboutHistory]).
+// With its prose and code: go run ./examples/tour -step 15.
+func Example_step15_expiredIsAboutHistory() {
+	chapters.ExpiredIsAboutHistory(os.Stdout)
+	// Output:
+	// watch from resourceVersion 2 after compaction: ERROR
+	//   too old resource version: 2 (3)
+	//   IsExpired: true
+	// what an informer does next: list again, at resourceVersion 3, 2 orders
+}
+
+// Chapter 16: 餐厅: a work queue has no buffer size ([chapters.QueuesHaveNoBufferSize]).
+// With its prose and code: go run ./examples/tour -step 16.
+func Example_step16_queuesHaveNoBufferSize() {
+	chapters.QueuesHaveNoBufferSize(os.Stdout)
+	// Output:
+	// 100000 different tickets added, none blocked; on the rail: 100000
+	// table-7 updated 1000 times; tickets on the rail: 1
+	// updated while the chef works on it; on the rail: 0 (it comes back after Done)
+	// after Done: 1
+}
+
+// Chapter 17: 餐厅: a watch timeout is not a report interval ([chapters.AWatchTimeoutIsNotAReportInterval]).
+// With its prose and code: go run ./examples/tour -step 17.
+func Example_step17_aWatchTimeoutIsNotAReportInterval() {
+	chapters.AWatchTimeoutIsNotAReportInterval(os.Stdout)
+	// Output:
+	// the runner saw table-1
+	// the runner saw table-2
+	// the runner saw table-3
+	// the runner saw table-4
+	// lists: 1 watches: 4
+}
+
+// Chapter 18: 餐厅: the story's Dish YAML is refused ([chapters.TheStoryDishYAML]).
+// With its prose and code: go run ./examples/tour -step 18.
+func Example_step18_theStoryDishYAML() {
+	chapters.TheStoryDishYAML(os.Stdout)
+	// Output:
+	// the story's Dish: POST /apis/menu.example.com/v1/dishes: 400 Bad Request: Dish in version "v1" cannot be handled as a Dish: field spec.ingredients: cannot use a JSON array as a Go map[string]kitchen.Quantity (the value ends at line 1, column 146)
+	// ingredients as a map: POST /apis/menu.example.com/v1/dishes: 201 Created
+}
+
+// Chapter 19: 蛋糕店: the front desk does not poll ([chapters.TheFrontDeskDoesNotPoll]).
+// With its prose and code: go run ./examples/tour -step 19.
+func Example_step19_theFrontDeskDoesNotPoll() {
+	chapters.TheFrontDeskDoesNotPoll(os.Stdout)
+	// Output:
+	// after 3 resyncs: lists 1 watches 1 gets 0
+}
+
+// Chapter 20: 蛋糕店: an error overrides RequeueAfter ([chapters.AnErrorOverridesRequeueAfter]).
+// With its prose and code: go run ./examples/tour -step 20.
+func Example_step20_anErrorOverridesRequeueAfter() {
+	chapters.AnErrorOverridesRequeueAfter(os.Stdout)
+	// Output:
+	// asked to come back in 5m0s; came back within a second: true
+	// reconcile_total: success 1, error 1, requeue_after 0
+}
+
+// Chapter 21: 蛋糕店: the alert is a p90, not the average ([chapters.TheAlertIsP90NotTheAverage]).
+// With its prose and code: go run ./examples/tour -step 21.
+func Example_step21_theAlertIsP90NotTheAverage() {
+	chapters.TheAlertIsP90NotTheAverage(os.Stdout)
+	// Output:
+	// average 6.8s, p90 27.5s (histogram_quantile), threshold 10s
+	// exported: controller_runtime_reconcile_errors_total
+	// exported: controller_runtime_reconcile_panics_total
+	// exported: controller_runtime_reconcile_time_seconds
+	// exported: controller_runtime_reconcile_total
+}
+
+// Chapter 22: 蛋糕店: Cluster API makes clusters; placing work is another job ([chapters.ClusterAPIMakesClusters]).
+// With its prose and code: go run ./examples/tour -step 22.
+func Example_step22_clusterAPIMakesClusters() {
+	chapters.ClusterAPIMakesClusters(os.Stdout)
+	// Output:
+	// the north front desk sees: cake-1 (rv 2) cake-3 (rv 3)
+	// the south front desk sees: cake-2 (rv 2)
+}
+
+// Chapter 23: 蛋糕店: the story's YAML, applied ([chapters.TheCakeStoryYAML]).
+// With its prose and code: go run ./examples/tour -step 23.
+func Example_step23_theCakeStoryYAML() {
+	chapters.TheCakeStoryYAML(os.Stdout)
+	// Output:
+	// §1.1 the order form: no apiVersion, no kind: not an API object (kubectl: error validating data: [apiVersion not set, kind not set])
+	// §3.2 the autoscaler: GET /apis/autoscaling/v2: 404, the server has no autoscaling/v2 (kubectl: no matches for kind "HorizontalPodAutoscaler" in version "autoscaling/v2"; ensure CRDs are installed first)
+	// §7.1 the wedding cake: GET /apis/bakery/v1: 404, the server has no bakery/v1 (kubectl: no matches for kind "Cake" in version "bakery/v1"; ensure CRDs are installed first)
+	// §5.2 the alert: no apiVersion, no kind: not an API object (kubectl: error validating data: [apiVersion not set, kind not set])
+	// the wedding cake in group bakery.example.com: POST /apis/bakery.example.com/v1/namespaces/shop/cakes: 422 Unprocessable Entity: Cake.bakery.example.com "wedding-cake" is invalid: [spec.flavor: Required value: what kind of cake?, spec.size: Invalid value: 0: must be between 4 and 16 inches]
+}
+
+// Chapter 24: both: the rail's limit on new tickets is a choice ([chapters.TheRailLimitsNewTicketsByChoice]).
+// With its prose and code: go run ./examples/tour -step 24.
+func Example_step24_theRailLimitsNewTicketsByChoice() {
+	chapters.TheRailLimitsNewTicketsByChoice(os.Stdout)
+	// Output:
+	// RateLimitingQueue, 5 × Add:           ready at once 5
+	// then 5 × AddRateLimited:              ready at once 1 (the others wait 6s, 12s, ...)
+	// kitchen.TicketRail, 10 a minute, 5 × Add: ready at once 1
+}
