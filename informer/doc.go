@@ -7,10 +7,12 @@
 // (List), then only listens for changes called out from the desk (Watch),
 // writes each one on a sticky note (the [DeltaFIFO]), keeps the latest
 // state of every order in memory (the [store.Indexer]) so that the chef
-// never walks to the front desk, and rings each cook's bell
-// ([ResourceEventHandler]) — each cook has their own pile of notes, so a
-// slow cook never holds up the others. Now and then the runner re-reads
-// every order aloud to the cooks who asked (resync); and when the runner
+// never walks to the front desk, and rings the bell of everyone who asked
+// to be told ([ResourceEventHandler]: the chef's ticket rail, a dashboard)
+// — each listener has their own pile of notes, so a slow one never holds
+// up the others. (Cooks are the pods; they are not told, they are sent.)
+// Now and then the runner re-reads every order aloud to the listeners who
+// asked (resync); and when the runner
 // has been away so long that the desk no longer remembers what changed
 // (410 Gone), the runner copies everything again and works out what was
 // missed.
