@@ -17,7 +17,7 @@ func (s *Server) traceCommitLocked(typ EventType, key string, obj, prev *entry) 
 		Component:       trace.APIServer,
 		Kind:            obj.obj.GetTypeMeta().Kind,
 		Key:             key,
-		ResourceVersion: formatRV(obj.rv),
+		ResourceVersion: obj.obj.GetObjectMeta().ResourceVersion, // set by commitLocked
 	}
 	switch typ {
 	case EventAdded:

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/trace"
 )
 
 // countingHandler closes done once it has seen want adds, and then again
@@ -38,12 +39,40 @@ func (h *countingHandler) OnDelete(*widget, bool) {}
 // object (server and informer together), and the heap the informer holds
 // per cached object (cache, indexes and queues; the server's own copy not
 // counted).
-func BenchmarkInformerEndToEnd(b *testing.B) {
+func BenchmarkInformerEndToEnd(b *testing.B) { benchEndToEnd(b, nil) }
+
+// BenchmarkInformerEndToEndTraced is [BenchmarkInformerEndToEnd] with a
+// Tracer given to the server and the informer: "unheard" has no
+// subscriber (the cost of a silent trace, which should be within noise of
+// the untraced run), "feed" has a Feed drained by a goroutine (what a live
+// view costs; records that do not fit its buffer are dropped and counted).
+func BenchmarkInformerEndToEndTraced(b *testing.B) {
+	b.Run("unheard", func(b *testing.B) { benchEndToEnd(b, trace.New()) })
+	b.Run("feed", func(b *testing.B) {
+		tr := trace.New()
+		feed := tr.Feed(4096)
+		drained := make(chan int)
+		go func() {
+			n := 0
+			for range feed.C {
+				n++
+			}
+			drained <- n
+		}()
+		benchEndToEnd(b, tr)
+		feed.Close()
+		got := <-drained
+		b.ReportMetric(float64(got)/float64(b.N), "records/op")
+		b.ReportMetric(float64(feed.Dropped())/float64(b.N), "dropped/op")
+	})
+}
+
+func benchEndToEnd(b *testing.B, tr *trace.Tracer) {
 	const n = 100_000
 	var elapsed time.Duration
 	var mallocs, cacheBytes, lists uint64
 	for b.Loop() {
-		d, m, c, l := endToEnd(b, n)
+		d, m, c, l := endToEnd(b, n, tr)
 		elapsed += d
 		mallocs += m
 		cacheBytes += c
@@ -56,16 +85,16 @@ func BenchmarkInformerEndToEnd(b *testing.B) {
 	b.ReportMetric(float64(lists)/iters, "lists/op") // 1 unless the watch fell behind and had to relist
 }
 
-func endToEnd(b *testing.B, n int) (elapsed time.Duration, mallocs, cacheBytes, lists uint64) {
+func endToEnd(b *testing.B, n int, tr *trace.Tracer) (elapsed time.Duration, mallocs, cacheBytes, lists uint64) {
 	// A watch buffer that holds the whole burst: with the default (1,000
 	// events) a writer this fast cuts the informer's watch off before it
 	// delivers anything, and the informer relists (a very short watch, as
 	// client-go would), which measures recovery rather than the pipeline.
 	// lists/op shows whether that happened anyway.
-	srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{WatchBufferSize: 2*n + 100, HistorySize: 2*n + 100})
+	srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{WatchBufferSize: 2*n + 100, HistorySize: 2*n + 100, Tracer: tr})
 	defer srv.CloseWatches()
 	client := srv.Resource(apiservertest.WidgetsResource)
-	inf := NewSharedIndexInformer[*widget](client, Options[*widget]{})
+	inf := NewSharedIndexInformer[*widget](client, Options[*widget]{Tracer: tr})
 	h := &countingHandler{want: int64(n), addsDone: make(chan struct{}), updDone: make(chan struct{})}
 	if _, err := inf.AddEventHandler(h); err != nil {
 		b.Fatal(err)
