@@ -150,14 +150,9 @@ func TheRailLimitsNewTicketsByChoice(w io.Writer) {
 // Prometheus would.
 func TheAlertIsP90NotTheAverage(w io.Writer) {
 	seconds := []float64{1, 1, 1, 1, 1, 1, 1, 1, 30, 30}
-	bounds := reconcile.ReconcileTimeBuckets()
-	buckets := bucketCounts(bounds, seconds)
-	var sum float64
-	for _, s := range seconds {
-		sum += s
-	}
+	h := histogram(reconcile.ReconcileTimeBuckets(), seconds)
 	fmt.Fprintf(w, "average %.1fs, p90 %.1fs (histogram_quantile), threshold 10s\n",
-		sum/float64(len(seconds)), histogramQuantile(0.9, bounds, buckets))
+		h.Sum/float64(h.Count), bakery.HistogramQuantile(0.9, h))
 	ctrl, _ := reconcile.NewController("cakes", reconcile.ReconcilerFunc(
 		func(context.Context, reconcile.Request) (reconcile.Result, error) { return reconcile.Result{}, nil }), reconcile.Options{})
 	for _, name := range metricNames(ctrl) {
@@ -198,33 +193,23 @@ func ClusterAPIMakesClusters(w io.Writer) {
 	}
 }
 
-// bucketCounts returns, for each upper bound, how many observations are
-// at most that bound: a Prometheus histogram's cumulative _bucket series.
-func bucketCounts(bounds, observations []float64) []uint64 {
-	counts := make([]uint64, len(bounds))
-	for _, o := range observations {
-		for i, b := range bounds {
+// histogram files observations (in seconds) in buckets with these upper
+// bounds, as controller_runtime_reconcile_time_seconds does.
+func histogram(bounds, observations []float64) reconcile.Histogram {
+	h := reconcile.Histogram{Count: uint64(len(observations))}
+	for _, b := range bounds {
+		var n uint64
+		for _, o := range observations {
 			if o <= b {
-				counts[i]++
+				n++
 			}
 		}
+		h.Buckets = append(h.Buckets, reconcile.Bucket{UpperBound: b, Count: n})
 	}
-	return counts
-}
-
-// histogramQuantile estimates the q-quantile from cumulative bucket
-// counts as PromQL's histogram_quantile does: find the bucket that holds
-// the rank, and interpolate linearly inside it.
-func histogramQuantile(q float64, bounds []float64, cumulative []uint64) float64 {
-	rank := q * float64(cumulative[len(cumulative)-1])
-	lower, below := 0.0, 0.0
-	for i, c := range cumulative {
-		if float64(c) >= rank {
-			return lower + (bounds[i]-lower)*(rank-below)/(float64(c)-below)
-		}
-		lower, below = bounds[i], float64(c)
+	for _, o := range observations {
+		h.Sum += o
 	}
-	return bounds[len(bounds)-1]
+	return h
 }
 
 // metricNames returns the names of the controller_runtime_reconcile_*
