@@ -18,39 +18,100 @@
 // network once). go run golang.org/x/pkgsite/cmd/pkgsite@latest serves
 // the same pages with pkgsite itself.
 //
-// # The restaurant
+// # The restaurant (餐厅后厨)
 //
 // A waiter writes a table's order and pins it at the front desk. A runner
 // watches the desk, remembers every open order and puts a ticket on the
 // rail. The chef takes tickets one at a time, compares what the table
-// asked for with what is on the stoves, and sends cooks to the stations
+// asked for with what is on the pass, and sends cooks to the stations
 // until the two agree. Nobody keeps asking the front desk "anything
-// new?": the runner tells. That is a Kubernetes controller.
+// new?": the runner tells. That is a Kubernetes controller. The story's
+// words, and where each lives here:
 //
-//	Restaurant                        餐厅                  Kubernetes                    kitchensync
-//	--------------------------------  --------------------  ----------------------------  ----------------------------------
-//	the menu (a recipe)               菜单 / 菜品           a CustomResourceDefinition    kitchen.Dish (menu.example.com/v1)
-//	a table's order                   订单                  a custom resource             kitchen.Order
-//	waiter takes an order             服务员下单            kubectl apply → Create        kitchen.Waiter, apiserver.Client
-//	front desk                        前台                  the API server (etcd behind)  apiserver.Server
-//	order number on the ticket        订单版本号            resourceVersion               apiserver.ObjectMeta
-//	customer edits the order          顾客修改订单          Update event; a stale RV      409 Conflict, RetryOnConflict
-//	runner                            传菜员                Informer (List + Watch)       informer.SharedIndexInformer
-//	runner's first round              首次抄录所有桌号      List, then Watch from its RV  informer.Reflector
-//	runner's notes: new, extra, gone  便签：新单/加菜/退单  Added/Updated/Deleted deltas  informer.DeltaFIFO
-//	runner's memory                   传菜员的记忆          the local cache (store)       store.Indexer
-//	"what does table 7 have?"         按桌号查              an index                      kitchen.OrderTableIndex
-//	several runners, one memory       多个传菜员共享记忆    SharedInformer                informer.SharedInformerFactory
-//	ticket rail                       订单看板              WorkQueue                     workqueue, kitchen.TicketRail
-//	VIP tickets first                 VIP 订单插队          priority queue                workqueue.PriorityQueue
-//	"10 tickets per minute"           高峰期限流            token-bucket rate limiter     workqueue.NewBucketRateLimiter
-//	chef                              主厨                  Reconciler / Operator         reconcile.Reconciler, kitchen.Chef
-//	chef checks the pass regularly    主厨定期检查备餐台    resync                        informer.Options.ResyncPeriod
-//	cooks at stations                 厨师 / 工位           Pods on nodes                 kitchen.Cook, kitchen.Stations
-//	cook's report                     厨师汇报              Pod status (kubelet)          kitchen.Brigade
-//	clear the table only when sure    确认顾客真要走才撤台  finalizer                     reconcile.AddFinalizer
-//	out of stock: wait for delivery   食材短缺 / 过期       RequeueAfter                  reconcile.Result
-//	pantry                            食材库                the world outside the API     kitchen.Pantry
+//	Restaurant                       餐厅                    Kubernetes                          kitchensync
+//	-------------------------------  ----------------------  ----------------------------------  -----------------------------------------
+//	the menu's rules                 菜单规范                CustomResourceDefinition (kind)     kitchen.Register, apiserver.KindInfo
+//	a dish on the menu               菜品 (beef-wellington)  a custom resource of kind Dish      kitchen.Dish
+//	a table's order                  订单                    a custom resource of kind Order     kitchen.Order
+//	waiter takes an order            服务员下单              kubectl apply → Create              kitchen.Waiter, apiserver.Client
+//	front desk                       前台                    the API server (etcd behind)        apiserver.Server, httpapi
+//	order number on the ticket       订单版本号              resourceVersion                     apiserver.ObjectMeta
+//	customer edits the order         顾客修改订单 / 加急     Update; a stale copy gets 409       409 Conflict, RetryOnConflict
+//	runner                           传菜员                  Informer (List + Watch)             informer.SharedIndexInformer
+//	runner's first round             首次抄录所有桌号        List, then Watch from its RV        informer.Reflector
+//	notes: new, extra, gone          便签：新单/加菜/退单    Added/Updated/Deleted deltas        informer.DeltaFIFO
+//	runner's memory                  传菜员的记忆            the local cache                     store.Indexer, informer.Lister
+//	"what does table 7 have?"        按桌号查                an index                            kitchen.OrderTableIndex
+//	only the VIP room, please        只关注VIP区域订单       a field selector on List and Watch  informer.NewFilteredListWatch
+//	several runners, one memory      多个传菜员共享记忆      SharedInformer, informer factory    informer.SharedInformerFactory
+//	ticket rail                      订单看板                WorkQueue (keys, deduped)           workqueue, kitchen.TicketRail
+//	VIP tickets first                VIP 订单插队 / 优先级   priority queue                      workqueue.PriorityQueue
+//	"10 tickets per minute"          高峰期限流              token bucket (see chapter 24)       kitchen.RailOptions
+//	chef                             主厨 / 行政总厨         Reconciler (an Operator's heart)    reconcile.Reconciler, kitchen.Chef
+//	the pass, the prep counter       出菜口 / 备餐台         actual state: what really is        kitchen.Stations, Pantry, Cooks
+//	what the table asked for         食谱要求                desired state: the spec             kitchen.OrderSpec
+//	chef re-checks the pass          主厨定期检查备餐台      resync (from the cache)             informer.Options.ResyncPeriod
+//	an unchanged order wakes nobody  事件去重                ResourceVersionChangedPredicate     reconcile.ResourceVersionChangedPredicate
+//	cooks at stations                厨师 / 工位             Pods on nodes                       kitchen.Cook, kitchen.Stations
+//	cook's report                    厨师汇报                Pod status (the kubelet writes it)  kitchen.Brigade
+//	clear only when they leave       确认顾客真要走才撤台    finalizer                           reconcile.AddFinalizer, RemoveFinalizer
+//	clear what the order left        清理已备食材 / GC回收   garbage collection (owners)         apiserver.NewControllerRef
+//	out of stock: wait               食材短缺                RequeueAfter + a condition          reconcile.Result, SetStatusCondition
+//	pantry                           食材库                  the world outside the API           kitchen.Pantry
+//	security cameras                 监控摄像头              metrics                             reconcile.Metrics, reconcile/prommetrics
+//	quality inspection               质检                    tests against a real API server     apiservertest, synctest
+//
+// "The menu" is two things the story does not tell apart: the menu's
+// rules (what any dish must say) are the CustomResourceDefinition, the
+// kind; each dish on it is one object of that kind.
+//
+// # The cake shop (蛋糕店)
+//
+// The second story, played by go run ./examples/cakeshop (package
+// [github.com/kitchensync/kitchensync/examples/cakeshop/bakery]): a shop
+// of custom cakes whose order desk is the API server, whose front desk
+// is the informer and whose kitchen is the controller.
+//
+//	Cake shop                     蛋糕店                  Kubernetes                           kitchensync
+//	----------------------------  ----------------------  -----------------------------------  --------------------------------------
+//	order desk                    订单受理台              the API server                       bakery.NewServer
+//	the order form's template     订单表格 (设计)         a CustomResourceDefinition (Cake)    bakery.Kinds
+//	a filled-in order form        订单表 (YAML)           a Cake custom resource               bakery.Cake
+//	cake type, size, decoration   蛋糕类型/尺寸/装饰要求  spec.flavor, .size, .decoration      bakery.CakeSpec
+//	pickup time, special notes    取货时间/特殊说明       spec.pickupTime, .notes, .allergies  bakery.CakeSpec
+//	front desk                    前台                    Informer: one List, then Watch       informer.SharedIndexInformer
+//	ringing the kitchen's bell    摇铃通知后厨            watch event → handler → queue        informer.ResourceEventHandler
+//	the ledger                    台账                    the local cache                      store.Indexer
+//	production queue              生产队列 / 工作队列     WorkQueue                            workqueue.PriorityQueue
+//	head baker                    主厨 / 后厨             controller and reconciler            bakery.CakeReconciler
+//	what the order asks for       订单需求                desired state (spec)                 bakery.CakeSpec
+//	stock and cakes in the oven   库存现状                actual state                         bakery.Kitchen
+//	cake collapses: bake again    蛋糕塌陷时重新烘烤      error → rate-limited retry           reconcile (an error requeues)
+//	oven broken: wait longer      烤箱故障时延长等待      exponential backoff                  workqueue.DefaultControllerRateLimiter
+//	no frosting: fallback recipe  糖霜用尽切换备用配方    degrade instead of stop              bakery.SceneFaults
+//	decoration last               装饰最后完成            eventual consistency                 bakery.Steps, status conditions
+//	bakers                        糕点师                  Pods                                 bakery.Baker
+//	temp bakers for Valentine's   雇佣临时糕点师          HorizontalPodAutoscaler              bakery.Autoscaler, bakery.BakerPool
+//	spare ovens                   启用备用烤箱            node scale-up (cluster autoscaler)   bakery.SceneRush
+//	simpler decoration when busy  简化非关键装饰          degraded service                     bakery.SceneRush
+//	branches of one shop          分店 / 独立厨房区域     namespaces                           bakery.SceneBranches
+//	a chain of shops              连锁店 / 多门店         several clusters                     one apiserver.Server each
+//	central dispatch              中央调度系统            multi-cluster placement              bakery.Dispatcher
+//	central warehouse             中央仓库统一配送        shared supply (federation)           bakery.SceneBranches
+//	next branch takes over        隔壁分店应急接单        disaster recovery (backup, Velero)   bakery.Dispatcher
+//	VIP orders jump the queue     VIP客户插队             priority queue                       workqueue.PriorityQueue
+//	a cake too big to bake        超大型蛋糕 / 资源限制   limits: RequeueAfter, nil error      bakery.SceneEdge
+//	same recipe, same cake        幂等                    idempotent reconcile                 bakery.CakeReconciler
+//	power cut: resume             断点 / 中断恢复         checkpoint in the status             bakery.CakeStatus
+//	at most 5 bakers at once      限制并发 (5)            MaxConcurrentReconciles              reconcile.Options
+//	daily stock-take              每天清点库存            resync                               informer.Options.ResyncPeriod
+//	every cake's log              详细记录日志            structured logs                      reconcile.LoggerFrom, bakery.Journal
+//	the shop's figures            关键性能指标            controller-runtime metrics           reconcile.Metrics, bakery.Monitor
+//	latency alert                 调谐延迟过高            PrometheusRule on the p90            bakery.AlertRule
+//	quality checks                质检流程                unit, integration, e2e tests         apiservertest, synctest
+//	baker's toolkit, handbook     厨师工具包 / 培训手册   Operator SDK, kubebuilder            not here: see below
+//	chain standard package        连锁店标准化            a Helm chart                         not here: see below
+//	franchising                   特许经营                OperatorHub, OLM bundles             not here: see below
 //
 // # The guided tour
 //
@@ -93,6 +154,40 @@
 //     reconciles come back after a growing backoff, and the order is
 //     served anyway.
 //
+// The second part, "What the stories get wrong", takes each point where
+// the two stories say something the real machinery does not do, and
+// shows, with a chapter whose output go test pins, what it does instead:
+//
+//   - Example_step13_listersTakeLabelSelectors: 餐厅 §5's
+//     Lister().List(FieldSelector{...}); a lister takes label selectors,
+//     field selectors go to the server (List and Watch).
+//   - Example_step14_customResourcesLiveUnderApis: 餐厅 §3's
+//     /api/v1/orders is the core group's path; custom resources live under
+//     /apis/GROUP/VERSION.
+//   - Example_step15_expiredIsAboutHistory: 餐厅 §4's IsResourceExpired is
+//     410 Gone, "too old resource version", not ingredients that went off.
+//   - Example_step16_queuesHaveNoBufferSize: 餐厅 §5's "bigger WorkQueue
+//     buffer": queues are unbounded, and dedupe keys.
+//   - Example_step17_aWatchTimeoutIsNotAReportInterval: 餐厅 §5's "lower
+//     the ListAndWatch timeout": a dropped watch resumes from its last
+//     resourceVersion; nothing is polled.
+//   - Example_step18_theStoryDishYAML: 餐厅 §4's Dish is refused (400), and
+//     why; the same dish with its ingredients as a map is created.
+//   - Example_step19_theFrontDeskDoesNotPoll: 蛋糕店 §1.2's "check every 30
+//     seconds": one List, one Watch, resyncs from the cache.
+//   - Example_step20_anErrorOverridesRequeueAfter: 蛋糕店 §4.2 and §7.1
+//     return RequeueAfter with an error; the error wins.
+//   - Example_step21_theAlertIsP90NotTheAverage: 蛋糕店 §5.2's alert is a
+//     p90, described as an average, on a metric that does not exist.
+//   - Example_step22_clusterAPIMakesClusters: 蛋糕店 §3.1's "like Cluster
+//     API": Cluster API creates clusters; placing work across them is a
+//     controller with one client per cluster.
+//   - Example_step23_theCakeStoryYAML: 蛋糕店's YAML (order form,
+//     autoscaler, wedding cake, alert) applied, and each refusal explained.
+//   - Example_step24_theRailLimitsNewTicketsByChoice: the story's token
+//     bucket limits only AddRateLimited in client-go; this kitchen's rail
+//     limits new tickets by its own choice.
+//
 // # The lessons as programs
 //
 // Each runs in a few seconds and narrates each hand-off, one line per
@@ -107,6 +202,79 @@
 //	go run ./examples/rush-hour        # 10 tickets per minute
 //	go run ./examples/vip-priority     # VIP tickets first
 //	go run ./examples/finalizers       # cancellation with and without a finalizer
+//
+// # Rosetta: kitchensync, client-go, controller-runtime, kubebuilder
+//
+// What you write here, and what you will write against a real cluster.
+// client-go is k8s.io/client-go; controller-runtime (ctrl) is what
+// kubebuilder and the Operator SDK generate code for.
+//
+//	kitchensync                                client-go                                    controller-runtime / kubebuilder
+//	-----------------------------------------  -------------------------------------------  -----------------------------------------------------
+//	apiserver.NewServer                        a real kube-apiserver (or fake.Clientset)    envtest.Environment (etcd + kube-apiserver)
+//	httpapi.NewHandler                         the kube-apiserver's REST endpoints          the same, what kubectl talks to
+//	Scheme.Register(KindInfo{...})             runtime.Scheme, AddToScheme                  kubebuilder create api, controller-gen
+//	KindInfo.Validate                          the CRD's OpenAPI schema                     +kubebuilder:validation markers (or a webhook)
+//	KindInfo.Fields                            the CRD's selectableFields                   the same
+//	apiserver.NewClient[T](srv)                a typed clientset: cs.CoreV1().Pods(ns)      client.Client (mgr.GetClient())
+//	Client.Create/Get/List/Update/Delete       .Create/.Get/.List/.Update/.Delete           client.Create/Get/List/Update/Delete
+//	Client.UpdateStatus                        .UpdateStatus                                client.Status().Update
+//	Client.Patch                               .Patch                                       client.Patch (client.MergeFrom)
+//	Client.Watch                               .Watch                                       (informers do it for you)
+//	apiserver.IsNotFound, IsConflict, ...      apierrors.IsNotFound, IsConflict, ...        the same; client.IgnoreNotFound
+//	apiserver.SetStatusCondition               meta.SetStatusCondition                      the same
+//	apiserver.NewControllerRef                 metav1.NewControllerRef                      controllerutil.SetControllerReference
+//	informer.Reflector                         cache.Reflector                              (inside the manager's cache)
+//	informer.DeltaFIFO                         cache.DeltaFIFO (RealFIFO)                   (inside the manager's cache)
+//	store.Indexer                              cache.Indexer                                cache.Cache's IndexField
+//	informer.NewSharedIndexInformer            cache.NewSharedIndexInformer                 mgr.GetCache().GetInformer
+//	informer.NewSharedInformerFactory          informers.NewSharedInformerFactory           the manager's cache
+//	informer.InformerFor[T](factory)           factory.Core().V1().Pods().Informer()        mgr.GetCache().GetInformer(ctx, &T{})
+//	informer.WithTweakListOptions              informers.WithTweakListOptions               cache.Options.ByObject (Field, Label)
+//	informer.NewFilteredListWatch              cache.NewFilteredListWatchFromClient         cache.Options.ByObject
+//	informer.Lister[T]                         generated listers (corev1listers)            client.Client reads (from the cache)
+//	informer.WaitForCacheSync                  cache.WaitForCacheSync                       mgr.GetCache().WaitForCacheSync
+//	informer.ResourceEventHandlerFuncs         cache.ResourceEventHandlerFuncs              handler.EventHandler (handler.Funcs)
+//	informer.DeletedFinalStateUnknown          cache.DeletedFinalStateUnknown               event.DeleteEvent.DeleteStateUnknown
+//	workqueue.New                              workqueue.NewTyped                           (the controller's queue)
+//	workqueue.NewRateLimiting                  workqueue.NewTypedRateLimitingQueue          (the controller's queue)
+//	workqueue.NewDelaying                      workqueue.NewTypedDelayingQueue              (the controller's queue)
+//	workqueue.NewPriorityQueue                 (none)                                       priorityqueue.New
+//	workqueue.DefaultControllerRateLimiter     workqueue.DefaultTypedControllerRateLimiter  controller.Options.RateLimiter's default
+//	reconcile.Reconciler, ReconcilerFunc       (your sync handler)                          reconcile.Reconciler, reconcile.Func
+//	reconcile.Request, Result                  (a key string; queue.AddAfter)               reconcile.Request, reconcile.Result
+//	reconcile.NewController                    (your own loop: processNextWorkItem)         controller.New; ctrl.NewControllerManagedBy(mgr)
+//	reconcile.For(ctrl, inf, preds...)         AddEventHandler → queue.Add(key)             builder .For(&T{}, WithPredicates(...))
+//	reconcile.Owns(ctrl, inf, owner)           handler mapping the owner reference          builder .Owns(&U{})
+//	reconcile.Watches(ctrl, inf, mapFn)        AddEventHandler with your own mapping        .Watches(&U{}, handler.EnqueueRequestsFromMapFunc(f))
+//	Controller.WithEventFilter                 (filter in your handler)                     builder .WithEventFilter(pred)
+//	reconcile.GenerationChangedPredicate       (compare generations yourself)               predicate.GenerationChangedPredicate
+//	reconcile.ResourceVersionChangedPredicate  (compare resourceVersions yourself)          predicate.ResourceVersionChangedPredicate
+//	reconcile.Options.MaxConcurrentReconciles  (number of workers you start)                controller.Options.MaxConcurrentReconciles
+//	reconcile.AddFinalizer, RemoveFinalizer    (edit metadata.finalizers)                   controllerutil.AddFinalizer, RemoveFinalizer
+//	reconcile.RetryOnConflict                  retry.RetryOnConflict                        the same (client-go's util/retry)
+//	reconcile.TerminalError                    (Forget the key)                             reconcile.TerminalError
+//	reconcile.NewClient (cache reads)          lister reads + clientset writes              the manager's client
+//	reconcile.LoggerFrom(ctx)                  klog                                         log.FromContext(ctx) (logr)
+//	reconcile.Metrics, reconcile/prommetrics   workqueue metrics provider                   metrics.Registry (the same metric names)
+//	apiserver/apiservertest, synctest          fake.NewSimpleClientset                      envtest, fake.NewClientBuilder
+//
+// # Not here, and where to learn it
+//
+//   - Admission webhooks (validating, mutating, conversion between
+//     versions): kitchensync validates with KindInfo.Validate, as a CRD's
+//     schema does. Learn them in the kubebuilder book ("Implementing
+//     defaulting/validating webhooks") and the Kubernetes docs ("Dynamic
+//     Admission Control").
+//   - RBAC, service accounts, authentication: the front desk lets anyone
+//     in. Learn them in the Kubernetes docs ("Using RBAC Authorization")
+//     and the kubebuilder book (+kubebuilder:rbac markers).
+//   - Packaging and installing an operator — Helm charts, OLM bundles,
+//     OperatorHub (the cake shop's 连锁店标准化 and 特许经营): helm.sh/docs,
+//     olm.operatorframework.io, sdk.operatorframework.io.
+//   - Server-side apply, strategic merge patch, protobuf, API aggregation:
+//     the Kubernetes docs ("Kubernetes API Concepts", "Server-Side Apply")
+//     and client-go's own examples.
 //
 // # Packages
 //
