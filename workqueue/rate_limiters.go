@@ -38,40 +38,54 @@ func DefaultControllerRateLimiter[T comparable]() RateLimiter[T] {
 // from zero) by base·2ⁿ, capped at max. Create it with
 // [NewItemExponentialFailureRateLimiter]. It is safe for concurrent use.
 type ItemExponentialFailureRateLimiter[T comparable] struct {
+	failureCounter[T]
 	base, max time.Duration
-
-	mu       sync.Mutex
-	failures map[T]int // guarded by mu
 }
 
 // NewItemExponentialFailureRateLimiter returns a per-item exponential
 // backoff from base to max. Negative durations count as zero.
 func NewItemExponentialFailureRateLimiter[T comparable](base, max time.Duration) *ItemExponentialFailureRateLimiter[T] {
-	return &ItemExponentialFailureRateLimiter[T]{base: base, max: max, failures: map[T]int{}}
+	return &ItemExponentialFailureRateLimiter[T]{base: base, max: max}
 }
 
 // When returns base·2ⁿ capped at max, where n is the number of earlier
 // failures of item, and counts this failure.
 func (r *ItemExponentialFailureRateLimiter[T]) When(item T) time.Duration {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	n := r.failures[item]
-	r.failures[item] = n + 1
-	return exponentialDelay(r.base, r.max, n)
+	return exponentialDelay(r.base, r.max, r.count(item)-1)
+}
+
+// failureCounter counts each item's failures for the per-item limiters; its
+// Forget and NumRequeues are theirs. The zero value counts nothing yet. It
+// is safe for concurrent use.
+type failureCounter[T comparable] struct {
+	mu       sync.Mutex
+	failures map[T]int // guarded by mu
+}
+
+// count records one more failure of item and returns how many there are
+// now, this one included.
+func (c *failureCounter[T]) count(item T) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.failures == nil {
+		c.failures = map[T]int{}
+	}
+	c.failures[item]++
+	return c.failures[item]
 }
 
 // Forget clears item's failure count.
-func (r *ItemExponentialFailureRateLimiter[T]) Forget(item T) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	delete(r.failures, item)
+func (c *failureCounter[T]) Forget(item T) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.failures, item)
 }
 
 // NumRequeues returns item's failure count.
-func (r *ItemExponentialFailureRateLimiter[T]) NumRequeues(item T) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.failures[item]
+func (c *failureCounter[T]) NumRequeues(item T) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.failures[item]
 }
 
 // exponentialDelay returns base·2^failures, capped at max. It cannot
@@ -97,39 +111,20 @@ func nonNegative[N time.Duration | int](x N) N { return max(x, 0) }
 // the first maxFast failures wait fast, later ones wait slow. Create it with
 // [NewItemFastSlowRateLimiter]. It is safe for concurrent use.
 type ItemFastSlowRateLimiter[T comparable] struct {
+	failureCounter[T]
 	fast, slow time.Duration
 	maxFast    int
-
-	mu       sync.Mutex
-	failures map[T]int // guarded by mu
 }
 
 // NewItemFastSlowRateLimiter returns a limiter that waits fast for an item's
 // first maxFast failures and slow after that.
 func NewItemFastSlowRateLimiter[T comparable](fast, slow time.Duration, maxFast int) *ItemFastSlowRateLimiter[T] {
-	return &ItemFastSlowRateLimiter[T]{fast: fast, slow: slow, maxFast: maxFast, failures: map[T]int{}}
+	return &ItemFastSlowRateLimiter[T]{fast: fast, slow: slow, maxFast: maxFast}
 }
 
 // When counts a failure of item and returns fast or slow.
 func (r *ItemFastSlowRateLimiter[T]) When(item T) time.Duration {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.failures[item]++
-	return fastSlowDelay(r.fast, r.slow, r.maxFast, r.failures[item])
-}
-
-// Forget clears item's failure count.
-func (r *ItemFastSlowRateLimiter[T]) Forget(item T) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	delete(r.failures, item)
-}
-
-// NumRequeues returns item's failure count.
-func (r *ItemFastSlowRateLimiter[T]) NumRequeues(item T) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.failures[item]
+	return fastSlowDelay(r.fast, r.slow, r.maxFast, r.count(item))
 }
 
 // fastSlowDelay returns the wait after the failures-th failure (counting
