@@ -1,7 +1,6 @@
 package workqueue
 
 import (
-	"sync"
 	"time"
 )
 
@@ -61,26 +60,18 @@ type pqEntry[T comparable] struct {
 //
 // Create it with [NewPriorityQueue]. It is safe for concurrent use.
 type PriorityQueue[T comparable] struct {
-	mu   sync.Mutex
-	cond sync.Cond // with L = &mu; signalled when an item becomes ready, when the last item in progress is done, and on shutdown
+	lifecycle[T] // the lock, the in-progress count (entries with processing set) and shutdown
 
-	// mu guards the fields below.
-	slots        map[T]int32  // the entry of every item queued, waiting or processing
-	entries      []pqEntry[T] // the slab the slots point into
-	free         []int32      // unused slots of entries
-	ready        slotHeap     // highest priority first, then lowest order
-	waiting      slotHeap     // earliest readyAt first
-	nextOrder    uint64       // the order the next add gets
-	processing   int          // number of entries with processing set
-	shuttingDown bool
-	drain        bool
-	metrics      *queueMetrics[T]
+	// lifecycle.mu guards the fields below.
+	slots     map[T]int32  // the entry of every item queued, waiting or processing
+	entries   []pqEntry[T] // the slab the slots point into
+	free      []int32      // unused slots of entries
+	ready     slotHeap     // highest priority first, then lowest order
+	waiting   slotHeap     // earliest readyAt first
+	nextOrder uint64       // the order the next add gets
 
-	limiter  RateLimiter[T]
-	wake     chan struct{} // capacity 1: the earliest ready time moved earlier
-	stopCh   chan struct{} // closed by the first shutdown; ends background goroutines
-	stopOnce sync.Once
-	wg       sync.WaitGroup // the timer loop and the metrics loop
+	limiter RateLimiter[T]
+	wake    chan struct{} // capacity 1: the earliest ready time moved earlier
 }
 
 // NewPriorityQueue returns an empty priority queue that asks limiter for
@@ -92,20 +83,15 @@ func NewPriorityQueue[T comparable](limiter RateLimiter[T], cfg QueueConfig) *Pr
 	}
 	q := &PriorityQueue[T]{
 		slots:   map[T]int32{},
-		metrics: newQueueMetrics[T](cfg.MetricsProvider, cfg.Name),
 		limiter: limiter,
 		wake:    make(chan struct{}, 1),
-		stopCh:  make(chan struct{}),
 	}
-	q.cond.L = &q.mu
+	q.init(cfg)
 	q.ready.less = q.lessReady
 	q.ready.moved = q.setPos
 	q.waiting.less = q.lessWaiting
 	q.waiting.moved = q.setPos
 	q.wg.Go(func() { runTimerLoop(q.stopCh, q.wake, q.moveDue) })
-	if q.metrics != nil {
-		startUnfinishedWorkLoop(&q.wg, q.stopCh, q.updateUnfinishedWork)
-	}
 	return q
 }
 
@@ -197,8 +183,7 @@ func (q *PriorityQueue[T]) GetWithPriority() (item T, priority int, shutdown boo
 	}
 	e := &q.entries[q.ready.pop()]
 	e.where, e.processing = nowhere, true
-	q.processing++
-	q.metrics.get(e.item)
+	q.startProcessing(e.item)
 	return e.item, e.priority, false
 }
 
@@ -214,17 +199,13 @@ func (q *PriorityQueue[T]) Done(item T) {
 	}
 	e := &q.entries[slot]
 	e.processing = false
-	q.processing--
-	q.metrics.done(item)
 	switch e.where {
 	case held:
 		q.pushReady(slot) // at the place its add gave it
 	case nowhere:
 		q.release(slot)
 	}
-	if q.processing == 0 && q.drain {
-		q.cond.Broadcast() // wake ShutDownWithDrain
-	}
+	q.finishProcessing(item)
 }
 
 // Len returns the number of items ready for Get: neither waiting for their
@@ -248,32 +229,4 @@ func (q *PriorityQueue[T]) ShutDown() {
 // wait; this one keeps [Queue]'s contract.)
 func (q *PriorityQueue[T]) ShutDownWithDrain() {
 	q.shutDown(true)
-}
-
-func (q *PriorityQueue[T]) shutDown(drain bool) {
-	q.stopOnce.Do(func() { close(q.stopCh) })
-	q.mu.Lock()
-	q.drain = drain
-	q.shuttingDown = true
-	q.cond.Broadcast()
-	for q.processing != 0 && q.drain {
-		q.cond.Wait()
-	}
-	q.mu.Unlock()
-	q.wg.Wait()
-}
-
-// ShuttingDown reports whether ShutDown or ShutDownWithDrain was called.
-func (q *PriorityQueue[T]) ShuttingDown() bool {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return q.shuttingDown
-}
-
-func (q *PriorityQueue[T]) updateUnfinishedWork() {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if !q.shuttingDown {
-		q.metrics.updateUnfinishedWork()
-	}
 }

@@ -1,7 +1,5 @@
 package workqueue
 
-import "sync"
-
 // QueueConfig configures a queue. The zero value is a valid configuration:
 // an unnamed queue without metrics.
 type QueueConfig struct {
@@ -32,20 +30,11 @@ const (
 // Create a Queue with [New] or [NewWithConfig]; the zero value is not usable.
 // A Queue is safe for concurrent use by many producers and workers.
 type Queue[T comparable] struct {
-	mu   sync.Mutex
-	cond sync.Cond // with L = &mu; signalled when an item is queued, when the last item in progress is done, and on shutdown
+	lifecycle[T] // the lock, the in-progress count and shutdown
 
-	// mu guards the fields below.
-	queue        ring[T]          // items ready for Get, oldest first; each one is dirty and not processing
-	state        map[T]itemState  // every dirty or processing item
-	processing   int              // number of items with stateProcessing
-	shuttingDown bool             // set once by ShutDown or ShutDownWithDrain
-	drain        bool             // ShutDownWithDrain is waiting for processing to reach zero
-	metrics      *queueMetrics[T] // nil when metrics are off
-
-	stopCh   chan struct{} // closed by the first shutdown; ends background goroutines
-	stopOnce sync.Once
-	wg       sync.WaitGroup // background goroutines (the metrics loop)
+	// lifecycle.mu guards the fields below.
+	queue ring[T]         // items ready for Get, oldest first; each one is dirty and not processing
+	state map[T]itemState // every dirty or processing item
 }
 
 // New returns an empty queue without metrics.
@@ -57,15 +46,8 @@ func New[T comparable]() *Queue[T] {
 // metrics, a goroutine refreshes the unfinished-work gauges until the queue
 // is shut down.
 func NewWithConfig[T comparable](cfg QueueConfig) *Queue[T] {
-	q := &Queue[T]{
-		state:   map[T]itemState{},
-		metrics: newQueueMetrics[T](cfg.MetricsProvider, cfg.Name),
-		stopCh:  make(chan struct{}),
-	}
-	q.cond.L = &q.mu
-	if q.metrics != nil {
-		startUnfinishedWorkLoop(&q.wg, q.stopCh, q.updateUnfinishedWork)
-	}
+	q := &Queue[T]{state: map[T]itemState{}}
+	q.init(cfg)
 	return q
 }
 
@@ -114,8 +96,7 @@ func (q *Queue[T]) Get() (item T, shutdown bool) {
 	}
 	item = q.queue.pop()
 	q.state[item] = stateProcessing // it was dirty only: dirty and processing items are never in the FIFO
-	q.processing++
-	q.metrics.get(item)
+	q.startProcessing(item)
 	return item, false
 }
 
@@ -129,8 +110,7 @@ func (q *Queue[T]) Done(item T) {
 	if s&stateProcessing == 0 {
 		return
 	}
-	q.metrics.done(item)
-	q.processing--
+	q.finishProcessing(item)
 	if s&stateDirty != 0 {
 		q.state[item] = stateDirty
 		q.queue.push(item)
@@ -138,60 +118,16 @@ func (q *Queue[T]) Done(item T) {
 	} else {
 		delete(q.state, item)
 	}
-	if q.processing == 0 && q.drain {
-		q.cond.Broadcast() // wake ShutDownWithDrain
-	}
 }
 
 // ShutDown makes the queue ignore new adds and lets Get report shutdown once
 // the queued items have been handed out. It does not wait for items in
 // progress; it does wait for the queue's own goroutines to end. Calling it
 // again does nothing harmful.
-func (q *Queue[T]) ShutDown() {
-	q.stop()
-	q.mu.Lock()
-	q.drain = false // a ShutDownWithDrain in progress stops waiting
-	q.shuttingDown = true
-	q.cond.Broadcast()
-	q.mu.Unlock()
-	q.wg.Wait()
-}
+func (q *Queue[T]) ShutDown() { q.shutDown(false) }
 
 // ShutDownWithDrain is [Queue.ShutDown] that also waits until every item in
 // progress is Done. Workers must therefore keep calling Done, and must not
 // call ShutDownWithDrain themselves while holding an item, or it never
 // returns (as in client-go). A concurrent ShutDown ends the wait.
-func (q *Queue[T]) ShutDownWithDrain() {
-	q.stop()
-	q.mu.Lock()
-	q.drain = true
-	q.shuttingDown = true
-	q.cond.Broadcast()
-	for q.processing != 0 && q.drain {
-		q.cond.Wait()
-	}
-	q.mu.Unlock()
-	q.wg.Wait()
-}
-
-// ShuttingDown reports whether ShutDown or ShutDownWithDrain was called.
-func (q *Queue[T]) ShuttingDown() bool {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return q.shuttingDown
-}
-
-// stop closes stopCh once, ending the queue's goroutines.
-func (q *Queue[T]) stop() {
-	q.stopOnce.Do(func() { close(q.stopCh) })
-}
-
-// updateUnfinishedWork refreshes the unfinished-work gauges; the metrics
-// loop calls it.
-func (q *Queue[T]) updateUnfinishedWork() {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if !q.shuttingDown {
-		q.metrics.updateUnfinishedWork()
-	}
-}
+func (q *Queue[T]) ShutDownWithDrain() { q.shutDown(true) }
