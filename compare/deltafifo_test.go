@@ -58,13 +58,27 @@ func cgMarkTags(obj any) (any, error) {
 	return w, nil
 }
 
+// ksAnyFIFO is what the traces drive: an informer.DeltaFIFO or RealFIFO.
+type ksAnyFIFO interface {
+	informer.ReflectorStore
+	Pop(context.Context, informer.PopProcessFunc[*apiservertest.Widget]) (informer.Deltas[*apiservertest.Widget], error)
+	HasSynced() bool
+	Close()
+}
+
+// ksFIFO is kitchensync's DeltaFIFO or, with inOrder, its RealFIFO.
 func ksFIFO(inOrder, transform bool) fifoImpl {
 	known := store.NewIndexer[*apiservertest.Widget](store.MetaNamespaceKeyFunc, nil)
-	opts := informer.DeltaFIFOOptions[*apiservertest.Widget]{KnownObjects: known, InOrder: inOrder}
+	opts := informer.DeltaFIFOOptions[*apiservertest.Widget]{KnownObjects: known}
 	if transform {
 		opts.Transform = ksMarkTags
 	}
-	f := informer.NewDeltaFIFO(opts)
+	var f ksAnyFIFO
+	if inOrder {
+		f = informer.NewRealFIFO(informer.RealFIFOOptions[*apiservertest.Widget](opts))
+	} else {
+		f = informer.NewDeltaFIFO(opts)
+	}
 	return fifoImpl{
 		add:    func(o ops.Object) error { return f.Add(adapt.KS(o)) },
 		update: func(o ops.Object) error { return f.Update(adapt.KS(o)) },
@@ -309,8 +323,8 @@ func TestDeltaFIFOMatchesClientGo(t *testing.T) {
 	t.Logf("%d tombstones compared", tombstones)
 }
 
-// TestInOrderDeltaFIFOMatchesRealFIFO compares kitchensync's in-order
-// DeltaFIFO (DeltaFIFOOptions.InOrder) with client-go's RealFIFO, one
+// TestInOrderDeltaFIFOMatchesRealFIFO compares kitchensync's RealFIFO
+// (what Options.InOrder selects) with client-go's RealFIFO, one
 // delta per Pop, on the same sequences (with a transform on odd seeds).
 func TestInOrderDeltaFIFOMatchesRealFIFO(t *testing.T) {
 	for seed := range uint64(seeds(t, 3000)) {

@@ -40,8 +40,9 @@
 //     resourceVersion, tombstones), isInInitialList, HasSynced transitions
 //     and the consumer's final cache, over reflector-like sequences with
 //     missed changes and relists, some chaos steps, and a transform on half
-//     the seeds. The in-order mode is compared the same way with
-//     cache.NewRealFIFOWithOptions (one delta per Pop).
+//     the seeds. RealFIFO (what the informer's InOrder option uses) is
+//     compared the same way with cache.NewRealFIFOWithOptions (one delta
+//     per Pop).
 //   - Indexer against cache.NewIndexer: ListKeys, List, ListIndexFuncValues,
 //     IndexKeys, ByIndex and Index after every Add/Update/Delete/Replace,
 //     and AddIndexers on a filled store.
@@ -72,10 +73,10 @@
 //     client-go's indexer answers in map order (kitchensync sorts), and its
 //     DeltaFIFO queues Replace's tombstones for cached keys in the order its
 //     known objects list them (map order); the test lists them sorted.
-//   - kitchensync's classic DeltaFIFO (the informer default) reports a
-//     relist's tombstones after the relisted objects, as client-go's
-//     DeltaFIFO does; client-go's informer now always uses RealFIFO, which
-//     reports them first. Each key's calls are the same.
+//   - kitchensync's DeltaFIFO (the informer default) reports a relist's
+//     tombstones after the relisted objects, as client-go's DeltaFIFO does;
+//     client-go's informer now always uses RealFIFO, which reports them
+//     first. Each key's calls are the same.
 //   - controller-runtime's priority queue applies adds on a goroutine;
 //     kitchensync's before AddWithOpts returns. The harness reads results
 //     after the bubble settles, so only the outcome is compared.

@@ -118,7 +118,7 @@ func (c cgHandler) OnDelete(obj any) {
 // Comparing per key rather than the one global sequence is deliberate:
 // the order in which different keys are reported after a relist is not
 // fixed in client-go (with watch-list streaming it is Go map order), and
-// kitchensync's classic DeltaFIFO reports a relist's tombstones after its
+// kitchensync's DeltaFIFO reports a relist's tombstones after its
 // Replaced objects where client-go's in-order FIFO reports them first.
 // Within one key, the order of calls is the same in every mode.
 func perKey(lines []string) (map[string][]string, int) {

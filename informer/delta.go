@@ -6,7 +6,7 @@ import "github.com/kitchensync/kitchensync/apiserver"
 // cache.DeltaType.
 type DeltaType string
 
-// The kinds of change a [DeltaFIFO] records.
+// The kinds of change a [DeltaFIFO] or [RealFIFO] records.
 const (
 	// Added: a watch ADDED event, or an Add before the first list.
 	Added DeltaType = "Added"
@@ -39,8 +39,8 @@ const (
 type Delta[T apiserver.Object] struct {
 	Type   DeltaType
 	Object T
-	// Tombstone is set only on Deleted deltas made by [DeltaFIFO.Replace];
-	// then Tombstone.Obj == Object.
+	// Tombstone is set only on Deleted deltas made by Replace; then
+	// Tombstone.Obj == Object.
 	Tombstone *DeletedFinalStateUnknown[T]
 }
 

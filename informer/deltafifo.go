@@ -1,30 +1,12 @@
 package informer
 
 import (
-	"errors"
-	"fmt"
-	"sync"
+	"context"
+	"slices"
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/store"
 )
-
-// ErrFIFOClosed is returned by [DeltaFIFO.Pop] once the FIFO is closed and
-// everything queued has been popped.
-var ErrFIFOClosed = errors.New("informer: DeltaFIFO closed and drained; nothing more to pop")
-
-// KeyListerGetter is what a [DeltaFIFO] needs to know about its consumer's
-// cache ("known objects"), to make tombstones on Replace, to decide
-// whether a Delete matters, and to resync. A [*store.Indexer] satisfies it.
-type KeyListerGetter[T apiserver.Object] interface {
-	ListKeys() []string
-	GetByKey(key string) (obj T, exists bool, err error)
-}
-
-// PopProcessFunc handles what [DeltaFIFO.Pop] took off the queue: every
-// delta pending for key, oldest first. isInInitialList is true while the
-// FIFO has not yet synced, i.e. for the objects of the first list.
-type PopProcessFunc[T apiserver.Object] func(key string, deltas Deltas[T], isInInitialList bool) error
 
 // DeltaFIFOOptions configure a [DeltaFIFO]. The zero value is valid.
 type DeltaFIFOOptions[T apiserver.Object] struct {
@@ -41,11 +23,6 @@ type DeltaFIFOOptions[T apiserver.Object] struct {
 	// tombstones, whose objects come from the cache and were transformed
 	// already. An error fails the call and queues nothing.
 	Transform func(T) (T, error)
-	// InOrder selects client-go's newer RealFIFO model: one delta per
-	// event in arrival order, nothing merged, and a key may be queued
-	// several times, so each Pop hands over a single delta. See
-	// [DeltaFIFO] for when it matters.
-	InOrder bool
 }
 
 // DeltaFIFO is the queue between a [Reflector] and the informer: for each
@@ -54,23 +31,15 @@ type DeltaFIFOOptions[T apiserver.Object] struct {
 // cache.DeltaFIFO with EmitDeltaTypeReplaced on. In the kitchen it is the
 // runner's pile of sticky notes, one spot per table.
 //
-// Rules (classic mode, the default): a key is queued once and keeps its
-// place while more deltas arrive; only two consecutive Deleted deltas are
-// merged; Replace records Replaced for every listed object and a tombstone
+// Its rules: a key is queued once and keeps its place while more deltas
+// arrive; only two consecutive Deleted deltas are merged; Replace records
+// Replaced for every listed object and a tombstone
 // ([DeletedFinalStateUnknown]) for every known or queued key the list
 // lacks; Resync records Sync for known keys with nothing pending; Delete
 // of a key neither known nor queued is ignored. Because deltas pile up per
 // key, a busy object cannot starve the others, and the consumer sees
-// everything that happened to an object since it last looked.
-//
-// In-order mode ([DeltaFIFOOptions].InOrder) follows client-go's newer
-// RealFIFO instead: every event is its own queue entry, in arrival order
-// across all keys, nothing is merged or ignored, and Replace appends its
-// tombstones and then its Replaced deltas at the end. Each Pop then
-// carries one delta. Use it when the order between different objects
-// matters (the classic queue delivers a's later update before b's earlier
-// add when a was queued first, since a keeps its place); the price is that a key
-// updated a thousand times is processed a thousand times.
+// everything that happened to an object since it last looked. When the
+// order between different objects matters, use a [RealFIFO].
 //
 // It is safe for concurrent use. The process function given to Pop runs
 // with the FIFO locked, as in client-go, so producers wait while a batch
@@ -78,112 +47,55 @@ type DeltaFIFOOptions[T apiserver.Object] struct {
 // process function must not call the FIFO. Use [NewDeltaFIFO]; the zero
 // value is not usable.
 type DeltaFIFO[T apiserver.Object] struct {
-	keyFunc   store.KeyFunc
-	known     KeyListerGetter[T]
-	transform func(T) (T, error)
-	inOrder   bool
+	fifoCore[T] // keying, the lock, Pop, Close and HasSynced, shared with RealFIFO
 
-	mu   sync.Mutex // guards every field below
-	cond sync.Cond  // on mu; broadcast when something is queued, on Close, and when a waiting Pop's context ends
-
-	// Classic mode: items holds each queued key's pending deltas (never
-	// empty); queue holds the keys in order. A key is in queue exactly
-	// once if and only if it is in items.
+	// items holds each queued key's pending deltas (never empty); queue
+	// holds the keys in order. A key is in queue exactly once if and only
+	// if it is in items. Both are guarded by mu.
 	items map[string]Deltas[T]
 	queue []string
 	// peak is the most keys items has held since it was last made; Go
 	// maps never shrink, so takeLocked makes a fresh one when a big
 	// backlog (the first list of a large cache) has drained.
 	peak int
-	// In-order mode: every delta in arrival order.
-	events []keyedDelta[T]
-
-	// populated is set by the first Replace, or by an Add, Update or
-	// Delete before any Replace; initialPopulationCount is then how many
-	// queue entries the first Replace left. Synced once both allow.
-	populated              bool
-	initialPopulationCount int
-	hasSynced              bool
-	synced                 chan struct{} // closed when hasSynced is set
-	closed                 bool
-}
-
-// keyedDelta is one queued delta in in-order mode.
-type keyedDelta[T apiserver.Object] struct {
-	key   string
-	delta Delta[T]
 }
 
 // NewDeltaFIFO returns an empty, open DeltaFIFO.
 func NewDeltaFIFO[T apiserver.Object](opts DeltaFIFOOptions[T]) *DeltaFIFO[T] {
-	f := &DeltaFIFO[T]{
-		keyFunc:   opts.KeyFunc,
-		known:     opts.KnownObjects,
-		transform: opts.Transform,
-		inOrder:   opts.InOrder,
-		items:     map[string]Deltas[T]{},
-		synced:    make(chan struct{}),
-	}
-	if f.keyFunc == nil {
-		f.keyFunc = store.MetaNamespaceKeyFunc
-	}
-	f.cond.L = &f.mu
+	f := &DeltaFIFO[T]{items: map[string]Deltas[T]{}}
+	f.init(opts.KeyFunc, opts.KnownObjects, opts.Transform)
 	return f
 }
 
-// prepare checks that obj is a T, keys it and, unless raw, transforms it.
-// It runs without the lock: the key and transform functions are the
-// caller's code.
-func (f *DeltaFIFO[T]) prepare(obj apiserver.Object, raw bool) (string, T, error) {
-	t, ok := obj.(T)
-	if !ok {
-		return "", t, fmt.Errorf("informer: a DeltaFIFO of %T cannot hold a %T; does the ListerWatcher serve another kind?", t, obj)
-	}
-	key, err := f.keyFunc(t)
-	if err != nil {
-		return "", t, &store.KeyError{Obj: t, Err: err}
-	}
-	if f.transform != nil && !raw {
-		if t, err = f.transform(t); err != nil {
-			return "", t, fmt.Errorf("informer: transforming %q: %w", key, err)
-		}
-	}
-	return key, t, nil
+// Add records that obj was added.
+func (f *DeltaFIFO[T]) Add(obj apiserver.Object) error {
+	return f.record(Added, obj, f.enqueueLocked)
 }
 
-// Add records that obj was added.
-func (f *DeltaFIFO[T]) Add(obj apiserver.Object) error { return f.record(Added, obj) }
-
 // Update records that obj changed.
-func (f *DeltaFIFO[T]) Update(obj apiserver.Object) error { return f.record(Updated, obj) }
+func (f *DeltaFIFO[T]) Update(obj apiserver.Object) error {
+	return f.record(Updated, obj, f.enqueueLocked)
+}
 
-// Delete records that obj (its last state) was deleted. In classic mode
-// it is ignored when the key is neither in the known objects nor queued
-// (nobody downstream knows it, so there is nothing to delete); in-order
-// mode records every delete, as client-go's RealFIFO does.
-func (f *DeltaFIFO[T]) Delete(obj apiserver.Object) error { return f.record(Deleted, obj) }
+// Delete records that obj (its last state) was deleted. It is ignored when
+// the key is neither in the known objects nor queued: nobody downstream
+// knows the object, so there is nothing to delete.
+func (f *DeltaFIFO[T]) Delete(obj apiserver.Object) error {
+	return f.record(Deleted, obj, f.deleteLocked)
+}
 
-// record is Add, Update and Delete.
-func (f *DeltaFIFO[T]) record(typ DeltaType, obj apiserver.Object) error {
-	key, t, err := f.prepare(obj, false)
-	if err != nil {
-		return err
+// deleteLocked queues d unless key is unknown. Call with mu held.
+func (f *DeltaFIFO[T]) deleteLocked(key string, d Delta[T]) {
+	if !f.unknownLocked(key) {
+		f.enqueueLocked(key, d)
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.populated = true
-	f.checkSyncedLocked()
-	if typ == Deleted && !f.inOrder && f.unknownLocked(key) {
-		return nil
-	}
-	f.enqueueLocked(key, Delta[T]{Type: typ, Object: t})
-	return nil
 }
 
 // unknownLocked reports whether key is neither queued nor known (a known
-// objects lookup error counts as known, as in client-go).
+// objects lookup error counts as known, as in client-go). Call with mu
+// held.
 func (f *DeltaFIFO[T]) unknownLocked(key string) bool {
-	if _, queued := f.items[key]; queued {
+	if f.queuedLocked(key) {
 		return false
 	}
 	if f.known == nil {
@@ -193,35 +105,125 @@ func (f *DeltaFIFO[T]) unknownLocked(key string) bool {
 	return err == nil && !exists
 }
 
-// enqueueLocked appends d to key's deltas (classic) or to the event list
-// (in-order) and wakes a waiting Pop. Call with mu held.
+// queuedLocked reports whether key has deltas pending. Call with mu held.
+func (f *DeltaFIFO[T]) queuedLocked(key string) bool {
+	_, ok := f.items[key]
+	return ok
+}
+
+// enqueueLocked appends d to key's deltas, queueing the key if it was not,
+// and wakes a waiting Pop. Call with mu held.
 func (f *DeltaFIFO[T]) enqueueLocked(key string, d Delta[T]) {
-	if f.inOrder {
-		f.events = append(f.events, keyedDelta[T]{key: key, delta: d})
-	} else {
-		old, queued := f.items[key]
-		if !queued {
-			f.queue = append(f.queue, key)
-		}
-		f.items[key] = dedupDeltas(append(old, d))
-		f.peak = max(f.peak, len(f.items))
+	old, queued := f.items[key]
+	if !queued {
+		f.queue = append(f.queue, key)
 	}
+	f.items[key] = dedupDeltas(append(old, d))
+	f.peak = max(f.peak, len(f.items))
 	f.cond.Broadcast()
 }
 
-// lenLocked is the number of queue entries. Call with mu held.
-func (f *DeltaFIFO[T]) lenLocked() int {
-	if f.inOrder {
-		return len(f.events)
-	}
-	return len(f.queue)
+// Pop waits until something is queued, takes the oldest key off the queue
+// with all its pending deltas, and calls process (if not nil) with them
+// while the FIFO is locked. It returns the deltas and process's error; the
+// deltas are gone from the FIFO either way (client-go dropped its
+// ErrRequeue long ago; retrying is the consumer's business).
+//
+// Pop returns ctx's error as soon as ctx is done, even with items queued,
+// and [ErrFIFOClosed] when the FIFO is closed and empty: items queued
+// before Close are still popped. A nil ctx waits forever.
+//
+// Several goroutines may Pop at once, but then two of them can process
+// different deltas of the same object concurrently; informers use one.
+func (f *DeltaFIFO[T]) Pop(ctx context.Context, process PopProcessFunc[T]) (Deltas[T], error) {
+	return f.pop(ctx, process, f)
 }
 
-// checkSyncedLocked marks the FIFO synced once the first population has
-// been popped. Call with mu held.
-func (f *DeltaFIFO[T]) checkSyncedLocked() {
-	if f.populated && f.initialPopulationCount == 0 && !f.hasSynced {
-		f.hasSynced = true
-		close(f.synced)
+// lenLocked is the number of queued keys. Call with mu held.
+func (f *DeltaFIFO[T]) lenLocked() int { return len(f.queue) }
+
+// takeLocked removes the oldest key and its deltas. Call with mu held and
+// the queue not empty.
+func (f *DeltaFIFO[T]) takeLocked() (string, Deltas[T]) {
+	key := f.queue[0]
+	f.queue[0] = ""
+	f.queue = f.queue[1:]
+	deltas := f.items[key]
+	delete(f.items, key)
+	if len(f.queue) == 0 {
+		f.releaseDrainedLocked()
 	}
+	return key, deltas
+}
+
+// shrinkAfter is the backlog past which a drained queue gives its memory
+// back rather than keep it for the next burst.
+const shrinkAfter = 1024
+
+// releaseDrainedLocked lets the garbage collector have the map buckets
+// and queue array that a large backlog grew, once it has drained: without
+// it an informer keeps, for its whole life, room for as many pending keys
+// as its first list had objects. Call with mu held and the queue empty.
+func (f *DeltaFIFO[T]) releaseDrainedLocked() {
+	if f.peak > shrinkAfter {
+		f.items = map[string]Deltas[T]{}
+		f.queue = nil // its array is as big as the backlog was
+		f.peak = 0
+	}
+}
+
+// ListKeys returns the queued keys in queue order.
+func (f *DeltaFIFO[T]) ListKeys() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.queue)
+}
+
+// Len returns the number of queued keys.
+func (f *DeltaFIFO[T]) Len() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.queue)
+}
+// Replace records a complete list, read at resourceVersion, as after a
+// (re)list: a Replaced delta for every listed object, and a tombstone
+// (Deleted with [DeletedFinalStateUnknown]) for every key that is queued
+// or known but missing from the list, carrying the newest state the FIFO
+// or the cache had. The first Replace sets the initial population that
+// [DeltaFIFO.HasSynced] waits for.
+//
+// Deltas are appended to each key's own: listed objects in list order,
+// then vanished queued keys in queue order, then vanished cached keys.
+//
+// Every object is checked, keyed and transformed before anything is
+// queued: if one fails, the FIFO is unchanged. resourceVersion is not
+// used, as in client-go's DeltaFIFO.
+func (f *DeltaFIFO[T]) Replace(list []apiserver.Object, resourceVersion string) error {
+	return f.replace(list, f)
+}
+
+// replaceLocked queues a prepared list. Call with mu held.
+func (f *DeltaFIFO[T]) replaceLocked(listed []keyedDelta[T], keys map[string]struct{}) {
+	for _, o := range listed {
+		f.enqueueLocked(o.key, o.delta)
+	}
+	// Keys queued but not listed: a tombstone with the newest queued
+	// state. After a queued Deleted it merges away (dedupDeltas).
+	for _, key := range f.queue {
+		if _, ok := keys[key]; !ok {
+			f.enqueueLocked(key, tombstone(key, f.items[key].Newest().Object))
+		}
+	}
+	f.tombstoneKnownLocked(keys, f.queuedLocked, f.enqueueLocked)
+}
+
+// Resync records a Sync delta, with the cached object, for every known
+// key that has nothing queued, so that handlers see it again (OnUpdate
+// with the same object twice). Keys whose lookup fails are skipped, as in
+// client-go. Without known objects it does nothing.
+func (f *DeltaFIFO[T]) Resync() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.resyncLocked(f.queuedLocked, f.enqueueLocked)
+	return nil
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // popOne pops one entry without blocking the test on an empty FIFO.
-func popOne(t *testing.T, f *DeltaFIFO[*dfWidget]) dfPop {
+func popOne(t *testing.T, f testFIFO) dfPop {
 	t.Helper()
 	if f.Len() == 0 {
 		t.Fatalf("popOne: FIFO is empty")
@@ -44,18 +44,18 @@ func isClosedChan(ch <-chan struct{}) bool {
 func TestDeltaFIFOHasSynced(t *testing.T) {
 	type step struct {
 		name       string
-		do         func(t *testing.T, f *DeltaFIFO[*dfWidget])
+		do         func(t *testing.T, f testFIFO)
 		wantSynced bool
 	}
-	pop := func(wantInitial bool) func(t *testing.T, f *DeltaFIFO[*dfWidget]) {
-		return func(t *testing.T, f *DeltaFIFO[*dfWidget]) {
+	pop := func(wantInitial bool) func(t *testing.T, f testFIFO) {
+		return func(t *testing.T, f testFIFO) {
 			if p := popOne(t, f); p.Initial != wantInitial {
 				t.Errorf("pop of %s: isInInitialList = %v, want %v", p.Key, p.Initial, wantInitial)
 			}
 		}
 	}
-	call := func(op func(*DeltaFIFO[*dfWidget]) error) func(t *testing.T, f *DeltaFIFO[*dfWidget]) {
-		return func(t *testing.T, f *DeltaFIFO[*dfWidget]) {
+	call := func(op func(testFIFO) error) func(t *testing.T, f testFIFO) {
+		return func(t *testing.T, f testFIFO) {
 			if err := op(f); err != nil {
 				t.Fatal(err)
 			}
@@ -64,12 +64,13 @@ func TestDeltaFIFOHasSynced(t *testing.T) {
 	tests := []struct {
 		name  string
 		opts  DeltaFIFOOptions[*dfWidget]
+		real  bool // a RealFIFO with opts instead of a DeltaFIFO
 		steps []step
 	}{{
 		name: "synced once the first list's entries are popped",
 		opts: DeltaFIFOOptions[*dfWidget]{KnownObjects: dfKnown(t, dfW("ns/gone", 1))},
 		steps: []step{
-			{"new", func(*testing.T, *DeltaFIFO[*dfWidget]) {}, false},
+			{"new", func(*testing.T, testFIFO) {}, false},
 			{"resync does not populate", call(dfResync), false},
 			{"replace a, b (+ tombstone for gone)", call(dfReplace(dfW("ns/a", 1), dfW("ns/b", 1))), false},
 			{"an add after the list is not waited for", call(dfAdd(dfW("ns/c", 1))), false},
@@ -105,7 +106,8 @@ func TestDeltaFIFOHasSynced(t *testing.T) {
 		},
 	}, {
 		name: "in-order: every delta of the first list counts",
-		opts: DeltaFIFOOptions[*dfWidget]{InOrder: true, KnownObjects: dfKnown(t, dfW("ns/gone", 1))},
+		opts: DeltaFIFOOptions[*dfWidget]{KnownObjects: dfKnown(t, dfW("ns/gone", 1))},
+		real: true,
 		steps: []step{
 			{"replace a, a", call(dfReplace(dfW("ns/a", 1), dfW("ns/a", 2))), false},
 			{"pop tombstone", pop(true), false},
@@ -115,7 +117,7 @@ func TestDeltaFIFOHasSynced(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := NewDeltaFIFO(tt.opts)
+			f := newTestFIFO(tt.opts, tt.real)
 			for _, s := range tt.steps {
 				s.do(t, f)
 				checkFIFO(t, f)
@@ -137,7 +139,7 @@ type popResult struct {
 	err    error
 }
 
-func popAsync(ctx context.Context, f *DeltaFIFO[*dfWidget]) <-chan popResult {
+func popAsync(ctx context.Context, f testFIFO) <-chan popResult {
 	ch := make(chan popResult, 1)
 	go func() {
 		d, err := f.Pop(ctx, nil)
@@ -237,8 +239,8 @@ func TestDeltaFIFOProcessError(t *testing.T) {
 
 func TestDeltaFIFOListKeys(t *testing.T) {
 	for _, inOrder := range []bool{false, true} {
-		f := NewDeltaFIFO(DeltaFIFOOptions[*dfWidget]{InOrder: inOrder})
-		for _, op := range []func(*DeltaFIFO[*dfWidget]) error{dfAdd(dfW("ns/b", 1)), dfAdd(dfW("ns/a", 1)), dfUpdate(dfW("ns/b", 2))} {
+		f := newTestFIFO(DeltaFIFOOptions[*dfWidget]{}, inOrder)
+		for _, op := range []func(testFIFO) error{dfAdd(dfW("ns/b", 1)), dfAdd(dfW("ns/a", 1)), dfUpdate(dfW("ns/b", 2))} {
 			if err := op(f); err != nil {
 				t.Fatal(err)
 			}

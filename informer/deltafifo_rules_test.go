@@ -153,17 +153,18 @@ func TestDeltaFIFOClassicReplace(t *testing.T) {
 	}})
 }
 
-func TestDeltaFIFOInOrder(t *testing.T) {
+func TestRealFIFORules(t *testing.T) {
 	a1, a2, a3, b1, k1, k2, n1 := dfW("ns/a", 1), dfW("ns/a", 2), dfW("ns/a", 3), dfW("ns/b", 1), dfW("ns/k1", 1), dfW("ns/k2", 1), dfW("ns/n", 1)
 	inOrder := func(ws ...*dfWidget) func(t *testing.T) DeltaFIFOOptions[*dfWidget] {
 		return func(t *testing.T) DeltaFIFOOptions[*dfWidget] {
-			return DeltaFIFOOptions[*dfWidget]{KnownObjects: dfKnown(t, ws...), InOrder: true}
+			return DeltaFIFOOptions[*dfWidget]{KnownObjects: dfKnown(t, ws...)}
 		}
 	}
 	runFIFOCases(t, []fifoCase{{
 		name:   "one pop per event, nothing merged",
 		reason: "RealFIFO: each event is delivered alone, in arrival order, deletes included",
 		opts:   inOrder(),
+		real:   true,
 		ops:    dfSeq(dfAdd(a1), dfAdd(b1), dfUpdate(a2), dfDelete(a3), dfDelete(a3)),
 		want: []dfPop{
 			{Key: "ns/a", Deltas: []string{"Added ns/a@1"}},
@@ -176,6 +177,7 @@ func TestDeltaFIFOInOrder(t *testing.T) {
 		name:   "replace queues tombstones first, then Replaced in list order",
 		reason: "a vanished (last queued Added), b's last queued is Deleted (skipped), k2 is cached only",
 		opts:   inOrder(k1, k2),
+		real:   true,
 		ops:    dfSeq(dfAdd(a1), dfAdd(b1), dfDelete(b1), dfReplace(k1, n1)),
 		want: []dfPop{
 			{Key: "ns/a", Deltas: []string{"Added ns/a@1"}},
@@ -189,6 +191,7 @@ func TestDeltaFIFOInOrder(t *testing.T) {
 	}, {
 		name: "resync skips queued keys",
 		opts: inOrder(a1, b1),
+		real: true,
 		ops:  dfSeq(dfUpdate(a2), dfResync),
 		want: []dfPop{
 			{Key: "ns/a", Deltas: []string{"Updated ns/a@2"}},
@@ -237,7 +240,7 @@ func apiservertestCopy(o *dfWidget) *dfWidget { return o.DeepCopyObject().(*dfWi
 
 func TestDeltaFIFOBadInput(t *testing.T) {
 	for _, inOrder := range []bool{false, true} {
-		f := NewDeltaFIFO(DeltaFIFOOptions[*dfWidget]{InOrder: inOrder})
+		f := newTestFIFO(DeltaFIFOOptions[*dfWidget]{}, inOrder)
 		var ke *store.KeyError
 		if err := f.Add(apiservertest.NewGadget("g")); err == nil || !strings.Contains(err.Error(), "cannot hold") {
 			t.Errorf("Add of the wrong kind: err = %v", err)

@@ -1,6 +1,7 @@
 package informer
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -13,12 +14,35 @@ import (
 
 type dfWidget = apiservertest.Widget
 
-// The DeltaFIFO is what a Reflector writes to, and an Indexer is what it
-// reads known objects from.
+// Both FIFOs are what a Reflector writes to and an informer pops, and an
+// Indexer is what they read known objects from.
 var (
-	_ ReflectorStore             = (*DeltaFIFO[*dfWidget])(nil)
+	_ testFIFO                   = (*DeltaFIFO[*dfWidget])(nil)
+	_ testFIFO                   = (*RealFIFO[*dfWidget])(nil)
+	_ informerQueue[*dfWidget]   = testFIFO(nil)
 	_ KeyListerGetter[*dfWidget] = (*store.Indexer[*dfWidget])(nil)
 )
+
+// testFIFO is what the tests drive: a *DeltaFIFO or a *RealFIFO.
+type testFIFO interface {
+	ReflectorStore
+	Pop(ctx context.Context, process PopProcessFunc[*dfWidget]) (Deltas[*dfWidget], error)
+	Close()
+	IsClosed() bool
+	HasSynced() bool
+	Synced() <-chan struct{}
+	ListKeys() []string
+	Len() int
+}
+
+// newTestFIFO returns a DeltaFIFO, or with inOrder a RealFIFO with the same
+// options.
+func newTestFIFO(opts DeltaFIFOOptions[*dfWidget], inOrder bool) testFIFO {
+	if inOrder {
+		return NewRealFIFO(RealFIFOOptions[*dfWidget](opts))
+	}
+	return NewDeltaFIFO(opts)
+}
 
 // w makes a widget "ns/name" whose Spec.Size marks its version.
 func dfW(key string, version int) *dfWidget {
@@ -53,7 +77,7 @@ type dfPop struct {
 }
 
 // popAll pops until the FIFO is empty, checking invariants after each.
-func dfPopAll(t *testing.T, f *DeltaFIFO[*dfWidget]) []dfPop {
+func dfPopAll(t *testing.T, f testFIFO) []dfPop {
 	t.Helper()
 	var out []dfPop
 	for f.Len() > 0 {
@@ -74,29 +98,29 @@ func dfPopAll(t *testing.T, f *DeltaFIFO[*dfWidget]) []dfPop {
 	return out
 }
 
-// checkFIFO verifies the FIFO's invariants: in classic mode the queue has
+// checkFIFO verifies the FIFO's invariants: in a DeltaFIFO the queue has
 // no duplicate keys, every queued key has at least one delta, the items'
 // keys are exactly the queue's, and no Deltas hold two Deleted in a row;
-// in both modes a tombstone's Obj is its delta's Object, and its key is
+// in both FIFOs a tombstone's Obj is its delta's Object, and its key is
 // the queue key.
-func checkFIFO(t *testing.T, f *DeltaFIFO[*dfWidget]) {
+func checkFIFO(t *testing.T, f testFIFO) {
 	t.Helper()
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	checkDelta := func(key string, d Delta[*dfWidget]) {
-		if ts := d.Tombstone; ts != nil && (ts.Key != key || ts.Obj != d.Object || d.Type != Deleted) {
-			t.Errorf("key %q: malformed tombstone delta %s (tombstone key %q)", key, dfDescribe(d), ts.Key)
-		}
-	}
-	if f.inOrder {
-		if len(f.items) != 0 || len(f.queue) != 0 {
-			t.Errorf("in-order FIFO uses the classic queue: %d items, %d keys", len(f.items), len(f.queue))
-		}
+	switch f := f.(type) {
+	case *DeltaFIFO[*dfWidget]:
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		checkDeltaFIFOLocked(t, f)
+	case *RealFIFO[*dfWidget]:
+		f.mu.Lock()
+		defer f.mu.Unlock()
 		for _, ev := range f.events {
-			checkDelta(ev.key, ev.delta)
+			checkDelta(t, ev.key, ev.delta)
 		}
-		return
 	}
+}
+
+func checkDeltaFIFOLocked(t *testing.T, f *DeltaFIFO[*dfWidget]) {
+	t.Helper()
 	seen := map[string]bool{}
 	for _, key := range f.queue {
 		if seen[key] {
@@ -108,7 +132,7 @@ func checkFIFO(t *testing.T, f *DeltaFIFO[*dfWidget]) {
 			t.Errorf("queued key %q has no deltas", key)
 		}
 		for i, d := range deltas {
-			checkDelta(key, d)
+			checkDelta(t, key, d)
 			if i > 0 && d.Type == Deleted && deltas[i-1].Type == Deleted {
 				t.Errorf("key %q: two Deleted deltas in a row", key)
 			}
@@ -117,8 +141,13 @@ func checkFIFO(t *testing.T, f *DeltaFIFO[*dfWidget]) {
 	if len(f.items) != len(seen) {
 		t.Errorf("items has %d keys, queue %d", len(f.items), len(seen))
 	}
-	if len(f.events) != 0 {
-		t.Errorf("classic FIFO has %d in-order events", len(f.events))
+}
+
+// checkDelta verifies that a tombstone delta is well formed.
+func checkDelta(t *testing.T, key string, d Delta[*dfWidget]) {
+	t.Helper()
+	if ts := d.Tombstone; ts != nil && (ts.Key != key || ts.Obj != d.Object || d.Type != Deleted) {
+		t.Errorf("key %q: malformed tombstone delta %s (tombstone key %q)", key, dfDescribe(d), ts.Key)
 	}
 }
 
@@ -155,7 +184,8 @@ type fifoCase struct {
 	name   string
 	reason string
 	opts   func(t *testing.T) DeltaFIFOOptions[*dfWidget]
-	ops    func(f *DeltaFIFO[*dfWidget]) error
+	real   bool // a RealFIFO with opts instead of a DeltaFIFO
+	ops    func(f testFIFO) error
 	want   []dfPop
 }
 
@@ -167,7 +197,7 @@ func runFIFOCases(t *testing.T, cases []fifoCase) {
 			if tt.opts != nil {
 				opts = tt.opts(t)
 			}
-			f := NewDeltaFIFO(opts)
+			f := newTestFIFO(opts, tt.real)
 			if err := tt.ops(f); err != nil {
 				t.Fatalf("ops: %v", err)
 			}
@@ -180,8 +210,8 @@ func runFIFOCases(t *testing.T, cases []fifoCase) {
 }
 
 // seq runs ops in order, stopping at the first error.
-func dfSeq(ops ...func(f *DeltaFIFO[*dfWidget]) error) func(f *DeltaFIFO[*dfWidget]) error {
-	return func(f *DeltaFIFO[*dfWidget]) error {
+func dfSeq(ops ...func(f testFIFO) error) func(f testFIFO) error {
+	return func(f testFIFO) error {
 		for _, op := range ops {
 			if err := op(f); err != nil {
 				return err
@@ -191,19 +221,19 @@ func dfSeq(ops ...func(f *DeltaFIFO[*dfWidget]) error) func(f *DeltaFIFO[*dfWidg
 	}
 }
 
-func dfAdd(o *dfWidget) func(*DeltaFIFO[*dfWidget]) error {
-	return func(f *DeltaFIFO[*dfWidget]) error { return f.Add(o) }
+func dfAdd(o *dfWidget) func(testFIFO) error {
+	return func(f testFIFO) error { return f.Add(o) }
 }
-func dfUpdate(o *dfWidget) func(*DeltaFIFO[*dfWidget]) error {
-	return func(f *DeltaFIFO[*dfWidget]) error { return f.Update(o) }
+func dfUpdate(o *dfWidget) func(testFIFO) error {
+	return func(f testFIFO) error { return f.Update(o) }
 }
-func dfDelete(o *dfWidget) func(*DeltaFIFO[*dfWidget]) error {
-	return func(f *DeltaFIFO[*dfWidget]) error { return f.Delete(o) }
+func dfDelete(o *dfWidget) func(testFIFO) error {
+	return func(f testFIFO) error { return f.Delete(o) }
 }
-func dfReplace(ws ...*dfWidget) func(*DeltaFIFO[*dfWidget]) error {
-	return func(f *DeltaFIFO[*dfWidget]) error { return f.Replace(dfObjs(ws...), "") }
+func dfReplace(ws ...*dfWidget) func(testFIFO) error {
+	return func(f testFIFO) error { return f.Replace(dfObjs(ws...), "") }
 }
-func dfResync(f *DeltaFIFO[*dfWidget]) error { return f.Resync() }
+func dfResync(f testFIFO) error { return f.Resync() }
 
 func dfWithKnown(ws ...*dfWidget) func(t *testing.T) DeltaFIFOOptions[*dfWidget] {
 	return func(t *testing.T) DeltaFIFOOptions[*dfWidget] {

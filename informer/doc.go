@@ -62,7 +62,8 @@
 // queue of keys, where each key collects its changes ([Deltas]: Added,
 // Updated, Deleted, Replaced, Sync) until the informer pops it. A key
 // keeps its place while changes pile up, so a busy object cannot starve
-// the others.
+// the others. With [Options].InOrder the informer uses a [RealFIFO]
+// instead, which queues every change on its own, in arrival order.
 //
 // # Indexer
 //

@@ -77,3 +77,26 @@ func ExampleDeltaFIFO_Replace() {
 	//   Deleted, final state unknown; last known size: 5
 	// synced: true
 }
+
+// The same changes in a RealFIFO: each is its own entry, handed over in
+// the order it arrived, so c's add comes before a's update.
+func ExampleRealFIFO() {
+	fifo := informer.NewRealFIFO(informer.RealFIFOOptions[*apiservertest.Widget]{})
+	_ = fifo.Add(sizedWidget("a", 2))
+	_ = fifo.Add(sizedWidget("c", 4))
+	_ = fifo.Update(sizedWidget("a", 3))
+	fmt.Println("queued:", fifo.ListKeys(), "entries:", fifo.Len())
+
+	ctx := context.Background()
+	for fifo.Len() > 0 {
+		_, _ = fifo.Pop(ctx, printDeltas)
+	}
+	// Output:
+	// queued: [default/a default/c] entries: 3
+	// pop default/a (initial list: false)
+	//   Added: size 2
+	// pop default/c (initial list: false)
+	//   Added: size 4
+	// pop default/a (initial list: false)
+	//   Updated: size 3
+}

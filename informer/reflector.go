@@ -15,8 +15,8 @@ import (
 )
 
 // ReflectorStore is where a [Reflector] writes what it learns: the
-// methods of a [DeltaFIFO], the store an informer gives it. It is owned
-// here, by its consumer; a test can pass a recorder.
+// methods of a [DeltaFIFO] or [RealFIFO], the store an informer gives it.
+// It is owned here, by its consumer; a test can pass a recorder.
 type ReflectorStore interface {
 	// Add records an ADDED watch event.
 	Add(obj apiserver.Object) error

@@ -41,7 +41,8 @@ type Options[T apiserver.Object] struct {
 	UseWatchList bool
 	// PageSize, when positive, lists in pages of this many objects.
 	PageSize int64
-	// InOrder uses the in-order DeltaFIFO ([DeltaFIFOOptions].InOrder).
+	// InOrder queues changes in a [RealFIFO], one event at a time in
+	// arrival order, instead of a [DeltaFIFO].
 	InOrder bool
 	// Backoff is the reflector's retry schedule; nil means
 	// [DefaultBackoff]. Examples shorten it so they finish quickly.
@@ -55,6 +56,15 @@ type Options[T apiserver.Object] struct {
 	// by Resource.Resource ("orders"). The factory sets it from
 	// [WithTracer]. Nil means none, at no cost.
 	Tracer *trace.Tracer
+}
+
+// informerQueue is what a [SharedIndexInformer] needs of its queue: a
+// [*DeltaFIFO], or a [*RealFIFO] with [Options].InOrder.
+type informerQueue[T apiserver.Object] interface {
+	ReflectorStore
+	Pop(ctx context.Context, process PopProcessFunc[T]) (Deltas[T], error)
+	Close()
+	Synced() <-chan struct{}
 }
 
 // SharedIndexInformer keeps a local cache of one kind in step with the
@@ -73,7 +83,7 @@ type SharedIndexInformer[T apiserver.Object] struct {
 	lw      ListerWatcher
 	opts    Options[T]
 	indexer *store.Indexer[T]
-	fifo    *DeltaFIFO[T]
+	fifo    informerQueue[T]
 	lister  *Lister[T]
 
 	// mu guards the fields below, and is held while a popped change is
@@ -107,11 +117,11 @@ func NewSharedIndexInformer[T apiserver.Object](lw ListerWatcher, opts Options[T
 		resyncCheckPeriod: opts.ResyncPeriod,
 		synced:            make(chan struct{}),
 	}
-	i.fifo = NewDeltaFIFO(DeltaFIFOOptions[T]{
-		KnownObjects: i.indexer,
-		Transform:    opts.Transform,
-		InOrder:      opts.InOrder,
-	})
+	if opts.InOrder {
+		i.fifo = NewRealFIFO(RealFIFOOptions[T]{KnownObjects: i.indexer, Transform: opts.Transform})
+	} else {
+		i.fifo = NewDeltaFIFO(DeltaFIFOOptions[T]{KnownObjects: i.indexer, Transform: opts.Transform})
+	}
 	i.lister = NewLister(i.indexer, opts.Resource.GroupResource())
 	return i
 }

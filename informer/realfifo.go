@@ -1,0 +1,160 @@
+package informer
+
+import (
+	"context"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/store"
+)
+
+// RealFIFOOptions configure a [RealFIFO]. The zero value is valid.
+type RealFIFOOptions[T apiserver.Object] struct {
+	// KeyFunc keys objects; nil means [store.MetaNamespaceKeyFunc].
+	KeyFunc store.KeyFunc
+	// KnownObjects is the consumer's cache (the informer's Indexer). With
+	// it, Replace makes tombstones for cached keys missing from the list,
+	// and Resync works. Nil: Replace only catches vanished keys still
+	// queued, and Resync does nothing.
+	KnownObjects KeyListerGetter[T]
+	// Transform, if set, rewrites each object before it is queued; as for
+	// [DeltaFIFOOptions].Transform.
+	Transform func(T) (T, error)
+}
+
+// RealFIFO is the queue of client-go's newer RealFIFO: every event is its
+// own queue entry, in arrival order across all keys, and each Pop hands
+// over a single delta. Nothing is merged and nothing is ignored (a Delete
+// of an unknown key is queued too), and Replace appends its tombstones
+// and then its Replaced deltas at the end.
+//
+// Use it instead of a [DeltaFIFO] when the order between different
+// objects matters: a DeltaFIFO delivers a's later update before b's
+// earlier add when a was queued first, since a keeps its place. The price
+// is that a key updated a thousand times is processed a thousand times.
+// [Options].InOrder makes an informer use one.
+//
+// It is safe for concurrent use, and Pop, Close and HasSynced behave as a
+// DeltaFIFO's do. Use [NewRealFIFO]; the zero value is not usable.
+type RealFIFO[T apiserver.Object] struct {
+	fifoCore[T] // keying, the lock, Pop, Close and HasSynced, shared with DeltaFIFO
+
+	events []keyedDelta[T] // every queued delta in arrival order; guarded by mu
+}
+
+// NewRealFIFO returns an empty, open RealFIFO.
+func NewRealFIFO[T apiserver.Object](opts RealFIFOOptions[T]) *RealFIFO[T] {
+	f := &RealFIFO[T]{}
+	f.init(opts.KeyFunc, opts.KnownObjects, opts.Transform)
+	return f
+}
+
+// Add records that obj was added.
+func (f *RealFIFO[T]) Add(obj apiserver.Object) error {
+	return f.record(Added, obj, f.enqueueLocked)
+}
+
+// Update records that obj changed.
+func (f *RealFIFO[T]) Update(obj apiserver.Object) error {
+	return f.record(Updated, obj, f.enqueueLocked)
+}
+
+// Delete records that obj (its last state) was deleted, whether or not
+// anyone knows the key.
+func (f *RealFIFO[T]) Delete(obj apiserver.Object) error {
+	return f.record(Deleted, obj, f.enqueueLocked)
+}
+
+// enqueueLocked appends d to the events and wakes a waiting Pop. Call with
+// mu held.
+func (f *RealFIFO[T]) enqueueLocked(key string, d Delta[T]) {
+	f.events = append(f.events, keyedDelta[T]{key: key, delta: d})
+	f.cond.Broadcast()
+}
+
+// Pop is [DeltaFIFO.Pop], except that it takes the oldest event, so
+// process gets a single delta.
+func (f *RealFIFO[T]) Pop(ctx context.Context, process PopProcessFunc[T]) (Deltas[T], error) {
+	return f.pop(ctx, process, f)
+}
+
+// lenLocked is the number of queued events. Call with mu held.
+func (f *RealFIFO[T]) lenLocked() int { return len(f.events) }
+
+// takeLocked removes the oldest event. Call with mu held and the queue
+// not empty.
+func (f *RealFIFO[T]) takeLocked() (string, Deltas[T]) {
+	ev := f.events[0]
+	f.events[0] = keyedDelta[T]{}
+	f.events = f.events[1:]
+	return ev.key, Deltas[T]{ev.delta}
+}
+
+// Replace records a complete list, read at resourceVersion, as
+// [DeltaFIFO.Replace] does, but appends, like client-go's RealFIFO, first
+// the tombstones (skipping keys whose last queued delta is already
+// Deleted), then the Replaced deltas in list order. If an object fails to
+// key or transform, the FIFO is unchanged.
+func (f *RealFIFO[T]) Replace(list []apiserver.Object, resourceVersion string) error {
+	return f.replace(list, f)
+}
+
+// replaceLocked queues a prepared list. Call with mu held.
+func (f *RealFIFO[T]) replaceLocked(listed []keyedDelta[T], keys map[string]struct{}) {
+	order, last := f.lastDeltasLocked()
+	for _, key := range order {
+		if _, ok := keys[key]; !ok && last[key].Type != Deleted {
+			f.enqueueLocked(key, tombstone(key, last[key].Object))
+		}
+	}
+	f.tombstoneKnownLocked(keys, hasKey(last), f.enqueueLocked)
+	for _, o := range listed {
+		f.enqueueLocked(o.key, o.delta)
+	}
+}
+
+// Resync records a Sync delta, with the cached object, for every known
+// key that has nothing queued, as [DeltaFIFO.Resync] does.
+func (f *RealFIFO[T]) Resync() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	_, last := f.lastDeltasLocked()
+	f.resyncLocked(hasKey(last), f.enqueueLocked)
+	return nil
+}
+
+// lastDeltasLocked returns the queued keys in the order of their first
+// event, and each key's last queued delta. Call with mu held.
+func (f *RealFIFO[T]) lastDeltasLocked() (order []string, last map[string]Delta[T]) {
+	last = map[string]Delta[T]{}
+	for _, ev := range f.events {
+		if _, seen := last[ev.key]; !seen {
+			order = append(order, ev.key)
+		}
+		last[ev.key] = ev.delta
+	}
+	return order, last
+}
+
+// hasKey returns a function that reports whether m has a key.
+func hasKey[V any](m map[string]V) func(string) bool {
+	return func(key string) bool { _, ok := m[key]; return ok }
+}
+
+// ListKeys returns the queued keys, each once, in the order of their
+// first queued event.
+func (f *RealFIFO[T]) ListKeys() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	order, _ := f.lastDeltasLocked()
+	if order == nil {
+		return []string{}
+	}
+	return order
+}
+
+// Len returns the number of queued events (deltas, not keys).
+func (f *RealFIFO[T]) Len() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.events)
+}
