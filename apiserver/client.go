@@ -112,10 +112,13 @@ func (s *Server) newEntry(obj Object) (*entry, error) {
 }
 
 // Get returns the object name (in the client's namespace).
-func (c *ResourceClient) Get(ctx context.Context, name string, _ GetOptions) (Object, error) {
+func (c *ResourceClient) Get(ctx context.Context, name string, opts GetOptions) (Object, error) {
 	info, err := c.begin(ctx, VerbGet)
 	if err != nil {
 		return nil, err
+	}
+	if _, ok := parseRV(opts.ResourceVersion); !ok && opts.ResourceVersion != "" {
+		return nil, errBadRV(opts.ResourceVersion)
 	}
 	key, err := c.key(info, name)
 	if err != nil {
@@ -185,6 +188,7 @@ func (c *ResourceClient) create(info KindInfo, obj Object, ns string, opts Creat
 	errs = append(errs, ValidateLabels("metadata.labels", m.Labels)...)
 	errs = append(errs, ValidateAnnotations("metadata.annotations", m.Annotations)...)
 	errs = append(errs, ValidateOwnerReferences("metadata.ownerReferences", m.OwnerReferences)...)
+	errs = append(errs, ValidateFinalizers("metadata.finalizers", m.Finalizers)...)
 	if err := errs.ToError(info.GroupKind(), m.Name); err != nil {
 		return nil, err
 	}

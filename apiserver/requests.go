@@ -61,7 +61,8 @@ type ListOptions struct {
 	// streams the current state as ADDED events and then a BOOKMARK
 	// annotated with [InitialEventsEndAnnotation] (watch-list mode).
 	SendInitialEvents *bool
-	// TimeoutSeconds ends a watch cleanly after this long; 0 means never.
+	// TimeoutSeconds ends a watch cleanly after this long; 0 means never,
+	// and a negative value ends it at once, as in Kubernetes.
 	TimeoutSeconds *int64
 }
 
@@ -72,7 +73,8 @@ const InitialEventsEndAnnotation = "k8s.io/initial-events-end"
 // GetOptions modify a Get. Kept for symmetry with Kubernetes; Get always
 // reads the latest state here.
 type GetOptions struct {
-	// ResourceVersion is accepted for compatibility and ignored.
+	// ResourceVersion is accepted for compatibility and otherwise ignored;
+	// one that is not a number is 400 BadRequest, as for a list.
 	ResourceVersion string
 }
 

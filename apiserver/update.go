@@ -145,6 +145,7 @@ func (s *Server) prepareSpecUpdate(info KindInfo, old *entry, next Object, kf ki
 	errs := ValidateLabels("metadata.labels", nm.Labels)
 	errs = append(errs, ValidateAnnotations("metadata.annotations", nm.Annotations)...)
 	errs = append(errs, ValidateOwnerReferences("metadata.ownerReferences", nm.OwnerReferences)...)
+	errs = append(errs, ValidateFinalizers("metadata.finalizers", nm.Finalizers)...)
 	if om.DeletionTimestamp != nil {
 		var added []string
 		for _, f := range nm.Finalizers {

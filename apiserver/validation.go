@@ -328,3 +328,22 @@ func ValidateOwnerReferences(field string, refs []OwnerReference) FieldErrors {
 	}
 	return errs
 }
+
+// ValidateFinalizers checks metadata.finalizers as Kubernetes does: each
+// is a qualified name (an optional DNS subdomain prefix and "/", then a
+// name, like "kitchen.example.com/cleanup"; the cause names its index),
+// and the garbage collector's [FinalizerOrphanDependents] and
+// [FinalizerDeleteDependents] are not both set.
+func ValidateFinalizers(field string, finalizers []string) FieldErrors {
+	var errs FieldErrors
+	for i, f := range finalizers {
+		for _, msg := range IsLabelKey(f) {
+			errs.Invalid(fmt.Sprintf("%s[%d]", field, i), f, msg)
+		}
+	}
+	if slices.Contains(finalizers, FinalizerOrphanDependents) && slices.Contains(finalizers, FinalizerDeleteDependents) {
+		errs.Invalid(field, finalizers, fmt.Sprintf("finalizer %s and %s cannot be both set",
+			FinalizerOrphanDependents, FinalizerDeleteDependents))
+	}
+	return errs
+}

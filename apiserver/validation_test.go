@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 )
 
 // The messages below are Kubernetes' own (k8s.io/apimachinery
@@ -176,5 +177,24 @@ func TestValidateNameAndLabels(t *testing.T) {
 	}
 	if errs := apiserver.ValidateLabels("metadata.labels", map[string]string{"menu.example.com/section": "vip"}); errs != nil {
 		t.Errorf("ValidateLabels(valid) = %v", errs)
+	}
+}
+
+func TestFinalizerNamesAreValidated(t *testing.T) {
+	f := newFixture(t, apiserver.Options{})
+	w := apiservertest.NewWidget("ns", "w")
+	w.Finalizers = []string{"kitchen.example.com/cleanup", "Bad Finalizer!"}
+	_, err := f.widgets.Create(f.ctx, w, apiserver.CreateOptions{})
+	want := `Widget.test.kitchensync.io "w" is invalid: metadata.finalizers[1]: Invalid value: "Bad Finalizer!": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`
+	if !apiserver.IsInvalid(err) || err.Error() != want {
+		t.Errorf("Create = %v\nwant %s", err, want)
+	}
+	w.Finalizers = []string{"kitchen.example.com/cleanup"}
+	got := mustCreate(t, f, w)
+	got.Finalizers = []string{apiserver.FinalizerOrphanDependents, apiserver.FinalizerDeleteDependents}
+	_, err = f.widgets.Update(f.ctx, got, apiserver.UpdateOptions{})
+	want = `Widget.test.kitchensync.io "w" is invalid: metadata.finalizers: Invalid value: ["orphan","foregroundDeletion"]: finalizer orphan and foregroundDeletion cannot be both set`
+	if !apiserver.IsInvalid(err) || err.Error() != want {
+		t.Errorf("Update = %v\nwant %s", err, want)
 	}
 }

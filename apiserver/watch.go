@@ -28,7 +28,7 @@ type watcher struct {
 	stopOnce sync.Once
 
 	bookmarks bool
-	timeout   time.Duration
+	timeout   time.Duration // 0: none; negative: ended before it began
 
 	// Owned by run:
 	sentRV   int64 // every event up to here has been delivered or filtered out
@@ -88,6 +88,9 @@ func (s *Server) requestBookmark(w *watcher) {
 func (w *watcher) run(initial []*entry, endBookmark bool, backlog []*event) {
 	defer close(w.out)
 	defer w.srv.forget(w)
+	if w.timeout < 0 {
+		return // timed out before it began
+	}
 	if w.timeout > 0 {
 		t := time.NewTimer(w.timeout)
 		defer t.Stop()

@@ -3,6 +3,7 @@ package apiserver
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -68,10 +69,23 @@ func (c *ResourceClient) Watch(ctx context.Context, opts ListOptions) (WatchInte
 		done:      make(chan struct{}),
 		bookmarks: opts.AllowWatchBookmarks,
 	}
-	if opts.TimeoutSeconds != nil && *opts.TimeoutSeconds > 0 {
-		w.timeout = time.Duration(*opts.TimeoutSeconds) * time.Second
-	}
+	w.timeout = watchTimeout(opts.TimeoutSeconds)
 	return c.srv.startWatch(w, opts, from)
+}
+
+// watchTimeout turns ListOptions.TimeoutSeconds into a duration: 0 (or
+// nil) for never; a negative one (-1) ends the watch at once, as the real
+// server's negative timer does; a value past what a time.Duration holds
+// is capped instead of wrapping around.
+func watchTimeout(secs *int64) time.Duration {
+	const maxSecs = int64(math.MaxInt64 / time.Second)
+	switch {
+	case secs == nil || *secs == 0:
+		return 0
+	case *secs < 0:
+		return -1
+	}
+	return time.Duration(min(*secs, maxSecs)) * time.Second
 }
 
 // startWatch registers w and starts its goroutine with the initial events

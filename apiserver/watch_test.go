@@ -2,6 +2,7 @@ package apiserver_test
 
 import (
 	"context"
+	"math"
 	"runtime"
 	"strings"
 	"testing"
@@ -201,6 +202,22 @@ func TestWatchTimeoutClosesCleanly(t *testing.T) {
 		diffEvents(t, w, []string{"ADDED ns/a rv=2"})
 		time.Sleep(30 * time.Second)
 		diffEvents(t, w, []string{"CLOSED"})
+	})
+}
+
+// A negative timeout ends the watch at once, as the real server's negative
+// timer does; one too large for a time.Duration is capped, not wrapped
+// around to a moment or to the past.
+func TestWatchTimeoutOutOfRange(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{})
+		negative := f.watch(t, apiserver.ListOptions{TimeoutSeconds: ptr(int64(-1))})
+		diffEvents(t, negative, []string{"CLOSED"})
+		for _, secs := range []int64{math.MaxInt64, 18446744074} {
+			w := f.watch(t, apiserver.ListOptions{TimeoutSeconds: ptr(secs)})
+			time.Sleep(24 * time.Hour)
+			diffEvents(t, w, nil)
+		}
 	})
 }
 

@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
 )
@@ -18,6 +19,14 @@ import (
 // readBody reads the request body, at most h.maxBytes of it: a longer
 // body is 413 RequestEntityTooLarge, and is never read to the end.
 func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	if h.bodyTimeout > 0 {
+		// A server that cannot set deadlines (httptest.ResponseRecorder)
+		// reads without one. Once read, the deadline goes again: the
+		// connection's later reads only watch for the client leaving.
+		rc := http.NewResponseController(w)
+		_ = rc.SetReadDeadline(time.Now().Add(h.bodyTimeout))
+		defer func() { _ = rc.SetReadDeadline(time.Time{}) }()
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBytes))
 	var tooLarge *http.MaxBytesError
 	switch {
@@ -65,6 +74,9 @@ func decodeObject(info apiserver.KindInfo, body []byte, fv fieldValidation) (api
 	var warnings []string
 	for _, f := range unknown {
 		warnings = append(warnings, fmt.Sprintf("unknown field %q", f))
+	}
+	for _, f := range duplicateFields(body) {
+		warnings = append(warnings, fmt.Sprintf("duplicate field %q", f))
 	}
 	switch {
 	case fv == validationStrict && len(warnings) > 0:

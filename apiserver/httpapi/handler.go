@@ -31,9 +31,38 @@ const requestSlackBytes = 64 << 10
 // goroutine; a watch holds that goroutine until the client goes away, the
 // watch times out or the server ends it, and leaves nothing behind.
 type Handler struct {
-	srv      *apiserver.Server
-	maxBytes int64
-	now      func() time.Time
+	srv          *apiserver.Server
+	maxBytes     int64
+	now          func() time.Time
+	watchTimeout time.Duration // 0: watches without timeoutSeconds never end
+	bodyTimeout  time.Duration // 0: no read deadline for bodies
+}
+
+// Defaults of the [Handler] options.
+const (
+	// DefaultWatchTimeout is how long, at least, a watch that asks for no
+	// timeoutSeconds stays open: like kube-apiserver's
+	// --min-request-timeout, such a watch ends cleanly after between one
+	// and two times this (spread, so that clients do not all re-watch at
+	// once), and the client watches again from where it was.
+	DefaultWatchTimeout = 30 * time.Minute
+	// DefaultBodyReadTimeout is how long a client has to send a request
+	// body once its headers are in, as kube-apiserver's one-minute
+	// request timeout allows; a slower body is cut off.
+	DefaultBodyReadTimeout = time.Minute
+)
+
+// WithWatchTimeout sets how long a watch that asks for no timeoutSeconds
+// stays open, at least (see [DefaultWatchTimeout]); 0 leaves such watches
+// open until the client goes.
+func WithWatchTimeout(d time.Duration) Option {
+	return func(h *Handler) { h.watchTimeout = max(d, 0) }
+}
+
+// WithBodyReadTimeout sets how long a client has to send a request body
+// (see [DefaultBodyReadTimeout]); 0 waits for ever.
+func WithBodyReadTimeout(d time.Duration) Option {
+	return func(h *Handler) { h.bodyTimeout = max(d, 0) }
 }
 
 // Option configures a [Handler].
@@ -64,7 +93,8 @@ func WithClock(now func() time.Time) Option {
 // NewHandler returns a handler serving srv's registered kinds.
 func NewHandler(srv *apiserver.Server, opts ...Option) *Handler {
 	maxBytes := int64(srv.Options().MaxObjectBytes) + requestSlackBytes
-	h := &Handler{srv: srv, maxBytes: maxBytes, now: time.Now}
+	h := &Handler{srv: srv, maxBytes: maxBytes, now: time.Now,
+		watchTimeout: DefaultWatchTimeout, bodyTimeout: DefaultBodyReadTimeout}
 	for _, opt := range opts {
 		opt(h)
 	}

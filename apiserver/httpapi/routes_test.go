@@ -126,6 +126,8 @@ func TestRead(t *testing.T) {
 	runRoutes(t, []routeCase{
 		{name: "get", method: "GET", path: w1Path, code: 200, want: w1JSON},
 		{name: "get status is the object", method: "GET", path: w1Path + "/status", code: 200, want: w1JSON},
+		{name: "get with a resourceVersion that is not one", method: "GET", path: w1Path + "?resourceVersion=abc", code: 400,
+			want: failure(400, "BadRequest", `invalid resource version: "abc": resourceVersion must be a decimal number`, "")},
 		{name: "get cluster-scoped", method: "GET", path: gPath + "/g1", code: 200, want: g1JSON},
 		{name: "get missing", method: "GET", path: wPath + "/nope", code: 404,
 			want: failure(404, "NotFound", `widgets.test.kitchensync.io "nope" not found`,

@@ -2,7 +2,9 @@ package httpapi
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"net/http"
+	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
 )
@@ -26,6 +28,10 @@ type watchEvent struct {
 // resourceVersion, travel as ERROR events.
 func (h *Handler) watch(w http.ResponseWriter, r *http.Request, t target, opts apiserver.ListOptions, as representation) error {
 	ctx := r.Context()
+	if (opts.TimeoutSeconds == nil || *opts.TimeoutSeconds == 0) && h.watchTimeout > 0 {
+		secs := max(int64((h.watchTimeout+rand.N(h.watchTimeout))/time.Second), 1)
+		opts.TimeoutSeconds = &secs
+	}
 	wi, err := h.client(t).Watch(ctx, opts)
 	if err != nil {
 		return err

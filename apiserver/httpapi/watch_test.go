@@ -118,6 +118,13 @@ func TestWatchFromNowAndServerClose(t *testing.T) {
 	s.expectEnd()
 }
 
+// A negative timeoutSeconds ends the watch before it begins, as the real
+// server's negative timer does: never a watch open for ever.
+func TestWatchNegativeTimeout(t *testing.T) {
+	ts := serve(t, seeded(t, apiserver.Options{}))
+	watch(t, ts.URL+wPath+"?watch=1&timeoutSeconds=-1").expectEnd()
+}
+
 func TestWatchListMode(t *testing.T) {
 	ts := serve(t, seeded(t, apiserver.Options{}))
 	s := watch(t, ts.URL+wPath+"?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&labelSelector=app%3Dshop")

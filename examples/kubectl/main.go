@@ -185,7 +185,8 @@ func printIntro(out io.Writer, url, kubeconfig string) {
 // serve serves h on ln until ctx is done, then shuts the server down,
 // ending open watches, and waits for it.
 func serve(ctx context.Context, ln net.Listener, h http.Handler) error {
-	hs := &http.Server{Handler: h, BaseContext: func(net.Listener) context.Context { return ctx }, ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: h, BaseContext: func(net.Listener) context.Context { return ctx },
+		ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 90 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
