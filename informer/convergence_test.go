@@ -215,12 +215,15 @@ func TestConvergence(t *testing.T) {
 	}
 	for i, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) { runConvergence(t, uint64(i+1), ops/len(modes), m.opts) })
+			synctest.Test(t, func(t *testing.T) { runConvergence(t, uint64(i+1), ops/len(modes), m.opts, nil) })
 		})
 	}
 }
 
-func runConvergence(t *testing.T, seed uint64, ops int, opts Options[*widget]) {
+// runConvergence runs ops random steps against an informer fed by the
+// ListerWatcher that over makes for the server (nil: the server's own
+// client, in process).
+func runConvergence(t *testing.T, seed uint64, ops int, opts Options[*widget], over func(*apiserver.Server) ListerWatcher) {
 	srv := apiservertest.NewServerWithOptions(t, apiserver.Options{HistorySize: 500, WatchBufferSize: 64})
 	c := &convergence{
 		t: t, ctx: t.Context(), rnd: rand.New(rand.NewPCG(seed, 42)), srv: srv,
@@ -233,7 +236,11 @@ func runConvergence(t *testing.T, seed uint64, ops int, opts Options[*widget]) {
 		errCount[apiserver.ReasonForError(err)]++
 		errMu.Unlock()
 	}
-	inf := NewSharedIndexInformer(c.client, opts)
+	var lw ListerWatcher = c.client
+	if over != nil {
+		lw = over(srv)
+	}
+	inf := NewSharedIndexInformer(lw, opts)
 	handlers := []*replayer{newReplayer("default"), newReplayer("resync-1m"), newReplayer("no-resync")}
 	inf.AddEventHandler(handlers[0])
 	inf.AddEventHandlerWithResyncPeriod(handlers[1], time.Minute)
