@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/kitchensync/kitchensync/apiserver"
 )
@@ -202,14 +203,15 @@ func (r *ResourceClient) put(ctx context.Context, obj apiserver.Object, opts api
 }
 
 // Patch applies a patch of type pt (its media type, e.g.
-// [apiserver.MergePatchType]) to the object name and returns the result;
-// see [apiserver.ResourceClient.Patch].
-func (r *ResourceClient) Patch(ctx context.Context, name string, pt apiserver.PatchType, data []byte, opts apiserver.PatchOptions) (apiserver.Object, error) {
+// [apiserver.MergePatchType]) to the object name, or with the subresource
+// "status" to its status, and returns the result; see
+// [apiserver.ResourceClient.Patch].
+func (r *ResourceClient) Patch(ctx context.Context, name string, pt apiserver.PatchType, data []byte, opts apiserver.PatchOptions, subresources ...string) (apiserver.Object, error) {
 	info, err := r.kind()
 	if err != nil {
 		return nil, err
 	}
-	p, err := objectPath(info, r.ns, name, "")
+	p, err := objectPath(info, r.ns, name, strings.Join(subresources, "/"))
 	if err != nil {
 		return nil, err
 	}
@@ -220,8 +222,11 @@ func (r *ResourceClient) Patch(ctx context.Context, name string, pt apiserver.Pa
 // deleteOptions is the wire form of metav1.DeleteOptions.
 type deleteOptions struct {
 	apiserver.TypeMeta `json:",inline"`
-	Preconditions      *preconditions `json:"preconditions,omitempty"`
-	DryRun             []string       `json:"dryRun,omitempty"`
+	GracePeriodSeconds *int64                         `json:"gracePeriodSeconds,omitempty"`
+	Preconditions      *preconditions                 `json:"preconditions,omitempty"`
+	OrphanDependents   *bool                          `json:"orphanDependents,omitempty"`
+	PropagationPolicy  *apiserver.DeletionPropagation `json:"propagationPolicy,omitempty"`
+	DryRun             []string                       `json:"dryRun,omitempty"`
 }
 
 type preconditions struct {
@@ -230,17 +235,33 @@ type preconditions struct {
 }
 
 // Delete deletes the object name; see [apiserver.ResourceClient.Delete].
-// The options travel in the body, as client-go sends them.
 func (r *ResourceClient) Delete(ctx context.Context, name string, opts apiserver.DeleteOptions) error {
+	_, _, err := r.DeleteObject(ctx, name, opts)
+	return err
+}
+
+// DeleteObject deletes the object name and returns what the server
+// answered, and whether the object is gone; see
+// [apiserver.ResourceClient.DeleteObject]. The options travel in the body,
+// as client-go sends them.
+//
+// Unlike in process, an object that is gone comes back as the server
+// sends it: a server that answers a Success Status (as httpapi does)
+// gives a nil object, with gone true.
+func (r *ResourceClient) DeleteObject(ctx context.Context, name string, opts apiserver.DeleteOptions) (apiserver.Object, bool, error) {
 	info, err := r.kind()
 	if err != nil {
-		return err
+		return nil, false, err
 	}
 	p, err := objectPath(info, r.ns, name, "")
 	if err != nil {
-		return err
+		return nil, false, err
 	}
-	in := deleteOptions{TypeMeta: apiserver.TypeMeta{APIVersion: "v1", Kind: "DeleteOptions"}}
+	in := deleteOptions{
+		TypeMeta:           apiserver.TypeMeta{APIVersion: "v1", Kind: "DeleteOptions"},
+		GracePeriodSeconds: opts.GracePeriodSeconds, OrphanDependents: opts.OrphanDependents,
+		PropagationPolicy: opts.PropagationPolicy,
+	}
 	if pc := opts.Preconditions; pc != nil {
 		in.Preconditions = &preconditions{UID: pc.UID, ResourceVersion: pc.ResourceVersion}
 	}
@@ -249,9 +270,30 @@ func (r *ResourceClient) Delete(ctx context.Context, name string, opts apiserver
 	}
 	b, err := json.Marshal(in)
 	if err != nil {
-		return err
+		return nil, false, err
 	}
-	return r.c.call(ctx, request{method: http.MethodDelete, path: p, body: b, contentType: "application/json"}, nil)
+	var raw json.RawMessage
+	if err := r.c.call(ctx, request{method: http.MethodDelete, path: p, body: b, contentType: "application/json"}, &raw); err != nil {
+		return nil, false, err
+	}
+	return decodeDeleted(info, raw)
+}
+
+// decodeDeleted reads the answer to a delete: a Success Status (gone), or
+// the object, gone unless it still has finalizers.
+func decodeDeleted(info apiserver.KindInfo, raw []byte) (apiserver.Object, bool, error) {
+	var head apiserver.TypeMeta
+	if err := json.Unmarshal(raw, &head); err != nil {
+		return nil, false, fmt.Errorf("decoding the answer to a delete: %w", err)
+	}
+	if head.Kind == "Status" {
+		return nil, true, nil
+	}
+	obj := info.New()
+	if err := json.Unmarshal(raw, obj); err != nil {
+		return nil, false, fmt.Errorf("decoding the answer to a delete: %w", err)
+	}
+	return obj, len(obj.GetObjectMeta().Finalizers) == 0, nil
 }
 
 // listQuery encodes list and watch options as Kubernetes' query

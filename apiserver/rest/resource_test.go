@@ -41,7 +41,7 @@ type resource interface {
 	Create(context.Context, apiserver.Object, apiserver.CreateOptions) (apiserver.Object, error)
 	Update(context.Context, apiserver.Object, apiserver.UpdateOptions) (apiserver.Object, error)
 	UpdateStatus(context.Context, apiserver.Object, apiserver.UpdateOptions) (apiserver.Object, error)
-	Patch(context.Context, string, apiserver.PatchType, []byte, apiserver.PatchOptions) (apiserver.Object, error)
+	Patch(context.Context, string, apiserver.PatchType, []byte, apiserver.PatchOptions, ...string) (apiserver.Object, error)
 	Delete(context.Context, string, apiserver.DeleteOptions) error
 	List(context.Context, apiserver.ListOptions) (*apiserver.List, error)
 	Watch(context.Context, apiserver.ListOptions) (apiserver.WatchInterface, error)
@@ -132,6 +132,19 @@ var steps = []struct {
 	{"merge patch", func(ctx context.Context, l lane) result {
 		return record(l.widgets("a").Patch(ctx, "w1", apiserver.MergePatchType, []byte(`{"spec":{"color":"blue"}}`), apiserver.PatchOptions{}))
 	}},
+	{"json patch", func(ctx context.Context, l lane) result {
+		return record(l.widgets("a").Patch(ctx, "w1", apiserver.JSONPatchType, []byte(`[{"op":"replace","path":"/spec/size","value":5}]`), apiserver.PatchOptions{}))
+	}},
+	{"patch the status", func(ctx context.Context, l lane) result {
+		return record(l.widgets("a").Patch(ctx, "w1", apiserver.MergePatchType, []byte(`{"status":{"phase":"Done"}}`), apiserver.PatchOptions{}, "status"))
+	}},
+	{"patch that changes the kind: BadRequest", func(ctx context.Context, l lane) result {
+		return record(l.widgets("a").Patch(ctx, "w1", apiserver.MergePatchType, []byte(`{"kind":"Gadget"}`), apiserver.PatchOptions{}))
+	}},
+	{"delete with a bad propagation policy: Invalid", func(ctx context.Context, l lane) result {
+		bad := apiserver.DeletionPropagation("Sideways")
+		return record(nil, l.widgets("a").Delete(ctx, "w1", apiserver.DeleteOptions{PropagationPolicy: &bad}))
+	}},
 	{"list by label", func(ctx context.Context, l lane) result {
 		return recordList(l.widgets("").List(ctx, apiserver.ListOptions{LabelSelector: "color=red"}))
 	}},
@@ -196,4 +209,32 @@ func newRawServer(t *testing.T, h http.Handler) rest.Config {
 	cfg := ts.Config
 	cfg.QPS = -1
 	return cfg
+}
+
+// TestDeleteObject checks what a delete answers over HTTP: the object,
+// marked, while a finalizer holds it; gone (nil) once it is deleted.
+func TestDeleteObject(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := apiservertest.NewServer(t)
+		widgets := newClient(t, srv, rest.Config{}).Resource(apiservertest.WidgetsResource).Namespace("a")
+		w := apiservertest.NewWidget("a", "held")
+		w.Finalizers = []string{"example.com/cleanup"}
+		if _, err := widgets.Create(t.Context(), w, apiserver.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		obj, gone, err := widgets.DeleteObject(t.Context(), "held", apiserver.DeleteOptions{})
+		if err != nil || gone || obj == nil || obj.GetObjectMeta().DeletionTimestamp == nil {
+			t.Fatalf("DeleteObject with a finalizer = %v, gone %t, %v; want the object, marked", obj, gone, err)
+		}
+		if _, err := widgets.Patch(t.Context(), "held", apiserver.MergePatchType, []byte(`{"metadata":{"finalizers":null}}`), apiserver.PatchOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := widgets.Create(t.Context(), apiservertest.NewWidget("a", "free"), apiserver.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		obj, gone, err = widgets.DeleteObject(t.Context(), "free", apiserver.DeleteOptions{})
+		if err != nil || !gone || obj != nil {
+			t.Errorf("DeleteObject = %v, gone %t, %v; want nil, gone", obj, gone, err)
+		}
+	})
 }

@@ -95,13 +95,13 @@ func (t *TypedClient[T]) UpdateStatus(ctx context.Context, obj T, opts apiserver
 }
 
 // Patch applies a patch; see [ResourceClient.Patch].
-func (t *TypedClient[T]) Patch(ctx context.Context, name string, pt apiserver.PatchType, data []byte, opts apiserver.PatchOptions) (T, error) {
+func (t *TypedClient[T]) Patch(ctx context.Context, name string, pt apiserver.PatchType, data []byte, opts apiserver.PatchOptions, subresources ...string) (T, error) {
 	rc, err := t.Resource()
 	if err != nil {
 		var zero T
 		return zero, err
 	}
-	return typed[T](rc.Patch(ctx, name, pt, data, opts))
+	return typed[T](rc.Patch(ctx, name, pt, data, opts, subresources...))
 }
 
 // Delete deletes the object name; see [ResourceClient.Delete].
