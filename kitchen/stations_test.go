@@ -93,7 +93,7 @@ func TestRailVIPFirstAndTokenBucket(t *testing.T) {
 		for _, n := range []string{"t1", "t2", "t3", "never-added"} {
 			at, ok := rail.AdmittedAt(reconcile.Request{NamespacedName: reconcile.NamespacedName{Namespace: "d", Name: n}})
 			if ok {
-				admitted = append(admitted, clock.Kitchen(at.Sub(time.Now())).Minutes())
+				admitted = append(admitted, clock.Kitchen(time.Until(at)).Minutes())
 			}
 		}
 		if diff := cmp.Diff([]float64{0, 0.5, 1}, admitted); diff != "" {

@@ -4,9 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
-
-	"golang.org/x/sync/semaphore"
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/reconcile"
@@ -16,43 +15,56 @@ import (
 // oven and refunded the deposit.
 const Finalizer = "bakery.example.com/refund-deposit"
 
-// Shift hands out the bakers on duty: a reconcile takes one for the time it
-// works on a cake. [*Staff] is one.
-type Shift interface {
-	Acquire(ctx context.Context) (string, error)
-	Release(name string)
-}
-
 // CakeReconciler is the baker (糕点师) working the kitchen (后厨): for one
 // order at a time it compares the order's spec (desired) with the tray in
 // the kitchen (actual) and does whatever closes the gap, writing a
 // checkpoint to the status after each step. Like the story's
-// CakeReconciler, but level-triggered all the way: it never asks what
-// event woke it up. Its exported fields are set once, before the
-// controller starts; Reconcile is safe for concurrent use on different
-// orders.
+// CakeReconciler, but level-triggered all the way — it never asks what
+// event woke it up — and it never waits: each Reconcile starts the next
+// step and returns RequeueAfter the step's length, or puts the sponge in
+// the oven as a [Bake] and returns, to be woken by the [Oven]'s status
+// write. A whole cake takes hours of shop time; no Reconcile takes more
+// than a moment of real time, so a worker is never tied up by a bake.
+//
+// Its exported fields are set once, before the controller starts;
+// Reconcile is safe for concurrent use on different orders.
 type CakeReconciler struct {
 	// Who names the baker in the narration, e.g. "baker" or "baker@east".
-	Who     string
-	Cakes   *reconcile.Client[*Cake]
+	Who   string
+	Cakes *reconcile.Client[*Cake]
+	// CakeAPI reads an order from the API server itself, when a write
+	// based on the ledger meets 409 Conflict (see write).
+	CakeAPI *apiserver.Client[*Cake]
+	Bakes   *reconcile.Client[*Bake]
 	Kitchen *Kitchen
 	Till    *Till
 	Clock   *Clock
 	Journal *Journal
 	// Ovens, if set, limits how many cakes are worked on at once,
-	// whatever the number of workers (the story's semaphore.NewWeighted(5)).
-	Ovens *semaphore.Weighted
+	// whatever the number of workers (the story's semaphore.NewWeighted(5),
+	// taken without blocking).
+	Ovens *Staff
 	// Shift, if set, makes each cake wait for a baker on duty.
-	Shift Shift
+	Shift *Staff
 	// OvenPool, if set, makes a baker on duty wait for a free oven: a pod
 	// pending until a node has room for it.
-	OvenPool Shift
+	OvenPool *Staff
 	// Brief narrates only the start and the end of each cake.
 	Brief bool
 	// ErrorWithRequeue reproduces the story's edge-case bug: when the icing
 	// fridge is too small it returns RequeueAfter 1h together with an
 	// error. See the edge-case scene.
 	ErrorWithRequeue bool
+	// LeadTimes, if set, observes each order's time from the baker's
+	// first look to its box (the monitoring scene).
+	LeadTimes *LeadTimes
+
+	mu sync.Mutex // guards working and holding
+	// working maps each cake being worked on to the generation planned.
+	// It is memory only: a new baker (after a power cut) starts empty and
+	// resumes from the checkpoint in the status and the tray.
+	working map[string]int64
+	holding map[string]bool // cakes holding their places, counted in the kitchen
 }
 
 // Reconcile makes the cake of req match its order. It is idempotent: a
@@ -61,29 +73,61 @@ func (b *CakeReconciler) Reconcile(ctx context.Context, req reconcile.Request) (
 	key := req.String()
 	cake, err := b.Cakes.Get(ctx, req.NamespacedName)
 	if apiserver.IsNotFound(err) {
+		b.release(key, true)
 		return reconcile.Result{}, nil // gone: the finalizer already did the cleanup
 	}
 	if err != nil {
 		return reconcile.Result{}, err
 	}
 	if cake.DeletionTimestamp != nil {
+		b.release(key, true)
 		return reconcile.Result{}, b.cancel(ctx, key, cake)
 	}
-	if reconcile.AddFinalizer(cake, Finalizer) {
-		if cake, err = b.Cakes.Update(ctx, cake); err != nil {
+	if !reconcile.ContainsFinalizer(cake, Finalizer) {
+		add := func(c *Cake) { reconcile.AddFinalizer(c, Finalizer) }
+		if cake, err = b.write(ctx, cake, false, add); err != nil {
 			return reconcile.Result{}, err
 		}
 	}
 	// 1. Idempotency (幂等): a finished order that has not changed needs nothing.
 	if done(cake) {
 		reconcile.LoggerFrom(ctx).Debug("nothing to do", "phase", cake.Status.Phase, "generation", cake.Generation)
+		b.release(key, true) // off any waiting list a stale look put it on
 		return reconcile.Result{}, nil
 	}
 	if res, wait, err := b.checkResources(ctx, key, cake); wait {
 		return res, err
 	}
-	from := b.plan(key, cake)
-	return b.work(ctx, key, cake, from)
+	if b.LeadTimes != nil {
+		b.LeadTimes.Seen(cake.UID, b.Clock.Now())
+	}
+	who, ok := b.take(key)
+	if !ok {
+		return reconcile.Result{}, nil // on a waiting list: woken when a place frees
+	}
+	if b.starting(key, cake.Generation) {
+		b.plan(key, cake)
+	}
+	res, err := b.work(ctx, who, key, cake)
+	if err != nil {
+		b.release(key, false) // back to the rack, after the backoff
+	}
+	return res, err
+}
+
+// starting reports whether key is new to this baker at generation g, and
+// remembers it.
+func (b *CakeReconciler) starting(key string, g int64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.working == nil {
+		b.working = map[string]int64{}
+	}
+	if b.working[key] == g {
+		return false
+	}
+	b.working[key] = g
+	return true
 }
 
 // done reports whether cake is finished for its current generation.
@@ -105,8 +149,7 @@ func (b *CakeReconciler) cancel(ctx context.Context, key string, cake *Cake) err
 		b.say(key, "refunded", "%s: cancelled → %s, refund the ¥%d deposit", cake.Name,
 			map[bool]string{true: "stop the oven and discard the cake", false: "nothing in the oven"}[stopped], amount)
 	}
-	reconcile.RemoveFinalizer(cake, Finalizer)
-	_, err := b.Cakes.Update(ctx, cake)
+	_, err := b.write(ctx, cake, false, func(c *Cake) { reconcile.RemoveFinalizer(c, Finalizer) })
 	return err
 }
 
@@ -136,8 +179,36 @@ func (b *CakeReconciler) fail(ctx context.Context, cake *Cake, reason, msg strin
 	cake.Status.ObservedGeneration = cake.Generation
 	apiserver.SetStatusCondition(&cake.Status.Conditions, apiserver.Condition{Type: "Ready", Status: apiserver.ConditionFalse, Reason: reason,
 		Message: msg, ObservedGeneration: cake.Generation})
-	_, err := b.Cakes.UpdateStatus(ctx, cake)
+	st := cake.Status
+	_, err := b.write(ctx, cake, true, func(c *Cake) { c.Status = st })
 	return err
+}
+
+// write sends edit(cake) to the API server, as an Update or (status) an
+// UpdateStatus. The ledger can lag the baker's own last write — a Bake's
+// news can wake the baker before the ledger has its last checkpoint — and
+// the write then fails with 409 Conflict. If the stored order is still the
+// generation being worked on, write applies edit again on top of it, read
+// from the API server (RetryOnConflict's live re-read); a real change of
+// the order is returned as the conflict, and the request retried.
+func (b *CakeReconciler) write(ctx context.Context, cake *Cake, status bool, edit func(*Cake)) (*Cake, error) {
+	send := b.Cakes.Update
+	if status {
+		send = b.Cakes.UpdateStatus
+	}
+	edit(cake)
+	updated, err := send(ctx, cake)
+	if !apiserver.IsConflict(err) || b.CakeAPI == nil {
+		return updated, err
+	}
+	fresh, gerr := b.CakeAPI.Namespace(cake.Namespace).Get(ctx, cake.Name, apiserver.GetOptions{})
+	if gerr != nil || fresh.Generation != cake.Generation {
+		return updated, err
+	}
+	reconcile.LoggerFrom(ctx).Debug("the ledger was behind my own write: write again on the stored order",
+		"resourceVersion", fresh.ResourceVersion)
+	edit(fresh)
+	return send(ctx, fresh)
 }
 
 // waitForIcing is the story's resource check for a cake whose icing does not

@@ -36,13 +36,16 @@ var stepLogs = map[Step]string{
 	StepBoxed:       "装盒 (boxing)",
 }
 
-// do performs one step on key's cake, taking its shop time, and records it
-// in the kitchen. who is the baker doing it.
-func (b *CakeReconciler) do(ctx context.Context, who, key string, cake *Cake, step Step) error {
+// begin starts one step on key's cake (every step but the sponge, which
+// the oven bakes) and returns how long it takes, in shop time: the baker
+// comes back when it is due. who is the baker doing it.
+func (b *CakeReconciler) begin(ctx context.Context, who, key string, cake *Cake, step Step) time.Duration {
 	s, name := cake.Spec, cake.Name
 	// 5. Detailed logs (详细记录日志): log.V(1).Info in controller-runtime is
 	// Debug in log/slog.
 	reconcile.LoggerFrom(ctx).Debug(stepLogs[step], "step", string(step), "baker", who)
+	var d time.Duration
+	var apply func(*Tray)
 	switch step {
 	case StepIngredients:
 		bench := ""
@@ -50,68 +53,39 @@ func (b *CakeReconciler) do(ctx context.Context, who, key string, cake *Cake, st
 			bench = " on the nut-free bench"
 		}
 		b.detail(who, key, "%s: prepare ingredients for the %s sponge%s", name, s.Flavor, bench)
-		if err := b.Clock.Sleep(ctx, prepTime); err != nil {
-			return err
-		}
-		b.Kitchen.prepare(key, s)
-		return nil
+		d = prepTime
 	case StepBatter:
 		b.detail(who, key, "%s: mix the batter", name)
-		if err := b.Clock.Sleep(ctx, batterTime); err != nil {
-			return err
-		}
-		b.Kitchen.record(key, StepBatter, nil)
-		return nil
-	case StepSponge:
-		return b.bake(ctx, key, cake)
+		d = batterTime
 	case StepFrosting:
-		return b.frost(ctx, who, key, cake)
+		d, apply = frostingTime, b.frost(who, key, cake)
 	case StepDecoration:
-		return b.decorate(ctx, who, key, cake)
+		d, apply = b.decorate(who, key, cake)
+	default:
+		b.detail(who, key, "%s: box it", name)
+		d = boxTime
 	}
-	b.detail(who, key, "%s: box it", name)
-	if err := b.Clock.Sleep(ctx, boxTime); err != nil {
-		return err
-	}
-	b.Kitchen.record(key, StepBoxed, nil)
-	return nil
+	b.Kitchen.begin(key, s, step, b.Clock.Now()+d, apply)
+	return d
 }
 
-// bake heats an oven and bakes the sponge; the oven may fail to heat and
-// the sponge may collapse, both errors the controller retries.
-func (b *CakeReconciler) bake(ctx context.Context, key string, cake *Cake) error {
-	if err := b.Kitchen.heat(); err != nil {
-		return err
-	}
-	d := b.Kitchen.bakeTime(cake.Spec)
-	if !b.Brief {
-		b.Journal.Say("oven", key, "bake", "%s: bake %d× %s sponge, %s", cake.Name, cake.Spec.LayerCount(), cake.Spec.Flavor, FormatShop(d))
-	}
-	if err := b.Clock.Sleep(ctx, d); err != nil {
-		return err
-	}
-	return b.Kitchen.finishBake(key)
-}
-
-// frost frosts the cake, switching to the fallback recipe when the
-// buttercream has run out instead of stalling the line.
-func (b *CakeReconciler) frost(ctx context.Context, who, key string, cake *Cake) error {
+// frost picks the recipe, switching to the fallback when the buttercream
+// has run out instead of stalling the line, and returns what it does to
+// the tray.
+func (b *CakeReconciler) frost(who, key string, cake *Cake) func(*Tray) {
 	recipe, fallback := b.Kitchen.takeFrosting()
 	if fallback {
 		b.Journal.Say(who, key, "fallback", "%s: buttercream ran out → fallback recipe %s (FallbackRecipe)", cake.Name, recipe)
 	} else {
 		b.detail(who, key, "%s: frost with %s", cake.Name, recipe)
 	}
-	if err := b.Clock.Sleep(ctx, frostingTime); err != nil {
-		return err
-	}
-	b.Kitchen.record(key, StepFrosting, func(t *Tray) { t.Frosting = recipe })
-	return nil
+	return func(t *Tray) { t.Frosting = recipe }
 }
 
-// decorate puts the plaque on; under load (degraded service) a fancy
-// decoration is simplified.
-func (b *CakeReconciler) decorate(ctx context.Context, who, key string, cake *Cake) error {
+// decorate starts the plaque; under load (degraded service) a fancy
+// decoration is simplified. It returns how long it takes and what it does
+// to the tray.
+func (b *CakeReconciler) decorate(who, key string, cake *Cake) (time.Duration, func(*Tray)) {
 	complexity := cake.Spec.DecorationComplexity
 	simplified := false
 	if complexity != "" && complexity != "simple" && b.Kitchen.isBusy() {
@@ -120,11 +94,7 @@ func (b *CakeReconciler) decorate(ctx context.Context, who, key string, cake *Ca
 	} else if cake.Spec.Decoration != "" {
 		b.detail(who, key, "%s: decorate: plaque %q", cake.Name, cake.Spec.Decoration)
 	}
-	if err := b.Clock.Sleep(ctx, decorationTime(complexity)); err != nil {
-		return err
-	}
-	b.Kitchen.record(key, StepDecoration, func(t *Tray) { t.Decoration, t.Simplified = cake.Spec.Decoration, simplified })
-	return nil
+	return decorationTime(complexity), func(t *Tray) { t.Simplified = simplified }
 }
 
 // detail narrates a step, unless the baker is brief.

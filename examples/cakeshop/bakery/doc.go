@@ -5,7 +5,8 @@
 //
 // A high-end cake shop takes hundreds of special orders a day. The order
 // desk (订单受理台) is the API server, and its order form is a
-// CustomResourceDefinition: kind Cake in bakery.example.com/v1. The front
+// CustomResourceDefinition: kind Cake in bakery.example.com/v1 (with
+// BakerPool, Baker and Bake beside it, see [Kinds]). The front
 // desk (前台) is the informer: it lists and watches the orders, keeps a
 // ledger (the Indexer) and rings the kitchen when something changes. The
 // tickets wait on the work queue (工作队列), a priority queue where a VIP's
@@ -34,7 +35,7 @@
 // so the desk refuses a bad form with the same typed error, without a
 // request.
 //
-// # The baker
+// # The baker and the oven
 //
 // [CakeReconciler] is level-triggered: it reads the order from the front
 // desk's ledger, never from the event. A new order is prepared and baked;
@@ -44,6 +45,19 @@
 // refunds the deposit, exactly once. A finished order whose generation has
 // not changed is left alone (idempotency), and an interrupted one resumes
 // after its checkpoint.
+//
+// A cake takes hours of shop time, and no Reconcile waits for any of it.
+// The baker starts a step and returns Result.RequeueAfter its length; the
+// sponge goes into the oven as a [Bake] object, owned by the cake
+// (ownerReferences), which the [Oven] — a controller of its own — starts,
+// times with RequeueAfter and finishes, writing Baking, then Done or
+// Collapsed into its status; reconcile.Owns turns that write into a
+// ticket for the cake. Bakers on duty and ovens ([Staff]) are taken
+// without blocking: a cake that finds none free waits on a list and goes
+// back on the rack when one frees. This is the restaurant's pattern too
+// (the chef and its Cook objects, the brigade): a worker blocked for the
+// length of a bake would be a worker the shop does not have, and the
+// controller's reconcile latency would measure ovens, not the controller.
 //
 // # Time
 //
@@ -72,7 +86,8 @@
 //	7.1 wedding cake: RequeueAfter vs error          edge        SceneEdge
 //	7.2 VIP orders jump the queue (priority 1000)    edge        SceneEdge
 //	8 幂等, 断点, 5 bakers, resync, logs             practices   ScenePractices
-//	5 监控: latency histogram, HighReconcileLatency  monitoring  SceneMonitoring
+//	5 监控: reconcile latency (short, the alert      monitoring  SceneMonitoring
+//	    stays quiet) and cake lead time (fires on a slow oven)
 //
 // # Determinism
 //
@@ -95,4 +110,10 @@
 // fix: waiting is not an error, so return the RequeueAfter alone. The
 // story's alert also names controller_runtime_reconcile_duration_seconds;
 // controller-runtime's histogram is controller_runtime_reconcile_time_seconds.
+// And its sketch bakes inside Reconcile (bakeNewCake, then "check the
+// progress every 30 seconds"): a reconcile that waits for an oven ties up
+// a worker for the whole bake, and a p90 reconcile time of hours would
+// look normal. Here the bake is a Bake object and the waiting is
+// RequeueAfter: the monitoring scene shows reconciles of microseconds,
+// and puts the slow-oven alert on the cake lead time instead.
 package bakery

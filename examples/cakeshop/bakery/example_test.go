@@ -23,6 +23,7 @@ func Example_orderForm() {
 	}
 	rep.Write(os.Stdout)
 	// Output:
+	// [manager]     registered bakery.example.com/v1 Bake (resource "bakes", namespaced: a namespace is a branch)
 	// [manager]     registered bakery.example.com/v1 Baker (resource "bakers", namespaced: a namespace is a branch)
 	// [manager]     registered bakery.example.com/v1 BakerPool (resource "bakerpools", namespaced: a namespace is a branch)
 	// [manager]     registered bakery.example.com/v1 Cake (resource "cakes", namespaced: a namespace is a branch)
@@ -43,13 +44,15 @@ func Example_orderForm() {
 	// [baker]       birthday-alice: new order (double-chocolate 8", 2 layers, "Happy Birthday", allergies: nuts) → prepare ingredients, bake
 	// [baker]       birthday-alice: prepare ingredients for the double-chocolate sponge on the nut-free bench
 	// [baker]       birthday-alice: mix the batter
-	// [oven]        birthday-alice: bake 2× double-chocolate sponge, 35 min
+	// [baker]       birthday-alice: sponge into the oven: create Bake birthday-alice-g1-sponge-1 (owned by the cake) and return — the oven will call
+	// [oven]        birthday-alice: bake 2× double-chocolate sponge, 35 min (Bake birthday-alice-g1-sponge-1 → Baking; requeued for when it is done)
 	// [baker]       birthday-alice: frost with buttercream
 	// [baker]       birthday-alice: decorate: plaque "Happy Birthday"
 	// [baker]       birthday-alice: box it
 	// [baker]       birthday-alice: boxed → Completed, ready for pickup at 14:00
 	// [manager]     stored spec: {"flavor":"double-chocolate","size":8,"layers":2,"decoration":"Happy Birthday","pickupTime":"14:00","notes":"no nuts anywhere near it","allergies":["nuts"],"priority":100}
 	// [manager]     status: phase Completed, checkpoint "boxed", observedGeneration 1, finalizers [bakery.example.com/refund-deposit]
+	// [manager]     Bake birthday-alice-g1-sponge-1: phase Done, readyAt set: true, controlled by Cake birthday-alice
 	// == summary: order-form
 	//    Completed  1: haidian/birthday-alice
 	//    invalid form refused, fields named: spec.flavor, spec.size, spec.pickupTime, spec.resources.icingMemory
@@ -72,7 +75,8 @@ func Example_lifecycle() {
 	// [baker]       alice: new order (vanilla 6", "Happy Birthday") → prepare ingredients, bake
 	// [baker]       alice: prepare ingredients for the vanilla sponge
 	// [baker]       alice: mix the batter
-	// [oven]        alice: bake 1× vanilla sponge, 30 min
+	// [baker]       alice: sponge into the oven: create Bake alice-g1-sponge-1 (owned by the cake) and return — the oven will call
+	// [oven]        alice: bake 1× vanilla sponge, 30 min (Bake alice-g1-sponge-1 → Baking; requeued for when it is done)
 	// [baker]       alice: frost with buttercream
 	// [baker]       alice: decorate: plaque "Happy Birthday"
 	// [baker]       alice: box it
@@ -89,7 +93,8 @@ func Example_lifecycle() {
 	// [baker]       alice: generation 3 changed flavor vanilla → matcha → throw the old sponge away, rebake
 	// [baker]       alice: prepare ingredients for the matcha sponge
 	// [baker]       alice: mix the batter
-	// [oven]        alice: bake 1× matcha sponge, 30 min
+	// [baker]       alice: sponge into the oven: create Bake alice-g3-sponge-1 (owned by the cake) and return — the oven will call
+	// [oven]        alice: bake 1× matcha sponge, 30 min (Bake alice-g3-sponge-1 → Baking; requeued for when it is done)
 	// [baker]       alice: frost with buttercream
 	// [baker]       alice: decorate: plaque "Happy 30th"
 	// [baker]       alice: box it

@@ -21,6 +21,14 @@ type Tray struct {
 	Bakes        int    // sponges baked for this order (a rebake adds one)
 	Simplified   bool   // decorated the simple way under load
 	NutFree      bool   // prepared on the nut-free bench
+	// Doing is the step under way, if any, and Until the shop time it
+	// is finished: the baker starts a step and comes back when it is due.
+	Doing Step
+	Until time.Duration
+	// Oven names the Bake whose sponge is in the oven for this tray.
+	Oven string
+	// Collapsed is true while a collapsed sponge lies on the tray.
+	Collapsed bool
 }
 
 // matches reports whether the sponge on the tray is the one spec asks for.
@@ -43,12 +51,14 @@ type Kitchen struct {
 	busy           bool          // degraded service: simplify fancy decorations
 	inKitchen, max int           // cakes being worked on now, and the most at once
 	discarded      int
+	ovens          map[string]time.Duration // Bake key → shop time its sponge is done
 }
 
 // NewKitchen returns a kitchen with plenty of buttercream and a 1GB icing
 // fridge.
 func NewKitchen() *Kitchen {
-	return &Kitchen{trays: map[string]*Tray{}, frosting: -1, icingMemoryMB: 1024, collapses: map[string]int{}}
+	return &Kitchen{trays: map[string]*Tray{}, frosting: -1, icingMemoryMB: 1024, collapses: map[string]int{},
+		ovens: map[string]time.Duration{}}
 }
 
 // Faults and settings, set by scenes.
@@ -133,16 +143,106 @@ var (
 	errCollapsed  = errors.New("the sponge collapsed")
 )
 
-// prepare puts out the ingredients for spec on a fresh tray.
-func (k *Kitchen) prepare(key string, s CakeSpec) {
+// begin starts step on key's tray, to be finished at shop time until; the
+// first step puts out a fresh tray for spec (keeping the count of bakes);
+// apply records what the step decided (a recipe, say).
+func (k *Kitchen) begin(key string, s CakeSpec, step Step, until time.Duration, apply func(*Tray)) {
 	k.with(func() {
-		bakes := 0
-		if t, ok := k.trays[key]; ok {
-			bakes = t.Bakes
+		t, ok := k.trays[key]
+		if !ok || step == StepIngredients {
+			bakes := 0
+			if ok {
+				bakes = t.Bakes
+			}
+			t = &Tray{Flavor: s.Flavor, Size: s.Size, Layers: s.LayerCount(), Bakes: bakes, NutFree: contains(s.Allergies, "nuts")}
+			k.trays[key] = t
 		}
-		k.trays[key] = &Tray{Flavor: s.Flavor, Size: s.Size, Layers: s.LayerCount(), Done: StepIngredients,
-			Bakes: bakes, NutFree: contains(s.Allergies, "nuts")}
+		t.Doing, t.Until = step, until
+		if apply != nil {
+			apply(t)
+		}
 	})
+}
+
+// finishStep marks the step under way on key's tray done, applying what
+// it means, and returns it.
+func (k *Kitchen) finishStep(key string, apply func(*Tray, Step)) Step {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	t, ok := k.trays[key]
+	if !ok || t.Doing == StepNone {
+		return StepNone
+	}
+	step := t.Doing
+	t.Done, t.Doing, t.Until = step, StepNone, 0
+	if apply != nil {
+		apply(t, step)
+	}
+	return step
+}
+
+// putIn records that the sponge of key's tray went into the oven as Bake
+// bakeKey.
+func (k *Kitchen) putIn(key, bakeKey string) {
+	k.with(func() {
+		if t, ok := k.trays[key]; ok {
+			t.Oven = bakeKey
+		}
+	})
+}
+
+// startOven starts timing bakeKey, to be done at shop time ready, unless
+// it is already in, and returns when it is done.
+func (k *Kitchen) startOven(bakeKey string, ready time.Duration) time.Duration {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if at, ok := k.ovens[bakeKey]; ok {
+		return at
+	}
+	k.ovens[bakeKey] = ready
+	return ready
+}
+
+// ovenReady returns when bakeKey's sponge is done, if it is in the oven.
+func (k *Kitchen) ovenReady(bakeKey string) (time.Duration, bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	at, ok := k.ovens[bakeKey]
+	return at, ok
+}
+
+// stopOven takes bakeKey out of the oven, whatever state it is in.
+func (k *Kitchen) stopOven(bakeKey string) { k.with(func() { delete(k.ovens, bakeKey) }) }
+
+// takeOut takes bakeKey's sponge out of the oven onto key's tray: done,
+// or collapsed (the tray goes back to batter). A sponge whose tray was
+// thrown away meanwhile (a rebake, a cancellation) is simply discarded.
+func (k *Kitchen) takeOut(bakeKey, key string) error {
+	k.mu.Lock()
+	delete(k.ovens, bakeKey)
+	t, ok := k.trays[key]
+	ours := ok && t.Oven == bakeKey
+	if ours {
+		t.Oven = ""
+	}
+	k.mu.Unlock()
+	if !ours {
+		return nil
+	}
+	return k.finishBake(key)
+}
+
+// clearCollapsed throws away the collapsed sponge on key's tray and
+// reports whether there was one.
+func (k *Kitchen) clearCollapsed(key string) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	t, ok := k.trays[key]
+	if !ok || !t.Collapsed {
+		return false
+	}
+	t.Collapsed = false
+	return true
 }
 
 // heat starts an oven, or fails while the oven is broken.
@@ -178,7 +278,7 @@ func (k *Kitchen) finishBake(key string) error {
 	t.Bakes++
 	if k.collapses[key] > 0 {
 		k.collapses[key]--
-		t.Done = StepBatter
+		t.Done, t.Collapsed = StepBatter, true
 		return errCollapsed
 	}
 	t.Done = StepSponge
@@ -223,24 +323,13 @@ func (k *Kitchen) isBusy() bool {
 	return k.busy
 }
 
-// record marks step done on key's tray, applying what it means.
-func (k *Kitchen) record(key string, step Step, apply func(*Tray)) {
-	k.with(func() {
-		if t, ok := k.trays[key]; ok {
-			t.Done = step
-			if apply != nil {
-				apply(t)
-			}
-		}
-	})
-}
-
 // scrapeDecoration removes the decoration of key's cake (and unboxes it),
 // keeping sponge and frosting: the order's decoration changed.
 func (k *Kitchen) scrapeDecoration(key string) {
 	k.with(func() {
 		if t, ok := k.trays[key]; ok && stepIndex(t.Done) > stepIndex(StepFrosting) {
 			t.Done, t.Decoration = StepFrosting, ""
+			t.Doing, t.Until = StepNone, 0 // stop boxing the old decoration
 		}
 	})
 }

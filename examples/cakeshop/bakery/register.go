@@ -9,8 +9,8 @@ import (
 const FieldFlavor = "spec.flavor"
 
 // Kinds returns the cake shop's kinds as a scheme registers them — the
-// CustomResourceDefinitions of the shop: Cake, BakerPool and Baker, in
-// that order, all namespaced. Each carries its spec rules as its Validate
+// CustomResourceDefinitions of the shop: Cake, BakerPool, Baker and Bake,
+// in that order, all namespaced. Each carries its spec rules as its Validate
 // hook, as a CRD carries its OpenAPI schema: the API server refuses a
 // write that breaks one with 422 Invalid, however the write was made
 // (the [OrderDesk] checks a cake's rules before it asks, with
@@ -34,6 +34,11 @@ func Kinds() []apiserver.KindInfo {
 			Group: Group, Version: Version, Kind: "Baker", Resource: BakerResource.Resource, Namespaced: true,
 			New:      func() apiserver.Object { return &Baker{} },
 			Validate: apiserver.ValidateAs(bakerSpecErrors),
+		},
+		{
+			Group: Group, Version: Version, Kind: "Bake", Resource: BakeResource.Resource, Namespaced: true,
+			New:      func() apiserver.Object { return &Bake{} },
+			Validate: apiserver.ValidateAs(bakeSpecErrors),
 		},
 	}
 }

@@ -114,7 +114,7 @@ func Scenes() []Scene {
 		{"rush", "5. Valentine's Day: autoscaling bakers, spare ovens, degraded service", SceneRush},
 		{"edge", "6. Edge cases: the wedding cake (RequeueAfter vs error) and VIP orders", SceneEdge},
 		{"practices", "7. Best practices: idempotency, checkpoints, 5 bakers, resync, logs", ScenePractices},
-		{"monitoring", "8. Monitoring: reconcile latency and the HighReconcileLatency alert", SceneMonitoring},
+		{"monitoring", "8. Monitoring: short reconciles, and the alert that sees a slow oven", SceneMonitoring},
 	}
 }
 

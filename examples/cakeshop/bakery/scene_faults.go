@@ -9,8 +9,10 @@ import (
 
 // SceneFaults plays the story's fault tolerance (容错处理): the buttercream
 // runs out and the baker switches to a fallback recipe instead of stalling;
-// a sponge collapses twice and the error sends the order back through the
-// rate limiter (5 min, then 10 min); the oven will not heat four times
+// a sponge collapses twice and each time the error sends the order back
+// through the rate limiter (5 min: the reconcile that put the next sponge
+// in succeeded, and success resets the backoff); the oven will not heat
+// four times
 // (5, 10, 20, 40 min: growing backoff); the decorator comes in late, so the
 // decoration finishes last while the sponge is on time (eventual
 // consistency); and an order cancelled mid-bake is stopped and refunded.
@@ -50,7 +52,8 @@ func faults(ctx context.Context, e *env, shop *Shop, r *Report) error {
 		return err
 	}
 	r.Delays["haidian/wobbly"] = shop.RetryDelays("haidian/wobbly")
-	r.fact("wobbly collapsed twice; retried after %s", formatDelays(shop.RetryDelays("haidian/wobbly")))
+	r.fact("wobbly collapsed twice; retried after %s (each collapse a first failure: putting the next sponge in succeeded)",
+		formatDelays(shop.RetryDelays("haidian/wobbly")))
 	// An oven that fails to heat four times.
 	k.BreakOven(4)
 	e.j.Say("manager", "", "setup", "the oven is broken for the next four tries")

@@ -67,6 +67,17 @@ func SceneOrderForm(ctx context.Context, cfg Config) (*Report, error) {
 	e.j.Say("manager", key(c), "stored", "stored spec: %s", spec)
 	e.j.Say("manager", key(c), "stored", "status: phase %s, checkpoint %q, observedGeneration %d, finalizers %v",
 		c.Status.Phase, c.Status.Checkpoint, c.Status.ObservedGeneration, c.Finalizers)
+	bakes, _, err := apiserver.NewClient[*Bake](e.srv).Namespace("haidian").List(ctx, apiserver.ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range bakes {
+		if ref := apiserver.GetControllerOf(b); ref != nil && ref.Kind == "Cake" && ref.UID == c.UID && b.Status.Phase == BakeDone {
+			r.Numbers["bakes-done-owned"]++
+		}
+		e.j.Say("manager", key(c), "stored", "Bake %s: phase %s, readyAt set: %v, controlled by %s %s",
+			b.Name, b.Status.Phase, b.Status.ReadyAt != "", apiserver.GetControllerOf(b).Kind, apiserver.GetControllerOf(b).Name)
+	}
 	return r, e.outcomes(ctx, r, e.srv, e.till, "")
 }
 

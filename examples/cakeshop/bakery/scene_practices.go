@@ -14,9 +14,9 @@ import (
 // ScenePractices plays the story's best practices (最佳实践): a reconcile
 // interrupted by a power cut resumes from the checkpoint in the status
 // instead of starting over; reconciling a finished cake twice more changes
-// nothing (idempotency); ten workers share five ovens through
-// semaphore.NewWeighted(5) and never more than five cakes are worked on at
-// once; a resync every 30 shop minutes re-checks every order and writes
+// nothing (idempotency); ten workers share five ovens — the story's
+// semaphore.NewWeighted(5), taken without blocking ([Staff]) — and never
+// more than five cakes are worked on at once; a resync every 30 shop minutes re-checks every order and writes
 // nothing; and the baker's structured debug logs (log/slog) trace each step.
 func ScenePractices(ctx context.Context, cfg Config) (*Report, error) {
 	r := newReport("practices")
@@ -119,7 +119,7 @@ func fiveOvens(ctx context.Context, cfg Config, r *Report) error {
 	if err != nil {
 		return err
 	}
-	e.j.Say("manager", "", "setup", "10 workers (MaxConcurrentReconciles), 5 ovens (semaphore.NewWeighted(5))")
+	e.j.Say("manager", "", "setup", "10 workers (MaxConcurrentReconciles), 5 ovens (the story's semaphore.NewWeighted(5), taken without blocking: a cake with no oven waits on a list, not in a worker)")
 	stop := shop.Start(ctx)
 	for i := range 12 {
 		if err = e.order(ctx, "chaoyang", "batch-"+string(rune('a'+i)), CakeSpec{Flavor: "vanilla", Size: 6}); err != nil {

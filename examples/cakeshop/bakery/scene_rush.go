@@ -53,7 +53,7 @@ func SceneRush(ctx context.Context, cfg Config) (*Report, error) {
 	var hpaErr error
 	wg.Go(func() { hpaErr = run(hctx) })
 	stop := shop.Start(ctx)
-	err = valentine(ctx, e, cfg.Seed)
+	err = valentine(ctx, e, cfg.Seed, hpa, ovens)
 	err = errors.Join(err, stop())
 	cancel()
 	wg.Wait()
@@ -167,7 +167,7 @@ func newHPA(e *env, staff *Staff, shop *Shop) (*Autoscaler, func(context.Context
 
 // valentine sends the rush's orders, waits for all of them, then for the
 // pool to shrink back to its minimum.
-func valentine(ctx context.Context, e *env, seed int64) error {
+func valentine(ctx context.Context, e *env, seed int64, hpa *Autoscaler, ovens *Staff) error {
 	rng := rand.New(rand.NewPCG(uint64(seed), 2))
 	for i := range rushOrders {
 		spec := CakeSpec{Flavor: Flavors[rng.IntN(len(Flavors))], Size: 6 + 2*rng.IntN(3), Decoration: "Be Mine"}
@@ -189,13 +189,18 @@ func valentine(ctx context.Context, e *env, seed int64) error {
 	if err := e.j.Await(ctx, rushOrders, IsEvent("completed")); err != nil {
 		return err
 	}
-	if err := e.j.Await(ctx, 1, func(en Entry) bool { return en.Event == "scaled" && strings.HasSuffix(en.Text, "→ 2 bakers") }); err != nil {
-		return err
+	// The pool may have touched 2 bakers early in the rush: wait until it
+	// is back at 2 now, and every spare oven is off, looking as often as
+	// the autoscaler does.
+	for {
+		r := hpa.Replicas()
+		if _, _, total := ovens.Load(); len(r) > 0 && r[len(r)-1] == 2 && total <= 6 {
+			return nil
+		}
+		if err := e.clock.Sleep(ctx, 5*time.Minute); err != nil {
+			return err
+		}
 	}
-	if e.j.Count(IsEvent("ovens-up")) == 0 {
-		return nil
-	}
-	return e.j.Await(ctx, 1, func(en Entry) bool { return en.Event == "ovens-down" && strings.Contains(en.Text, ": 0 spare") })
 }
 
 // countBakers records how many Baker objects are left and how many of them

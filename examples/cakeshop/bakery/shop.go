@@ -2,13 +2,13 @@ package bakery
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"golang.org/x/sync/semaphore"
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/informer"
@@ -32,12 +32,13 @@ type ShopOptions struct {
 	Till    *Till
 	// Workers is MaxConcurrentReconciles (default 1).
 	Workers int
-	// Ovens, if positive, limits the cakes worked on at once with a
-	// semaphore.Weighted, whatever the number of workers.
+	// Ovens, if positive, limits the cakes worked on at once, whatever
+	// the number of workers: the story's semaphore.NewWeighted(5), as a
+	// [Staff] of that many places, taken without blocking.
 	Ovens int
 	// Shift, if set, makes every cake wait for a baker on duty, and
 	// OvenPool for an oven after that.
-	Shift, OvenPool Shift
+	Shift, OvenPool *Staff
 	// Resync is the front desk's resync period in shop time (0: never).
 	Resync time.Duration
 	// Brief narrates only the start and end of each cake.
@@ -50,8 +51,10 @@ type ShopOptions struct {
 }
 
 // Shop is one running cake shop on an API server: a front desk (an
-// informer whose cache is the ledger), a queue, and a baker (a controller
-// running [CakeReconciler]).
+// informer whose cache is the ledger), a queue, a baker (a controller
+// running [CakeReconciler]) and the oven (a controller running [Oven] on
+// the [Bake] objects the baker creates, which the baker owns: a Bake's
+// status change wakes its cake's baker).
 type Shop struct {
 	Name       string
 	Kitchen    *Kitchen
@@ -59,7 +62,11 @@ type Shop struct {
 	Informer   *informer.SharedIndexInformer[*Cake]
 	Controller *reconcile.Controller
 	Reconciler *CakeReconciler
-	backoff    *backoff
+	// Bakes is the informer on the shop's Bake objects, and Oven the
+	// controller that works them.
+	Bakes   *informer.SharedIndexInformer[*Bake]
+	Oven    *reconcile.Controller
+	backoff *backoff
 	// registered receives the registration of the controller's event
 	// handler with the informer, once, when the controller starts.
 	registered chan *informer.Registration
@@ -74,16 +81,25 @@ func NewShop(o ShopOptions) (*Shop, error) {
 		o.Till = &Till{}
 	}
 	inf := newFrontDesk(o)
+	bakes := informer.NewSharedIndexInformer[*Bake](namespaced(o, BakeResource), informer.Options[*Bake]{Resource: BakeResource,
+		WatchErrorHandler: func(error) {}}) // the front desk narrates a lost API server
 	client, err := reconcile.NewClient(o.Server, inf.GetIndexer())
 	if err != nil {
 		return nil, err
 	}
-	r := &CakeReconciler{Who: suffix("baker", o.Name), Cakes: client, Kitchen: o.Kitchen, Till: o.Till,
+	bakeClient, err := reconcile.NewClient(o.Server, bakes.GetIndexer())
+	if err != nil {
+		return nil, err
+	}
+	r := &CakeReconciler{Who: suffix("baker", o.Name), Cakes: client, CakeAPI: apiserver.NewClient[*Cake](o.Server), Bakes: bakeClient, Kitchen: o.Kitchen, Till: o.Till,
 		Clock: o.Clock, Journal: o.Journal, Shift: o.Shift, OvenPool: o.OvenPool, Brief: o.Brief, ErrorWithRequeue: o.ErrorWithRequeue}
 	if o.Ovens > 0 {
-		r.Ovens = semaphore.NewWeighted(int64(o.Ovens))
+		r.Ovens = &Staff{}
+		for i := range o.Ovens {
+			r.Ovens.Hire(fmt.Sprintf("oven-%d", i+1))
+		}
 	}
-	s := &Shop{Name: o.Name, Kitchen: o.Kitchen, Till: o.Till, Informer: inf, Reconciler: r,
+	s := &Shop{Name: o.Name, Kitchen: o.Kitchen, Till: o.Till, Informer: inf, Reconciler: r, Bakes: bakes,
 		backoff: newBackoff(o.Clock, o.Journal, suffix("queue", o.Name)), registered: make(chan *informer.Registration, 1)}
 	if s.Controller, err = newController(o, s, r); err != nil {
 		return nil, err
@@ -92,16 +108,46 @@ func NewShop(o ShopOptions) (*Shop, error) {
 	if err := reconcile.For(s.Controller, ledger{inf, s.registered}, reconcile.Predicate[*Cake](desk)); err != nil {
 		return nil, err
 	}
+	// A Bake's status change (Baking, Done, Collapsed) wakes its cake's
+	// baker, through the owner reference, as a Job's controller hears of
+	// its Pods.
+	if err := reconcile.Owns(s.Controller, bakes, Kinds()[0]); err != nil {
+		return nil, err
+	}
+	oven := &Oven{Bakes: bakeClient, Kitchen: o.Kitchen, Clock: o.Clock, Journal: o.Journal, Who: suffix("oven", o.Name), Brief: o.Brief}
+	if s.Oven, err = reconcile.NewController(suffix("oven", o.Name), oven, reconcile.Options{MaxConcurrentReconciles: 2, Logger: o.Logger}); err != nil {
+		return nil, err
+	}
+	if err := reconcile.For(s.Oven, bakes); err != nil {
+		return nil, err
+	}
+	for _, places := range []*Staff{r.Ovens, r.Shift, r.OvenPool} {
+		if places != nil {
+			places.Notify(s.wake)
+		}
+	}
 	return s, nil
+}
+
+// wake puts the ticket of a cake that waited for a place back on the rack.
+func (s *Shop) wake(key string) {
+	ns, name, _ := strings.Cut(key, "/")
+	s.Controller.Queue().Add(reconcile.Request{NamespacedName: reconcile.NamespacedName{Namespace: ns, Name: name}})
+}
+
+// namespaced returns the resource on o.Namespace, or on every branch.
+func namespaced(o ShopOptions, gvr apiserver.GroupVersionResource) *apiserver.ResourceClient {
+	lw := o.Server.Resource(gvr)
+	if o.Namespace != "" {
+		lw = lw.Namespace(o.Namespace)
+	}
+	return lw
 }
 
 // newFrontDesk makes the shop's informer: on o.Namespace, or every branch,
 // narrating the first watch error only.
 func newFrontDesk(o ShopOptions) *informer.SharedIndexInformer[*Cake] {
-	lw := o.Server.Resource(CakeResource)
-	if o.Namespace != "" {
-		lw = lw.Namespace(o.Namespace)
-	}
+	lw := namespaced(o, CakeResource)
 	var cutOff atomic.Bool // narrate only the first watch error
 	return informer.NewSharedIndexInformer[*Cake](lw, informer.Options[*Cake]{
 		ResyncPeriod: o.Clock.Real(o.Resync),
@@ -143,14 +189,20 @@ func suffix(who, name string) string {
 // Run opens the shop: it runs the front desk and the baker until ctx is
 // done, or until the baker stops early (its caches never synced), then
 // closes the front desk and waits for both to stop.
-func (s *Shop) Run(ctx context.Context) error {
-	ctx, cancel := context.WithCancel(ctx)
+func (s *Shop) Run(parent context.Context) error {
+	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	var wg sync.WaitGroup
 	wg.Go(func() { s.Informer.Run(ctx) })
+	wg.Go(func() { s.Bakes.Run(ctx) })
+	var ovenErr error
+	wg.Go(func() { ovenErr = s.Oven.Start(ctx) })
 	err := s.Controller.Start(ctx)
 	cancel() // a front desk without a baker helps nobody
 	wg.Wait()
+	if parent.Err() == nil { // else the oven may have found its informer closed before it started: no failure
+		err = errors.Join(err, ovenErr)
+	}
 	if err != nil {
 		return fmt.Errorf("shop %s: %w", s.Name, err)
 	}

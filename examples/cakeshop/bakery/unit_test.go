@@ -1,12 +1,10 @@
 package bakery_test
 
 import (
-	"context"
 	"errors"
 	"math"
 	"slices"
 	"testing"
-	"testing/synctest"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -147,39 +145,43 @@ func checkStaff(t *testing.T, s *bakery.Staff, wantBusy, wantOnDuty int) {
 	}
 }
 
-func TestStaffWaitsForAFreeBakerAndDismissesAfterTheCake(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		var s bakery.Staff
-		s.Hire("b1")
-		ctx := t.Context()
-		name, err := s.Acquire(ctx)
-		if err != nil || name != "b1" {
-			t.Fatalf("Acquire = %q, %v", name, err)
+// Take never blocks: a cake that finds no free baker joins the waiting
+// list, and is woken (in order) when a baker is hired or freed.
+func TestStaffWaitingListAndDismissAfterTheCake(t *testing.T) {
+	var s bakery.Staff
+	var woken []string
+	s.Notify(func(cake string) { woken = append(woken, cake) })
+	s.Hire("b1")
+	if name, ok := s.Take("haidian/a"); !ok || name != "b1" {
+		t.Fatalf("Take(a) = %q, %v; want b1", name, ok)
+	}
+	if name, ok := s.Take("haidian/a"); !ok || name != "b1" {
+		t.Fatalf("second Take(a) = %q, %v; want b1 again (a holds it)", name, ok)
+	}
+	checkStaff(t, &s, 1, 1)
+	for _, c := range []string{"haidian/b", "haidian/c", "haidian/b"} {
+		if _, ok := s.Take(c); ok {
+			t.Fatalf("Take(%s) got a baker while b1 is busy", c)
 		}
-		checkStaff(t, &s, 1, 1)
-		got := make(chan string)
-		go func() {
-			n, _ := s.Acquire(ctx)
-			got <- n
-		}()
-		synctest.Wait()
-		if _, waiting, _ := s.Load(); waiting != 1 {
-			t.Fatalf("waiting = %d, want 1", waiting)
-		}
-		s.Dismiss("b1") // busy: leaves after the cake
-		checkStaff(t, &s, 1, 1)
-		s.Hire("b2")
-		if n := <-got; n != "b2" {
-			t.Errorf("second Acquire = %q, want b2", n)
-		}
-		s.Release("b1")
-		checkStaff(t, &s, 1, 1)
-		cctx, cancel := context.WithCancel(ctx)
-		cancel()
-		if _, err := s.Acquire(cctx); !errors.Is(err, context.Canceled) {
-			t.Errorf("Acquire with a cancelled context = %v", err)
-		}
-	})
+	}
+	if _, waiting, _ := s.Load(); waiting != 2 {
+		t.Fatalf("waiting = %d, want 2 (b once, c)", waiting)
+	}
+	s.Dismiss("b1") // busy: leaves after the cake
+	checkStaff(t, &s, 1, 1)
+	s.Hire("b2")
+	if diff := cmp.Diff([]string{"haidian/b", "haidian/c"}, woken); diff != "" {
+		t.Errorf("woken on hire (-want +got):\n%s", diff)
+	}
+	if name, ok := s.Take("haidian/b"); !ok || name != "b2" {
+		t.Errorf("Take(b) after the hire = %q, %v; want b2", name, ok)
+	}
+	s.Release("haidian/a")
+	checkStaff(t, &s, 1, 1) // b1 left with a's cake
+	s.Release("haidian/c")  // gives up waiting
+	if _, waiting, _ := s.Load(); waiting != 0 {
+		t.Errorf("waiting = %d after c gave up, want 0", waiting)
+	}
 }
 
 func TestKindsRegister(t *testing.T) {
@@ -191,7 +193,7 @@ func TestKindsRegister(t *testing.T) {
 		}
 	}
 	slices.Sort(kinds)
-	if diff := cmp.Diff([]string{"bakerpools", "bakers", "cakes"}, kinds); diff != "" {
+	if diff := cmp.Diff([]string{"bakerpools", "bakers", "bakes", "cakes"}, kinds); diff != "" {
 		t.Errorf("registered (-want +got):\n%s", diff)
 	}
 	if err := bakery.Register(srv.Scheme()); err == nil {
