@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"sync"
 	"time"
 )
 
@@ -18,12 +19,14 @@ const DefaultMinute = 5 * time.Millisecond
 //
 // Kitchen durations are ordinary [time.Duration] values (40*time.Minute is
 // forty kitchen minutes); [Clock.Real] converts one to the real duration a
-// timer should wait. A Clock is safe for concurrent use; it never changes
-// after [NewClock]. The zero Clock runs at [DefaultMinute] from the zero
-// time; use NewClock.
+// timer should wait. A Clock is safe for concurrent use; its speed
+// changes only through [Clock.SetMinute]. The zero Clock runs at
+// [DefaultMinute] from the zero time; use NewClock.
 type Clock struct {
-	minute time.Duration
-	opened time.Time
+	mu     sync.Mutex    // guards the fields below
+	minute time.Duration // real length of a kitchen minute
+	opened time.Time     // real instant at which kitchen time was base
+	base   time.Duration // kitchen time at opened
 }
 
 // NewClock returns a clock whose kitchen opens now and whose kitchen
@@ -37,10 +40,33 @@ func NewClock(minute time.Duration) *Clock {
 
 // Minute returns the real duration of one kitchen minute.
 func (c *Clock) Minute() time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.minuteLocked()
+}
+
+func (c *Clock) minuteLocked() time.Duration {
 	if c.minute <= 0 { // the zero Clock: use the default
 		return DefaultMinute
 	}
 	return c.minute
+}
+
+// SetMinute changes the speed of the kitchen from now on: one kitchen
+// minute lasts minute of real time (zero or less means [DefaultMinute]).
+// Kitchen time keeps running without a jump. Waits already started keep
+// the real length they were given, and so do durations converted with
+// [Clock.Real] before the change (such as a rate limiter's backoff).
+func (c *Clock) SetMinute(minute time.Duration) {
+	if minute <= 0 {
+		minute = DefaultMinute
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := time.Now()
+	c.base += scale(now.Sub(c.opened), time.Minute, c.minuteLocked())
+	c.opened = now
+	c.minute = minute
 }
 
 // Real converts a kitchen duration into real time. Negative durations
@@ -56,12 +82,14 @@ func (c *Clock) Kitchen(real time.Duration) time.Duration {
 
 // Now returns the kitchen time since opening.
 func (c *Clock) Now() time.Duration {
-	return c.Kitchen(time.Since(c.opened))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.base + scale(time.Since(c.opened), time.Minute, c.minuteLocked())
 }
 
 // Until returns the real duration until kitchen time t (zero if past).
 func (c *Clock) Until(t time.Duration) time.Duration {
-	return max(0, c.Real(t)-time.Since(c.opened))
+	return c.Real(t - c.Now())
 }
 
 // Sleep waits for a kitchen duration, or until ctx is done.

@@ -47,3 +47,28 @@ func TestClockDefaultsAndExtremes(t *testing.T) {
 		t.Error("a huge duration overflowed")
 	}
 }
+
+func TestClockSetMinuteKeepsTimeRunning(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := kitchen.NewClock(10 * time.Millisecond)
+		time.Sleep(100 * time.Millisecond) // 10 kitchen minutes
+		c.SetMinute(100 * time.Millisecond)
+		if got := c.Now(); got != 10*time.Minute {
+			t.Errorf("after slowing down the clock reads %v, want 10m (no jump)", got)
+		}
+		if got := c.Real(5 * time.Minute); got != 500*time.Millisecond {
+			t.Errorf("5 kitchen minutes = %v real after SetMinute, want 500ms", got)
+		}
+		time.Sleep(time.Second) // 10 more kitchen minutes at the new speed
+		if got, want := c.Now(), 20*time.Minute; got != want {
+			t.Errorf("clock reads %v, want %v", got, want)
+		}
+		if got := c.Until(25 * time.Minute); got != 500*time.Millisecond {
+			t.Errorf("Until(25m) = %v, want 500ms", got)
+		}
+		c.SetMinute(0)
+		if c.Minute() != kitchen.DefaultMinute {
+			t.Errorf("SetMinute(0) gave %v, want the default", c.Minute())
+		}
+	})
+}
