@@ -14,6 +14,7 @@ import (
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/reconcile"
 	"github.com/kitchensync/kitchensync/store"
+	"github.com/kitchensync/kitchensync/trace"
 	"github.com/kitchensync/kitchensync/workqueue"
 )
 
@@ -48,6 +49,10 @@ type Config struct {
 	Verbosity Verbosity
 	// Server configures the API server.
 	Server apiserver.Options
+	// Tracer, when set, hears every hand-off of the machinery: the API
+	// server, the runner's informers, the rail and the controllers
+	// (package trace). Nil traces nothing, at no cost.
+	Tracer *trace.Tracer
 }
 
 // Restaurant is a whole kitchen wired on kitchensync: the API server, the
@@ -67,6 +72,8 @@ type Restaurant struct {
 	Brigade   *Brigade
 	Waiter    *Waiter
 	Log       *Narrator
+	// Tracer is [Config].Tracer, for whoever wants to listen (nil: none).
+	Tracer *trace.Tracer
 
 	chefs, cooks *reconcile.Controller
 	ready        chan struct{} // closed once Run has started the controllers
@@ -79,7 +86,10 @@ type Restaurant struct {
 // them before returning its error.
 func Open(ctx context.Context, cfg Config) (*Restaurant, error) {
 	cfg = cfg.withDefaults()
-	r := &Restaurant{Namespace: cfg.Namespace, Clock: NewClock(cfg.Minute), ready: make(chan struct{})}
+	r := &Restaurant{Namespace: cfg.Namespace, Clock: NewClock(cfg.Minute), Tracer: cfg.Tracer, ready: make(chan struct{})}
+	if cfg.Server.Tracer == nil {
+		cfg.Server.Tracer = cfg.Tracer
+	}
 	r.Server = apiserver.NewServer(NewScheme(), cfg.Server)
 	out := cfg.Out
 	if out == nil {
@@ -168,6 +178,7 @@ func (r *Restaurant) wire(cfg Config) error {
 	var err error
 	r.chefs, err = reconcile.NewController("chef", r.Chef, reconcile.Options{
 		MaxConcurrentReconciles: cfg.Chefs,
+		Tracer:                  cfg.Tracer,
 		NewQueue: func(string, workqueue.RateLimiter[reconcile.Request]) reconcile.Queue {
 			return r.Rail
 		}})
@@ -175,7 +186,7 @@ func (r *Restaurant) wire(cfg Config) error {
 		return err
 	}
 	backoff := workqueue.NewItemExponentialFailureRateLimiter[reconcile.Request](r.Clock.Real(time.Minute/2), r.Clock.Real(10*time.Minute))
-	if r.cooks, err = reconcile.NewController("brigade", r.Brigade, reconcile.Options{RateLimiter: backoff}); err != nil {
+	if r.cooks, err = reconcile.NewController("brigade", r.Brigade, reconcile.Options{RateLimiter: backoff, Tracer: cfg.Tracer}); err != nil {
 		return err
 	}
 	r.Stations.Notify(func(key string) {
