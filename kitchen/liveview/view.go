@@ -1,0 +1,177 @@
+package liveview
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"io/fs"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/informer"
+	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/trace"
+)
+
+//go:embed static
+var static embed.FS
+
+// How often the page hears from the view, and how much it remembers.
+const (
+	frameInterval  = 250 * time.Millisecond // one frame of state and events
+	sampleInterval = time.Second            // one point of the chart
+	chartPoints    = 90
+	feedBuffer     = 8192 // trace records waiting for the view before some are dropped
+)
+
+// View is the live view of one restaurant: an [http.Handler] serving the
+// page, its Server-Sent Events and its buttons. Create it with [Handler];
+// it is safe for concurrent use.
+type View struct {
+	r    *kitchen.Restaurant
+	m    *model
+	feed *trace.Feed
+	hub  *hub
+	mux  *http.ServeMux
+
+	mu       sync.Mutex // guards the fields below
+	names    int        // orders placed from the page, for their names
+	slow     time.Duration
+	polling  float64 // requests a polling kitchen would have made
+	lastTick time.Time
+	lastHist [2]float64 // chef reconcile count and seconds at the last sample
+	chart    []sample
+}
+
+// Handler returns the live view of r, which runs until ctx ends: it
+// subscribes to r's tracer (if any) and to the runner's informers, and
+// serves the page at "/". Mount it at the root of a server (the page
+// links to /static/, /events, /orders/ and /actions/).
+//
+// The trace reaches the view through a [trace.Feed]: the machinery never
+// waits for the page, and records that find the feed full are dropped and
+// counted on the page.
+func Handler(ctx context.Context, r *kitchen.Restaurant) *View {
+	v := &View{r: r, m: newModel(r.Clock), feed: r.Tracer.Feed(feedBuffer), hub: newHub(), lastTick: time.Now()}
+	v.routes()
+	// An informer refuses handlers only once it has stopped: then there
+	// is nothing left to show but the trace.
+	stop, err := v.listen()
+	if err != nil {
+		stop = func() {}
+	}
+	go v.run(ctx, stop)
+	return v
+}
+
+// Serve serves the live view of r at "/" and r's Kubernetes API (package
+// httpapi) under /api, /apis, /version and /openapi on ln, so that
+// kubectl and the page share one address. It returns when ctx ends, after
+// closing ln and the page's event streams.
+func Serve(ctx context.Context, ln net.Listener, r *kitchen.Restaurant) error {
+	mux := http.NewServeMux()
+	api := httpapi.NewHandler(r.Server)
+	for _, p := range []string{"/api", "/api/", "/apis", "/apis/", "/version", "/openapi/"} {
+		mux.Handle(p, api)
+	}
+	mux.Handle("/", Handler(ctx, r))
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return ctx }}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	err := srv.Shutdown(shut)
+	if e := <-done; !errors.Is(e, http.ErrServerClosed) {
+		err = errors.Join(err, e)
+	}
+	return err
+}
+
+// ServeHTTP serves the page, its events, an order's details and the
+// buttons.
+func (v *View) ServeHTTP(w http.ResponseWriter, r *http.Request) { v.mux.ServeHTTP(w, r) }
+
+func (v *View) routes() {
+	files, _ := fs.Sub(static, "static")
+	v.mux = http.NewServeMux()
+	v.mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		http.ServeFileFS(w, r, files, "index.html")
+	})
+	v.mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(files)))
+	v.mux.HandleFunc("GET /events", v.serveEvents)
+	v.mux.HandleFunc("GET /state", v.serveState)
+	v.mux.HandleFunc("GET /orders/{name}", v.serveOrder)
+	v.mux.HandleFunc("POST /actions/{action}", v.serveAction)
+}
+
+// run feeds the model from the trace and the informers, and sends a
+// frame to the page every frameInterval, until ctx ends.
+func (v *View) run(ctx context.Context, unlisten func()) {
+	defer v.hub.close()
+	defer v.feed.Close()
+	defer unlisten()
+	frames := time.NewTicker(frameInterval)
+	defer frames.Stop()
+	samples := time.NewTicker(sampleInterval)
+	defer samples.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case rec := <-v.feed.C:
+			v.m.applyRecord(rec)
+		case <-frames.C:
+			v.tick()
+		case <-samples.C:
+			v.sample()
+		}
+	}
+}
+
+// listen adds the view's handlers to the runner's informers, and returns
+// the function that removes them.
+func (v *View) listen() (func(), error) {
+	runner := v.r.Runner
+	orders, err := runner.Orders.AddEventHandler(orderEvents{v.m})
+	if err != nil {
+		return nil, err
+	}
+	cooks, err := runner.Cooks.AddEventHandler(cookEvents{v.m})
+	if err != nil {
+		_ = runner.Orders.RemoveEventHandler(orders)
+		return nil, err
+	}
+	return func() {
+		_ = runner.Orders.RemoveEventHandler(orders)
+		_ = runner.Cooks.RemoveEventHandler(cooks)
+	}, nil
+}
+
+// tick counts what polling would have cost, and sends a frame to every
+// page that listens (events are dropped when nobody does).
+func (v *View) tick() {
+	open := v.m.openOrders()
+	v.mu.Lock()
+	now := time.Now()
+	minutes := v.r.Clock.Kitchen(now.Sub(v.lastTick)).Minutes()
+	v.lastTick = now
+	v.polling += float64(1+2*open) * minutes
+	v.mu.Unlock()
+	if !v.hub.listening() {
+		v.m.takeEvents()
+		return
+	}
+	v.hub.broadcast(v.frame(true))
+}
+
+var _ informer.ResourceEventHandler[*kitchen.Order] = orderEvents{}
