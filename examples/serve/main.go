@@ -1,0 +1,102 @@
+// Command serve opens the restaurant and its live view, "the pass": a web
+// page that shows every hand-off of the machinery as it happens, with
+// buttons that act on the real server.
+//
+//	go run ./examples/serve                 # then open the printed address
+//	go run ./examples/serve -addr 127.0.0.1:8080 -minute 200ms
+//
+// The same address serves the Kubernetes API (under /api and /apis), so
+// kubectl can watch the orders the page places:
+//
+//	kubectl --server http://127.0.0.1:PORT get orders -n dinner -w
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"net"
+	"os"
+	"os/signal"
+	"slices"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/kitchen/liveview"
+	"github.com/kitchensync/kitchensync/trace"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "serve:", err)
+		os.Exit(1)
+	}
+}
+
+// options are the command's flags.
+type options struct {
+	addr   string
+	minute time.Duration
+	chefs  int
+}
+
+func parse(args []string, out io.Writer) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.StringVar(&o.addr, "addr", "127.0.0.1:0", "address to listen on (port 0 picks a free one)")
+	fs.DurationVar(&o.minute, "minute", 200*time.Millisecond, "real length of one kitchen minute (the page's speed control changes it)")
+	fs.IntVar(&o.chefs, "chefs", 2, "chef workers")
+	return o, fs.Parse(args)
+}
+
+// run opens the restaurant, serves the page and the API on one listener,
+// and returns when ctx ends.
+func run(ctx context.Context, args []string, out io.Writer) error {
+	o, err := parse(args, out)
+	if err != nil {
+		return err
+	}
+	r, err := kitchen.Open(ctx, kitchen.Config{Minute: o.minute, Chefs: o.chefs, Stock: plentiful(), Tracer: trace.New()})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	errs := make(chan error, 2)
+	wg.Go(func() { errs <- r.Run(ctx) })
+	wg.Go(func() { errs <- liveview.Serve(ctx, ln, r) })
+	fmt.Fprintf(out, "the pass is open: http://%s/\n", ln.Addr())
+	fmt.Fprintf(out, "kubectl works on the same address: kubectl --server http://%s get orders -n %s -w\n", ln.Addr(), r.Namespace)
+	err = <-errs // the first to stop stops the other
+	cancel()
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		err = errors.Join(err, e)
+	}
+	return err
+}
+
+// plentiful is a pantry that lasts through many rush hours.
+func plentiful() map[string]kitchen.Quantity {
+	stock := kitchen.DefaultPantry()
+	for _, name := range slices.Sorted(maps.Keys(stock)) {
+		if a, err := kitchen.ParseQuantity(stock[name]); err == nil {
+			stock[name] = kitchen.Quantity(a.Times(200).String())
+		}
+	}
+	return stock
+}
