@@ -1,0 +1,19 @@
+module github.com/kitchensync/kitchensync/browsertest
+
+go 1.26.0
+
+replace github.com/kitchensync/kitchensync => ../
+
+require (
+	github.com/chromedp/chromedp v0.23.0
+	github.com/kitchensync/kitchensync v0.0.0-00010101000000-000000000000
+)
+
+require (
+	github.com/chromedp/cdproto v0.159.0 // indirect
+	github.com/evanphx/json-patch/v5 v5.9.11 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	github.com/google/go-cmp v0.7.0 // indirect
+	golang.org/x/sync v0.25.0 // indirect
+	golang.org/x/time v0.16.0 // indirect
+)
