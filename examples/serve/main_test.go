@@ -42,7 +42,9 @@ func TestServeOpensThePassAndTheAPI(t *testing.T) {
 	if placed["message"] != "placed order-001 for a VIP table" {
 		t.Errorf("the VIP button answered %v", placed)
 	}
-	var list struct{ Items []struct{ Metadata struct{ Name string } } }
+	var list struct {
+		Items []struct{ Metadata struct{ Name string } }
+	}
 	mustJSON(t, fetch(t, http.MethodGet, url+"apis/menu.example.com/v1/namespaces/dinner/orders"), &list)
 	if len(list.Items) != 1 || list.Items[0].Metadata.Name != "order-001" {
 		t.Errorf("the API lists %+v, want order-001", list.Items)
