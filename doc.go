@@ -203,6 +203,8 @@
 //	go run ./examples/vip-priority     # VIP tickets first
 //	go run ./examples/finalizers       # cancellation with and without a finalizer
 //
+// Each takes -h, which says what it does and how to call it.
+//
 // # Rosetta: kitchensync, client-go, controller-runtime, kubebuilder
 //
 // What you write here, and what you will write against a real cluster.

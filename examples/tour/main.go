@@ -21,6 +21,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode"
 
 	"github.com/kitchensync/kitchensync/examples/tour/chapters"
 )
@@ -98,7 +99,7 @@ func printChapter(out io.Writer, c chapters.Chapter, total int, code bool, shown
 	}
 	heading := fmt.Sprintf("Chapter %d of %d: %s", c.Number, total, c.Title)
 	fmt.Fprintf(out, "%s\n%s\n%s; pinned by %s in the root package\n\n",
-		heading, strings.Repeat("=", len([]rune(heading))), c.Part, c.Example())
+		heading, strings.Repeat("=", width(heading)), c.Part, c.Example())
 	fmt.Fprint(out, src.Prose)
 	if code {
 		fmt.Fprintf(out, "\n--- the code (examples/tour/chapters/%s):\n\n%s\n", src.File, indent(src.Code))
@@ -123,4 +124,16 @@ func indent(s string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// width is how many terminal columns s takes: Chinese characters take two.
+func width(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) || (r >= 0xFF01 && r <= 0xFF60) {
+			n++
+		}
+	}
+	return n
 }
