@@ -146,13 +146,16 @@ func (p dinnerPlan) serve(ctx context.Context, r *Restaurant, obs *observer) err
 // [Restaurant] until every order has reached Served, Rejected or
 // Cancelled. It narrates to w and returns the [Summary].
 //
-// Given the seed, the plan is fixed, and so is the Summary apart from its
-// Counters: the outcomes, and the latencies and length in kitchen minutes
-// (rounded), because the chef reacts in far less than a kitchen minute.
-// Inside a testing/synctest bubble, where computation takes no time at
-// all, that holds exactly (the tests check it); in a real run a loaded
-// machine could shift a rounding. The Counters (reconciles, requeues, API
-// requests) can differ by a few between runs, and so can the order of
+// Given the seed, the plan is fixed. In virtual time — inside a
+// testing/synctest bubble, where computation takes no time at all — so is
+// the Summary apart from its Counters: the outcomes, and the latencies and
+// length in kitchen minutes (examples/restaurant pins seed 1's in
+// testdata/seed1.golden). In a real run the kitchen clock keeps running
+// while goroutines wait for a CPU: on a loaded machine every hand-off
+// comes a little late in kitchen time, and the latencies and the length
+// can shift by a few minutes from run to run (the outcomes, in practice,
+// do not). The Counters (reconciles, requeues, API requests) can differ by
+// a few between runs even in virtual time, and so can the order of
 // narration lines from different goroutines within one kitchen instant:
 // same-instant events collapse on the rail, or collide in a write and
 // retry, as the scheduler happens to run them.

@@ -68,9 +68,9 @@
 // a dish that is not on the menu, cream that goes off before a delivery —
 // and returns a [Summary]: outcomes, latency percentiles in kitchen
 // minutes, reconciles and requeues, and the API requests made compared
-// with what polling would have cost. The same seed gives the same Summary
-// (apart from its [Counters]); see RunDinner for what is and is not
-// deterministic.
+// with what polling would have cost. In virtual time the same seed gives
+// the same Summary (apart from its [Counters]); see RunDinner for what is
+// and is not deterministic in a real run.
 //
 // # Phases
 //

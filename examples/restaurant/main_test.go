@@ -2,9 +2,13 @@ package main
 
 import (
 	"bytes"
+	"flag"
+	"os"
 	"strings"
 	"testing"
 	"testing/synctest"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/kitchensync/kitchensync/kitchen"
 )
@@ -43,4 +47,42 @@ func TestDinnerWithTheProgramsDefaults(t *testing.T) {
 			}
 		}
 	})
+}
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden with what the test got")
+
+// TestSummaryGolden pins the summary of the program's default service
+// (seed 1, 30 orders) — the lines a seed fixes — against
+// testdata/seed1.golden, in virtual time, twice: the same seed gives the
+// same summary. Run with -update to rewrite the file after a change that
+// is meant to alter the service.
+func TestSummaryGolden(t *testing.T) {
+	var got [2]string
+	for i := range got {
+		synctest.Test(t, func(t *testing.T) {
+			s, err := kitchen.RunDinner(t.Context(), nil, kitchen.DinnerConfig{Seed: 1, Orders: 30, Verbosity: kitchen.Quiet})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			s.WriteOutcomes(&out)
+			got[i] = out.String()
+		})
+	}
+	if diff := cmp.Diff(got[0], got[1]); diff != "" {
+		t.Fatalf("two services of seed 1 differ (-first +second):\n%s", diff)
+	}
+	const golden = "testdata/seed1.golden"
+	if *update {
+		if err := os.WriteFile(golden, []byte(got[0]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), got[0]); diff != "" {
+		t.Errorf("summary of seed 1 (-%s +got):\n%s", golden, diff)
+	}
 }
