@@ -185,6 +185,7 @@ func (f *DeltaFIFO[T]) Len() int {
 	defer f.mu.Unlock()
 	return len(f.queue)
 }
+
 // Replace records a complete list, read at resourceVersion, as after a
 // (re)list: a Replaced delta for every listed object, and a tombstone
 // (Deleted with [DeletedFinalStateUnknown]) for every key that is queued
