@@ -2,6 +2,7 @@ package bakery_test
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"testing/synctest"
 
@@ -76,6 +77,57 @@ func TestStartReturnsWhenTheShopCannotOpen(t *testing.T) {
 		}
 		if err := stop(); !errors.As(err, &syncErr) {
 			t.Errorf("second stop() = %v, want the same error", err)
+		}
+	})
+}
+
+// A cake's sponge is baked as a Bake object the cake controls, which the
+// oven moves from "" (put in) to Baking to Done, each a status write; the
+// cake's reconciles meanwhile only requeue — none of them fails, and none
+// waits for the oven.
+func TestTheSpongeIsAnOwnedBakeThatProgresses(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := t.Context()
+		shop, srv, j := newTestShop(t)
+		w, err := apiserver.NewClient[*bakery.Bake](srv).Watch(ctx, apiserver.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Stop()
+		stop := shop.Start(ctx)
+		c := &bakery.Cake{ObjectMeta: apiserver.ObjectMeta{Namespace: "haidian", Name: "plain"}, Spec: bakery.CakeSpec{Flavor: "vanilla", Size: 6}}
+		placed, err := bakery.OrderDesk{Client: apiserver.NewClient[*bakery.Cake](srv)}.Place(ctx, c)
+		if err == nil {
+			err = j.Await(ctx, 1, bakery.IsEvent("completed"))
+		}
+		if err = errors.Join(err, stop()); err != nil {
+			t.Fatal(err)
+		}
+		var phases []string
+		for {
+			synctest.Wait() // the watch has sent what it has
+			var ev apiserver.Event
+			select {
+			case ev = <-w.ResultChan():
+			default:
+			}
+			if ev.Object == nil {
+				break
+			}
+			b := ev.Object.(*bakery.Bake)
+			ref := apiserver.GetControllerOf(b)
+			if ref == nil || ref.Kind != "Cake" || ref.UID != placed.UID {
+				t.Errorf("Bake %s is controlled by %+v, want the cake", b.Name, ref)
+			}
+			phases = append(phases, fmt.Sprintf("%s %s %q", ev.Type, b.Name, b.Status.Phase))
+		}
+		want := []string{`ADDED plain-g1-sponge-1 ""`, `MODIFIED plain-g1-sponge-1 "Baking"`, `MODIFIED plain-g1-sponge-1 "Done"`}
+		if diff := cmp.Diff(want, phases); diff != "" {
+			t.Errorf("the Bake's life (-want +got):\n%s", diff)
+		}
+		m := shop.Controller.Metrics()
+		if m.ReconcileErrors != 0 || m.ReconcileTotal.RequeueAfter < 4 {
+			t.Errorf("cake reconciles: %d errors, %d RequeueAfter; want none, and one per timed step", m.ReconcileErrors, m.ReconcileTotal.RequeueAfter)
 		}
 	})
 }
