@@ -6,6 +6,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/store"
+	"github.com/kitchensync/kitchensync/trace"
 )
 
 // DeltaFIFOOptions configure a [DeltaFIFO]. The zero value is valid.
@@ -23,6 +24,12 @@ type DeltaFIFOOptions[T apiserver.Object] struct {
 	// tombstones, whose objects come from the cache and were transformed
 	// already. An error fails the call and queues nothing.
 	Transform func(T) (T, error)
+	// Tracer, when set, receives a record of every delta recorded
+	// (trace.DeltaRecorded) and every Pop (trace.DeltaPopped), named
+	// Name. Nil means none, at no cost.
+	Tracer *trace.Tracer
+	// Name names the FIFO in its trace records, e.g. its resource.
+	Name string
 }
 
 // DeltaFIFO is the queue between a [Reflector] and the informer: for each
@@ -64,6 +71,7 @@ type DeltaFIFO[T apiserver.Object] struct {
 func NewDeltaFIFO[T apiserver.Object](opts DeltaFIFOOptions[T]) *DeltaFIFO[T] {
 	f := &DeltaFIFO[T]{items: map[string]Deltas[T]{}}
 	f.init(opts.KeyFunc, opts.KnownObjects, opts.Transform)
+	f.tracer, f.name = opts.Tracer, opts.Name
 	return f
 }
 
@@ -120,6 +128,7 @@ func (f *DeltaFIFO[T]) enqueueLocked(key string, d Delta[T]) {
 	}
 	f.items[key] = dedupDeltas(append(old, d))
 	f.peak = max(f.peak, len(f.items))
+	f.traceRecorded(key, d, len(f.queue))
 	f.cond.Broadcast()
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/store"
+	"github.com/kitchensync/kitchensync/trace"
 )
 
 // ErrFIFOClosed is returned by [DeltaFIFO.Pop] and [RealFIFO.Pop] once the
@@ -35,6 +36,8 @@ type fifoCore[T apiserver.Object] struct {
 	keyFunc   store.KeyFunc
 	known     KeyListerGetter[T]
 	transform func(T) (T, error)
+	tracer    *trace.Tracer // nil: no trace
+	name      string        // for the trace
 
 	mu   sync.Mutex // guards every field below, and the embedding FIFO's queue
 	cond sync.Cond  // on mu; broadcast when something is queued, on Close, and when a waiting Pop's context ends
@@ -188,6 +191,7 @@ func (c *fifoCore[T]) pop(ctx context.Context, process PopProcessFunc[T], q back
 	}
 	isInInitialList := !c.hasSynced
 	key, deltas := q.takeLocked()
+	c.tracePopped(key, deltas, q.lenLocked())
 	var err error
 	if process != nil {
 		err = process(key, deltas, isInInitialList)

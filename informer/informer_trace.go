@@ -21,6 +21,29 @@ func (i *SharedIndexInformer[T]) traceCached(key string, d Delta[T]) {
 	}
 }
 
+// traceRecorded records that the FIFO queued delta d of key, leaving depth
+// entries queued. Call with mu held.
+func (c *fifoCore[T]) traceRecorded(key string, d Delta[T], depth int) {
+	if c.tracer.Enabled() {
+		r := objectRecord(key, d.Object)
+		r.Component, r.Name, r.Action = trace.DeltaFIFO, c.name, trace.DeltaRecorded
+		r.DeltaType, r.Depth = string(d.Type), depth
+		c.tracer.Emit(r)
+	}
+}
+
+// tracePopped records that Pop took key's deltas, leaving depth entries
+// queued. Call with mu held.
+func (c *fifoCore[T]) tracePopped(key string, deltas Deltas[T], depth int) {
+	if c.tracer.Enabled() && len(deltas) > 0 {
+		d := deltas[len(deltas)-1]
+		r := objectRecord(key, d.Object)
+		r.Component, r.Name, r.Action = trace.DeltaFIFO, c.name, trace.DeltaPopped
+		r.DeltaType, r.Count, r.Depth = string(d.Type), len(deltas), depth
+		c.tracer.Emit(r)
+	}
+}
+
 // traceCall records that the listener is about to call its handler with n.
 func (l *listener[T]) traceCall(n notification[T]) {
 	if !l.tracer.Enabled() {

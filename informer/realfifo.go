@@ -5,6 +5,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/store"
+	"github.com/kitchensync/kitchensync/trace"
 )
 
 // RealFIFOOptions configure a [RealFIFO]. The zero value is valid.
@@ -19,6 +20,12 @@ type RealFIFOOptions[T apiserver.Object] struct {
 	// Transform, if set, rewrites each object before it is queued; as for
 	// [DeltaFIFOOptions].Transform.
 	Transform func(T) (T, error)
+	// Tracer, when set, receives a record of every delta recorded
+	// (trace.DeltaRecorded) and every Pop (trace.DeltaPopped), named
+	// Name. Nil means none, at no cost.
+	Tracer *trace.Tracer
+	// Name names the FIFO in its trace records, e.g. its resource.
+	Name string
 }
 
 // RealFIFO is the queue of client-go's newer RealFIFO: every event is its
@@ -45,6 +52,7 @@ type RealFIFO[T apiserver.Object] struct {
 func NewRealFIFO[T apiserver.Object](opts RealFIFOOptions[T]) *RealFIFO[T] {
 	f := &RealFIFO[T]{}
 	f.init(opts.KeyFunc, opts.KnownObjects, opts.Transform)
+	f.tracer, f.name = opts.Tracer, opts.Name
 	return f
 }
 
@@ -68,6 +76,7 @@ func (f *RealFIFO[T]) Delete(obj apiserver.Object) error {
 // mu held.
 func (f *RealFIFO[T]) enqueueLocked(key string, d Delta[T]) {
 	f.events = append(f.events, keyedDelta[T]{key: key, delta: d})
+	f.traceRecorded(key, d, len(f.events))
 	f.cond.Broadcast()
 }
 

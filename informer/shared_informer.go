@@ -118,9 +118,11 @@ func NewSharedIndexInformer[T apiserver.Object](lw ListerWatcher, opts Options[T
 		synced:            make(chan struct{}),
 	}
 	if opts.InOrder {
-		i.fifo = NewRealFIFO(RealFIFOOptions[T]{KnownObjects: i.indexer, Transform: opts.Transform})
+		i.fifo = NewRealFIFO(RealFIFOOptions[T]{KnownObjects: i.indexer, Transform: opts.Transform,
+			Tracer: opts.Tracer, Name: i.traceName()})
 	} else {
-		i.fifo = NewDeltaFIFO(DeltaFIFOOptions[T]{KnownObjects: i.indexer, Transform: opts.Transform})
+		i.fifo = NewDeltaFIFO(DeltaFIFOOptions[T]{KnownObjects: i.indexer, Transform: opts.Transform,
+			Tracer: opts.Tracer, Name: i.traceName()})
 	}
 	i.lister = NewLister(i.indexer, opts.Resource.GroupResource())
 	return i

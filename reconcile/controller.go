@@ -46,7 +46,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Tracer, when set, receives a record of every reconcile (started and
 	// finished, with its result) and of every event a predicate drops,
-	// with the predicate's name. Default: none, at no cost.
+	// with the predicate's name; the default queue gets it too, and
+	// records its adds, gets and dones under the controller's name.
+	// Ignored by a NewQueue of your own: give that queue the tracer in its
+	// workqueue.QueueConfig. Default: none, at no cost.
 	Tracer *trace.Tracer
 }
 
@@ -103,9 +106,9 @@ func NewController(name string, r Reconciler, opts Options) (*Controller, error)
 		opts.RateLimiter = workqueue.DefaultControllerRateLimiter[Request]()
 	}
 	if opts.NewQueue == nil {
-		mp := opts.MetricsProvider
+		mp, tr := opts.MetricsProvider, opts.Tracer
 		opts.NewQueue = func(name string, rl workqueue.RateLimiter[Request]) Queue {
-			return newDefaultQueue(name, rl, mp)
+			return newDefaultQueue(rl, workqueue.QueueConfig{Name: name, MetricsProvider: mp, Tracer: tr})
 		}
 	}
 	if opts.Logger == nil {
@@ -132,7 +135,7 @@ func (c *Controller) getQueue() PriorityQueue {
 		q := c.newQ(c.name, c.limiter)
 		if q == nil {
 			c.queueErr = fmt.Errorf("reconcile: controller %q: Options.NewQueue returned nil", c.name)
-			q = newDefaultQueue(c.name, c.limiter, nil)
+			q = newDefaultQueue(c.limiter, workqueue.QueueConfig{Name: c.name, Tracer: c.tracer})
 		}
 		c.queue = asPriorityQueue(q)
 	})
@@ -147,8 +150,8 @@ func orDefault[N int | time.Duration](v, def N) N {
 	return v
 }
 
-func newDefaultQueue(name string, rl workqueue.RateLimiter[Request], mp workqueue.MetricsProvider) Queue {
-	return workqueue.NewPriorityQueue[Request](rl, workqueue.QueueConfig{Name: name, MetricsProvider: mp})
+func newDefaultQueue(rl workqueue.RateLimiter[Request], cfg workqueue.QueueConfig) Queue {
+	return workqueue.NewPriorityQueue[Request](rl, cfg)
 }
 
 // Name returns the controller's name.

@@ -76,27 +76,70 @@ func TestTraceOneObjectsLife(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		const w = "Widget"
-		want := []trace.Record{
-			{Component: trace.APIServer, Action: trace.Created, Kind: w, Key: "ns/a", ResourceVersion: "2"},
-			{Component: trace.Informer, Name: "widgets", Action: trace.CacheUpdated, Kind: w, Key: "ns/a", ResourceVersion: "2", DeltaType: "Added"},
-			{Component: trace.Informer, Name: "widgets", Action: trace.HandlerCalled, Kind: w, Key: "ns/a", ResourceVersion: "2", Worker: 1, Detail: "OnAdd"},
-			{Component: trace.Controller, Name: "test", Action: trace.ReconcileStarted, Key: "ns/a", Worker: 1},
-			{Component: trace.APIServer, Action: trace.Updated, Kind: w, Key: "ns/a", ResourceVersion: "3", Detail: "status"},
-			{Component: trace.Informer, Name: "widgets", Action: trace.CacheUpdated, Kind: w, Key: "ns/a", ResourceVersion: "3", DeltaType: "Updated"},
-			{Component: trace.Informer, Name: "widgets", Action: trace.HandlerCalled, Kind: w, Key: "ns/a", ResourceVersion: "3", Worker: 1, Detail: "OnUpdate"},
-			{Component: trace.Controller, Name: "test", Action: trace.Dropped, Kind: w, Key: "ns/a", ResourceVersion: "3", DeltaType: "Update",
-				Detail: "reconcile.GenerationChangedPredicate"},
-			{Component: trace.Controller, Name: "test", Action: trace.ReconcileFinished, Key: "ns/a", Worker: 1, Result: trace.ResultSuccess},
-			{Component: trace.APIServer, Action: trace.Deleted, Kind: w, Key: "ns/a", ResourceVersion: "4"},
-			{Component: trace.Informer, Name: "widgets", Action: trace.CacheUpdated, Kind: w, Key: "ns/a", ResourceVersion: "4", DeltaType: "Deleted"},
-			{Component: trace.Informer, Name: "widgets", Action: trace.HandlerCalled, Kind: w, Key: "ns/a", ResourceVersion: "4", Worker: 1, Detail: "OnDelete"},
-			{Component: trace.Controller, Name: "test", Action: trace.ReconcileStarted, Key: "ns/a", Worker: 1},
-			{Component: trace.Controller, Name: "test", Action: trace.ReconcileFinished, Key: "ns/a", Worker: 1, Result: trace.ResultSuccess},
-		}
+		want := lifeOfA()
 		ignore := cmpopts.IgnoreFields(trace.Record{}, "Seq", "Time", "Duration")
 		if diff := cmp.Diff(want, rec.Records(), ignore, cmpopts.EquateErrors()); diff != "" {
 			t.Errorf("trace (-want +got):\n%s", diff)
 		}
 	})
+}
+
+// lifeOfA is the trace of widget ns/a's life in TestTraceOneObjectsLife.
+func lifeOfA() []trace.Record {
+	const w = "Widget"
+	fifo := func(a trace.Action, rv, delta string, depth, count int) trace.Record {
+		return trace.Record{Component: trace.DeltaFIFO, Name: "widgets", Action: a, Kind: w, Key: "ns/a",
+			ResourceVersion: rv, DeltaType: delta, Depth: depth, Count: count}
+	}
+	cache := func(a trace.Action, rv, delta, detail string) trace.Record {
+		r := trace.Record{Component: trace.Informer, Name: "widgets", Action: a, Kind: w, Key: "ns/a",
+			ResourceVersion: rv, DeltaType: delta, Detail: detail}
+		if a == trace.HandlerCalled {
+			r.Worker = 1
+		}
+		return r
+	}
+	queue := func(a trace.Action, depth int) trace.Record {
+		return trace.Record{Component: trace.Workqueue, Name: "test", Action: a, Key: "ns/a", Depth: depth}
+	}
+	ctrl := func(a trace.Action) trace.Record {
+		r := trace.Record{Component: trace.Controller, Name: "test", Action: a, Key: "ns/a", Worker: 1}
+		if a == trace.ReconcileFinished {
+			r.Result = trace.ResultSuccess
+		}
+		return r
+	}
+	want := []trace.Record{
+		// The waiter's order reaches the front desk, the runner, the rail and the chef.
+		{Component: trace.APIServer, Action: trace.Created, Kind: w, Key: "ns/a", ResourceVersion: "2"},
+		fifo(trace.DeltaRecorded, "2", "Added", 1, 0),
+		fifo(trace.DeltaPopped, "2", "Added", 0, 1),
+		cache(trace.CacheUpdated, "2", "Added", ""),
+		cache(trace.HandlerCalled, "2", "", "OnAdd"),
+		queue(trace.Added, 1),
+		queue(trace.Got, 0),
+		ctrl(trace.ReconcileStarted),
+		// The chef's status write comes back, and a predicate drops it.
+		{Component: trace.APIServer, Action: trace.Updated, Kind: w, Key: "ns/a", ResourceVersion: "3", Detail: "status"},
+		fifo(trace.DeltaRecorded, "3", "Updated", 1, 0),
+		fifo(trace.DeltaPopped, "3", "Updated", 0, 1),
+		cache(trace.CacheUpdated, "3", "Updated", ""),
+		cache(trace.HandlerCalled, "3", "", "OnUpdate"),
+		{Component: trace.Controller, Name: "test", Action: trace.Dropped, Kind: w, Key: "ns/a", ResourceVersion: "3",
+			DeltaType: "Update", Detail: "reconcile.GenerationChangedPredicate"},
+		ctrl(trace.ReconcileFinished),
+		queue(trace.Done, 0),
+		// The deletion: one more reconcile, which finds nothing to do.
+		{Component: trace.APIServer, Action: trace.Deleted, Kind: w, Key: "ns/a", ResourceVersion: "4"},
+		fifo(trace.DeltaRecorded, "4", "Deleted", 1, 0),
+		fifo(trace.DeltaPopped, "4", "Deleted", 0, 1),
+		cache(trace.CacheUpdated, "4", "Deleted", ""),
+		cache(trace.HandlerCalled, "4", "", "OnDelete"),
+		queue(trace.Added, 1),
+		queue(trace.Got, 0),
+		ctrl(trace.ReconcileStarted),
+		ctrl(trace.ReconcileFinished),
+		queue(trace.Done, 0),
+	}
+	return want
 }

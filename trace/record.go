@@ -45,7 +45,8 @@ const (
 	// (apiserver.Server.CloseWatches; Count watches).
 	WatchesClosed Action = "watches-closed"
 	// Compacted: the server forgot its history (apiserver.Server.CompactHistory;
-	// ResourceVersion: every older one is now expired).
+	// ResourceVersion is the latest: a watch from any older one now gets
+	// 410 Expired).
 	Compacted Action = "compacted"
 )
 
@@ -87,29 +88,31 @@ const (
 	HandlerCalled Action = "handler-called"
 )
 
-// What a work queue does. Key is the item, formatted with %v.
+// What a work queue does. Key is the item, formatted with %v; Depth is
+// the number of items ready for Get after the action (the queue's Len);
+// Priority is the item's, for a priority queue.
 const (
-	// Added: the item was queued (Depth after, Priority).
+	// Added: the item became ready: added now, or its delay is over.
 	Added Action = "added"
-	// Merged: the item was added while already waiting, or while a worker
+	// Merged: the item was added while already ready, or while a worker
 	// has it and it is already due again, and so collapsed into the
-	// ticket that is there (Depth, Priority it now has).
+	// ticket that is there (Priority it now has).
 	Merged Action = "merged"
 	// Deferred: the item was added while a worker has it; it is queued
-	// again when the worker calls Done (Requeued).
+	// again when the worker calls Done ([Requeued]).
 	Deferred Action = "deferred"
-	// Delayed: the item will be added after Duration (AddAfter).
+	// Delayed: the item will be added after Duration (AddAfter, or
+	// RequeueAfter); an [Added] follows when the time comes.
 	Delayed Action = "delayed"
 	// RateLimited: the item will be added after Duration, the wait its
-	// rate limiter chose (AddRateLimited).
+	// rate limiter chose (AddRateLimited, a failed reconcile).
 	RateLimited Action = "rate-limited"
-	// Got: a worker took the item (Depth after, Priority, Duration it
-	// waited in the queue).
+	// Got: a worker took the item.
 	Got Action = "got"
-	// Done: the worker finished the item (Duration it was processed).
+	// Done: the worker finished the item.
 	Done Action = "done"
-	// Requeued: the item, added while a worker had it, is queued now that
-	// the worker is done (Depth after).
+	// Requeued: the item, added while a worker had it, is ready now that
+	// the worker is done.
 	Requeued Action = "requeued"
 )
 
@@ -173,7 +176,7 @@ type Record struct {
 	Result string `json:"result,omitempty"`
 	// Err is the error, if the action failed. JSON carries its message.
 	Err error `json:"-"`
-	// Duration is how long: a delay, a wait, a reconcile, a list.
+	// Duration is how long: a delay, a reconcile, a list.
 	Duration time.Duration `json:"duration,omitempty"`
 	// Worker numbers the worker or handler, from 1.
 	Worker int `json:"worker,omitempty"`

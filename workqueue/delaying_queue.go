@@ -3,6 +3,8 @@ package workqueue
 import (
 	"sync"
 	"time"
+
+	"github.com/kitchensync/kitchensync/trace"
 )
 
 // DelayingQueue is a [Queue] that can also add an item after a delay, like
@@ -51,6 +53,12 @@ func NewDelayingWithConfig[T comparable](cfg QueueConfig) *DelayingQueue[T] {
 // [PriorityQueue] behaves differently: there, an add that is due now
 // replaces the pending one.
 func (q *DelayingQueue[T]) AddAfter(item T, d time.Duration) {
+	q.addAfter(item, d, trace.Delayed)
+}
+
+// addAfter is AddAfter; action names a delayed add in the trace
+// (trace.Delayed, or trace.RateLimited for AddRateLimited).
+func (q *DelayingQueue[T]) addAfter(item T, d time.Duration, action trace.Action) {
 	if q.ShuttingDown() {
 		return
 	}
@@ -62,6 +70,9 @@ func (q *DelayingQueue[T]) AddAfter(item T, d time.Duration) {
 	readyAt := time.Now().Add(d)
 	q.wmu.Lock()
 	q.retry()
+	if q.tracer.Enabled() {
+		q.emit(action, item, q.Len(), 0, d)
+	}
 	first := q.waiting.add(item, readyAt)
 	q.wmu.Unlock()
 	if first {

@@ -1,6 +1,10 @@
 package workqueue
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/kitchensync/kitchensync/trace"
+)
 
 // lifecycle is the lock, the in-progress count and the shutdown machinery
 // that [Queue] and [PriorityQueue] share: both hand items to workers under
@@ -15,6 +19,8 @@ type lifecycle[T comparable] struct {
 	shuttingDown bool             // set once by ShutDown or ShutDownWithDrain
 	drain        bool             // ShutDownWithDrain is waiting for processing to reach zero
 	metrics      *queueMetrics[T] // nil when metrics are off
+	tracer       *trace.Tracer    // nil when tracing is off
+	name         string           // the queue's name, for the trace
 
 	stopCh   chan struct{} // closed by the first shutdown; ends background goroutines
 	stopOnce sync.Once
@@ -26,6 +32,7 @@ type lifecycle[T comparable] struct {
 func (l *lifecycle[T]) init(cfg QueueConfig) {
 	l.cond.L = &l.mu
 	l.metrics = newQueueMetrics[T](cfg.MetricsProvider, cfg.Name)
+	l.tracer, l.name = cfg.Tracer, cfg.Name
 	l.stopCh = make(chan struct{})
 	if l.metrics != nil {
 		startUnfinishedWorkLoop(&l.wg, l.stopCh, l.updateUnfinishedWork)

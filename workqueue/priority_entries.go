@@ -1,6 +1,10 @@
 package workqueue
 
-import "time"
+import (
+	"time"
+
+	"github.com/kitchensync/kitchensync/trace"
+)
 
 // The bookkeeping of [PriorityQueue]. Every function here must be called
 // with q.mu held.
@@ -16,14 +20,19 @@ func (q *PriorityQueue[T]) addLocked(item T, o AddOpts, now time.Time) (earlier 
 			after = backoff
 		}
 	}
+	priority := 0
+	if o.Priority != nil {
+		priority = *o.Priority
+	}
 	var readyAt time.Time // zero: ready now
 	if after > 0 {
 		readyAt = now.Add(after)
 		q.metrics.retry()
-	}
-	priority := 0
-	if o.Priority != nil {
-		priority = *o.Priority
+		action := trace.Delayed
+		if o.RateLimited {
+			action = trace.RateLimited
+		}
+		q.trace(action, item, q.ready.len(), priority, after)
 	}
 	slot, ok := q.slots[item]
 	if !ok {
@@ -64,8 +73,10 @@ func (q *PriorityQueue[T]) update(slot int32, priority int, readyAt time.Time) (
 		if raised {
 			q.ready.fix(e.pos)
 		}
+		q.trace(trace.Merged, e.item, q.ready.len(), e.priority, 0)
 		return false
 	case held:
+		q.trace(trace.Merged, e.item, q.ready.len(), e.priority, 0)
 		return false
 	}
 	// The entry is waiting.
@@ -92,9 +103,11 @@ func (q *PriorityQueue[T]) makeReady(slot int32) {
 	q.metrics.add(e.item)
 	if e.processing {
 		e.where = held
+		q.trace(trace.Deferred, e.item, q.ready.len(), e.priority, 0)
 		return
 	}
 	q.pushReady(slot)
+	q.trace(trace.Added, e.item, q.ready.len(), e.priority, 0)
 }
 
 // pushReady puts an entry into the ready heap and wakes one Get.

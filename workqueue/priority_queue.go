@@ -2,6 +2,8 @@ package workqueue
 
 import (
 	"time"
+
+	"github.com/kitchensync/kitchensync/trace"
 )
 
 // AddOpts says how [PriorityQueue.AddWithOpts] adds items, as in
@@ -184,6 +186,7 @@ func (q *PriorityQueue[T]) GetWithPriority() (item T, priority int, shutdown boo
 	e := &q.entries[q.ready.pop()]
 	e.where, e.processing = nowhere, true
 	q.startProcessing(e.item)
+	q.trace(trace.Got, e.item, q.ready.len(), e.priority, 0)
 	return e.item, e.priority, false
 }
 
@@ -199,9 +202,11 @@ func (q *PriorityQueue[T]) Done(item T) {
 	}
 	e := &q.entries[slot]
 	e.processing = false
+	q.trace(trace.Done, item, q.ready.len(), e.priority, 0)
 	switch e.where {
 	case held:
 		q.pushReady(slot) // at the place its add gave it
+		q.trace(trace.Requeued, item, q.ready.len(), e.priority, 0)
 	case nowhere:
 		q.release(slot)
 	}

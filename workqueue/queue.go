@@ -1,5 +1,7 @@
 package workqueue
 
+import "github.com/kitchensync/kitchensync/trace"
+
 // QueueConfig configures a queue. The zero value is a valid configuration:
 // an unnamed queue without metrics.
 type QueueConfig struct {
@@ -8,6 +10,12 @@ type QueueConfig struct {
 	Name string
 	// MetricsProvider creates the queue's metrics; nil means none, at no cost.
 	MetricsProvider MetricsProvider
+	// Tracer, when set, receives a record of every add (trace.Added, or
+	// trace.Merged with the ticket already waiting, trace.Deferred while a
+	// worker has the item, trace.Delayed, trace.RateLimited), every Get
+	// (trace.Got), Done (trace.Done) and re-queue at Done (trace.Requeued),
+	// named Name. Nil means none, at no cost.
+	Tracer *trace.Tracer
 }
 
 // itemState says where an item known to a [Queue] is. An item that is
@@ -62,14 +70,17 @@ func (q *Queue[T]) Add(item T) {
 	}
 	s := q.state[item]
 	if s&stateDirty != 0 {
+		q.trace(trace.Merged, item, q.queue.len(), 0, 0)
 		return
 	}
 	q.metrics.add(item)
 	q.state[item] = s | stateDirty
 	if s&stateProcessing != 0 {
+		q.trace(trace.Deferred, item, q.queue.len(), 0, 0)
 		return // Done will queue it
 	}
 	q.queue.push(item)
+	q.trace(trace.Added, item, q.queue.len(), 0, 0)
 	q.cond.Signal()
 }
 
@@ -97,6 +108,7 @@ func (q *Queue[T]) Get() (item T, shutdown bool) {
 	item = q.queue.pop()
 	q.state[item] = stateProcessing // it was dirty only: dirty and processing items are never in the FIFO
 	q.startProcessing(item)
+	q.trace(trace.Got, item, q.queue.len(), 0, 0)
 	return item, false
 }
 
@@ -111,9 +123,11 @@ func (q *Queue[T]) Done(item T) {
 		return
 	}
 	q.finishProcessing(item)
+	q.trace(trace.Done, item, q.queue.len(), 0, 0)
 	if s&stateDirty != 0 {
 		q.state[item] = stateDirty
 		q.queue.push(item)
+		q.trace(trace.Requeued, item, q.queue.len(), 0, 0)
 		q.cond.Signal()
 	} else {
 		delete(q.state, item)

@@ -1,5 +1,7 @@
 package workqueue
 
+import "github.com/kitchensync/kitchensync/trace"
+
 // RateLimitingQueue is a [DelayingQueue] that asks a [RateLimiter] how long
 // to hold back an item that failed, like client-go's rate-limiting queue.
 // A worker that fails calls AddRateLimited; one that succeeds calls Forget,
@@ -24,7 +26,7 @@ func NewRateLimiting[T comparable](limiter RateLimiter[T], cfg QueueConfig) *Rat
 // AddRateLimited adds item after the delay the rate limiter gives it, and
 // so counts one more failure of item.
 func (q *RateLimitingQueue[T]) AddRateLimited(item T) {
-	q.AddAfter(item, q.limiter.When(item))
+	q.addAfter(item, q.limiter.When(item), trace.RateLimited)
 }
 
 // Forget tells the rate limiter that item is done failing. It does not
