@@ -26,26 +26,49 @@
 // by component, in the order data flows.
 //
 // One object's life, seen by an informer and a controller with one
-// worker, reads like this (as [Record.String] prints it):
+// worker, reads like this (as [Record.String] prints it; the reconcile
+// package's Example_trace runs it):
 //
-//	apiserver created Order default/table-7 rv=2
-//	deltafifo[orders] delta-recorded Order default/table-7 rv=2 delta=Added depth=1
-//	deltafifo[orders] delta-popped Order default/table-7 rv=2 delta=Added count=1
-//	informer[orders] cache-updated Order default/table-7 rv=2 delta=Added
-//	informer[orders] handler-called Order default/table-7 rv=2 worker=1 detail=OnAdd
-//	workqueue[orders] added default/table-7 depth=1
-//	workqueue[orders] got default/table-7
-//	controller[orders] reconcile-started Order default/table-7 worker=1
-//	apiserver updated Order default/table-7 rv=3 detail=status
-//	controller[orders] reconcile-finished Order default/table-7 worker=1 result=success
-//	workqueue[orders] done default/table-7
-//	...
+//	apiserver created Widget kitchen/soup rv=2
+//	deltafifo[widgets] delta-recorded Widget kitchen/soup rv=2 delta=Added depth=1
+//	deltafifo[widgets] delta-popped Widget kitchen/soup rv=2 delta=Added count=1
+//	informer[widgets] cache-updated Widget kitchen/soup rv=2 delta=Added
+//	informer[widgets] handler-called Widget kitchen/soup rv=2 worker=1 detail=OnAdd
+//	workqueue[widgets] added kitchen/soup depth=1
+//	workqueue[widgets] got kitchen/soup
+//	controller[widgets] reconcile-started kitchen/soup worker=1
+//	controller[widgets] reconcile-finished kitchen/soup worker=1 result=success
+//	workqueue[widgets] done kitchen/soup
+//
+// A reconcile that writes the status adds "apiserver updated ...
+// detail=status" and the same trip back through the informer, where a
+// predicate may drop it ("controller[widgets] dropped ...
+// detail=reconcile.GenerationChangedPredicate"); a failed one adds
+// "workqueue[widgets] rate-limited ... after=5ms".
+//
+// Where records come from. The API server records what it commits, not
+// what it answers: a reflector records its own lists and watches, and a
+// watch event shows up as the delta it becomes. A handler call is
+// recorded once per handler (Worker numbers them); handlers run on their
+// own goroutines, so with several of them their records interleave.
 //
 // # Emitting
 //
 // Each component takes a *Tracer in its options (a field named Tracer); nil
 // means off. Factories and controllers pass theirs down to what they
-// create, so a program sets it once per component. An emitter guards each
+// create, so a program sets it once per component:
+//
+//   - apiserver.Options.Tracer: committed writes, CloseWatches, CompactHistory;
+//   - informer.WithTracer for a factory, or informer.Options.Tracer for one
+//     informer: its reflector (informer.ReflectorOptions.Tracer), its FIFO
+//     (informer.DeltaFIFOOptions.Tracer, informer.RealFIFOOptions.Tracer),
+//     its cache and its handlers;
+//   - reconcile.Options.Tracer: reconciles, predicates, and the default
+//     queue (workqueue.QueueConfig.Tracer for a queue of your own).
+//
+// Records are emitted where the component changes its state, under its
+// own lock, so that the records of one component come in the order its
+// state changed. An emitter guards each
 // record with [Tracer.Enabled], so that nothing is built when nobody
 // listens:
 //
