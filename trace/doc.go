@@ -77,7 +77,9 @@
 //	}
 //
 // Enabled is one atomic load (and a nil check). The package's benchmarks
-// measure it: about a nanosecond and no allocation per silent hand-off.
+// measure it: a silent hand-off costs what the loop around it costs
+// (about 2ns) and allocates nothing; a heard one, a few hundred
+// nanoseconds, still without allocating.
 //
 // # Listening
 //

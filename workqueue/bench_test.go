@@ -5,6 +5,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/kitchensync/kitchensync/trace"
 )
 
 const benchKeys = 10_000
@@ -140,4 +142,30 @@ func BenchmarkAddRateLimitedForget(b *testing.B) {
 	q.ShutDown()
 	workers.Wait()
 	reportItems(b)
+}
+
+// BenchmarkTraceCost runs one Add, Get and Done of a PriorityQueue from a
+// single goroutine (no contention, so the trace's share is as large as it
+// gets): without a tracer, with a tracer nobody listens to (should be
+// within noise of the first), and with a subscriber (three records per
+// op).
+func BenchmarkTraceCost(b *testing.B) {
+	heard := trace.New()
+	n := 0
+	defer heard.Subscribe(func(trace.Record) { n++ })()
+	for _, bc := range []struct {
+		name string
+		tr   *trace.Tracer
+	}{{"nil", nil}, {"unheard", trace.New()}, {"heard", heard}} {
+		b.Run(bc.name, func(b *testing.B) {
+			q := NewPriorityQueue[int](nil, QueueConfig{Name: "bench", Tracer: bc.tr})
+			defer q.ShutDown()
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				q.Add(i & 1023)
+				item, _ := q.Get()
+				q.Done(item)
+			}
+		})
+	}
 }
