@@ -66,6 +66,16 @@
 // hangs up, the request's context ends the server's watch; nothing
 // outlives the request.
 //
+// # The door
+//
+// The handler answers only requests whose Host header names the loopback
+// interface, as `kubectl proxy` does by default: a web page rebound to
+// 127.0.0.1 gets 403. [WithAcceptHosts] widens that, and
+// [WithBearerToken] asks every request for a token (401 without it), as
+// a server that other machines can reach needs. A request built with
+// httptest.NewRequest carries Host example.com: set its Host to
+// "localhost" to hand it to ServeHTTP.
+//
 // # Errors
 //
 // Every failure is a Kubernetes Status with its HTTP code, the body of the

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -34,8 +35,10 @@ type Handler struct {
 	srv          *apiserver.Server
 	maxBytes     int64
 	now          func() time.Time
-	watchTimeout time.Duration // 0: watches without timeoutSeconds never end
-	bodyTimeout  time.Duration // 0: no read deadline for bodies
+	watchTimeout time.Duration    // 0: watches without timeoutSeconds never end
+	bodyTimeout  time.Duration    // 0: no read deadline for bodies
+	acceptHosts  []*regexp.Regexp // nil: loopback names only
+	token        string           // "": no authentication
 }
 
 // Defaults of the [Handler] options.
@@ -101,8 +104,13 @@ func NewHandler(srv *apiserver.Server, opts ...Option) *Handler {
 	return h
 }
 
-// ServeHTTP routes one request: discovery, version, or a resource.
+// ServeHTTP lets in the requests the door admits (see [WithAcceptHosts]
+// and [WithBearerToken]) and routes each: discovery, version, or a
+// resource.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !h.admit(w, r) {
+		return
+	}
 	segs := splitPath(r.URL.Path)
 	switch {
 	case len(segs) == 1 && segs[0] == "version":

@@ -78,6 +78,7 @@ func TestWatchTimeout(t *testing.T) {
 		h := httpapi.NewHandler(srv)
 		rec := httptest.NewRecorder()
 		req := httptest.NewRequest("GET", wPath+"?watch=true&timeoutSeconds=30", nil)
+		req.Host = "localhost"
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
@@ -126,6 +127,7 @@ func TestAge(t *testing.T) {
 			now = created.Add(tc.after)
 			rec := httptest.NewRecorder()
 			req := httptest.NewRequest("GET", w1Path, nil)
+			req.Host = "localhost"
 			req.Header.Set("Accept", tableAccept)
 			h.ServeHTTP(rec, req)
 			if got := ageCell(t, rec); got != tc.want {
@@ -156,6 +158,7 @@ func TestWatchClientGoesAway(t *testing.T) {
 		reqCtx, hangUp := context.WithCancel(context.Background())
 		rec := httptest.NewRecorder()
 		req := httptest.NewRequestWithContext(reqCtx, "GET", wPath+"?watch=true", nil)
+		req.Host = "localhost"
 		done := make(chan struct{})
 		go func() {
 			defer close(done)

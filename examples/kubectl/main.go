@@ -11,6 +11,13 @@
 // Every request is narrated on one line:
 //
 //	[apiserver] GET /apis/menu.example.com/v1/namespaces/default/orders 200
+//
+// The door is locked by default: it listens on loopback and answers only
+// loopback Host names (a web page rebound to 127.0.0.1 gets 403). To serve
+// other machines, give a token, which the kubeconfig then carries, and
+// optionally a certificate:
+//
+//	go run ./examples/kubectl -addr 0.0.0.0:8443 -token "$(openssl rand -hex 16)" -tls-cert cert.pem -tls-key key.pem
 package main
 
 import (
@@ -24,6 +31,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -48,10 +56,19 @@ func main() {
 func run(ctx context.Context, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("kubectl", flag.ContinueOnError)
 	fs.SetOutput(out)
-	addr := fs.String("addr", "127.0.0.1:8001", "address to listen on (host:port; port 0 picks a free one)")
+	addr := fs.String("addr", "127.0.0.1:8001", "address to listen on (host:port; port 0 picks a free one); one that is not loopback needs -token")
 	seed := fs.Bool("seed", true, "create a menu and a few orders to look at")
 	duration := fs.Duration("duration", 0, "stop after this long (0: run until interrupted)")
+	var door doorFlags
+	fs.StringVar(&door.token, "token", "", "bearer token every request must carry (written into the kubeconfig)")
+	fs.StringVar(&door.acceptHosts, "accept-hosts", "", "regular expression of the Host names to answer, as kubectl proxy --accept-hosts (default: loopback names, or any host with -token)")
+	fs.StringVar(&door.certFile, "tls-cert", "", "serve HTTPS with this certificate (PEM; with -tls-key)")
+	fs.StringVar(&door.keyFile, "tls-key", "", "the private key of -tls-cert (PEM)")
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	opts, err := door.options(*addr)
+	if err != nil {
 		return err
 	}
 	// Seeding takes no time; it should not fail because Ctrl-C came early.
@@ -59,12 +76,11 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", *addr)
+	ln, url, err := door.listen(*addr)
 	if err != nil {
 		return err
 	}
-	url := "http://" + ln.Addr().String()
-	kubeconfig, err := writeKubeconfig(url)
+	kubeconfig, err := writeKubeconfig(url, door)
 	if err != nil {
 		ln.Close()
 		return err
@@ -76,7 +92,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		ctx, cancel = context.WithTimeout(ctx, *duration)
 		defer cancel()
 	}
-	return serve(ctx, ln, narrate(out, httpapi.NewHandler(srv)))
+	return serve(ctx, ln, narrate(out, httpapi.NewHandler(srv, opts...)))
 }
 
 // newServer returns an API server with the kitchen's kinds, seeded with a
@@ -130,28 +146,41 @@ func seedOrders() []*kitchen.Order {
 }
 
 // writeKubeconfig writes a kubeconfig for the server at url into a new
-// temporary directory and returns its path.
-func writeKubeconfig(url string) (string, error) {
+// temporary directory and returns its path. It carries the door's token
+// and certificate, if any.
+func writeKubeconfig(url string, door doorFlags) (string, error) {
 	dir, err := os.MkdirTemp("", "kitchensync-kubectl-")
 	if err != nil {
 		return "", err
 	}
 	path := filepath.Join(dir, "kubeconfig")
-	return path, os.WriteFile(path, []byte(kubeconfigFor(url)), 0o600)
+	return path, os.WriteFile(path, []byte(kubeconfigWith(url, door)), 0o600)
 }
 
 // kubeconfigFor returns a kubeconfig with one cluster at url (plain HTTP, no
 // credentials), one context "kitchensync" using it, selected.
-func kubeconfigFor(url string) string {
+func kubeconfigFor(url string) string { return kubeconfigWith(url, doorFlags{}) }
+
+// kubeconfigWith is kubeconfigFor with the door's token and, for HTTPS,
+// its certificate as the authority to trust (a self-signed one is its
+// own).
+func kubeconfigWith(url string, door doorFlags) string {
+	cluster, user := "", "{}"
+	if door.certFile != "" {
+		cluster = "\n    certificate-authority: " + strconv.Quote(door.certFile)
+	}
+	if door.token != "" {
+		user = "{token: " + strconv.Quote(door.token) + "}"
+	}
 	return `apiVersion: v1
 kind: Config
 clusters:
 - name: kitchensync
   cluster:
-    server: ` + url + `
+    server: ` + url + cluster + `
 users:
 - name: kitchensync
-  user: {}
+  user: ` + user + `
 contexts:
 - name: kitchensync
   context:

@@ -169,3 +169,44 @@ func TestHelp(t *testing.T) {
 		t.Errorf("run -h printed %q, want the usage only", out.String())
 	}
 }
+
+// A path made to look like a narration line of its own (an escape
+// sequence, a newline, a forged request) is printed quoted, on one line.
+func TestNarrationQuotesWhatClientsSend(t *testing.T) {
+	url, log, stop := start(t)
+	resp, err := http.Get(url + "/apis/%1b%5b31mRED%1b%5b0m%0a%5bapiserver%5d%20DELETE%20/forged%20200")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	stop()
+	want := `[apiserver] GET "/apis/\x1b[31mRED\x1b[0m\n[apiserver] DELETE /forged 200" 404` + "\n"
+	if diff := cmp.Diff(want, log.String()); diff != "" {
+		t.Errorf("narration (-want +got):\n%s", diff)
+	}
+}
+
+func TestRunRefusesOpenAddressWithoutToken(t *testing.T) {
+	for _, addr := range []string{"0.0.0.0:0", ":0", "192.0.2.1:8001"} {
+		var out bytes.Buffer
+		err := run(context.Background(), []string{"-addr", addr}, &out)
+		if err == nil || !strings.Contains(err.Error(), "without -token") {
+			t.Errorf("run -addr %s = %v, want a refusal naming -token", addr, err)
+		}
+	}
+}
+
+func TestDoorFlags(t *testing.T) {
+	if _, err := (doorFlags{token: "t", certFile: "cert.pem"}).options("0.0.0.0:0"); err == nil {
+		t.Error("-tls-cert without -tls-key was accepted")
+	}
+	if _, err := (doorFlags{acceptHosts: "("}).options("127.0.0.1:0"); err == nil {
+		t.Error("a bad -accept-hosts was accepted")
+	}
+	want := "apiVersion: v1\nkind: Config\nclusters:\n- name: kitchensync\n  cluster:\n    server: https://10.0.0.1:8001\n" +
+		"    certificate-authority: \"/etc/cert.pem\"\nusers:\n- name: kitchensync\n  user: {token: \"s3cret\"}\n"
+	got := kubeconfigWith("https://10.0.0.1:8001", doorFlags{token: "s3cret", certFile: "/etc/cert.pem"})
+	if !strings.HasPrefix(got, want) {
+		t.Errorf("kubeconfig:\n%s\nwant it to start with\n%s", got, want)
+	}
+}

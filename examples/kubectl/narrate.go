@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"sync"
 )
 
@@ -23,13 +24,18 @@ func narrate(out io.Writer, h http.Handler) http.Handler {
 		if r.URL.RawQuery != "" {
 			target += "?" + r.URL.RawQuery
 		}
-		rec.onStream = func(code int) { say("[apiserver] %s %s %d (watching)\n", r.Method, target, code) }
+		// What a client sends is quoted unless it is plain, so that a
+		// path with escape sequences or a newline cannot colour the
+		// terminal or forge a line of narration.
+		method := printable(r.Method)
+		target = printable(target)
+		rec.onStream = func(code int) { say("[apiserver] %s %s %d (watching)\n", method, target, code) }
 		h.ServeHTTP(rec, r)
 		if rec.streaming {
-			say("[apiserver] %s %s watch ended\n", r.Method, target)
+			say("[apiserver] %s %s watch ended\n", method, target)
 			return
 		}
-		say("[apiserver] %s %s %d\n", r.Method, target, rec.status())
+		say("[apiserver] %s %s %d\n", method, target, rec.status())
 	})
 }
 
@@ -69,3 +75,14 @@ func (r *recorder) Flush() {
 
 // Unwrap lets http.ResponseController reach the real writer's methods.
 func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// printable returns s as it is when it holds only visible ASCII, and else
+// quoted as a Go string ("\x1b[31m...\n"), which shows every byte.
+func printable(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] <= ' ' || s[i] >= 0x7f {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}

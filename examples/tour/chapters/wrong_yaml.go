@@ -177,6 +177,7 @@ func apply(front http.Handler, namespace, manifest string) string {
 // and the body.
 func call(front http.Handler, method, path string, body []byte) (int, []byte) {
 	req := httptest.NewRequest(method, path, bytes.NewReader(body))
+	req.Host = "localhost" // the front desk answers loopback names only
 	req.Header.Set("Content-Type", "application/json")
 	rec := httptest.NewRecorder()
 	front.ServeHTTP(rec, req)
