@@ -14,7 +14,8 @@ import (
 // Server serves a handler over in-memory connections. Make one with
 // [NewServer]; it is closed when the test ends.
 type Server struct {
-	// Config reaches the server: plain HTTP to "http://in-memory", dialed
+	// Config reaches the server: plain HTTP to "http://localhost" (a
+	// loopback name, which httpapi's door lets in by default), dialed
 	// through the in-memory listener. Copy it and set the client's
 	// manners (QPS, timeout) as needed.
 	Config rest.Config
@@ -29,7 +30,7 @@ type Server struct {
 func NewServer(tb testing.TB, h http.Handler) *Server {
 	ln := &listener{conns: make(chan net.Conn), done: make(chan struct{})}
 	s := &Server{srv: &http.Server{Handler: h}, ln: ln}
-	s.Config = rest.Config{Host: "http://in-memory", Dial: ln.dial}
+	s.Config = rest.Config{Host: "http://localhost", Dial: ln.dial}
 	served := make(chan struct{})
 	go func() {
 		defer close(served)
