@@ -10,7 +10,7 @@ import (
 // Object is anything the server can store: a kind with [TypeMeta] and
 // [ObjectMeta], like Kubernetes' runtime.Object plus metav1.Object.
 //
-// A kind gets GetTypeMeta and GetObjectMeta for free by embedding both
+// A kind gets every method but DeepCopyObject for free by embedding both
 // structs; it writes DeepCopyObject itself (Kubernetes generates it):
 //
 //	type Order struct {
@@ -31,6 +31,11 @@ type Object interface {
 	// GetObjectMeta returns the object's metadata, for reading or setting in
 	// place.
 	GetObjectMeta() *ObjectMeta
+	// GetNamespace and GetName return metadata.namespace and metadata.name:
+	// what the cache (package store) needs to key and index an object, as
+	// metav1.Object's getters do in Kubernetes.
+	GetNamespace() string
+	GetName() string
 	// DeepCopyObject returns a copy that shares no memory with the original.
 	DeepCopyObject() Object
 }
@@ -108,6 +113,12 @@ type ObjectMeta struct {
 // GetObjectMeta returns m itself, so that every kind embedding ObjectMeta
 // satisfies that part of [Object].
 func (m *ObjectMeta) GetObjectMeta() *ObjectMeta { return m }
+
+// GetNamespace returns m.Namespace.
+func (m *ObjectMeta) GetNamespace() string { return m.Namespace }
+
+// GetName returns m.Name.
+func (m *ObjectMeta) GetName() string { return m.Name }
 
 // DeepCopy returns a copy of m that shares no maps or slices with it.
 func (m *ObjectMeta) DeepCopy() ObjectMeta {

@@ -40,6 +40,8 @@ type valueKind struct{ meta *apiserver.ObjectMeta }
 func (v valueKind) GetTypeMeta() *apiserver.TypeMeta     { return &apiserver.TypeMeta{} }
 func (v valueKind) GetObjectMeta() *apiserver.ObjectMeta { return v.meta }
 func (v valueKind) DeepCopyObject() apiserver.Object     { return v }
+func (v valueKind) GetNamespace() string                 { return v.meta.Namespace }
+func (v valueKind) GetName() string                      { return v.meta.Name }
 
 func orderInfo() apiserver.KindInfo {
 	return apiserver.KindInfo{

@@ -5,8 +5,6 @@ import (
 	"maps"
 	"slices"
 	"sync/atomic"
-
-	"github.com/kitchensync/kitchensync/apiserver"
 )
 
 // IndexFunc computes the values under which an object is filed in one
@@ -16,11 +14,11 @@ import (
 //
 // An IndexFunc must be a pure function of the object: the store recomputes
 // it on the stored object when that object is updated or deleted.
-type IndexFunc[T apiserver.Object] func(obj T) ([]string, error)
+type IndexFunc[T Object] func(obj T) ([]string, error)
 
 // Indexers names index functions; the name is what [Indexer.ByIndex] and
 // friends take.
-type Indexers[T apiserver.Object] map[string]IndexFunc[T]
+type Indexers[T Object] map[string]IndexFunc[T]
 
 // NamespaceIndex is the conventional name of the index that files objects
 // by namespace; register it with [MetaNamespaceIndexFunc].
@@ -28,11 +26,11 @@ const NamespaceIndex = "namespace"
 
 // MetaNamespaceIndexFunc files an object under its namespace ("" for a
 // cluster-scoped object), like client-go's cache.MetaNamespaceIndexFunc.
-func MetaNamespaceIndexFunc[T apiserver.Object](obj T) ([]string, error) {
+func MetaNamespaceIndexFunc[T Object](obj T) ([]string, error) {
 	if isNil(obj) {
 		return nil, errors.New("store: cannot index a nil object")
 	}
-	return []string{obj.GetObjectMeta().Namespace}, nil
+	return []string{obj.GetNamespace()}, nil
 }
 
 // keySet is the set of keys filed under one index value. Answers come
@@ -64,7 +62,7 @@ func (set *keySet) sortedKeys() []string {
 // index is one named index: for each value, the keys of the objects filed
 // under it. A value with no keys is removed, so that ListIndexFuncValues
 // shows only values in use.
-type index[T apiserver.Object] struct {
+type index[T Object] struct {
 	name   string
 	fn     IndexFunc[T]
 	values map[string]*keySet

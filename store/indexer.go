@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/kitchensync/kitchensync/apiserver"
 )
 
 // Indexer is a goroutine-safe cache of objects by key, with named indexes,
@@ -16,7 +14,7 @@ import (
 //
 // Objects handed to the Indexer are stored as they are, and objects it
 // returns are the stored ones, shared with every other reader: never
-// mutate them (copy with [apiserver.DeepCopy] first). A mutated object can
+// mutate them (copy with apiserver.DeepCopy first). A mutated object can
 // also leave its index entries stale.
 //
 // Every method is safe for concurrent use; readers share a read lock.
@@ -24,7 +22,7 @@ import (
 // are sorted by key or value, where client-go returns map order. The zero
 // value is an empty Indexer without indexes, keyed by
 // [MetaNamespaceKeyFunc].
-type Indexer[T apiserver.Object] struct {
+type Indexer[T Object] struct {
 	keyFunc KeyFunc
 
 	mu      sync.RWMutex // guards items and indexes
@@ -35,7 +33,7 @@ type Indexer[T apiserver.Object] struct {
 // NewIndexer returns an empty Indexer that keys objects with keyFunc
 // ([MetaNamespaceKeyFunc] if nil) and maintains the given indexes. The map
 // is copied; entries with a nil function are ignored.
-func NewIndexer[T apiserver.Object](keyFunc KeyFunc, indexers Indexers[T]) *Indexer[T] {
+func NewIndexer[T Object](keyFunc KeyFunc, indexers Indexers[T]) *Indexer[T] {
 	if keyFunc == nil {
 		keyFunc = MetaNamespaceKeyFunc
 	}
@@ -202,7 +200,7 @@ func (x *Indexer[T]) Replace(list []T, resourceVersion string) error {
 }
 
 // buildIndex indexes items from scratch.
-func buildIndex[T apiserver.Object](name string, fn IndexFunc[T], items map[string]T) (*index[T], error) {
+func buildIndex[T Object](name string, fn IndexFunc[T], items map[string]T) (*index[T], error) {
 	ix := &index[T]{name: name, fn: fn, values: map[string]*keySet{}}
 	for key, obj := range items {
 		vals, err := ix.compute(key, obj)

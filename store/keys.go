@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-
-	"github.com/kitchensync/kitchensync/apiserver"
 )
 
 // KeyFunc names an object in a store. Two objects with the same key are
 // the same object at different times; like client-go's cache.KeyFunc.
-type KeyFunc func(obj apiserver.Object) (string, error)
+type KeyFunc func(obj Object) (string, error)
 
 // MetaNamespaceKeyFunc is the default [KeyFunc]: "namespace/name" for a
 // namespaced object and just "name" for a cluster-scoped one, the same keys
@@ -19,18 +17,18 @@ type KeyFunc func(obj apiserver.Object) (string, error)
 //
 // Unlike client-go it refuses a nil object and an object without a name:
 // either would be a bug upstream, and an empty key would silently collide.
-func MetaNamespaceKeyFunc(obj apiserver.Object) (string, error) {
+func MetaNamespaceKeyFunc(obj Object) (string, error) {
 	if isNil(obj) {
 		return "", errors.New("the object is nil")
 	}
-	meta := obj.GetObjectMeta()
-	if meta.Name == "" {
+	ns, name := obj.GetNamespace(), obj.GetName()
+	if name == "" {
 		return "", errors.New("metadata.name is empty; set the name (the API server does on create)")
 	}
-	if meta.Namespace == "" {
-		return meta.Name, nil
+	if ns == "" {
+		return name, nil
 	}
-	return meta.Namespace + "/" + meta.Name, nil
+	return ns + "/" + name, nil
 }
 
 // SplitMetaNamespaceKey is the inverse of [MetaNamespaceKeyFunc]: it splits
@@ -68,7 +66,7 @@ func (e *InvalidKeyError) Error() string {
 // KeyError reports that the store's [KeyFunc] failed for an object, like
 // client-go's cache.KeyError. Err is the key function's error.
 type KeyError struct {
-	Obj apiserver.Object
+	Obj Object
 	Err error
 }
 
@@ -82,7 +80,7 @@ func (e *KeyError) Unwrap() error { return e.Err }
 
 // isNil reports whether obj is nil or a nil pointer inside an interface,
 // such as a (*Order)(nil), whose methods would panic.
-func isNil(obj apiserver.Object) bool {
+func isNil(obj Object) bool {
 	if obj == nil {
 		return true
 	}
@@ -96,10 +94,9 @@ func isNil(obj apiserver.Object) bool {
 
 // describe names an object for an error message without calling into a
 // nil pointer.
-func describe(obj apiserver.Object) string {
+func describe(obj Object) string {
 	if isNil(obj) {
 		return "<nil>"
 	}
-	meta := obj.GetObjectMeta()
-	return fmt.Sprintf("%T %q", obj, meta.Namespace+"/"+meta.Name)
+	return fmt.Sprintf("%T %q", obj, obj.GetNamespace()+"/"+obj.GetName())
 }
