@@ -90,6 +90,16 @@
 // Differences not (yet) declared deliberate are in FINDINGS.md, each
 // pinned by a test that is skipped while it stands.
 //
+// # Against a real kube-apiserver
+//
+// Package realserver sends the same raw HTTP requests to a real
+// kube-apiserver (built by shared/tools/real-apiserver) and to
+// apiserver/httpapi and compares the answers; it runs only with
+// KITCHENSYNC_REAL_APISERVER=1 and skips when the binaries are not built,
+// so CI never depends on it:
+//
+//	KITCHENSYNC_REAL_APISERVER=1 go test -v -run TestRealServer ./realserver/
+//
 // # Benchmarks
 //
 // internal/bench holds each workload twice; `go test -bench .` runs them as

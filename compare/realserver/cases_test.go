@@ -1,0 +1,130 @@
+package realserver
+
+// diffCase is a request sequence played on both servers. Each case works
+// on objects of its own (named after it), so the cases do not disturb
+// each other.
+type diffCase struct {
+	Name  string
+	Steps []step
+}
+
+const (
+	mergePatch = "application/merge-patch+json"
+	jsonPatch  = "application/json-patch+json"
+)
+
+var cases = []diffCase{
+	{"create-get", []step{
+		{Method: "POST", Body: widget(`"name":"cg","labels":{"app":"shop"}`, `"spec":{"color":"red","size":1}`)},
+		{Method: "GET", Path: "/cg"},
+		{Method: "GET", Path: "/nosuch"},
+	}},
+	{"already-exists", []step{
+		{Method: "POST", Body: widget(`"name":"ae"`, `"spec":{"color":"red"}`)},
+		{Method: "POST", Body: widget(`"name":"ae"`, `"spec":{"color":"blue"}`)},
+	}},
+	{"conflict", []step{
+		{Method: "POST", Body: widget(`"name":"cf"`, `"spec":{"color":"red"}`)},
+		{Method: "PUT", Path: "/cf", Body: widget(`"name":"cf","resourceVersion":"{{rv:0}}"`, `"spec":{"size":2}`)},
+		{Method: "PUT", Path: "/cf", Body: widget(`"name":"cf","resourceVersion":"{{rv:0}}"`, `"spec":{"size":3}`)},
+	}},
+	{"put-without-rv", []step{
+		{Method: "POST", Body: widget(`"name":"pn"`, `"spec":{"color":"red"}`)},
+		{Method: "PUT", Path: "/pn", Body: widget(`"name":"pn"`, `"spec":{"size":2}`)},
+	}},
+	{"put-noop", []step{
+		{Method: "POST", Body: widget(`"name":"no"`, `"spec":{"color":"red"}`)},
+		{Method: "PUT", Path: "/no", Body: widget(`"name":"no","resourceVersion":"{{rv:0}}"`, `"spec":{"color":"red"}`)},
+	}},
+	{"delete", []step{
+		{Method: "POST", Body: widget(`"name":"de"`, "")},
+		{Method: "DELETE", Path: "/de"},
+		{Method: "GET", Path: "/de"},
+		{Method: "DELETE", Path: "/de"},
+	}},
+	{"delete-finalizers", []step{
+		{Method: "POST", Body: widget(`"name":"df","finalizers":["example.com/hold"]`, "")},
+		{Method: "DELETE", Path: "/df"},
+		{Method: "DELETE", Path: "/df"},
+		{Method: "GET", Path: "/df"},
+		{Method: "PATCH", Path: "/df", ContentType: mergePatch, Body: `{"metadata":{"finalizers":null}}`},
+		{Method: "GET", Path: "/df"},
+	}},
+	{"delete-background", []step{
+		{Method: "POST", Body: widget(`"name":"db"`, "")},
+		{Method: "DELETE", Path: "/db", Body: fmtDelete("Background")},
+		{Method: "GET", Path: "/db"},
+	}},
+	{"delete-orphan", []step{
+		{Method: "POST", Body: widget(`"name":"do"`, "")},
+		{Method: "DELETE", Path: "/do", Body: fmtDelete("Orphan")},
+	}},
+	{"delete-bad-policy", []step{
+		{Method: "POST", Body: widget(`"name":"dp"`, "")},
+		{Method: "DELETE", Path: "/dp", Body: fmtDelete("Sometimes")},
+	}},
+	{"delete-precondition", []step{
+		{Method: "POST", Body: widget(`"name":"pc"`, "")},
+		{Method: "DELETE", Path: "/pc", Body: `{"kind":"DeleteOptions","apiVersion":"v1","preconditions":{"uid":"not-the-uid"}}`},
+		{Method: "DELETE", Path: "/pc", Body: `{"kind":"DeleteOptions","apiVersion":"v1","preconditions":{"resourceVersion":"1"}}`},
+	}},
+	{"delete-collection", []step{
+		{Method: "POST", Body: widget(`"name":"dc","labels":{"set":"dc"}`, "")},
+		{Method: "DELETE", Path: "?labelSelector=set%3Ddc"},
+	}},
+	{"no-such-namespace", []step{
+		{Method: "POST", Path: "/apis/test.kitchensync.io/v1/namespaces/nosuchns/widgets", Body: widget(`"name":"ns"`, "")},
+		{Method: "POST", Body: widget(`"name":"nm","namespace":"other"`, "")},
+	}},
+	{"dry-run-create", []step{
+		{Method: "POST", Path: "?dryRun=All", Body: widget(`"name":"dr"`, "")},
+		{Method: "GET", Path: "/dr"},
+	}},
+	{"list-limit-continue", []step{
+		{Method: "POST", Body: widget(`"name":"ll1","labels":{"set":"list"}`, "")},
+		{Method: "POST", Body: widget(`"name":"ll2","labels":{"set":"list"}`, "")},
+		{Method: "POST", Body: widget(`"name":"ll3","labels":{"set":"list"}`, "")},
+		{Method: "GET", Path: "?labelSelector=set%3Dlist&limit=2"},
+		{Method: "GET", Path: "?labelSelector=set%3Dlist&limit=2&continue={{continue:3}}"},
+		{Method: "GET", Path: "?labelSelector=set%3Dlist&limit=-1"},
+	}},
+	{"selectors", []step{
+		{Method: "POST", Body: widget(`"name":"se1","labels":{"set":"sel","tier":"a"}`, `"spec":{"color":"red"}`)},
+		{Method: "POST", Body: widget(`"name":"se2","labels":{"set":"sel","tier":"b"}`, `"spec":{"color":"blue"}`)},
+		{Method: "GET", Path: "?labelSelector=set%3Dsel,tier+in+(a)"},
+		{Method: "GET", Path: "?labelSelector=set%3Dsel&fieldSelector=spec.color%3Dblue"},
+		{Method: "GET", Path: "?fieldSelector=metadata.name%3Dse1"},
+		{Method: "GET", Path: "?labelSelector=a%3Db%3Dc"},
+		{Method: "GET", Path: "?fieldSelector=spec.size%3D1"},
+	}},
+	{"bad-input", []step{
+		{Method: "POST", Body: widget(`"name":"Bad_Name"`, "")},
+		{Method: "POST", Body: `{"apiVersion":"test.kitchensync.io/v1","kind":"Gadget","metadata":{"name":"wk"}}`},
+		{Method: "POST", Body: `{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"mj"}`},
+		{Method: "POST", Body: widget(`"name":"tf","finalizers":["hold"]`, "")},
+		{Method: "GET", Path: "?resourceVersion=abc"},
+	}},
+	{"patches", []step{
+		{Method: "POST", Body: widget(`"name":"pa"`, `"spec":{"color":"red"}`)},
+		{Method: "PATCH", Path: "/pa", ContentType: mergePatch, Body: `{"spec":{"color":"green","tags":["x"]}}`},
+		{Method: "PATCH", Path: "/pa", ContentType: jsonPatch, Body: `[{"op":"test","path":"/spec/color","value":"blue"}]`},
+		{Method: "PATCH", Path: "/pa", ContentType: jsonPatch, Body: `[{"op":"replace","path":"/spec/size","value":4}]`},
+		{Method: "PATCH", Path: "/pa", ContentType: mergePatch, Body: `{"metadata":{"name":"zz"}}`},
+		{Method: "PATCH", Path: "/nosuch", ContentType: mergePatch, Body: `{"spec":{"size":1}}`},
+	}},
+	{"status-subresource", []step{
+		{Method: "POST", Body: widget(`"name":"st"`, `"spec":{"color":"red"},"status":{"phase":"Ignored"}`)},
+		{Method: "PATCH", Path: "/st/status", ContentType: mergePatch, Body: `{"spec":{"color":"blue"},"status":{"phase":"Ready"}}`},
+		{Method: "PATCH", Path: "/st", ContentType: mergePatch, Body: `{"status":{"phase":"Lost"}}`},
+		{Method: "GET", Path: "/st/status"},
+	}},
+	{"watch", []step{
+		{Method: "POST", Body: widget(`"name":"wa","labels":{"set":"watch"}`, "")},
+		{Method: "GET", Path: "?watch=true&resourceVersion=0&labelSelector=set%3Dwatch&timeoutSeconds=1"},
+		{Method: "GET", Path: "/wa?watch=true&timeoutSeconds=1"},
+	}},
+}
+
+func fmtDelete(policy string) string {
+	return `{"kind":"DeleteOptions","apiVersion":"v1","propagationPolicy":"` + policy + `"}`
+}

@@ -1,0 +1,31 @@
+// Package realserver is the differential suite against a real
+// kube-apiserver: the same raw HTTP requests go to a real kube-apiserver
+// v1.37.2 (with etcd) and to kitchensync's apiserver/httpapi, and the test
+// compares what each answers — status code, Status reason, message and
+// details, and the object's fields — after normalising what must differ
+// (uids, timestamps, resourceVersions, continue tokens, managedFields).
+//
+// It has no API; its content is its tests. The real server is built by
+// shared/tools/real-apiserver/build.sh (20–35 minutes, once, cached in
+// ~/.cache/real-apiserver) and started and stopped by that directory's
+// start.sh and stop.sh. Because the build is long, CI never runs this
+// suite: it runs only when KITCHENSYNC_REAL_APISERVER=1 is set, and skips,
+// saying how to build them, when the binaries are missing:
+//
+//	cd compare && KITCHENSYNC_REAL_APISERVER=1 go test -v -run TestRealServer ./realserver/
+//
+// The tools directory is found as shared/tools/real-apiserver in the
+// repository's parent directory (or any ancestor), or named by
+// KITCHENSYNC_REAL_APISERVER_TOOLS.
+//
+// Both servers get the test kind Widget of apiserver/apiservertest: on the
+// real server as a CustomResourceDefinition with a status subresource and
+// the selectable field spec.color. Each case plays a short request
+// sequence on objects of its own; the test logs a table of agree/differ
+// per request and the count "agree N / compared M". Differences already
+// known are listed, with their reason, in knownDifferences: the test fails
+// only on a new difference, and logs a known one that has come to agree.
+//
+// In the kitchen: the same tickets handed to our kitchen and to the famous
+// one across the street, compared plate by plate.
+package realserver

@@ -1,0 +1,80 @@
+package realserver
+
+import (
+	"fmt"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+)
+
+// knownDifferences names the steps ("case/step index") where kitchensync
+// is known to answer otherwise than the real server, with the reason. The
+// test fails only on a difference not listed here.
+var knownDifferences = map[string]string{
+	"put-without-rv/1":      `details.kind "Widget" and message "Widget.<group>" where the real server says "widgets"; value printed as 0x0, not 0`,
+	"delete-precondition/1": `details.kind and message say "widgets" (real: "Widget"); other wording of the UID precondition`,
+	"delete-precondition/2": `details.kind and message say "widgets" (real: "Widget"); other wording of the resourceVersion precondition`,
+	"delete-collection/1":   "deletecollection not served: 405 (real: 200 with the deleted objects)",
+	"no-such-namespace/0":   `namespaces are not objects: 201 (real: 404 namespaces "nosuchns" not found)`,
+	"no-such-namespace/1":   "namespace mismatch message names both namespaces (real: without them)",
+	"list-limit-continue/5": "limit=-1 is 400 (real: 200, the whole list)",
+	"selectors/5":           `malformed label selector message has an "invalid label selector" prefix`,
+	"selectors/6":           "unsupported field label message quotes the label and lists the supported ones",
+	"bad-input/1":           `wrong kind is 400 with a Go type message (real: 422 Invalid, kind: Invalid value: "Gadget": must be Widget)`,
+	"bad-input/2":           "malformed JSON: other wording (real: \"the object provided is unrecognized ...\")",
+	"bad-input/4":           "resourceVersion=abc: other wording after \"invalid resource version: \"",
+	"patches/2":             "JSON patch whose test op fails is 400 BadRequest (real: 422 Invalid, generic message)",
+	"patches/3":             "JSON patch replace of a missing key is 400 (real: 200, the key is added)",
+	"patches/4":             "merge patch changing metadata.name is 422 immutable (real: 400 \"the name of the object (zz) does not match the name on the URL (pa)\")",
+	"watch/2":               "GET of one object with watch=true is a watch (real: a plain GET)",
+}
+
+// TestRealServer plays every case on a real kube-apiserver and on
+// kitchensync, and compares the answers step by step.
+func TestRealServer(t *testing.T) {
+	r := startReal(t)
+	installCRD(t, r)
+	ks := httptest.NewServer(httpapi.NewHandler(apiservertest.NewServer(t)))
+	t.Cleanup(ks.Close)
+
+	var table strings.Builder
+	agree, compared := 0, 0
+	for _, c := range cases {
+		var mr, mk memory
+		for i, st := range c.Steps {
+			key := fmt.Sprintf("%s/%d", c.Name, i)
+			want, err := send(r.client, r.url, st, &mr)
+			if err != nil {
+				t.Fatalf("%s: real server: %v", key, err)
+			}
+			got, err := send(ks.Client(), ks.URL, st, &mk)
+			if err != nil {
+				t.Fatalf("%s: kitchensync: %v", key, err)
+			}
+			compared++
+			diff := cmp.Diff(want, got)
+			reason, known := knownDifferences[key]
+			verdict := "agree"
+			switch {
+			case diff == "" && known:
+				agree++
+				verdict = "agree (listed as known: remove it)"
+			case diff == "":
+				agree++
+			case known:
+				verdict = "differ (known: " + reason + ")"
+			default:
+				verdict = "DIFFER (new)"
+				t.Errorf("%s %s %s: kitchensync differs from the real server (-real +kitchensync):\n%s",
+					key, st.Method, st.Path, diff)
+			}
+			fmt.Fprintf(&table, "%-24s %-6s %-50.50s %s\n", key, st.Method, st.Path, verdict)
+		}
+	}
+	t.Logf("requests against a real kube-apiserver and kitchensync:\n%sagree %d / compared %d",
+		table.String(), agree, compared)
+}

@@ -1,0 +1,145 @@
+package realserver
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+)
+
+// step is one raw HTTP request. Path is relative to the Widgets of
+// namespace default ("" is the collection, "/a" an object, "?..." a
+// query), unless it starts with "/apis/". Path and Body may hold {{rv:N}} and {{continue:N}}: the
+// resourceVersion and continue token of step N's answer on the same
+// server.
+type step struct {
+	Method, Path, ContentType, Body string
+}
+
+// answer is a server's normalised answer to a step.
+type answer struct {
+	Code int
+	Body any // normalised JSON; a watch's events as a list
+}
+
+// widgets is the path of the Widgets of namespace default.
+const widgets = "/apis/test.kitchensync.io/v1/namespaces/default/widgets"
+
+// memory holds what earlier steps of a case answered on one server.
+type memory struct {
+	rv, cont []string
+}
+
+var placeholder = regexp.MustCompile(`\{\{(rv|continue):(\d+)\}\}`)
+
+func (m *memory) fill(s string) string {
+	return placeholder.ReplaceAllStringFunc(s, func(p string) string {
+		sub := placeholder.FindStringSubmatch(p)
+		n := int(sub[2][0] - '0')
+		if sub[1] == "rv" {
+			return m.rv[n]
+		}
+		return m.cont[n]
+	})
+}
+
+// send plays st on the server at base and normalises the answer.
+func send(c *http.Client, base string, st step, m *memory) (answer, error) {
+	var body io.Reader
+	if st.Body != "" {
+		body = strings.NewReader(m.fill(st.Body))
+	}
+	path := m.fill(st.Path)
+	if !strings.HasPrefix(path, "/apis/") {
+		path = widgets + path
+	}
+	req, err := http.NewRequest(st.Method, base+path, body)
+	if err != nil {
+		return answer{}, err
+	}
+	if st.Body != "" {
+		ct := st.ContentType
+		if ct == "" {
+			ct = "application/json"
+		}
+		req.Header.Set("Content-Type", ct)
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return answer{}, err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return answer{}, err
+	}
+	var meta struct {
+		Metadata struct{ ResourceVersion, Continue string }
+	}
+	_ = json.Unmarshal(raw, &meta) // a watch stream or plain text has neither
+	m.rv = append(m.rv, meta.Metadata.ResourceVersion)
+	m.cont = append(m.cont, meta.Metadata.Continue)
+	return answer{Code: resp.StatusCode, Body: decode(raw)}, nil
+}
+
+// decode parses one JSON document, or a watch stream of several (as a
+// list), normalised; anything else stays the plain text it is.
+func decode(raw []byte) any {
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	var docs []any
+	for {
+		var v any
+		if err := dec.Decode(&v); err == io.EOF {
+			break
+		} else if err != nil {
+			return strings.TrimSpace(string(raw))
+		}
+		docs = append(docs, normalise(v))
+	}
+	if len(docs) == 1 {
+		return docs[0]
+	}
+	return docs
+}
+
+// normalise replaces what must differ between two servers by markers:
+// uids, timestamps, resourceVersions, continue tokens. It drops
+// managedFields, an empty continue token (the real server writes one,
+// kitchensync omits it: the same to any client), and an empty "metadata" or "spec": the real server writes
+// a Status's empty metadata, and kitchensync's Go-typed Widget always has
+// a spec, which no JSON client tells apart from an absent one.
+func normalise(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			switch k {
+			case "continue":
+				if x == "" {
+					delete(v, k)
+				} else {
+					v[k] = "<continue>"
+				}
+			case "uid", "creationTimestamp", "deletionTimestamp", "resourceVersion":
+				if x != "" {
+					v[k] = "<" + k + ">"
+				}
+			case "managedFields":
+				delete(v, k)
+			case "metadata", "spec":
+				if m, ok := x.(map[string]any); ok && len(m) == 0 {
+					delete(v, k)
+				} else {
+					v[k] = normalise(x)
+				}
+			default:
+				v[k] = normalise(x)
+			}
+		}
+	case []any:
+		for i := range v {
+			v[i] = normalise(v[i])
+		}
+	}
+	return v
+}
