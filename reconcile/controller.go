@@ -83,6 +83,7 @@ type Controller struct {
 	started bool
 	sources []source
 	filters []Predicate[apiserver.Object]
+	running chan struct{} // closed when the workers start
 }
 
 // NewController returns a controller named name (the controller label of
@@ -124,8 +125,15 @@ func NewController(name string, r Reconciler, opts Options) (*Controller, error)
 		log:     opts.Logger.With("controller", name),
 		metrics: newMetrics(),
 		tracer:  opts.Tracer,
+		running: make(chan struct{}),
 	}, nil
 }
+
+// Running returns a channel that is closed once [Controller.Start] has
+// registered every watch, seen the caches synced and started the workers:
+// from then on, an event reaches the queue as an event, not as part of the
+// initial list. It stays open if Start gives up before that.
+func (c *Controller) Running() <-chan struct{} { return c.running }
 
 // getQueue makes the queue on first use, so that a controller that is
 // never used starts no queue goroutines. A NewQueue that returns nil gets
@@ -209,6 +217,7 @@ func (c *Controller) Start(ctx context.Context) error {
 	if err := c.waitForCacheSync(ctx, started); err != nil || ctx.Err() != nil {
 		return err
 	}
+	close(c.running)
 	return c.runWorkers(ctx)
 }
 
