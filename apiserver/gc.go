@@ -3,6 +3,8 @@ package apiserver
 import (
 	"cmp"
 	"slices"
+
+	"github.com/kitchensync/kitchensync/trace"
 )
 
 // objectRef locates one stored object: its resource and storage key.
@@ -128,7 +130,7 @@ func (s *Server) collectGarbage(work []gcWork) {
 		case e.obj.GetObjectMeta().DeletionTimestamp != nil:
 			s.processDeletion(g.ref, e.obj.GetObjectMeta())
 		default:
-			s.mutate(g.ref.gr, g.ref.key, s.attemptToDelete)
+			s.mutate(g.ref.gr, g.ref.key, s.collected)
 		}
 	}
 }
@@ -188,6 +190,16 @@ func (s *Server) attemptToDelete(old *entry) (change, error) {
 		return s.prepareDelete(old, DeleteOptions{PropagationPolicy: &fg})
 	}
 	return s.prepareDelete(old, DeleteOptions{})
+}
+
+// collected is attemptToDelete, with a delete it makes signed by the
+// collector for the trace: no client asked for it.
+func (s *Server) collected(old *entry) (change, error) {
+	ch, err := s.attemptToDelete(old)
+	if ch.typ == EventDeleted {
+		ch.by = trace.GarbageCollector
+	}
+	return ch, err
 }
 
 // withoutOwner drops the references to owner uid from old, a dependent of

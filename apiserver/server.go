@@ -166,6 +166,7 @@ func (s *Server) ResourceVersion() string {
 type change struct {
 	typ EventType
 	obj *entry
+	by  string // who made the change, when no client did (trace.GarbageCollector)
 }
 
 // mutate reads the current state of key (nil if absent), lets fn decide
@@ -186,7 +187,7 @@ func (s *Server) mutate(gr GroupResource, key string, fn func(old *entry) (chang
 			s.mu.Unlock()
 			continue
 		}
-		s.commitLocked(gr, key, ch.typ, ch.obj, old)
+		s.commitLocked(gr, key, ch, old)
 		garbage := s.garbageAfterLocked(gr, key, ch)
 		s.mu.Unlock()
 		s.collectGarbage(garbage)
@@ -194,11 +195,12 @@ func (s *Server) mutate(gr GroupResource, key string, fn func(old *entry) (chang
 	}
 }
 
-// commitLocked makes obj the state of key with the next resourceVersion,
+// commitLocked makes ch.obj the state of key with the next resourceVersion,
 // records the event and offers it to the resource's watchers. For
 // EventDeleted obj is the final state and the key is removed. s.mu must
 // be held; obj must not be shared yet (its resourceVersion is set here).
-func (s *Server) commitLocked(gr GroupResource, key string, typ EventType, obj, prev *entry) {
+func (s *Server) commitLocked(gr GroupResource, key string, ch change, prev *entry) {
+	typ, obj := ch.typ, ch.obj
 	rv := s.hist.last + 1
 	obj.rv = rv
 	obj.obj.GetObjectMeta().ResourceVersion = formatRV(rv)
@@ -215,7 +217,7 @@ func (s *Server) commitLocked(gr GroupResource, key string, typ EventType, obj, 
 	s.indexOwnersLocked(objectRef{gr, key}, typ, obj, prev)
 	ev := &event{typ: typ, gr: gr, key: key, ns: obj.obj.GetObjectMeta().Namespace, obj: obj, prev: prev}
 	s.hist.add(ev)
-	s.traceCommitLocked(typ, key, obj, prev)
+	s.traceCommitLocked(ch, key, prev)
 	for w := range s.watchers[gr] {
 		w.offerLocked(ev)
 	}

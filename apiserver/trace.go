@@ -8,7 +8,8 @@ import (
 
 // traceCommitLocked emits the record of a committed write, if anybody
 // listens. It runs under s.mu, so records come in resourceVersion order.
-func (s *Server) traceCommitLocked(typ EventType, key string, obj, prev *entry) {
+func (s *Server) traceCommitLocked(ch change, key string, prev *entry) {
+	typ, obj := ch.typ, ch.obj
 	t := s.opts.Tracer
 	if !t.Enabled() {
 		return
@@ -24,6 +25,7 @@ func (s *Server) traceCommitLocked(typ EventType, key string, obj, prev *entry) 
 		r.Action = trace.Created
 	case EventDeleted:
 		r.Action = trace.Deleted
+		r.Detail = ch.by
 	default:
 		r.Action = trace.Updated
 		r.Detail = whatChanged(prev.obj, obj.obj)

@@ -39,7 +39,9 @@ const (
 	// write of the status subresource, "deletion started" for a delete
 	// that only set deletionTimestamp because finalizers remain).
 	Updated Action = "updated"
-	// Deleted: an object is gone (ResourceVersion of the deletion).
+	// Deleted: an object is gone (ResourceVersion of the deletion;
+	// Detail [GarbageCollector] when the server's garbage collector
+	// deleted it because its owners are gone).
 	Deleted Action = "deleted"
 	// WatchesClosed: the server ended every watch at once
 	// (apiserver.Server.CloseWatches; Count watches).
@@ -240,3 +242,7 @@ func (r Record) String() string {
 	}
 	return b.String()
 }
+
+// GarbageCollector is the Detail of a [Deleted] record when the API
+// server's garbage collector made the delete: no client asked for it.
+const GarbageCollector = "garbage collector"
