@@ -189,7 +189,7 @@ func (c *Chef) writeStatus(ctx context.Context, order *Order, status OrderStatus
 	}
 	api := c.OrderAPI.Namespace(order.Namespace)
 	cur := apiserver.DeepCopy(order)
-	first := true
+	first, from := true, order.Status.Phase
 	var stored *Order
 	err := reconcile.RetryOnConflict(conflictRetry, func() error {
 		if !first {
@@ -205,6 +205,13 @@ func (c *Chef) writeStatus(ctx context.Context, order *Order, status OrderStatus
 				stored = cur
 				return nil
 			}
+			if statusEqual(cur.Status, status) {
+				c.Log.Say("chef", "%s: the status is already %s (rv %s): an earlier reconcile wrote it, my cache was behind; nothing to write",
+					keyOf(order), status.Phase, cur.ResourceVersion)
+				stored, from = cur, status.Phase
+				return nil
+			}
+			from = cur.Status.Phase
 		}
 		first = false
 		cur.Status = status
@@ -215,8 +222,8 @@ func (c *Chef) writeStatus(ctx context.Context, order *Order, status OrderStatus
 	if apiserver.IsNotFound(err) {
 		return order, nil // gone meanwhile: our cache was behind
 	}
-	if err == nil && stored.Status.Phase == status.Phase && order.Status.Phase != status.Phase {
-		c.Log.Say("chef", "%s: status %s → %s (rv %s)", keyOf(order), phaseName(order.Status.Phase), status.Phase, stored.ResourceVersion)
+	if err == nil && stored.Status.Phase == status.Phase && from != status.Phase {
+		c.Log.Say("chef", "%s: status %s → %s (rv %s)", keyOf(order), phaseName(from), status.Phase, stored.ResourceVersion)
 	}
 	return stored, err
 }

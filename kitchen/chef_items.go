@@ -119,13 +119,20 @@ func (c *Chef) startCook(ctx context.Context, want *Cook, need map[string]Amount
 		}
 		return err
 	}
-	// Narrate before the write: the brigade may answer before Create returns.
-	c.Log.Say("chef", "%s: sends cook %s to the %s for %d× %s (reserves %s)", want.Namespace+"/"+want.Spec.Order,
+	order := want.Namespace + "/" + want.Spec.Order
+	// Narrate before the write: the brigade may answer before Create
+	// returns. The front desk's ADDED (or the chef's AlreadyExists) says
+	// how it went.
+	c.Log.Say("chef", "%s: asks for cook %s at the %s for %d× %s (holding %s)", order,
 		want.Name, want.Spec.Station, want.Spec.Quantity, want.Spec.Dish, formatNeed(need))
 	obj, err := c.CookAPI.Namespace(want.Namespace).Create(ctx, want, apiserver.CreateOptions{})
 	switch {
 	case apiserver.IsAlreadyExists(err):
-		// Our cache had not seen it yet; the reservation above was a no-op.
+		// The lesson of a stale cache: an earlier reconcile created it,
+		// and the runner has not brought the news yet. The reservation
+		// above was a no-op: Reserve is declarative.
+		c.Log.Say("chef", "%s: cook %s already exists (409 AlreadyExists): an earlier reconcile sent it and my cache "+
+			"has not caught up yet; nothing to do", order, want.Name)
 		w.cooks[want.Spec.Item] = want
 		return nil
 	case err != nil:

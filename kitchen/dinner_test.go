@@ -62,13 +62,14 @@ func checkHandOffs(t *testing.T, story, order string) {
 	steps := []string{
 		`\[waiter\] .*orders .*: create ` + order + `$`,
 		`\[apiserver\] ADDED dinner/` + order + ` \(rv \d+`,
-		`\[runner\] .*dinner/` + order + ` ADDED \(rv \d+\)`,
+		`\[runner\] cache: dinner/` + order + ` now at rv \d+ \(Added\)`,
 		`\[rail\] .*ticket dinner/` + order + ` pinned`,
 		`\[chef\] .*dinner/` + order + `: compares order`,
-		`\[chef\] .*dinner/` + order + `: sends cook ` + order,
+		`\[chef\] .*dinner/` + order + `: asks for cook ` + order,
+		`\[apiserver\] .*ADDED cook dinner/` + order,
 		`\[cook\] .*dinner/` + order + `-\d+-g\d+: cooks`,
 		`\[cook\] .*dinner/` + order + `-\d+-g\d+: .* at the pass`,
-		`\[runner\] .*cook dinner/` + order + `-\d+-g\d+ Done`,
+		`\[rail\] .*ticket dinner/` + order + ` pinned`,
 		`\[chef\] .*dinner/` + order + `: status .*→ Served`,
 	}
 	lines := strings.Split(story, "\n")

@@ -43,11 +43,13 @@
 //
 //   - the [Waiter] writes orders to the [apiserver.Server] as kubectl
 //     would (create, edit with a retry on conflict, delete);
-//   - the [Runner] (传菜员) is three shared informers — orders indexed by
-//     table and section, cooks indexed by order, dishes — whose handlers
-//     pin tickets on the rail: a new order, a changed spec (generation), a
-//     deletion, a cook whose phase changed (its owner's ticket, as
-//     reconcile.Owns does), and resyncs;
+//   - the [Runner] (传菜员) is three shared informers from one
+//     [informer.SharedInformerFactory] — orders indexed by table and
+//     section, cooks indexed by order, dishes; the chef's controller
+//     watches orders with [reconcile.For] (through
+//     [GenerationChangedOrResyncPredicate]) and its cooks with
+//     [reconcile.Owns] (through [CookPhaseChangedPredicate]), the
+//     brigade's watches cooks with For: the wiring of any controller;
 //   - the [TicketRail] (订单看板) is a priority queue with VIP tables first
 //     and an optional token bucket for rush hour;
 //   - the [Chef] (主厨) is a [reconcile.Reconciler] run by a
@@ -60,7 +62,10 @@
 //
 // Every hand-off is narrated by a [Narrator], one line each, prefixed by
 // the kitchen minute and by who acts: [waiter], [apiserver], [runner],
-// [rail], [chef], [cook].
+// [rail], [chef], [cook]. What the machinery does — the front desk's
+// writes, the runner's caches, predicates, reconciles — is not told by
+// wrappers but drawn from its trace (package trace) by a [Story]; the
+// waiter, the chef and the cooks tell what they decide.
 //
 // # A dinner service
 //

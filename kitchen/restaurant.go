@@ -50,8 +50,10 @@ type Config struct {
 	// Server configures the API server.
 	Server apiserver.Options
 	// Tracer, when set, hears every hand-off of the machinery: the API
-	// server, the runner's informers, the rail and the controllers
-	// (package trace). Nil traces nothing, at no cost.
+	// server, the runner's informers and the controllers (package trace).
+	// The narration is drawn from it too: when Out is set and Tracer is
+	// nil, the restaurant makes its own. Nil with no narration traces
+	// nothing, at no cost.
 	Tracer *trace.Tracer
 }
 
@@ -72,9 +74,11 @@ type Restaurant struct {
 	Brigade   *Brigade
 	Waiter    *Waiter
 	Log       *Narrator
-	// Tracer is [Config].Tracer, for whoever wants to listen (nil: none).
+	// Tracer is the tracer every component records to (nil: none), for
+	// whoever wants to listen, such as a live view.
 	Tracer *trace.Tracer
 
+	untell       func() // unsubscribes the narration from Tracer
 	chefs, cooks *reconcile.Controller
 	ready        chan struct{} // closed once Run has started the controllers
 	runOnce      sync.Once
@@ -86,22 +90,27 @@ type Restaurant struct {
 // them before returning its error.
 func Open(ctx context.Context, cfg Config) (*Restaurant, error) {
 	cfg = cfg.withDefaults()
-	r := &Restaurant{Namespace: cfg.Namespace, Clock: NewClock(cfg.Minute), Tracer: cfg.Tracer, ready: make(chan struct{})}
+	r := &Restaurant{Namespace: cfg.Namespace, Clock: NewClock(cfg.Minute), ready: make(chan struct{})}
+	r.Log = NewNarrator(cfg.Out, r.Clock, cfg.Verbosity)
+	r.Tracer, r.untell = cfg.Tracer, func() {}
+	if cfg.Out != nil && cfg.Verbosity > Quiet {
+		if r.Tracer == nil {
+			r.Tracer = trace.New()
+		}
+		r.untell = r.Tracer.Subscribe(NewStory(r.Log).Tell)
+	}
 	if cfg.Server.Tracer == nil {
-		cfg.Server.Tracer = cfg.Tracer
+		cfg.Server.Tracer = r.Tracer
 	}
 	r.Server = apiserver.NewServer(NewScheme(), cfg.Server)
-	out := cfg.Out
-	if out == nil {
-		out = io.Discard
-	}
-	r.Log = NewNarrator(out, r.Clock, cfg.Verbosity)
 	var err error
 	if r.Pantry, err = openPantry(cfg); err != nil {
 		return nil, err
 	}
 	r.Stations = NewStations(r.Clock, r.Pantry, cfg.Stations)
-	r.Runner = NewRunner(r.Server, r.Clock.Real(cfg.Resync), r.Log)
+	if r.Runner, err = NewRunner(r.Server, r.Clock.Real(cfg.Resync), r.Tracer); err != nil {
+		return nil, err
+	}
 	orders := r.Runner.Orders.GetIndexer()
 	r.Rail = NewTicketRail(r.Clock, r.Log, RailOptions{TicketsPerMinute: cfg.TicketsPerMinute, Burst: cfg.Burst,
 		Priority: func(req reconcile.Request) int {
@@ -173,12 +182,14 @@ func openPantry(cfg Config) (*Pantry, error) {
 	return p, nil
 }
 
-// wire builds the two controllers and connects the runner to their queues.
+// wire builds the two controllers and tells them what to watch, as any
+// controller is wired: the chef reconciles orders (For) and hears of the
+// cooks they own (Owns); the brigade reconciles cooks (For) and hears
+// from the stations when one finishes.
 func (r *Restaurant) wire(cfg Config) error {
 	var err error
 	r.chefs, err = reconcile.NewController("chef", r.Chef, reconcile.Options{
-		MaxConcurrentReconciles: cfg.Chefs,
-		Tracer:                  cfg.Tracer,
+		MaxConcurrentReconciles: cfg.Chefs, Tracer: r.Tracer,
 		NewQueue: func(string, workqueue.RateLimiter[reconcile.Request]) reconcile.Queue {
 			return r.Rail
 		}})
@@ -186,14 +197,25 @@ func (r *Restaurant) wire(cfg Config) error {
 		return err
 	}
 	backoff := workqueue.NewItemExponentialFailureRateLimiter[reconcile.Request](r.Clock.Real(time.Minute/2), r.Clock.Real(10*time.Minute))
-	if r.cooks, err = reconcile.NewController("brigade", r.Brigade, reconcile.Options{RateLimiter: backoff, Tracer: cfg.Tracer}); err != nil {
+	if r.cooks, err = reconcile.NewController("brigade", r.Brigade, reconcile.Options{RateLimiter: backoff, Tracer: r.Tracer}); err != nil {
+		return err
+	}
+	orderKind, err := r.Server.Scheme().KindFor(&Order{})
+	if err != nil {
+		return err
+	}
+	if err := errors.Join(
+		reconcile.For(r.chefs, r.Runner.Orders, GenerationChangedOrResyncPredicate{}),
+		reconcile.Owns(r.chefs, r.Runner.Cooks, orderKind, CookPhaseChangedPredicate{}),
+		reconcile.For(r.cooks, r.Runner.Cooks),
+	); err != nil {
 		return err
 	}
 	r.Stations.Notify(func(key string) {
 		ns, name, _ := store.SplitMetaNamespaceKey(key)
 		r.cooks.Queue().Add(reconcile.Request{NamespacedName: reconcile.NamespacedName{Namespace: ns, Name: name}})
 	})
-	return r.Runner.PassTo(r.Rail, r.cooks.Queue())
+	return nil
 }
 
 // writeMenu creates the dishes, checking each first.
@@ -228,6 +250,7 @@ func (r *Restaurant) Run(ctx context.Context) error {
 		wg.Wait()
 		r.shutDownQueues()
 		r.Stations.Close()
+		r.untell()
 	}()
 	wg.Go(func() { r.Runner.Run(ctx) })
 	if !r.Runner.WaitForCacheSync(ctx) {
@@ -236,7 +259,15 @@ func (r *Restaurant) Run(ctx context.Context) error {
 	errs := make(chan error, 2)
 	wg.Go(func() { errs <- r.chefs.Start(ctx) })
 	wg.Go(func() { errs <- r.cooks.Start(ctx) })
-	close(r.ready)
+	for _, running := range []<-chan struct{}{r.chefs.Running(), r.cooks.Running()} {
+		select {
+		case <-running:
+		case <-ctx.Done():
+		}
+	}
+	if ctx.Err() == nil {
+		close(r.ready)
+	}
 	<-ctx.Done()
 	cancel()
 	wg.Wait()

@@ -50,21 +50,21 @@ func TestOrderLifecycle(t *testing.T) {
 	out := run(t, lessons.OrderLifecycle)
 	inOrder(t, out,
 		`\[waiter\] table 7 \(vip\) orders 1× seafood-pasta, 1× beef-wellington`,
-		`\[apiserver\] ADDED dinner/table-7 \(rv \d+, generation 1\)`,
-		`\[runner\] sees dinner/table-7 ADDED`,
+		`\[apiserver\] ADDED dinner/table-7 \(rv \d+\)`,
+		`\[runner\] cache: dinner/table-7 now at rv \d+ \(Added\)`,
 		`\[rail\] ticket dinner/table-7 pinned \(priority 100\)`,
-		`\[chef\] dinner/table-7: sends cook table-7-0-g1 to the stove`,
+		`\[chef\] dinner/table-7: asks for cook table-7-0-g1 at the stove`,
 		`\[cook\] dinner/table-7-0-g1: cooks 1× seafood-pasta`,
 		`\[waiter\] table-7 adds black-truffle to item 0`,
-		`\[apiserver\] MODIFIED dinner/table-7 \(rv \d+, generation 2\)`,
-		`\[runner\] sees dinner/table-7 MODIFIED: generation 1 → 2`,
+		`\[apiserver\] MODIFIED dinner/table-7 \(rv \d+\): spec changed`,
+		`\[runner\] cache: dinner/table-7 now at rv \d+ \(Updated\)`,
 		`\[chef\] dinner/table-7: item 0: extras \[\] → \[black-truffle\], without restarting the seafood-pasta`,
 		`\[cook\] dinner/table-7-0-g1: 1× seafood-pasta is at the pass`,
-		`\[apiserver\] MODIFIED dinner/table-7 \(rv \d+, generation 3\): deletionTimestamp set`,
+		`\[apiserver\] MODIFIED dinner/table-7 \(rv \d+\): deletionTimestamp set`,
 		`\[chef\] dinner/table-7: stops cook table-7-1-g1 \(the table cancelled; it was cooking: ingredients wasted\)`,
 		`\[chef\] dinner/table-7: removes finalizer .*the apiserver may delete the order`,
 		`\[apiserver\] DELETED dinner/table-7`,
-		`\[apiserver\] garbage collector: DELETED dinner/table-7-[01]-g1 \(rv \d+; owner dinner/table-7 gone\)`,
+		`\[apiserver\] garbage collector: DELETED cook dinner/table-7-[01]-g1 \(rv \d+; its owner is gone\)`,
 		`black-truffle opening 500g used 10 wasted 0 reserved 0`,
 		`filet-mignon opening 10000g used 0 wasted 500 reserved 0`,
 		`pantry balanced`,
@@ -144,7 +144,7 @@ func TestFinalizers(t *testing.T) {
 	out := run(t, lessons.Finalizers)
 	inOrder(t, out, // table 2 first: its cook is collected once its order is gone
 		`\[apiserver\] DELETED dinner/table-2 `,
-		`\[apiserver\] garbage collector: DELETED dinner/table-2-0-g1 \(rv \d+; owner dinner/table-2 gone\)`,
+		`\[apiserver\] garbage collector: DELETED cook dinner/table-2-0-g1 \(rv \d+; its owner is gone\)`,
 	)
 	// The chef stops a cancelled order's cooks but leaves deleting them to
 	// the garbage collector: no cook delete is told as anyone else's.
@@ -160,7 +160,7 @@ func TestFinalizers(t *testing.T) {
 		`\[chef\] dinner/table-1: stops cook table-1-0-g1 \(the table cancelled; it was cooking: ingredients wasted\)`,
 		`\[chef\] dinner/table-1: removes finalizer .*and its garbage collector the cooks`,
 		`\[apiserver\] DELETED dinner/table-1 `,
-		`\[apiserver\] garbage collector: DELETED dinner/table-1-0-g1 \(rv \d+; owner dinner/table-1 gone\)`,
+		`\[apiserver\] garbage collector: DELETED cook dinner/table-1-0-g1 \(rv \d+; its owner is gone\)`,
 		`cooks left: \[table-3-0-g1\]`,
 		`chocolate opening 4000g used 0 wasted 200 reserved 200 on the shelf 3600`,
 		`pantry balanced`,
