@@ -26,7 +26,7 @@ var laneOrder = []string{laneWaiter, laneDesk, laneRunner, laneRail, laneChef, l
 
 // Limits that keep the model's memory bounded however long it runs.
 const (
-	maxEventsPerFrame = 80  // a burst beyond this is coalesced: only the newest are sent
+	maxEventsPerFrame = 160 // a burst beyond this is coalesced: only the newest are sent
 	maxHistory        = 120 // events kept per order
 	maxOrders         = 500 // orders remembered, the oldest finished ones forgotten first
 	maxLatencies      = 1000
