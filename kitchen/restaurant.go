@@ -248,11 +248,12 @@ func (r *Restaurant) Run(ctx context.Context) error {
 	defer func() {
 		cancel()
 		wg.Wait()
+		r.Runner.Shutdown()
 		r.shutDownQueues()
 		r.Stations.Close()
 		r.untell()
 	}()
-	wg.Go(func() { r.Runner.Run(ctx) })
+	r.Runner.Start(ctx)
 	if !r.Runner.WaitForCacheSync(ctx) {
 		return nil // ctx ended first
 	}

@@ -39,13 +39,13 @@ func NewRunner(srv *apiserver.Server, resync time.Duration, tracer *trace.Tracer
 	return r, nil
 }
 
-// Run runs the three informers until ctx is done, then returns once they
-// have stopped.
-func (r *Runner) Run(ctx context.Context) {
-	r.Factory.Start(ctx)
-	<-ctx.Done()
-	r.Factory.Shutdown()
-}
+// Start starts the three informers; they run until ctx is done or
+// [Runner.Shutdown]. Start them before waiting for their caches, as with
+// any factory: [Runner.WaitForCacheSync] waits only for started ones.
+func (r *Runner) Start(ctx context.Context) { r.Factory.Start(ctx) }
+
+// Shutdown stops the informers and waits until they have stopped.
+func (r *Runner) Shutdown() { r.Factory.Shutdown() }
 
 // WaitForCacheSync waits until the runner has seen everything once, and
 // reports whether that happened before ctx ended.
