@@ -118,6 +118,28 @@ var cases = []diffCase{
 		{Method: "PATCH", Path: "/st", ContentType: mergePatch, Body: `{"status":{"phase":"Lost"}}`},
 		{Method: "GET", Path: "/st/status"},
 	}},
+	{"field-validation", []step{
+		{Method: "POST", Path: "?fieldValidation=Strict", Body: widget(`"name":"fv"`, `"spec":{"color":"red","bogus":1}`)},
+		{Method: "POST", Body: widget(`"name":"fw"`, `"spec":{"color":"red","bogus":1}`)},
+		{Method: "POST", Path: "?fieldValidation=Maybe", Body: widget(`"name":"fm"`, "")},
+	}},
+	{"status-put", []step{
+		{Method: "POST", Body: widget(`"name":"sp"`, `"spec":{"color":"red"}`)},
+		{Method: "PUT", Path: "/sp/status", Body: widget(`"name":"sp","resourceVersion":"{{rv:0}}"`, `"spec":{"color":"blue"},"status":{"phase":"Ready"}`)},
+		{Method: "PUT", Path: "/sp/status", Body: widget(`"name":"sp","resourceVersion":"{{rv:0}}"`, `"status":{"phase":"Stale"}`)},
+	}},
+	{"watch-history", []step{
+		{Method: "POST", Body: widget(`"name":"wh","labels":{"set":"wh"}`, `"spec":{"color":"red"}`)},
+		{Method: "PATCH", Path: "/wh", ContentType: mergePatch, Body: `{"spec":{"color":"blue"}}`},
+		{Method: "DELETE", Path: "/wh"},
+		{Method: "GET", Path: "?watch=true&resourceVersion={{rv:0}}&labelSelector=set%3Dwh&timeoutSeconds=1"},
+	}},
+	{"watch-list", []step{
+		{Method: "POST", Body: widget(`"name":"wl","labels":{"set":"wl"}`, "")},
+		{Method: "GET", Path: "?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&labelSelector=set%3Dwl&timeoutSeconds=1"},
+		{Method: "GET", Path: "?watch=true&sendInitialEvents=true&labelSelector=set%3Dwl&timeoutSeconds=1"},
+		{Method: "GET", Path: "?sendInitialEvents=true&resourceVersionMatch=NotOlderThan"},
+	}},
 	{"watch", []step{
 		{Method: "POST", Body: widget(`"name":"wa","labels":{"set":"watch"}`, "")},
 		{Method: "GET", Path: "?watch=true&resourceVersion=0&labelSelector=set%3Dwatch&timeoutSeconds=1"},

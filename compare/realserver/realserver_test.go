@@ -26,6 +26,8 @@ var knownDifferences = map[string]string{
 	"selectors/6":           "unsupported field label message quotes the label and lists the supported ones",
 	"bad-input/1":           `wrong kind is 400 with a Go type message (real: 422 Invalid, kind: Invalid value: "Gadget": must be Widget)`,
 	"bad-input/2":           "malformed JSON: other wording (real: \"the object provided is unrecognized ...\")",
+	"bad-input/3":           `no Warning for a finalizer name without a domain (real: 299 "metadata.finalizers: \"hold\": prefer a domain-qualified finalizer name ...")`,
+	"field-validation/2":    "unknown fieldValidation value is 400 BadRequest (real: 422 Invalid on CreateOptions.meta.k8s.io, with a cause)",
 	"bad-input/4":           "resourceVersion=abc: other wording after \"invalid resource version: \"",
 	"patches/2":             "JSON patch whose test op fails is 400 BadRequest (real: 422 Invalid, generic message)",
 	"patches/3":             "JSON patch replace of a missing key is 400 (real: 200, the key is added)",

@@ -19,8 +19,9 @@ type step struct {
 
 // answer is a server's normalised answer to a step.
 type answer struct {
-	Code int
-	Body any // normalised JSON; a watch's events as a list
+	Code    int
+	Warning []string // Warning headers
+	Body    any      // normalised JSON; a watch's events as a list
 }
 
 // widgets is the path of the Widgets of namespace default.
@@ -80,7 +81,7 @@ func send(c *http.Client, base string, st step, m *memory) (answer, error) {
 	_ = json.Unmarshal(raw, &meta) // a watch stream or plain text has neither
 	m.rv = append(m.rv, meta.Metadata.ResourceVersion)
 	m.cont = append(m.cont, meta.Metadata.Continue)
-	return answer{Code: resp.StatusCode, Body: decode(raw)}, nil
+	return answer{Code: resp.StatusCode, Warning: resp.Header.Values("Warning"), Body: decode(raw)}, nil
 }
 
 // decode parses one JSON document, or a watch stream of several (as a
