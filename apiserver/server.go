@@ -38,6 +38,14 @@ type Options struct {
 	// BOOKMARK event, when there is news to report. Default
 	// [DefaultBookmarkInterval].
 	BookmarkInterval time.Duration
+	// ResourceVersionStart is the resourceVersion a fresh server reports;
+	// its first write gets the next one. The default, 1, is etcd's, and
+	// keeps the numbers of tests and lessons small and fixed. A server
+	// that replaces an earlier one (a restarted process) should start
+	// above every resourceVersion the earlier one gave out, so that its
+	// clients' resourceVersions are too old (410) rather than mistaken
+	// for its own: [ResourceVersionFromClock] gives such a start.
+	ResourceVersionStart int64
 	// DisableGarbageCollection turns off the garbage collector, which
 	// otherwise deletes an object's dependents (objects whose
 	// ownerReferences name it) once it is gone, as a cluster's garbage
@@ -125,7 +133,7 @@ type Server struct {
 	dependents map[string]map[objectRef]struct{}
 
 	randMu sync.Mutex // guards rand
-	rand   *rand.Rand // names from generateName and UIDs, seeded: runs repeat
+	rand   *rand.Rand // names from generateName, seeded: runs repeat
 
 	faults faults
 }
@@ -138,12 +146,19 @@ func NewServer(scheme *Scheme, opts Options) *Server {
 		scheme:     scheme,
 		opts:       opts,
 		objects:    make(map[GroupResource]map[string]*entry),
-		hist:       newHistory(opts.HistorySize),
+		hist:       newHistory(opts.HistorySize, opts.ResourceVersionStart),
 		watchers:   make(map[GroupResource]map[*watcher]struct{}),
 		dependents: make(map[string]map[objectRef]struct{}),
 		rand:       rand.New(rand.NewPCG(1, 2)),
 	}
 }
+
+// ResourceVersionFromClock returns a [Options.ResourceVersionStart] for a
+// server started at now: the microseconds since 1970. A server started
+// later starts higher, and above every resourceVersion an earlier one
+// gave out unless that one wrote more than once a microsecond on average
+// (etcd does not come close). It still reads as a number that grows.
+func ResourceVersionFromClock(now time.Time) int64 { return now.UnixMicro() }
 
 // Scheme returns the scheme the server was made with.
 func (s *Server) Scheme() *Scheme { return s.scheme }
@@ -236,11 +251,13 @@ func (s *Server) randomString(n int) string {
 	return string(b)
 }
 
-// newUID returns a random (version 4) UUID from the server's seeded source.
+// newUID returns a random (version 4) UUID, as Kubernetes makes them.
+// Unlike generated names, UIDs come from the process's randomly seeded
+// source, not the server's fixed one: a UID must never repeat, not even
+// across servers or restarts, or a client would mistake a new object for
+// one it knew.
 func (s *Server) newUID() string {
-	s.randMu.Lock()
-	hi, lo := s.rand.Uint64(), s.rand.Uint64()
-	s.randMu.Unlock()
+	hi, lo := rand.Uint64(), rand.Uint64()
 	hi = hi&^0xf000 | 0x4000         // version 4
 	lo = lo&^(0xc<<60) | (0x8 << 60) // RFC 4122 variant
 	const hex = "0123456789abcdef"

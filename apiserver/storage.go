@@ -55,13 +55,16 @@ type history struct {
 	last      int64 // the newest resourceVersion
 }
 
-func newHistory(size int) *history {
+func newHistory(size int, start int64) *history {
 	// Like etcd, whose revision starts at 1: an empty server reports
-	// resourceVersion "1" and its first write gets "2". It never reports
-	// "0", which clients read as "any version" (a reflector that listed
-	// "0" would re-watch from "0" after a dropped watch and never hear of
-	// a delete made meanwhile).
-	return &history{buf: make([]*event, size), last: 1, compacted: 1}
+	// resourceVersion "1" (or start) and its first write gets the next.
+	// It never reports "0", which clients read as "any version" (a
+	// reflector that listed "0" would re-watch from "0" after a dropped
+	// watch and never hear of a delete made meanwhile). Everything before
+	// start counts as compacted: a client of an earlier server that
+	// watches from its old resourceVersion gets 410 and lists again.
+	start = max(start, 1)
+	return &history{buf: make([]*event, size), last: start, compacted: start}
 }
 
 // add appends the event of resourceVersion h.last+1.

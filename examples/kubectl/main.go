@@ -98,7 +98,10 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 // newServer returns an API server with the kitchen's kinds, seeded with a
 // menu and three orders if seed is set.
 func newServer(ctx context.Context, seed bool) (*apiserver.Server, error) {
-	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
+	// A process started again must not hand out resourceVersions its
+	// clients already saw: start above them (they get 410 and list again).
+	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{
+		ResourceVersionStart: apiserver.ResourceVersionFromClock(time.Now())})
 	if !seed {
 		return srv, nil
 	}
