@@ -140,6 +140,21 @@ var cases = []diffCase{
 		{Method: "GET", Path: "?watch=true&sendInitialEvents=true&labelSelector=set%3Dwl&timeoutSeconds=1"},
 		{Method: "GET", Path: "?sendInitialEvents=true&resourceVersionMatch=NotOlderThan"},
 	}},
+	{"misc-endpoints", []step{
+		{Method: "GET", Path: "/apis/test.kitchensync.io/v1"},
+		{Method: "POST", Path: "/mp", Body: widget(`"name":"mp"`, "")},
+		{Method: "PUT", Path: "/mq", Body: widget(`"name":"mq","resourceVersion":"1"`, "")},
+		{Method: "PATCH", Path: "/nosuch", ContentType: "application/strategic-merge-patch+json", Body: `{}`},
+		{Method: "POST", Path: "/apis/test.kitchensync.io/v1/namespaces/default/nosuchresources", Body: `{}`},
+		{Method: "GET", Path: "?resourceVersion=0&limit=1&labelSelector=set%3Dnone"},
+		{Method: "GET", Path: "?resourceVersionMatch=Exact&labelSelector=set%3Dnone"},
+	}},
+	{"list-exact", []step{
+		{Method: "POST", Body: widget(`"name":"ex","labels":{"set":"ex"}`, "")},
+		{Method: "PATCH", Path: "/ex", ContentType: mergePatch, Body: `{"spec":{"size":9}}`},
+		{Method: "GET", Path: "?resourceVersion={{rv:0}}&resourceVersionMatch=Exact&labelSelector=set%3Dex"},
+		{Method: "GET", Path: "?resourceVersion={{rv:0}}&resourceVersionMatch=NotOlderThan&labelSelector=set%3Dex"},
+	}},
 	{"watch", []step{
 		{Method: "POST", Body: widget(`"name":"wa","labels":{"set":"watch"}`, "")},
 		{Method: "GET", Path: "?watch=true&resourceVersion=0&labelSelector=set%3Dwatch&timeoutSeconds=1"},

@@ -25,13 +25,22 @@ const widgetCRD = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourc
    "status":{"type":"object","properties":{"phase":{"type":"string"},
     "observedGeneration":{"type":"integer","format":"int64"}}}}}}}]}}`
 
+// gadgetCRD is apiservertest's Gadget: cluster-scoped, no status.
+const gadgetCRD = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+"metadata":{"name":"gadgets.test.kitchensync.io"},
+"spec":{"group":"test.kitchensync.io","scope":"Cluster",
+ "names":{"plural":"gadgets","singular":"gadget","kind":"Gadget","listKind":"GadgetList"},
+ "versions":[{"name":"v1","served":true,"storage":true,
+  "schema":{"openAPIV3Schema":{"type":"object","properties":{
+   "spec":{"type":"object","properties":{"mode":{"type":"string"}}}}}}}]}}`
+
 const crdPath = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
 
-// installCRD creates the Widget CRD and waits, with a watch (no polling),
-// until it is Established.
-func installCRD(t *testing.T, r *real) {
+// installCRD creates the CRD named name from body and waits, with a watch
+// (no polling), until it is Established.
+func installCRD(t *testing.T, r *real, name, body string) {
 	t.Helper()
-	resp, err := r.client.Post(r.url+crdPath, "application/json", strings.NewReader(widgetCRD))
+	resp, err := r.client.Post(r.url+crdPath, "application/json", strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +48,7 @@ func installCRD(t *testing.T, r *real) {
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("create CRD: %s", resp.Status)
 	}
-	url := r.url + crdPath + "?watch=true&timeoutSeconds=10&fieldSelector=metadata.name%3Dwidgets.test.kitchensync.io"
+	url := r.url + crdPath + "?watch=true&timeoutSeconds=10&fieldSelector=metadata.name%3D" + name
 	resp, err = r.client.Get(url)
 	if err != nil {
 		t.Fatal(err)

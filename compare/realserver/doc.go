@@ -18,9 +18,9 @@
 // repository's parent directory (or any ancestor), or named by
 // KITCHENSYNC_REAL_APISERVER_TOOLS.
 //
-// Both servers get the test kind Widget of apiserver/apiservertest: on the
-// real server as a CustomResourceDefinition with a status subresource and
-// the selectable field spec.color. Each case plays a short request
+// Both servers get the test kinds of apiserver/apiservertest: on the real
+// server as CustomResourceDefinitions, Widget with a status subresource and
+// the selectable field spec.color, Gadget cluster-scoped. Each case plays a short request
 // sequence on objects of its own; the test logs a table of agree/differ
 // per request and the count "agree N / compared M". Differences already
 // known are listed, with their reason, in knownDifferences: the test fails
