@@ -69,7 +69,7 @@ func checkHandOffs(t *testing.T, story, order string) {
 		`\[apiserver\] .*ADDED cook dinner/` + order,
 		`\[cook\] .*dinner/` + order + `-\d+-g\d+: cooks`,
 		`\[cook\] .*dinner/` + order + `-\d+-g\d+: .* at the pass`,
-		`\[rail\] .*ticket dinner/` + order + ` pinned`,
+		`\[rail\] .*ticket dinner/` + order + ` (pinned|is already waiting)`,
 		`\[chef\] .*dinner/` + order + `: status .*→ Served`,
 	}
 	lines := strings.Split(story, "\n")

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/kitchensync/kitchensync/reconcile"
+	"github.com/kitchensync/kitchensync/trace"
 	"github.com/kitchensync/kitchensync/workqueue"
 )
 
@@ -57,7 +58,14 @@ type RailOptions struct {
 	// RateLimiter sets the backoff of failed tickets; nil means per-ticket
 	// exponential backoff from half a kitchen minute to ten.
 	RateLimiter workqueue.RateLimiter[reconcile.Request]
+	// Tracer receives the rail's records (named [RailName]): each ticket
+	// added or merged with one already waiting, taken and done. The
+	// narration of tickets is drawn from them. Nil: none.
+	Tracer *trace.Tracer
 }
+
+// RailName is the rail's name in traces and metrics.
+const RailName = "ticket-rail"
 
 // NewTicketRail returns an empty rail timed by clock, narrating to log.
 func NewTicketRail(clock *Clock, log *Narrator, opts RailOptions) *TicketRail {
@@ -70,7 +78,7 @@ func NewTicketRail(clock *Clock, log *Narrator, opts RailOptions) *TicketRail {
 			clock.Real(30*time.Second), clock.Real(10*time.Minute))
 	}
 	r := &TicketRail{
-		PriorityQueue: workqueue.NewPriorityQueue(rl, workqueue.QueueConfig{Name: "ticket-rail"}),
+		PriorityQueue: workqueue.NewPriorityQueue(rl, workqueue.QueueConfig{Name: RailName, Tracer: opts.Tracer}),
 		priority:      opts.Priority,
 		clock:         clock,
 		log:           log,
@@ -136,9 +144,6 @@ func (r *TicketRail) AddWithOpts(o workqueue.AddOpts, items ...reconcile.Request
 				r.log.Say("rail", "ticket %s waits %.1f min for the token bucket", req, r.clock.Kitchen(wait).Minutes())
 				break
 			}
-			fallthrough
-		default:
-			r.log.Say("rail", "ticket %s pinned (priority %d)", req, *opts.Priority)
 		}
 		r.PriorityQueue.AddWithOpts(opts, req)
 	}

@@ -112,7 +112,7 @@ func Open(ctx context.Context, cfg Config) (*Restaurant, error) {
 		return nil, err
 	}
 	orders := r.Runner.Orders.GetIndexer()
-	r.Rail = NewTicketRail(r.Clock, r.Log, RailOptions{TicketsPerMinute: cfg.TicketsPerMinute, Burst: cfg.Burst,
+	r.Rail = NewTicketRail(r.Clock, r.Log, RailOptions{TicketsPerMinute: cfg.TicketsPerMinute, Burst: cfg.Burst, Tracer: r.Tracer,
 		Priority: func(req reconcile.Request) int {
 			if o, ok, _ := orders.GetByKey(req.String()); ok {
 				return TicketPriority(o)

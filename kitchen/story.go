@@ -37,8 +37,29 @@ func (s *Story) Tell(r trace.Record) {
 		s.reflector(r)
 	case trace.DeltaFIFO, trace.Informer:
 		s.runner(r)
+	case trace.Workqueue:
+		s.queue(r)
 	case trace.Controller:
 		s.controller(r)
+	}
+}
+
+// queue tells what happens to the tickets on the rail (the brigade's
+// queue only at Everything).
+func (s *Story) queue(r trace.Record) {
+	say := s.log.Detail
+	if r.Name == RailName {
+		say = s.log.Say
+	}
+	switch r.Action {
+	case trace.Added:
+		say("rail", "ticket %s pinned (priority %d; %s waiting)", r.Key, r.Priority, plural(r.Depth, "ticket"))
+	case trace.Merged:
+		say("rail", "ticket %s is already waiting: merged into it (priority %d)", r.Key, r.Priority)
+	case trace.Deferred:
+		say("rail", "ticket %s: a worker has it; pinned again when it is done", r.Key)
+	case trace.Requeued:
+		say("rail", "ticket %s pinned again: it changed while a worker had it", r.Key)
 	}
 }
 

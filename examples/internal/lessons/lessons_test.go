@@ -52,7 +52,7 @@ func TestOrderLifecycle(t *testing.T) {
 		`\[waiter\] table 7 \(vip\) orders 1× seafood-pasta, 1× beef-wellington`,
 		`\[apiserver\] ADDED dinner/table-7 \(rv \d+\)`,
 		`\[runner\] cache: dinner/table-7 now at rv \d+ \(Added\)`,
-		`\[rail\] ticket dinner/table-7 pinned \(priority 100\)`,
+		`\[rail\] ticket dinner/table-7 pinned \(priority 100;`,
 		`\[chef\] dinner/table-7: asks for cook table-7-0-g1 at the stove`,
 		`\[cook\] dinner/table-7-0-g1: cooks 1× seafood-pasta`,
 		`\[waiter\] table-7 adds black-truffle to item 0`,
