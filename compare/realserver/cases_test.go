@@ -50,6 +50,18 @@ var cases = []diffCase{
 		{Method: "PATCH", Path: "/df", ContentType: mergePatch, Body: `{"metadata":{"finalizers":null}}`},
 		{Method: "GET", Path: "/df"},
 	}},
+	{"delete-dry-run", []step{
+		{Method: "POST", Body: widget(`"name":"dd"`, "")},
+		{Method: "DELETE", Path: "/dd?dryRun=All"},
+		{Method: "GET", Path: "/dd"},
+	}},
+	{"finalizer-put", []step{
+		{Method: "POST", Body: widget(`"name":"fp","finalizers":["example.com/hold"]`, "")},
+		{Method: "DELETE", Path: "/fp"},
+		{Method: "PUT", Path: "/fp", Body: widget(`"name":"fp","resourceVersion":"{{rv:1}}","finalizers":["example.com/hold"]`, `"spec":{"size":1}`)},
+		{Method: "PUT", Path: "/fp", Body: widget(`"name":"fp","resourceVersion":"{{rv:2}}","finalizers":[]`, "")},
+		{Method: "GET", Path: "/fp"},
+	}},
 	{"delete-background", []step{
 		{Method: "POST", Body: widget(`"name":"db"`, "")},
 		{Method: "DELETE", Path: "/db", Body: fmtDelete("Background")},
@@ -148,6 +160,7 @@ var cases = []diffCase{
 		{Method: "POST", Path: "/apis/test.kitchensync.io/v1/namespaces/default/nosuchresources", Body: `{}`},
 		{Method: "GET", Path: "?resourceVersion=0&limit=1&labelSelector=set%3Dnone"},
 		{Method: "GET", Path: "?resourceVersionMatch=Exact&labelSelector=set%3Dnone"},
+		{Method: "GET", Path: "?resourceVersion=999999999&resourceVersionMatch=NotOlderThan&labelSelector=set%3Dnone"},
 	}},
 	{"list-exact", []step{
 		{Method: "POST", Body: widget(`"name":"ex","labels":{"set":"ex"}`, "")},

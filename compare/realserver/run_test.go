@@ -104,8 +104,12 @@ func decode(raw []byte) any {
 	return docs
 }
 
+// currentRV is the server's current resourceVersion in a message.
+var currentRV = regexp.MustCompile(`current: \d+`)
+
 // normalise replaces what must differ between two servers by markers:
-// uids, timestamps, resourceVersions, continue tokens. It drops
+// uids, timestamps, resourceVersions (also "current: N" in a message),
+// continue tokens. It drops
 // managedFields, an empty continue token (the real server writes one,
 // kitchensync omits it: the same to any client), and an empty "metadata" or "spec": the real server writes
 // a Status's empty metadata, and kitchensync's Go-typed Widget always has
@@ -124,6 +128,10 @@ func normalise(v any) any {
 			case "uid", "creationTimestamp", "deletionTimestamp", "resourceVersion":
 				if x != "" {
 					v[k] = "<" + k + ">"
+				}
+			case "message":
+				if m, ok := x.(string); ok {
+					v[k] = currentRV.ReplaceAllString(m, "current: <resourceVersion>")
 				}
 			case "managedFields":
 				delete(v, k)
