@@ -17,11 +17,13 @@ const (
 	defaultBackoffResetAfter = 2 * time.Minute
 )
 
-// Backoff computes how long a [Reflector] waits before it lists and watches
-// again: exponential with jitter, capped, and reset after a period of time.
-// It is client-go's wait.Backoff driven through DelayWithReset (the
-// reflector's backoffManager), written as plain arithmetic on the instant
-// passed in, so that a table test can check it at fixed instants.
+// BackoffManager computes how long a [Reflector] waits before it lists and
+// watches again: exponential with jitter, capped, and reset after a period
+// of time. It is the reflector's backoff manager in client-go
+// (wait.NewExponentialBackoffManager): a wait.Backoff that remembers where
+// it is and starts over after a while. It is written as plain arithmetic
+// on the instant passed in, so that a table test can check it at fixed
+// instants. (A retry schedule without state is reconcile.Backoff.)
 //
 // With the defaults, the delays' base runs 0.8s, 1.6s, 3.2s, 6.4s, 12.8s,
 // 25.6s, then 30s for ever; jitter 1.0 stretches each to somewhere in
@@ -29,9 +31,9 @@ const (
 // again from Initial: a server that has been healthy for a while gets a
 // quick first retry.
 //
-// The zero value is not useful; start from [DefaultBackoff]. A Backoff is
-// not safe for concurrent use; a Reflector keeps its own.
-type Backoff struct {
+// The zero value is not useful; start from [DefaultBackoffManager]. A
+// BackoffManager is not safe for concurrent use; a Reflector keeps its own.
+type BackoffManager struct {
 	// Initial is the base of the first delay.
 	Initial time.Duration
 	// Cap bounds the base of every delay (jitter comes on top, as in
@@ -49,10 +51,10 @@ type Backoff struct {
 	lastReset time.Time     // when the schedule last started from Initial
 }
 
-// DefaultBackoff returns the reflector's schedule: 800ms, factor 2, jitter
-// 1.0, cap 30s, reset after 2 minutes, as in client-go.
-func DefaultBackoff() Backoff {
-	return Backoff{
+// DefaultBackoffManager returns the reflector's schedule: 800ms, factor 2,
+// jitter 1.0, cap 30s, reset after 2 minutes, as in client-go.
+func DefaultBackoffManager() BackoffManager {
+	return BackoffManager{
 		Initial:    defaultBackoffInitial,
 		Cap:        defaultBackoffCap,
 		Factor:     defaultBackoffFactor,
@@ -64,7 +66,7 @@ func DefaultBackoff() Backoff {
 // Reset starts the schedule again from Initial, counting the reset period
 // from now. A Reflector calls it when it starts running, as client-go's
 // backoffManager records its creation time.
-func (b *Backoff) Reset(now time.Time) {
+func (b *BackoffManager) Reset(now time.Time) {
 	b.base = b.Initial
 	b.lastReset = now
 }
@@ -72,7 +74,7 @@ func (b *Backoff) Reset(now time.Time) {
 // Step returns the delay to wait at now and advances the schedule. rnd is
 // the jitter draw, a number in [0, 1) (the reflector passes
 // [math/rand/v2.Float64]); a test passes fixed values.
-func (b *Backoff) Step(now time.Time, rnd float64) time.Duration {
+func (b *BackoffManager) Step(now time.Time, rnd float64) time.Duration {
 	if b.lastReset.IsZero() || b.ResetAfter <= 0 || now.Sub(b.lastReset) > b.ResetAfter {
 		b.Reset(now)
 	}

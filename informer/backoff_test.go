@@ -18,12 +18,12 @@ func TestBackoffStep(t *testing.T) {
 	tests := []struct {
 		name   string
 		reason string
-		b      Backoff
+		b      BackoffManager
 		steps  []step
 	}{{
 		name:   "doubles up to the cap",
 		reason: "0.8s, 1.6s, ... 25.6s, then the cap 30s for ever, as client-go's reflector",
-		b:      DefaultBackoff(),
+		b:      DefaultBackoffManager(),
 		steps: []step{
 			{0, 0, 800 * time.Millisecond},
 			{time.Second, 0, 1600 * time.Millisecond},
@@ -37,7 +37,7 @@ func TestBackoffStep(t *testing.T) {
 	}, {
 		name:   "jitter stretches by up to Jitter times the base",
 		reason: "jitter 1.0 gives a delay in [base, 2*base)",
-		b:      DefaultBackoff(),
+		b:      DefaultBackoffManager(),
 		steps: []step{
 			{0, 0.5, 1200 * time.Millisecond},
 			{time.Second, 0.25, 2000 * time.Millisecond},
@@ -46,7 +46,7 @@ func TestBackoffStep(t *testing.T) {
 	}, {
 		name:   "jitter applies on top of the cap",
 		reason: "client-go: once capped, delays are in [30s, 60s)",
-		b:      Backoff{Initial: 20 * time.Second, Cap: 30 * time.Second, Factor: 2, Jitter: 1, ResetAfter: time.Hour},
+		b:      BackoffManager{Initial: 20 * time.Second, Cap: 30 * time.Second, Factor: 2, Jitter: 1, ResetAfter: time.Hour},
 		steps: []step{
 			{0, 0, 20 * time.Second},
 			{time.Minute, 0.5, 45 * time.Second},
@@ -54,7 +54,7 @@ func TestBackoffStep(t *testing.T) {
 	}, {
 		name:   "resets after the reset period",
 		reason: "more than 2 minutes after the last reset, start again from 0.8s",
-		b:      DefaultBackoff(),
+		b:      DefaultBackoffManager(),
 		steps: []step{
 			{0, 0, 800 * time.Millisecond},
 			{time.Minute, 0, 1600 * time.Millisecond},
@@ -66,12 +66,12 @@ func TestBackoffStep(t *testing.T) {
 	}, {
 		name:   "no factor keeps the base",
 		reason: "Factor 0 is a constant delay",
-		b:      Backoff{Initial: time.Second, ResetAfter: time.Hour},
+		b:      BackoffManager{Initial: time.Second, ResetAfter: time.Hour},
 		steps:  []step{{0, 0, time.Second}, {time.Second, 0.9, time.Second}},
 	}, {
 		name:   "zero reset period never grows",
 		reason: "client-go: a zero reset interval resets at every step",
-		b:      Backoff{Initial: time.Second, Factor: 2},
+		b:      BackoffManager{Initial: time.Second, Factor: 2},
 		steps:  []step{{0, 0, time.Second}, {time.Second, 0, time.Second}},
 	}}
 	for _, tt := range tests {
@@ -90,7 +90,7 @@ func TestBackoffStep(t *testing.T) {
 }
 
 func TestBackoffResetCountsFromReset(t *testing.T) {
-	b := DefaultBackoff()
+	b := DefaultBackoffManager()
 	b.Reset(t0)
 	if got := b.Step(t0.Add(time.Minute), 0); got != 800*time.Millisecond {
 		t.Fatalf("first step = %v, want 800ms", got)

@@ -40,7 +40,7 @@
 // Reflector's last-seen resourceVersion. When a watch ends cleanly — the
 // server restarted, a timeout passed — the Reflector watches again from
 // that resourceVersion, without listing. Errors are retried after a
-// [Backoff] (0.8s doubling to 30s, with jitter, as in client-go).
+// [BackoffManager] (0.8s doubling to 30s, with jitter, as in client-go).
 //
 // Two exceptions, both client-go's. A watch from "0" (a resourceVersion
 // real servers never report, but a hand-written ListerWatcher might)

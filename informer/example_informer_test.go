@@ -155,7 +155,7 @@ func ExampleResourceEventHandler_tombstone() {
 	// The informer lists, but every watch is refused until we say so.
 	srv.FailNext(apiserver.VerbWatch, 1_000_000, apiserver.NewTooManyRequests("busy", 1))
 	inf := informer.NewSharedIndexInformer[*apiservertest.Widget](widgets, informer.Options[*apiservertest.Widget]{
-		Backoff:           &informer.Backoff{Initial: 10 * time.Millisecond},
+		Backoff:           &informer.BackoffManager{Initial: 10 * time.Millisecond},
 		WatchErrorHandler: func(error) {}, // the 429s and the 410 are expected here
 	})
 	events := make(chan string, 10)
@@ -192,7 +192,7 @@ func ExampleResourceEventHandler_relist() {
 	// The informer lists, but every watch is refused until we say so.
 	srv.FailNext(apiserver.VerbWatch, 1_000_000, apiserver.NewTooManyRequests("busy", 1))
 	inf := informer.NewSharedIndexInformer[*apiservertest.Widget](widgets, informer.Options[*apiservertest.Widget]{
-		Backoff:           &informer.Backoff{Initial: 10 * time.Millisecond},
+		Backoff:           &informer.BackoffManager{Initial: 10 * time.Millisecond},
 		WatchErrorHandler: func(error) {}, // the 429s and the 410 are expected here
 	})
 	events := make(chan string, 10)

@@ -52,8 +52,8 @@ type ReflectorOptions struct {
 	UseWatchList bool
 	// PageSize, when positive, lists in pages of this many objects.
 	PageSize int64
-	// Backoff is the retry schedule; nil means [DefaultBackoff].
-	Backoff *Backoff
+	// Backoff is the retry schedule; nil means [DefaultBackoffManager].
+	Backoff *BackoffManager
 	// Tracer, when set, receives a record of every list (trace.Listed),
 	// watch (trace.WatchStarted, trace.WatchEnded) and 410
 	// (trace.Expired), named Name. Nil means none, at no cost.
@@ -93,7 +93,7 @@ type Reflector struct {
 	lw      ListerWatcher
 	store   ReflectorStore
 	opts    ReflectorOptions
-	backoff Backoff // used by Run's goroutine only
+	backoff BackoffManager // used by Run's goroutine only
 
 	mu          sync.Mutex // guards lastRV and unavailable
 	lastRV      string
@@ -102,7 +102,7 @@ type Reflector struct {
 
 // NewReflector returns a Reflector that reads from lw and writes to store.
 func NewReflector(lw ListerWatcher, s ReflectorStore, opts ReflectorOptions) *Reflector {
-	r := &Reflector{lw: lw, store: s, opts: opts, backoff: DefaultBackoff()}
+	r := &Reflector{lw: lw, store: s, opts: opts, backoff: DefaultBackoffManager()}
 	if opts.Backoff != nil {
 		r.backoff = *opts.Backoff
 	}

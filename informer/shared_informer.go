@@ -45,8 +45,8 @@ type Options[T apiserver.Object] struct {
 	// arrival order, instead of a [DeltaFIFO].
 	InOrder bool
 	// Backoff is the reflector's retry schedule; nil means
-	// [DefaultBackoff]. Examples shorten it so they finish quickly.
-	Backoff *Backoff
+	// [DefaultBackoffManager]. Examples shorten it so they finish quickly.
+	Backoff *BackoffManager
 	// Resource names what the informer caches; the [Lister] puts it in its
 	// NotFound errors and logs name it. The factory sets it.
 	Resource apiserver.GroupVersionResource
