@@ -23,7 +23,7 @@ import (
 //     at once piles up on the rail instead of swamping the chef. Requeues
 //     and later updates of a known ticket do not take tokens.
 //
-// It satisfies [reconcile.PriorityQueue], so a [reconcile.Controller]
+// It satisfies [reconcile.PriorityWorkQueue], so a [reconcile.Controller]
 // works it (see [reconcile.Options].NewQueue). It is safe for concurrent
 // use.
 type TicketRail struct {

@@ -190,7 +190,7 @@ func (r *Restaurant) wire(cfg Config) error {
 	var err error
 	r.chefs, err = reconcile.NewController("chef", r.Chef, reconcile.Options{
 		MaxConcurrentReconciles: cfg.Chefs, Tracer: r.Tracer,
-		NewQueue: func(string, workqueue.RateLimiter[reconcile.Request]) reconcile.Queue {
+		NewQueue: func(string, workqueue.RateLimiter[reconcile.Request]) reconcile.WorkQueue {
 			return r.Rail
 		}})
 	if err != nil {

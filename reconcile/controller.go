@@ -27,9 +27,9 @@ type Options struct {
 	// overall).
 	RateLimiter workqueue.RateLimiter[Request]
 	// NewQueue makes the controller's queue from its name and RateLimiter.
-	// Default: a workqueue.PriorityQueue. Any [Queue] will do; a
-	// [PriorityQueue] gets priorities.
-	NewQueue func(name string, rateLimiter workqueue.RateLimiter[Request]) Queue
+	// Default: a workqueue.PriorityQueue. Any [WorkQueue] will do; a
+	// [PriorityWorkQueue] gets priorities.
+	NewQueue func(name string, rateLimiter workqueue.RateLimiter[Request]) WorkQueue
 	// MetricsProvider, when set, receives the default queue's metrics, under
 	// controller-runtime's workqueue_* names with the controller's name
 	// (workqueue_depth{name="orders"}, ...). Ignored with a NewQueue of
@@ -70,14 +70,14 @@ type Controller struct {
 	workers int
 	timeout time.Duration
 	limiter workqueue.RateLimiter[Request]
-	newQ    func(string, workqueue.RateLimiter[Request]) Queue
+	newQ    func(string, workqueue.RateLimiter[Request]) WorkQueue
 	log     *slog.Logger
 	metrics *metrics
 	tracer  *trace.Tracer
 
 	queueOnce sync.Once
-	queue     PriorityQueue // made by getQueue
-	queueErr  error         // set by getQueue if NewQueue returned nil
+	queue     PriorityWorkQueue // made by getQueue
+	queueErr  error             // set by getQueue if NewQueue returned nil
 
 	mu      sync.Mutex // guards started, sources and filters
 	started bool
@@ -108,7 +108,7 @@ func NewController(name string, r Reconciler, opts Options) (*Controller, error)
 	}
 	if opts.NewQueue == nil {
 		mp, tr := opts.MetricsProvider, opts.Tracer
-		opts.NewQueue = func(name string, rl workqueue.RateLimiter[Request]) Queue {
+		opts.NewQueue = func(name string, rl workqueue.RateLimiter[Request]) WorkQueue {
 			return newDefaultQueue(rl, workqueue.QueueConfig{Name: name, MetricsProvider: mp, Tracer: tr})
 		}
 	}
@@ -138,7 +138,7 @@ func (c *Controller) Running() <-chan struct{} { return c.running }
 // getQueue makes the queue on first use, so that a controller that is
 // never used starts no queue goroutines. A NewQueue that returns nil gets
 // the default queue instead, and Start reports the mistake.
-func (c *Controller) getQueue() PriorityQueue {
+func (c *Controller) getQueue() PriorityWorkQueue {
 	c.queueOnce.Do(func() {
 		q := c.newQ(c.name, c.limiter)
 		if q == nil {
@@ -158,7 +158,7 @@ func orDefault[N int | time.Duration](v, def N) N {
 	return v
 }
 
-func newDefaultQueue(rl workqueue.RateLimiter[Request], cfg workqueue.QueueConfig) Queue {
+func newDefaultQueue(rl workqueue.RateLimiter[Request], cfg workqueue.QueueConfig) WorkQueue {
 	return workqueue.NewPriorityQueue[Request](rl, cfg)
 }
 
@@ -168,7 +168,7 @@ func (c *Controller) Name() string { return c.name }
 // Queue returns the controller's queue. Adding a request to it is how to
 // trigger a reconcile by hand — from a test, a timer, or another system —
 // without an informer event.
-func (c *Controller) Queue() Queue { return c.getQueue() }
+func (c *Controller) Queue() WorkQueue { return c.getQueue() }
 
 // Metrics returns a snapshot of the controller's metrics.
 func (c *Controller) Metrics() Metrics { return c.metrics.snapshot() }

@@ -8,7 +8,7 @@
 // table and order number, but from the runner's up-to-date memory — looks at
 // the pass to see what is already plated, and does whatever closes the gap.
 // If the same ticket comes up twice, the second look finds nothing to do.
-// The ticket rail is the [Queue], the runner's memory is the informer's
+// The ticket rail is the [WorkQueue], the runner's memory is the informer's
 // cache, the chef is your [Reconciler], and the [Controller] is the kitchen
 // routine that keeps handing tickets to the chefs on duty.
 //
@@ -137,7 +137,7 @@
 // [Options].MaxConcurrentReconciles workers (default 1) run under an
 // errgroup. The queue is a workqueue.PriorityQueue by default: requests
 // from an informer's initial list and from resyncs are added at
-// [LowPriority], so real changes go first. Any queue with the [Queue]
+// [LowPriority], so real changes go first. Any queue with the [WorkQueue]
 // contract can be plugged in. [Controller.Start] waits for the informers'
 // caches to sync (up to [Options].CacheSyncTimeout, then a
 // [*CacheSyncError]) before any worker starts, so that reconcilers never

@@ -6,13 +6,15 @@ import (
 	"github.com/kitchensync/kitchensync/workqueue"
 )
 
-// Queue is the ticket rail a [Controller] needs: a rate-limiting work queue
-// of requests with client-go's rules (an item is never handed to two
+// WorkQueue is the ticket rail a [Controller] needs: a rate-limiting work
+// queue of requests with client-go's rules (an item is never handed to two
 // workers at once; adds of a queued item collapse; an item added while it
-// is processed is queued again after Done). *workqueue.RateLimitingQueue
-// and *workqueue.PriorityQueue satisfy it; so can any queue with the same
-// contract, plugged in through [Options].NewQueue.
-type Queue interface {
+// is processed is queued again after Done). It is the method set client-go
+// calls workqueue.TypedRateLimitingInterface. The concrete
+// *workqueue.RateLimitingQueue and *workqueue.PriorityQueue satisfy it; so
+// can any queue with the same contract, plugged in through
+// [Options].NewQueue.
+type WorkQueue interface {
 	Add(item Request)
 	AddAfter(item Request, d time.Duration)
 	AddRateLimited(item Request)
@@ -26,13 +28,13 @@ type Queue interface {
 	ShuttingDown() bool
 }
 
-// PriorityQueue is a [Queue] that also orders items by priority (higher
-// first), like controller-runtime's priorityqueue. When the queue a
-// controller uses is one, the controller adds the initial list and resyncs
-// at [LowPriority] and honours [Result].Priority; otherwise priorities are
-// ignored.
-type PriorityQueue interface {
-	Queue
+// PriorityWorkQueue is a [WorkQueue] that also orders items by priority
+// (higher first), like controller-runtime's priorityqueue.PriorityQueue
+// interface. When the queue a controller uses is one, the controller adds
+// the initial list and resyncs at [LowPriority] and honours
+// [Result].Priority; otherwise priorities are ignored.
+type PriorityWorkQueue interface {
+	WorkQueue
 	AddWithOpts(o workqueue.AddOpts, items ...Request)
 	GetWithPriority() (item Request, priority int, shutdown bool)
 }
@@ -45,16 +47,16 @@ const LowPriority = -100
 
 // asPriorityQueue returns q itself if it has priorities, or wraps it in an
 // adapter that ignores them.
-func asPriorityQueue(q Queue) PriorityQueue {
-	if pq, ok := q.(PriorityQueue); ok {
+func asPriorityQueue(q WorkQueue) PriorityWorkQueue {
+	if pq, ok := q.(PriorityWorkQueue); ok {
 		return pq
 	}
 	return plainQueue{q}
 }
 
-// plainQueue gives a [Queue] without priorities the [PriorityQueue]
-// methods, dropping the priority.
-type plainQueue struct{ Queue }
+// plainQueue gives a [WorkQueue] without priorities the
+// [PriorityWorkQueue] methods, dropping the priority.
+type plainQueue struct{ WorkQueue }
 
 func (q plainQueue) AddWithOpts(o workqueue.AddOpts, items ...Request) {
 	for _, item := range items {

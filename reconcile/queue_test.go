@@ -49,7 +49,7 @@ func (q *queueRecorder) AddWithOpts(o workqueue.AddOpts, items ...reconcile.Requ
 // recordingQueue returns Options whose queue is q.
 func recordingQueue(q *queueRecorder) reconcile.Options {
 	return reconcile.Options{
-		NewQueue: func(name string, rl workqueue.RateLimiter[reconcile.Request]) reconcile.Queue {
+		NewQueue: func(name string, rl workqueue.RateLimiter[reconcile.Request]) reconcile.WorkQueue {
 			q.PriorityQueue = workqueue.NewPriorityQueue(rl, workqueue.QueueConfig{Name: name})
 			return q
 		},
@@ -79,7 +79,7 @@ func TestResultPriority(t *testing.T) {
 	})
 }
 
-// Any queue with the Queue contract can be plugged in; one without
+// Any queue with the WorkQueue contract can be plugged in; one without
 // priorities simply ignores them.
 func TestPlainRateLimitingQueue(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
@@ -88,7 +88,7 @@ func TestPlainRateLimitingQueue(t *testing.T) {
 		r := newRecorder(returns(reconcile.Result{Priority: &high}, boom), fail(boom),
 			returns(reconcile.Result{RequeueAfter: time.Minute}, nil))
 		c := newController(t, r, reconcile.Options{
-			NewQueue: func(name string, rl workqueue.RateLimiter[reconcile.Request]) reconcile.Queue {
+			NewQueue: func(name string, rl workqueue.RateLimiter[reconcile.Request]) reconcile.WorkQueue {
 				return workqueue.NewRateLimiting(rl, workqueue.QueueConfig{Name: name})
 			},
 		})
@@ -151,12 +151,12 @@ func TestLogs(t *testing.T) {
 // returns the zero Result ends the timed requeues; with a plain
 // rate-limiting queue the timed requeue still fires.
 func TestEventRacesRequeueAfter(t *testing.T) {
-	plain := func(name string, rl workqueue.RateLimiter[reconcile.Request]) reconcile.Queue {
+	plain := func(name string, rl workqueue.RateLimiter[reconcile.Request]) reconcile.WorkQueue {
 		return workqueue.NewRateLimiting(rl, workqueue.QueueConfig{Name: name})
 	}
 	tests := []struct {
 		name     string
-		newQueue func(string, workqueue.RateLimiter[reconcile.Request]) reconcile.Queue
+		newQueue func(string, workqueue.RateLimiter[reconcile.Request]) reconcile.WorkQueue
 		want     []time.Duration
 	}{
 		{"priority queue", nil, []time.Duration{0, 10 * time.Second}},

@@ -106,7 +106,7 @@ func (s *kindSource[T]) String() string {
 	return fmt.Sprintf("%s(%v)", s.verb, reflect.TypeFor[T]())
 }
 
-func (s *kindSource[T]) start(ctx context.Context, q PriorityQueue,
+func (s *kindSource[T]) start(ctx context.Context, q PriorityWorkQueue,
 	filters []Predicate[apiserver.Object]) (startedSource, error) {
 	h := &eventHandler[T]{ctx: ctx, queue: q, mapFn: s.mapFn, preds: s.preds, tracer: s.tracer, ctrl: s.ctrl}
 	for _, f := range filters {
@@ -129,7 +129,7 @@ func (s *kindSource[T]) start(ctx context.Context, q PriorityQueue,
 // as controller-runtime's handlers do.
 type eventHandler[T apiserver.Object] struct {
 	ctx    context.Context
-	queue  PriorityQueue
+	queue  PriorityWorkQueue
 	mapFn  MapFunc[T]
 	preds  []Predicate[T]
 	tracer *trace.Tracer

@@ -14,7 +14,7 @@ import (
 // that handler has seen the informer's initial list, and how to remove it.
 type source interface {
 	String() string
-	start(ctx context.Context, q PriorityQueue, filters []Predicate[apiserver.Object]) (startedSource, error)
+	start(ctx context.Context, q PriorityWorkQueue, filters []Predicate[apiserver.Object]) (startedSource, error)
 }
 
 type startedSource struct {
@@ -25,7 +25,7 @@ type startedSource struct {
 
 // startSources starts every source, or none: on error it returns those
 // started so far, for stopSources.
-func startSources(ctx context.Context, sources []source, q PriorityQueue,
+func startSources(ctx context.Context, sources []source, q PriorityWorkQueue,
 	filters []Predicate[apiserver.Object]) ([]startedSource, error) {
 	started := make([]startedSource, 0, len(sources))
 	for _, s := range sources {

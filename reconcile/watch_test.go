@@ -287,7 +287,7 @@ func TestInitialListIsLowPriority(t *testing.T) {
 		w.create(t, apiservertest.NewWidget("kitchen", "old"))
 		q := &queueRecorder{}
 		c := newController(t, &requests{}, reconcile.Options{
-			NewQueue: func(name string, rl workqueue.RateLimiter[reconcile.Request]) reconcile.Queue {
+			NewQueue: func(name string, rl workqueue.RateLimiter[reconcile.Request]) reconcile.WorkQueue {
 				q.PriorityQueue = workqueue.NewPriorityQueue(rl, workqueue.QueueConfig{Name: name})
 				return q
 			},

@@ -172,7 +172,7 @@ func newController(o ShopOptions, s *Shop, r *CakeReconciler) (*reconcile.Contro
 		MaxConcurrentReconciles: max(1, o.Workers),
 		RateLimiter:             s.backoff,
 		Logger:                  logger,
-		NewQueue: func(name string, rl workqueue.RateLimiter[reconcile.Request]) reconcile.Queue {
+		NewQueue: func(name string, rl workqueue.RateLimiter[reconcile.Request]) reconcile.WorkQueue {
 			pq := workqueue.NewPriorityQueue(rl, workqueue.QueueConfig{Name: name})
 			return rack{PriorityQueue: pq, cache: cache, journal: o.Journal, who: suffix("queue", o.Name)}
 		},
