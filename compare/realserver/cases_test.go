@@ -61,6 +61,7 @@ var cases = []diffCase{
 		{Method: "PUT", Path: "/fp", Body: widget(`"name":"fp","resourceVersion":"{{rv:1}}","finalizers":["example.com/hold"]`, `"spec":{"size":1}`)},
 		{Method: "PUT", Path: "/fp", Body: widget(`"name":"fp","resourceVersion":"{{rv:2}}","finalizers":[]`, "")},
 		{Method: "GET", Path: "/fp"},
+		{Method: "GET", Path: "?watch=true&resourceVersion={{rv:0}}&fieldSelector=metadata.name%3Dfp&timeoutSeconds=1"},
 	}},
 	{"delete-background", []step{
 		{Method: "POST", Body: widget(`"name":"db"`, "")},

@@ -21,6 +21,7 @@ type step struct {
 type answer struct {
 	Code    int
 	Warning []string // Warning headers
+	SameRV  bool     // a single object with the previous step's resourceVersion
 	Body    any      // normalised JSON; a watch's events as a list
 }
 
@@ -47,24 +48,9 @@ func (m *memory) fill(s string) string {
 
 // send plays st on the server at base and normalises the answer.
 func send(c *http.Client, base string, st step, m *memory) (answer, error) {
-	var body io.Reader
-	if st.Body != "" {
-		body = strings.NewReader(m.fill(st.Body))
-	}
-	path := m.fill(st.Path)
-	if !strings.HasPrefix(path, "/apis/") {
-		path = widgets + path
-	}
-	req, err := http.NewRequest(st.Method, base+path, body)
+	req, err := newRequest(base, st, m)
 	if err != nil {
 		return answer{}, err
-	}
-	if st.Body != "" {
-		ct := st.ContentType
-		if ct == "" {
-			ct = "application/json"
-		}
-		req.Header.Set("Content-Type", ct)
 	}
 	resp, err := c.Do(req)
 	if err != nil {
@@ -75,13 +61,52 @@ func send(c *http.Client, base string, st step, m *memory) (answer, error) {
 	if err != nil {
 		return answer{}, err
 	}
+	return answer{
+		Code: resp.StatusCode, Warning: resp.Header.Values("Warning"),
+		SameRV: m.remember(raw), Body: decode(raw),
+	}, nil
+}
+
+// newRequest builds st's request, its placeholders filled from m.
+func newRequest(base string, st step, m *memory) (*http.Request, error) {
+	var body io.Reader
+	if st.Body != "" {
+		body = strings.NewReader(m.fill(st.Body))
+	}
+	path := m.fill(st.Path)
+	if !strings.HasPrefix(path, "/apis/") {
+		path = widgets + path
+	}
+	req, err := http.NewRequest(st.Method, base+path, body)
+	if err != nil {
+		return nil, err
+	}
+	if st.Body != "" {
+		ct := st.ContentType
+		if ct == "" {
+			ct = "application/json"
+		}
+		req.Header.Set("Content-Type", ct)
+	}
+	return req, nil
+}
+
+// remember records the resourceVersion and continue token of an answer,
+// and reports whether it is a single object with the resourceVersion of
+// the step before (a write that changed nothing keeps it). Lists are
+// left out: the real server's list resourceVersion moves with writes
+// outside the test (leases).
+func (m *memory) remember(raw []byte) bool {
 	var meta struct {
+		Kind     string
 		Metadata struct{ ResourceVersion, Continue string }
 	}
 	_ = json.Unmarshal(raw, &meta) // a watch stream or plain text has neither
-	m.rv = append(m.rv, meta.Metadata.ResourceVersion)
+	rv := meta.Metadata.ResourceVersion
+	same := rv != "" && len(m.rv) > 0 && rv == m.rv[len(m.rv)-1] && !strings.HasSuffix(meta.Kind, "List")
+	m.rv = append(m.rv, rv)
 	m.cont = append(m.cont, meta.Metadata.Continue)
-	return answer{Code: resp.StatusCode, Warning: resp.Header.Values("Warning"), Body: decode(raw)}, nil
+	return same
 }
 
 // decode parses one JSON document, or a watch stream of several (as a
