@@ -66,25 +66,32 @@ func TestRealServer(t *testing.T) {
 				t.Fatalf("%s: kitchensync: %v", key, err)
 			}
 			compared++
-			diff := cmp.Diff(want, got)
-			reason, known := knownDifferences[key]
-			verdict := "agree"
-			switch {
-			case diff == "" && known:
+			verdict, ok := judge(t, key, st, cmp.Diff(want, got))
+			if ok {
 				agree++
-				verdict = "agree (listed as known: remove it)"
-			case diff == "":
-				agree++
-			case known:
-				verdict = "differ (known: " + reason + ")"
-			default:
-				verdict = "DIFFER (new)"
-				t.Errorf("%s %s %s: kitchensync differs from the real server (-real +kitchensync):\n%s",
-					key, st.Method, st.Path, diff)
 			}
 			fmt.Fprintf(&table, "%-24s %-6s %-50.50s %s\n", key, st.Method, st.Path, verdict)
 		}
 	}
 	t.Logf("requests against a real kube-apiserver and kitchensync:\n%sagree %d / compared %d",
 		table.String(), agree, compared)
+}
+
+// judge names the verdict on one step given the diff of its answers, and
+// reports whether they agree; a difference not in knownDifferences fails
+// the test.
+func judge(t *testing.T, key string, st step, diff string) (string, bool) {
+	t.Helper()
+	reason, known := knownDifferences[key]
+	switch {
+	case diff == "" && known:
+		return "agree (listed as known: remove it)", true
+	case diff == "":
+		return "agree", true
+	case known:
+		return "differ (known: " + reason + ")", false
+	}
+	t.Errorf("%s %s %s: kitchensync differs from the real server (-real +kitchensync):\n%s",
+		key, st.Method, st.Path, diff)
+	return "DIFFER (new)", false
 }
