@@ -42,15 +42,14 @@
 // that resourceVersion, without listing. Errors are retried after a
 // [BackoffManager] (0.8s doubling to 30s, with jitter, as in client-go).
 //
-// Two exceptions, both client-go's. A watch from "0" (a resourceVersion
-// real servers never report, but a hand-written ListerWatcher might)
-// starts with ADDED events for
-// everything that exists, in no resourceVersion order; they do not advance
-// the resourceVersion until an event of another type or a bookmark
-// arrives, so a re-watch before then starts from "0" again. And a watch
-// that ends within a second of being requested, having delivered nothing,
-// is taken as broken ([VeryShortWatchError]): the Reflector backs off and
-// lists again.
+// Two exceptions, both client-go's. A watch from "0" starts with ADDED
+// events for everything that exists, in no resourceVersion order; they do
+// not advance the resourceVersion until an event of another type or a
+// bookmark arrives, so a re-watch before then starts from "0" again. (Real
+// servers never report "0"; a hand-written ListerWatcher might.) And a
+// watch that ends within a second of being requested, having delivered
+// nothing, is taken as broken ([VeryShortWatchError]): the Reflector backs
+// off and lists again.
 //
 // In watch-list mode ([Options].UseWatchList) the initial state arrives
 // on the watch itself, as ADDED events ended by a bookmark annotated
@@ -92,15 +91,11 @@
 // whose own period is due, so that a controller re-checks the world even
 // if it missed something. Resync does not talk to the server.
 //
-// An update whose resourceVersion did not change is always treated as a
-// resync, and that includes a relist: after a relist your handler gets
-// OnUpdate(old, new) with old == new for objects that did not change;
-// tolerate them. Which handlers get them follows client-go's rule: each
-// handler is marked "resyncing" when it is added, and only the periodic
-// resync check changes the mark (to "due now" or not). So without a
-// resync period every handler hears about every unchanged object after
-// every relist; with one, a handler hears about them until the first
-// check, and afterwards only while its own resync is due.
+// A relist makes the same kind of update: a handler gets OnUpdate(old,
+// new) with old == new for every object that did not change, so tolerate
+// them. As in client-go, without a resync period every handler gets them;
+// with one, a handler gets them until the informer's first resync check,
+// and afterwards only while its own resync is due.
 //
 // # 410 Gone
 //

@@ -65,12 +65,12 @@ type ReflectorOptions struct {
 // then Watch from the list's resourceVersion and apply every event.
 //
 //   - Every event, bookmarks included, advances the last-seen
-//     resourceVersion ([Reflector.LastSyncResourceVersion]) — except the
-//     leading ADDED events of a watch from "" or "0" (what a list returns
-//     from a ListerWatcher that reports "0"): those are a snapshot in no resourceVersion
-//     order, so, as client-go, the resourceVersion advances only from the
-//     first event of another type, bookmarks included. Until then a
-//     re-watch starts from "0" again, and gets the snapshot again.
+//     resourceVersion ([Reflector.LastSyncResourceVersion]).
+//   - Except on a watch from "" or "0" (after a list that reported "0"):
+//     its leading ADDED events are a snapshot in no resourceVersion order,
+//     so, as in client-go, the resourceVersion advances only from the
+//     first event of another type or a bookmark. A re-watch before then
+//     starts from "0" again and gets the snapshot again.
 //   - A watch that ends cleanly (the server closed it, or its timeout
 //     passed) is re-opened from that resourceVersion, without a list.
 //   - A watch that ends cleanly within a second of being requested
