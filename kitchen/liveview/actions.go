@@ -15,6 +15,10 @@ import (
 	"github.com/kitchensync/kitchensync/kitchen"
 )
 
+// runnerWatches is how many watches the kitchen's runner keeps open
+// (orders, cooks, dishes).
+const runnerWatches = 3
+
 // RushHourOrders is how many orders the rush-hour button places at once.
 const RushHourOrders = 50
 
@@ -195,10 +199,17 @@ func (v *View) cutWatches(*http.Request) (string, error) {
 }
 
 func (v *View) compact(*http.Request) (string, error) {
+	// A compaction alone expires only the resourceVersions older than the
+	// last write: a runner that saw that write watches on unharmed. The
+	// button shows the case that hurts — the runner's version was
+	// compacted away — by answering its next watches 410, as the server
+	// would, then cutting the watches it has.
 	v.r.Server.CompactHistory()
+	v.r.Server.FailNext(apiserver.VerbWatch, runnerWatches,
+		apiserver.NewResourceExpired("too old resource version: the history was compacted (the live view's button)"))
 	v.r.Server.CloseWatches()
 	v.m.note(laneDesk, "history compacted at rv "+v.r.Server.ResourceVersion()+", every watch cut", "relist")
-	return "history compacted and watches cut: the runner's resourceVersion is too old (410 Gone), so it lists again", nil
+	return "history compacted and watches cut: the runner's next watch gets 410 Expired, so it lists again", nil
 }
 
 func (v *View) failUpdates(r *http.Request) (string, error) {

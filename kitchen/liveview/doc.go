@@ -55,8 +55,8 @@
 // naming the bad field): place, vip, rush, truffle and cancel (the form
 // field "order", else the newest open order), cut-watches
 // ([apiserver.Server.CloseWatches]), compact
-// ([apiserver.Server.CompactHistory], then the watches are cut so that
-// the runner meets its 410), fail (the next "n" updates fail with 429),
+// ([apiserver.Server.CompactHistory]; the runner's next watches are
+// answered 410 Expired and the watches cut, so that it lists again), fail (the next "n" updates fail with 429),
 // slow (every request takes "ms"), and speed (a kitchen minute lasts
 // "minute" ms, [kitchen.Clock.SetMinute]).
 //

@@ -22,7 +22,7 @@ type frame struct {
 	Orders    []orderView       `json:"orders"`
 	Fifo      []fifoEntry       `json:"fifo"`
 	Cache     []cacheEntry      `json:"cache"`
-	Watches   map[string]string `json:"watches"`
+	Watches   []reflector       `json:"watches"`
 	Tickets   []ticket          `json:"tickets"`
 	Depth     int               `json:"depth"`
 	Workers   []worker          `json:"workers"`
@@ -111,7 +111,9 @@ func (m *model) fill(f *frame) {
 	defer m.mu.Unlock()
 	now := time.Now()
 	f.Traced = slices.Sorted(maps.Keys(m.traced))
-	f.Watches = maps.Clone(m.watches)
+	for _, k := range slices.Sorted(maps.Keys(m.watches)) {
+		f.Watches = append(f.Watches, *m.watches[k])
+	}
 	for _, k := range slices.Sorted(maps.Keys(m.fifo)) {
 		f.Fifo = append(f.Fifo, fifoEntry{Key: k, Deltas: m.fifo[k]})
 	}

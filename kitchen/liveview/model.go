@@ -89,6 +89,14 @@ type ticket struct {
 	added    uint64 // order of arrival, for FIFO within a priority
 }
 
+// reflector is what the trace told of one informer's reflector.
+type reflector struct {
+	Resource string `json:"resource"`
+	Lists    int    `json:"lists"`   // lists made (the first, then relists)
+	Watches  int    `json:"watches"` // watches started
+	Now      string `json:"now"`     // its last action
+}
+
 // worker is a chef worker busy with a reconcile.
 type worker struct {
 	Worker int    `json:"worker"`
@@ -112,9 +120,9 @@ type model struct {
 	fifo      map[string][]string // informer/key → pending deltas
 	tickets   map[string]*ticket
 	workers   map[int]*worker
-	watches   map[string]string // informer → what its reflector is doing
-	recTimes  []time.Duration   // reconcile durations since the last sample
-	latencies []time.Duration   // placed → served, kitchen time
+	watches   map[string]*reflector // by resource
+	recTimes  []time.Duration       // reconcile durations since the last sample
+	latencies []time.Duration       // placed → served, kitchen time
 	placed    int
 	traced    map[trace.Component]bool // components heard from: their lanes need no inference
 }
@@ -124,7 +132,7 @@ func newModel(clock *kitchen.Clock) *model {
 		start: time.Now(), clock: clock,
 		orders: map[string]*orderView{}, cookOwner: map[string]string{},
 		fifo: map[string][]string{}, tickets: map[string]*ticket{},
-		workers: map[int]*worker{}, watches: map[string]string{}, traced: map[trace.Component]bool{},
+		workers: map[int]*worker{}, watches: map[string]*reflector{}, traced: map[trace.Component]bool{},
 	}
 }
 

@@ -1,6 +1,7 @@
 package liveview
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -22,6 +23,9 @@ func (m *model) applyRecord(rec trace.Record) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.traced[rec.Component] = true
+	if rec.Action == trace.HandlerCalled && rec.Worker > 1 {
+		return // the view's own handlers, and other onlookers: not the kitchen's hand-off
+	}
 	lane := laneOf(rec)
 	orderKey := m.orderKeyOf(rec)
 	if o := m.orders[orderKey]; o != nil && lane == laneChef && rec.Action == trace.ReconcileStarted {
@@ -96,7 +100,20 @@ func (m *model) applyRunner(rec trace.Record) {
 	case trace.DeltaPopped:
 		delete(m.fifo, id)
 	case trace.Listed, trace.WatchStarted, trace.WatchEnded, trace.Expired:
-		m.watches[shortResource(rec.Name)] = describe(rec)
+		res := shortResource(rec.Name)
+		w := m.watches[res]
+		if w == nil {
+			w = &reflector{Resource: res}
+			m.watches[res] = w
+		}
+		switch {
+		case rec.Err != nil:
+		case rec.Action == trace.Listed:
+			w.Lists++
+		case rec.Action == trace.WatchStarted:
+			w.Watches++
+		}
+		w.Now = describe(rec)
 	}
 }
 
@@ -141,31 +158,50 @@ func (m *model) applyChef(rec trace.Record) {
 	}
 }
 
+// phrases say each action in a learner's words; describe adds the
+// details. The object's key is not repeated: the page shows it beside.
+var phrases = map[trace.Action]string{
+	trace.Created: "stored", trace.Updated: "updated", trace.Deleted: "deleted",
+	trace.WatchesClosed: "watches cut", trace.Compacted: "history compacted",
+	trace.Listed: "LIST", trace.WatchStarted: "WATCH", trace.WatchEnded: "watch ended", trace.Expired: "410 Expired: relist",
+	trace.DeltaRecorded: "DeltaFIFO ← delta", trace.DeltaPopped: "DeltaFIFO → popped", trace.CacheUpdated: "cache ←",
+	trace.HandlerCalled: "handler", trace.Added: "ticket pinned", trace.Merged: "merged with the waiting ticket",
+	trace.Deferred: "again after the worker is done", trace.Delayed: "delayed", trace.RateLimited: "backoff",
+	trace.Got: "taken by a worker", trace.Done: "done", trace.Requeued: "back on the rail",
+	trace.Dropped: "dropped by a predicate", trace.ReconcileStarted: "reconcile", trace.ReconcileFinished: "reconciled:",
+}
+
 // describe says what a record means, in a few words.
 func describe(rec trace.Record) string {
-	what := strings.ReplaceAll(string(rec.Action), "-", " ")
 	var b strings.Builder
-	b.WriteString(what)
+	b.WriteString(cmp.Or(phrases[rec.Action], string(rec.Action)))
 	switch rec.Action {
 	case trace.Listed:
 		fmt.Fprintf(&b, " %s: %d at rv %s", shortResource(rec.Name), rec.Count, rec.ResourceVersion)
 	case trace.WatchStarted:
 		fmt.Fprintf(&b, " %s from rv %s", shortResource(rec.Name), rec.ResourceVersion)
 	case trace.WatchEnded, trace.Expired:
-		fmt.Fprintf(&b, " %s at rv %s", shortResource(rec.Name), rec.ResourceVersion)
+		fmt.Fprintf(&b, " (%s at rv %s)", shortResource(rec.Name), rec.ResourceVersion)
 	case trace.WatchesClosed:
-		fmt.Fprintf(&b, ": %d cut", rec.Count)
+		fmt.Fprintf(&b, ": %d", rec.Count)
 	case trace.Delayed, trace.RateLimited:
-		fmt.Fprintf(&b, " %s for %s", rec.Key, rec.Duration.Round(time.Millisecond))
+		fmt.Fprintf(&b, " %s", rec.Duration.Round(time.Millisecond))
+	case trace.Added, trace.Merged:
+		fmt.Fprintf(&b, " (priority %d, depth %d)", rec.Priority, rec.Depth)
+	case trace.DeltaPopped:
+		fmt.Fprintf(&b, " %d deltas", rec.Count)
+	case trace.ReconcileStarted:
+		fmt.Fprintf(&b, " by worker %d", rec.Worker)
 	case trace.ReconcileFinished:
-		fmt.Fprintf(&b, " %s: %s", rec.Key, rec.Result)
+		fmt.Fprintf(&b, " %s in %s", rec.Result, rec.Duration.Round(time.Microsecond))
 	default:
 		if rec.DeltaType != "" {
 			b.WriteString(" " + rec.DeltaType)
 		}
-		if rec.Key != "" {
-			b.WriteString(" " + rec.Key)
-		}
+	}
+	if rec.Kind == "Cook" || rec.Name == "brigade" {
+		_, name := splitKey(rec.Key)
+		b.WriteString(" [cook " + name + "]")
 	}
 	if rec.Detail != "" {
 		b.WriteString(" (" + rec.Detail + ")")

@@ -85,11 +85,16 @@ function renderLanes(f) {
   $("#st-desk").replaceChildren(
     el("div", { class: "big", text: f.rv }), label("resourceVersion now"),
     ...(f.slowMs > 0 ? [chip(`slowed: ${f.slowMs} ms per request`, "delayed")] : []));
-  const watches = Object.entries(f.watches || {}).sort().map(([r, s]) => chip(s, "", r));
+  const watches = (f.watches || []).map((w) => {
+    const c = chip(`${w.resource}: ${w.lists} list${w.lists === 1 ? "" : "s"}, ${w.watches} watch${w.watches === 1 ? "" : "es"} · ${w.now}`,
+      w.now.startsWith("WATCH") ? "" : "delayed", w.now);
+    c.dataset.resource = w.resource; c.dataset.lists = w.lists; c.dataset.watches = w.watches;
+    return c;
+  });
   const fifo = (f.fifo || []).map((e) => chip(`${e.key} · ${e.deltas.join(", ")}`, isFollowed(e.key.split(" ")[1] || "") ? "followed" : ""));
   const cache = (f.cache || []).map((e) => chip(`${e.key.split("/")[1]} rv${e.rv} ${e.phase}`, isFollowed(e.key) ? "followed" : ""));
   $("#st-runner").replaceChildren(
-    label("reflectors"), row(watches, heard("reflector") ? "…" : "(the reflectors are not traced)"),
+    label("reflectors"), row(watches, heard("reflector") ? "…" : "(no list or watch seen yet)"),
     label(`DeltaFIFO pending (${fifo.length})`), row(fifo, "empty"),
     label(`cache: ${cache.length} orders`), row(cache.slice(-24), "empty"));
   const tickets = (f.tickets || []).map((t) => chip(
@@ -112,8 +117,9 @@ function addEvent(ev) {
   if (ev.order) flyToken(ev.order, ev.lane);
   const orderName = ev.order ? ev.order.split("/")[1] : "";
   if (followed && orderName !== followed) return;
+  const who = orderName || (ev.key || "").split("/").pop();
   const li = el("li", { class: ev.class || "", "data-order": orderName, title: ev.text },
-    ev.text, ev.rv ? el("span", { class: "ver", text: ` rv ${ev.rv}` }) : null);
+    who && !followed ? el("b", { text: who + " " }) : null, ev.text, ev.rv ? el("span", { class: "ver", text: ` rv ${ev.rv}` }) : null);
   const feed = $(".feed", lane);
   feed.prepend(li);
   while (feed.children.length > FEED_MAX) feed.lastChild.remove();
@@ -199,8 +205,8 @@ async function refreshDetail() {
   try {
     const name = followed;
     const res = await fetch(`/orders/${encodeURIComponent(name)}`);
+    const d = await res.json(); // read the body always: an unread one holds its connection
     if (!res.ok || name !== followed) return;
-    const d = await res.json();
     const yaml = $("#yaml");
     if (yaml.textContent !== d.yaml) yaml.textContent = d.yaml || "# not in the runner's cache yet";
     const hist = $("#history");
