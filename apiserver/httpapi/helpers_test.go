@@ -22,7 +22,7 @@ import (
 //	widgets default/w2 {color: blue}
 //	widgets other/w3   {color: red}
 //	gadgets g1         {mode: fast}
-func seeded(t *testing.T, opts apiserver.Options) *apiserver.Server {
+func seeded(t testing.TB, opts apiserver.Options) *apiserver.Server {
 	t.Helper()
 	srv := apiservertest.NewServerWithOptions(t, opts)
 	ctx := context.Background()
