@@ -3,6 +3,8 @@ package apiserver_test
 import (
 	"context"
 	"fmt"
+	"runtime"
+	"strings"
 	"testing"
 	"testing/synctest"
 
@@ -110,3 +112,45 @@ func diffEvents(t *testing.T, w apiserver.WatchInterface, want []string) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// bubbleGoroutines returns the stacks of the goroutines in the calling
+// goroutine's synctest bubble, its own included. Goroutines outside the
+// bubble (the test runner's, other tests' finishing ones) do not count, so
+// comparing two calls shows exactly what the code under test started.
+func bubbleGoroutines(t *testing.T) []string {
+	t.Helper()
+	self := stackDump(false)
+	tag := bubbleTag(self)
+	if tag == "" {
+		t.Fatalf("bubbleGoroutines called outside a synctest bubble: %s", self)
+	}
+	var in []string
+	for _, g := range strings.Split(stackDump(true), "\n\n") {
+		if header, _, _ := strings.Cut(g, "\n"); bubbleTag(header) == tag {
+			in = append(in, g)
+		}
+	}
+	return in
+}
+
+// bubbleTag is the "synctest bubble N" part of a goroutine's stack
+// header ("goroutine 7 [chan receive, synctest bubble 3]:"), or "".
+func bubbleTag(stack string) string {
+	header, _, _ := strings.Cut(stack, "\n")
+	_, tag, ok := strings.Cut(header, ", synctest bubble ")
+	if !ok {
+		return ""
+	}
+	id, _, _ := strings.Cut(tag, "]")
+	id, _, _ = strings.Cut(id, ",") // labels may follow the bubble id
+	return "synctest bubble " + id
+}
+
+// stackDump is runtime.Stack with a buffer large enough for the dump.
+func stackDump(all bool) string {
+	for buf := make([]byte, 1<<16); ; buf = make([]byte, 2*len(buf)) {
+		if n := runtime.Stack(buf, all); n < len(buf) {
+			return string(buf[:n])
+		}
+	}
+}

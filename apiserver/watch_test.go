@@ -3,7 +3,6 @@ package apiserver_test
 import (
 	"context"
 	"math"
-	"runtime"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -278,7 +277,7 @@ func TestBlockedWatcherNeverBlocksWriters(t *testing.T) {
 func TestNoGoroutinesRemainAfterWatchesEnd(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, apiserver.Options{WatchBufferSize: 1})
-		before := runtime.NumGoroutine()
+		before := bubbleGoroutines(t)
 		ctx, cancel := context.WithCancel(f.ctx)
 		var ws []apiserver.WatchInterface
 		for _, opts := range []apiserver.ListOptions{
@@ -295,8 +294,9 @@ func TestNoGoroutinesRemainAfterWatchesEnd(t *testing.T) {
 		ws[0].Stop()
 		cancel()
 		synctest.Wait()
-		if n := runtime.NumGoroutine(); n != before {
-			t.Errorf("%d goroutines remain, want %d", n, before)
+		if after := bubbleGoroutines(t); len(after) != len(before) {
+			t.Errorf("%d goroutines remain in the bubble, want %d:\n%s",
+				len(after), len(before), strings.Join(after, "\n\n"))
 		}
 	})
 }
