@@ -150,6 +150,11 @@ func (b *CakeReconciler) cancel(ctx context.Context, key string, cake *Cake) err
 			map[bool]string{true: "stop the oven and discard the cake", false: "nothing in the oven"}[stopped], amount)
 	}
 	_, err := b.write(ctx, cake, false, func(c *Cake) { reconcile.RemoveFinalizer(c, Finalizer) })
+	if apiserver.IsNotFound(err) {
+		// A stale look at a cake whose finalizer an earlier reconcile
+		// already removed: it is gone, the cancellation is done.
+		return nil
+	}
 	return err
 }
 

@@ -182,21 +182,24 @@ func (b *CakeReconciler) take(key string) (who string, ok bool) {
 }
 
 // release gives back every place key holds; forget also drops it from the
-// cakes this baker is working on (it is finished, or gone).
+// cakes this baker is working on (it is finished, or gone). The cake
+// leaves the kitchen's count before its places free, the mirror of take:
+// a place freed first could go to a waiting cake that enters while this
+// one is still counted, and the count would exceed the places.
 func (b *CakeReconciler) release(key string, forget bool) {
-	for _, places := range []*Staff{b.OvenPool, b.Shift, b.Ovens} {
-		if places != nil {
-			places.Release(key)
-		}
-	}
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	if b.holding[key] {
 		delete(b.holding, key)
 		b.Kitchen.leave()
 	}
 	if forget {
 		delete(b.working, key)
+	}
+	b.mu.Unlock()
+	for _, places := range []*Staff{b.OvenPool, b.Shift, b.Ovens} {
+		if places != nil {
+			places.Release(key)
+		}
 	}
 }
 
