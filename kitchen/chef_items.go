@@ -191,6 +191,16 @@ func (c *Chef) cooksOf(ctx context.Context, order *Order) (map[int]*Cook, error)
 	if err != nil {
 		return nil, err
 	}
+	if !coversItems(list, len(order.Spec.Items)) {
+		// About to create a cook: the cache may not have seen one an
+		// earlier reconcile created. Ask the API server, as a
+		// controller-runtime reconciler asks its APIReader, rather than
+		// send a second cook for the same item.
+		if list, _, err = c.CookAPI.Namespace(order.Namespace).List(ctx,
+			apiserver.ListOptions{FieldSelector: "spec.order=" + order.Name}); err != nil {
+			return nil, err
+		}
+	}
 	slices.SortFunc(list, func(a, b *Cook) int { return cookGeneration(a.Name) - cookGeneration(b.Name) })
 	out := map[int]*Cook{}
 	for _, ck := range list {
@@ -205,6 +215,17 @@ func (c *Chef) cooksOf(ctx context.Context, order *Order) (map[int]*Cook, error)
 		out[ck.Spec.Item] = ck
 	}
 	return out, nil
+}
+
+// coversItems reports whether cooks has a live cook for each of n items.
+func coversItems(cooks []*Cook, n int) bool {
+	seen := map[int]bool{}
+	for _, ck := range cooks {
+		if ck.DeletionTimestamp == nil && ck.Spec.Item < n {
+			seen[ck.Spec.Item] = true
+		}
+	}
+	return len(seen) == n
 }
 
 // desiredCook is the cook an item should have: named after the order,

@@ -10,10 +10,17 @@ import (
 	"github.com/kitchensync/kitchensync/kitchen"
 )
 
-// openKitchen opens and runs a restaurant; close stops it and waits.
+// openKitchen opens and runs the default restaurant; close stops it and
+// waits.
 func openKitchen() (r *kitchen.Restaurant, ctx context.Context, close func()) {
+	return openKitchenAt(0)
+}
+
+// openKitchenAt opens and runs a restaurant whose kitchen minute lasts
+// minute of real time (0: [kitchen.DefaultMinute]).
+func openKitchenAt(minute time.Duration) (r *kitchen.Restaurant, ctx context.Context, close func()) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	r, err := kitchen.Open(ctx, kitchen.Config{})
+	r, err := kitchen.Open(ctx, kitchen.Config{Minute: minute})
 	if err != nil {
 		panic(err)
 	}
@@ -51,9 +58,11 @@ func Chef(w io.Writer) {
 
 // The table adds black truffle while the pasta is on the stove. The chef
 // compares again, sees that only the extras changed, takes the truffle
-// from the pantry and tells the same cook: nothing restarts.
+// from the pantry and tells the same cook: nothing restarts. (A slower
+// kitchen, 50 ms a minute: the truffle must reach the cook within the
+// pasta's 15 minutes, however busy the machine running the lesson.)
 func Truffle(w io.Writer) {
-	r, ctx, closeKitchen := openKitchen()
+	r, ctx, closeKitchen := openKitchenAt(50 * time.Millisecond)
 	defer closeKitchen()
 	r.Waiter.Place(ctx, order("table-7", 7, "vip", "seafood-pasta"))
 	r.WaitForOrder(ctx, "table-7", phaseIs(kitchen.OrderCooking))
@@ -72,7 +81,9 @@ func Truffle(w io.Writer) {
 // back, says Cancelled and removes the finalizer; then the order is gone,
 // and the front desk's garbage collector deletes the cook it owned.
 func Cancel(w io.Writer) {
-	r, ctx, closeKitchen := openKitchen()
+	// A kitchen minute of an hour: table-1's cake is surely still at the
+	// pastry station when we look, however busy the machine running the lesson.
+	r, ctx, closeKitchen := openKitchenAt(time.Hour)
 	defer closeKitchen()
 	// One pastry place: the second cake waits its turn.
 	r.Waiter.Place(ctx, order("table-1", 1, "main", "chocolate-cake"))
