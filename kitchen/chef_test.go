@@ -294,3 +294,30 @@ func TestChefLeavesCancelledCooksToTheGarbageCollector(t *testing.T) {
 		}
 	})
 }
+
+// The amendment's reconcile runs before the runner has brought the news
+// of the first cook: the chef must not send a second one.
+func TestChefDoesNotDuplicateACookItsCacheHasNotSeen(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := newBench(t, kitchen.DefaultPantry())
+		if _, err := b.waiter.Place(b.ctx, newOrder("t7", 7, item("seafood-pasta"))); err != nil {
+			t.Fatal(err)
+		}
+		b.sync()
+		b.reconcile(b.chef, ns+"/t7") // creates cook t7-0-g1
+		if _, err := b.waiter.AddExtra(b.ctx, "t7", 0, "black-truffle"); err != nil {
+			t.Fatal(err)
+		}
+		replace(t, b.srv, kitchen.OrderResource, b.orders) // the cooks' cache stays behind
+		b.reconcile(b.chef, ns+"/t7")
+		if diff := cmp.Diff([]string{"t7-0-g1="}, b.cookNames()); diff != "" {
+			t.Errorf("cooks (-want +got):\n%s", diff)
+		}
+		if got := b.pantry.Held(ns + "/t7-0-g1")["black-truffle"]; got.Value != 10 {
+			t.Errorf("truffle held by the first cook: %v", got)
+		}
+		if l := b.pantry.Ledgers(b.clock.Now())["spaghetti"]; l.Reserved != 200 {
+			t.Errorf("spaghetti reserved %d, want 200 (one cook)", l.Reserved)
+		}
+	})
+}
