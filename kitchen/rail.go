@@ -142,7 +142,6 @@ func (r *TicketRail) AddWithOpts(o workqueue.AddOpts, items ...reconcile.Request
 			if wait := r.admit(req); wait > 0 {
 				opts.After = wait
 				r.log.Say("rail", "ticket %s waits %.1f min for the token bucket", req, r.clock.Kitchen(wait).Minutes())
-				break
 			}
 		}
 		r.PriorityQueue.AddWithOpts(opts, req)
