@@ -186,8 +186,9 @@ func run(t *testing.T, ctx context.Context, step string, actions ...chromedp.Act
 		// Buttons left disabled mean an action's fetch never settled.
 		stuck, _ := chromedp.Run(dctx, chromedp.Evaluate[string](`[...document.querySelectorAll("button[data-action]")]
 			.filter((b) => b.disabled).map((b) => b.dataset.action).join(",")`))
-		t.Fatalf("%s: %v\norders:\n%.300s\nrunner:\n%s\ndesk:\n%s\nbuttons still waiting for an answer: %q",
-			step, err, orders, runner, desk, stuck)
+		toast, _ := chromedp.Run(dctx, chromedp.Text(chromedp.CSS(`#toast`)))
+		t.Fatalf("%s: %v\norders:\n%.300s\nrunner:\n%s\ndesk:\n%s\nbuttons still waiting for an answer: %q\nlast toast: %q",
+			step, err, orders, runner, desk, stuck, toast)
 	}
 }
 
