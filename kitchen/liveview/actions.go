@@ -29,6 +29,7 @@ type FieldError struct {
 	Reason string
 }
 
+// Error says which field is wrong and why, e.g. "n: want a whole number from 0 to 100".
 func (e *FieldError) Error() string { return e.Field + ": " + e.Reason }
 
 // errNoOrder answers a button that needs an order when none is open.
