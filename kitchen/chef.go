@@ -75,8 +75,10 @@ func (c *Chef) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.
 	case err != nil:
 		return reconcile.Result{}, err
 	case !ok:
-		// Gone without our finalizer (or after it): tidy up what is left.
-		return reconcile.Result{}, c.clearCooks(ctx, req.Namespace, req.Name, "the order is gone")
+		// Gone without our finalizer (or after it): settle the stations.
+		// The Cook objects are the garbage collector's: they name the
+		// order as their owner.
+		return reconcile.Result{}, c.stopCooks(ctx, req.Namespace, req.Name, "the order is gone")
 	case order.DeletionTimestamp != nil:
 		return reconcile.Result{}, c.cancel(ctx, order)
 	case order.Status.Phase.Final():

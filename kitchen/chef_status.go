@@ -185,6 +185,23 @@ func (c *Chef) clearCooks(ctx context.Context, ns, name, why string) error {
 	return nil
 }
 
+// stopCooks stops every cook of the order ns/name at its station without
+// deleting it, and releases what uncreated cooks reserved. It is for an
+// order already gone: its cooks name it as their owner, so the API
+// server's garbage collector deletes them, and a chef deleting them too
+// would only race it.
+func (c *Chef) stopCooks(ctx context.Context, ns, name, why string) error {
+	list, err := c.cooksAt(ctx, ns, name)
+	if err != nil {
+		return err
+	}
+	for _, ck := range list {
+		c.stopCook(ck, why)
+	}
+	c.stopUncreated(ns, name)
+	return nil
+}
+
 // cooksAt lists the cooks of the order ns/name from the API server rather
 // than the cache: a cook created a moment ago may not be cached yet.
 func (c *Chef) cooksAt(ctx context.Context, ns, name string) ([]*Cook, error) {

@@ -117,6 +117,7 @@ type model struct {
 	coalesced int     // events left out of frames so far
 	orders    map[string]*orderView
 	cookOwner map[string]string   // cook key → order key
+	gc        collected           // which cooks the garbage collector deleted (its own lock)
 	fifo      map[string][]string // informer/key → pending deltas
 	tickets   map[string]*ticket
 	workers   map[int]*worker

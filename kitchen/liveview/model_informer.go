@@ -125,26 +125,36 @@ func (m *model) cookChanged(old, c *kitchen.Cook) {
 		Text: fmt.Sprintf("cook %s %s at the %s", c.Name, cookPhase(c.Status.Phase), c.Spec.Station)})
 }
 
-// cookGone files a cook's deletion: by the garbage collector when its
-// order is going or gone, else by the chef.
+// cookGone files a cook's deletion: by the garbage collector or by the
+// chef, as the server's trace said (see [collected]); without a trace, by
+// the garbage collector when its order is going or gone.
 func (m *model) cookGone(c *kitchen.Cook) {
+	key := joinKey(c.Namespace, c.Name)
+	byCollector, known := m.gc.take(key)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	key := joinKey(c.Namespace, c.Name)
 	owner := m.ownerOf(key)
 	delete(m.cookOwner, key)
 	o := m.orders[owner]
 	if o == nil {
 		owner = ""
 	}
+	if !known {
+		byCollector = o != nil && (o.Deleting || o.Gone)
+	}
 	ev := event{Lane: laneCooks, Order: owner, Key: key, RV: c.ResourceVersion, Text: "cook " + c.Name + " deleted by the chef"}
-	if o == nil || !o.Deleting && !o.Gone {
+	if !byCollector {
 		m.emit(ev)
 		return
 	}
 	// The garbage collector deletes a cook only once its order is gone;
 	// the runner's orders informer may not have said so yet.
 	ev.Class, ev.RV = "gc", ""
+	ev.Text = "garbage collector deleted cook " + c.Name + " (its owner is gone)"
+	if o == nil {
+		m.emit(ev)
+		return
+	}
 	ev.Text = "garbage collector deleted cook " + c.Name + " (its owner " + o.Name + " is gone)"
 	if o.Gone {
 		m.emit(ev)

@@ -146,14 +146,17 @@ func (v *View) listen() (func(), error) {
 	if err != nil {
 		return nil, err
 	}
+	unsubscribe := v.m.gc.listen(v.r.Tracer)
 	cooks, err := runner.Cooks.AddEventHandler(cookEvents{v.m})
 	if err != nil {
+		unsubscribe()
 		_ = runner.Orders.RemoveEventHandler(orders)
 		return nil, err
 	}
 	return func() {
 		_ = runner.Orders.RemoveEventHandler(orders)
 		_ = runner.Cooks.RemoveEventHandler(cooks)
+		unsubscribe()
 	}, nil
 }
 
