@@ -18,7 +18,8 @@ import (
 // WaitForCacheSync, and Shutdown at the end. Safe for concurrent use; use
 // [NewSharedInformerFactory].
 type SharedInformerFactory struct {
-	srv           *apiserver.Server
+	scheme        *apiserver.Scheme
+	lws           ListerWatcherFor
 	defaultResync time.Duration
 	namespace     string
 	tweak         func(*apiserver.ListOptions)
@@ -73,7 +74,28 @@ func WithTracer(t *trace.Tracer) FactoryOption {
 // NewSharedInformerFactory returns a factory of informers over srv, whose
 // handlers resync every defaultResync (0: never) unless they ask otherwise.
 func NewSharedInformerFactory(srv *apiserver.Server, defaultResync time.Duration, opts ...FactoryOption) *SharedInformerFactory {
-	f := &SharedInformerFactory{srv: srv, defaultResync: defaultResync, informers: map[reflect.Type]*factoryEntry{}}
+	lws := func(gvr apiserver.GroupVersionResource, namespace string) ListerWatcher {
+		return srv.Resource(gvr).Namespace(namespace)
+	}
+	return NewSharedInformerFactoryFor(srv.Scheme(), lws, defaultResync, opts...)
+}
+
+// ListerWatcherFor returns the [ListerWatcher] of the resource gvr in
+// namespace ("" for all namespaces, and for cluster-scoped kinds).
+type ListerWatcherFor func(gvr apiserver.GroupVersionResource, namespace string) ListerWatcher
+
+// NewSharedInformerFactoryFor returns a factory whose informers find their
+// kinds in scheme and list and watch through lws: the way to inform from a
+// server in another process. With an HTTP client (package apiserver/rest)
+// c, lws is
+//
+//	func(gvr apiserver.GroupVersionResource, ns string) informer.ListerWatcher {
+//		return c.Resource(gvr).Namespace(ns)
+//	}
+//
+// like client-go's NewSharedInformerFactory, which takes a clientset.
+func NewSharedInformerFactoryFor(scheme *apiserver.Scheme, lws ListerWatcherFor, defaultResync time.Duration, opts ...FactoryOption) *SharedInformerFactory {
+	f := &SharedInformerFactory{scheme: scheme, lws: lws, defaultResync: defaultResync, informers: map[reflect.Type]*factoryEntry{}}
 	for _, o := range opts {
 		o(f)
 	}
@@ -125,7 +147,7 @@ func (f *SharedInformerFactory) listerWatcherFor(obj apiserver.Object) (apiserve
 	var info apiserver.KindInfo
 	err := fmt.Errorf("informer: InformerFor needs a concrete kind type, not an interface")
 	if obj != nil {
-		info, err = f.srv.Scheme().KindFor(obj)
+		info, err = f.scheme.KindFor(obj)
 	}
 	if err != nil {
 		gvr := apiserver.GroupVersionResource{Resource: fmt.Sprintf("unregistered %T", obj)}
@@ -133,11 +155,11 @@ func (f *SharedInformerFactory) listerWatcherFor(obj apiserver.Object) (apiserve
 		return gvr, failingListWatch(err)
 	}
 	gvr := info.GroupVersionResource()
-	client := f.srv.Resource(gvr)
-	if info.Namespaced && f.namespace != "" {
-		client = client.Namespace(f.namespace)
+	ns := ""
+	if info.Namespaced {
+		ns = f.namespace
 	}
-	return gvr, NewFilteredListWatch(client, f.tweak)
+	return gvr, NewFilteredListWatch(f.lws(gvr, ns), f.tweak)
 }
 
 func failingListWatch(err error) ListerWatcher {

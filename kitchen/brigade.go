@@ -17,7 +17,7 @@ import (
 // Reconcile is idempotent. Set every field before use.
 type Brigade struct {
 	Cooks    Cache[*Cook]
-	CookAPI  *apiserver.Client[*Cook]
+	CookAPI  reconcile.NamespacedAPI[*Cook]
 	Stations *Stations
 	Log      *Narrator
 }

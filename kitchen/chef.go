@@ -58,10 +58,10 @@ type Chef struct {
 	Orders Cache[*Order]
 	Cooks  Cache[*Cook] // with the index CookOrderIndex
 	Dishes Cache[*Dish]
-	// OrderAPI and CookAPI are the API server's clients for orders and
-	// cooks, across namespaces.
-	OrderAPI *apiserver.Client[*Order]
-	CookAPI  *apiserver.Client[*Cook]
+	// OrderAPI and CookAPI reach the API server for orders and cooks, in
+	// process or over HTTP (see [reconcile.Namespaced]).
+	OrderAPI reconcile.NamespacedAPI[*Order]
+	CookAPI  reconcile.NamespacedAPI[*Cook]
 	Stations *Stations
 	Pantry   *Pantry
 	Clock    *Clock

@@ -57,7 +57,8 @@ func newBench(t testing.TB, stock map[string]kitchen.Quantity) *bench {
 	b.cooks = store.NewIndexer(store.MetaNamespaceKeyFunc, kitchen.CookIndexers())
 	b.dishes = store.NewIndexer[*kitchen.Dish](store.MetaNamespaceKeyFunc, nil)
 	b.chef = &kitchen.Chef{Orders: b.orders, Cooks: b.cooks, Dishes: b.dishes,
-		OrderAPI: apiserver.NewClient[*kitchen.Order](b.srv), CookAPI: apiserver.NewClient[*kitchen.Cook](b.srv),
+		OrderAPI: reconcile.Namespaced[*kitchen.Order](apiserver.NewClient[*kitchen.Order](b.srv)),
+		CookAPI:  reconcile.Namespaced[*kitchen.Cook](apiserver.NewClient[*kitchen.Cook](b.srv)),
 		Stations: b.stations, Pantry: b.pantry, Clock: b.clock, Log: log}
 	b.brigade = &kitchen.Brigade{Cooks: b.cooks, CookAPI: b.chef.CookAPI, Stations: b.stations, Log: log}
 	b.waiter = kitchen.NewWaiter(b.srv, ns, log)

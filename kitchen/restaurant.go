@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/rest"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/reconcile"
 	"github.com/kitchensync/kitchensync/store"
@@ -49,6 +50,16 @@ type Config struct {
 	Verbosity Verbosity
 	// Server configures the API server.
 	Server apiserver.Options
+	// Remote, when set, runs the kitchen against the API server this
+	// client calls (package apiserver/rest), in another process or a real
+	// cluster: Open makes no server of its own ([Restaurant].Server is
+	// nil) and writes no menu — the dishes must be there already (kubectl
+	// apply). The client's scheme must be [NewScheme]'s.
+	Remote *rest.Client
+	// DeskOnly opens the front desk without the kitchen: Run starts the
+	// runner but neither the chef nor the brigade, so that a chef in
+	// another process can cook (examples/serve -chef=false).
+	DeskOnly bool
 	// Tracer, when set, hears every hand-off of the machinery: the API
 	// server, the runner's informers and the controllers (package trace).
 	// The narration is drawn from it too: when Out is set and Tracer is
@@ -79,6 +90,7 @@ type Restaurant struct {
 	Tracer *trace.Tracer
 
 	untell       func() // unsubscribes the narration from Tracer
+	deskOnly     bool   // Run starts no controllers
 	chefs, cooks *reconcile.Controller
 	ready        chan struct{} // closed once Run has started the controllers
 	runOnce      sync.Once
@@ -99,16 +111,15 @@ func Open(ctx context.Context, cfg Config) (*Restaurant, error) {
 		}
 		r.untell = r.Tracer.Subscribe(NewStory(r.Log).Tell)
 	}
-	if cfg.Server.Tracer == nil {
-		cfg.Server.Tracer = r.Tracer
+	d, err := r.openDesk(cfg)
+	if err != nil {
+		return nil, err
 	}
-	r.Server = apiserver.NewServer(NewScheme(), cfg.Server)
-	var err error
 	if r.Pantry, err = openPantry(cfg); err != nil {
 		return nil, err
 	}
 	r.Stations = NewStations(r.Clock, r.Pantry, cfg.Stations)
-	if r.Runner, err = NewRunner(r.Server, r.Clock.Real(cfg.Resync), r.Tracer); err != nil {
+	if r.Runner, err = NewRunnerFor(d.factory); err != nil {
 		return nil, err
 	}
 	orders := r.Runner.Orders.GetIndexer()
@@ -120,19 +131,36 @@ func Open(ctx context.Context, cfg Config) (*Restaurant, error) {
 			return 0
 		}})
 	r.Chef = &Chef{Orders: orders, Cooks: r.Runner.Cooks.GetIndexer(), Dishes: r.Runner.Dishes.GetIndexer(),
-		OrderAPI: apiserver.NewClient[*Order](r.Server), CookAPI: apiserver.NewClient[*Cook](r.Server),
-		Stations: r.Stations, Pantry: r.Pantry, Clock: r.Clock, Log: r.Log}
-	r.Brigade = &Brigade{Cooks: r.Runner.Cooks.GetIndexer(), CookAPI: r.Chef.CookAPI, Stations: r.Stations, Log: r.Log}
-	r.Waiter = NewWaiter(r.Server, cfg.Namespace, r.Log)
-	if err := r.wire(cfg); err != nil {
+		OrderAPI: d.orders, CookAPI: d.cooks, Stations: r.Stations, Pantry: r.Pantry, Clock: r.Clock, Log: r.Log}
+	r.Brigade = &Brigade{Cooks: r.Runner.Cooks.GetIndexer(), CookAPI: d.cooks, Stations: r.Stations, Log: r.Log}
+	r.Waiter = NewWaiterFor(d.orders, cfg.Namespace, r.Log)
+	if err := r.wire(cfg, d.scheme); err != nil {
 		r.shutDownQueues()
 		return nil, err
 	}
-	if err := r.writeMenu(ctx, cfg.Menu); err != nil {
+	if cfg.Remote == nil {
+		err = r.writeMenu(ctx, d.dishes, cfg.Menu)
+	}
+	if err != nil {
 		r.shutDownQueues()
 		return nil, err
 	}
 	return r, nil
+}
+
+// openDesk makes the API server (or, with cfg.Remote, reaches one) and
+// returns the kitchen's way to it.
+func (r *Restaurant) openDesk(cfg Config) (desk, error) {
+	r.deskOnly = cfg.DeskOnly
+	resync := r.Clock.Real(cfg.Resync)
+	if cfg.Remote != nil {
+		return overHTTP(cfg.Remote, resync, r.Tracer)
+	}
+	if cfg.Server.Tracer == nil {
+		cfg.Server.Tracer = r.Tracer
+	}
+	r.Server = apiserver.NewServer(NewScheme(), cfg.Server)
+	return inProcess(r.Server, resync, r.Tracer), nil
 }
 
 // shutDownQueues stops the rail and the brigade's queue, and with them the
@@ -186,7 +214,7 @@ func openPantry(cfg Config) (*Pantry, error) {
 // controller is wired: the chef reconciles orders (For) and hears of the
 // cooks they own (Owns); the brigade reconciles cooks (For) and hears
 // from the stations when one finishes.
-func (r *Restaurant) wire(cfg Config) error {
+func (r *Restaurant) wire(cfg Config, scheme *apiserver.Scheme) error {
 	var err error
 	r.chefs, err = reconcile.NewController("chef", r.Chef, reconcile.Options{
 		MaxConcurrentReconciles: cfg.Chefs, Tracer: r.Tracer,
@@ -200,7 +228,7 @@ func (r *Restaurant) wire(cfg Config) error {
 	if r.cooks, err = reconcile.NewController("brigade", r.Brigade, reconcile.Options{RateLimiter: backoff, Tracer: r.Tracer}); err != nil {
 		return err
 	}
-	orderKind, err := r.Server.Scheme().KindFor(&Order{})
+	orderKind, err := scheme.KindFor(&Order{})
 	if err != nil {
 		return err
 	}
@@ -219,8 +247,8 @@ func (r *Restaurant) wire(cfg Config) error {
 }
 
 // writeMenu creates the dishes, checking each first.
-func (r *Restaurant) writeMenu(ctx context.Context, menu []*Dish) error {
-	dishes := apiserver.NewClient[*Dish](r.Server)
+func (r *Restaurant) writeMenu(ctx context.Context, api reconcile.NamespacedAPI[*Dish], menu []*Dish) error {
+	dishes := api.Namespace("")
 	for _, d := range menu {
 		if err := ValidateDish(d); err != nil {
 			return err
@@ -256,6 +284,11 @@ func (r *Restaurant) Run(ctx context.Context) error {
 	r.Runner.Start(ctx)
 	if !r.Runner.WaitForCacheSync(ctx) {
 		return nil // ctx ended first
+	}
+	if r.deskOnly {
+		close(r.ready)
+		<-ctx.Done()
+		return nil
 	}
 	errs := make(chan error, 2)
 	wg.Go(func() { errs <- r.chefs.Start(ctx) })

@@ -27,7 +27,13 @@ type Runner struct {
 // resync period in real time (0: none), recording its hand-offs to
 // tracer (nil: none).
 func NewRunner(srv *apiserver.Server, resync time.Duration, tracer *trace.Tracer) (*Runner, error) {
-	f := informer.NewSharedInformerFactory(srv, resync, informer.WithTracer(tracer))
+	return NewRunnerFor(informer.NewSharedInformerFactory(srv, resync, informer.WithTracer(tracer)))
+}
+
+// NewRunnerFor returns a runner whose informers come from f: over a
+// server in another process, f is made with
+// [informer.NewSharedInformerFactoryFor].
+func NewRunnerFor(f *informer.SharedInformerFactory) (*Runner, error) {
 	r := &Runner{Factory: f, Orders: informer.InformerFor[*Order](f),
 		Cooks: informer.InformerFor[*Cook](f), Dishes: informer.InformerFor[*Dish](f)}
 	if err := r.Orders.GetIndexer().AddIndexers(OrderIndexers()); err != nil {

@@ -158,8 +158,10 @@ func (o *observer) summary(r *Restaurant, cfg DinnerConfig) Summary {
 	s.Counters.Reconciles, s.Counters.Requeues = m.Success+m.Error+m.RequeueAfter, m.Error+m.RequeueAfter
 	b := s.Counters.Brigade.ReconcileTotal
 	s.Counters.CookReconciles = b.Success + b.Error + b.RequeueAfter
-	for _, n := range r.Server.RequestCounts() {
-		s.Counters.APIRequests += n
+	if r.Server != nil { // nil for a remote kitchen: it cannot count the desk's requests
+		for _, n := range r.Server.RequestCounts() {
+			s.Counters.APIRequests += n
+		}
 	}
 	s.PollingRequests = int64(math.Ceil(end.Minutes())) + 2*open
 	s.PantryErr = r.Pantry.Check()

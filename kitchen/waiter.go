@@ -16,13 +16,19 @@ import (
 // validates against the schema, so a malformed order never reaches the
 // kitchen. A Waiter is safe for concurrent use.
 type Waiter struct {
-	orders *apiserver.Client[*Order]
+	orders reconcile.API[*Order]
 	log    *Narrator
 }
 
 // NewWaiter returns a waiter writing orders through srv into namespace ns.
 func NewWaiter(srv *apiserver.Server, ns string, log *Narrator) *Waiter {
-	return &Waiter{orders: apiserver.NewClient[*Order](srv).Namespace(ns), log: log}
+	return NewWaiterFor(reconcile.Namespaced[*Order](apiserver.NewClient[*Order](srv)), ns, log)
+}
+
+// NewWaiterFor returns a waiter writing orders through api (in process or
+// over HTTP) into namespace ns.
+func NewWaiterFor(api reconcile.NamespacedAPI[*Order], ns string, log *Narrator) *Waiter {
+	return &Waiter{orders: api.Namespace(ns), log: log}
 }
 
 // Place creates the order (kubectl create) and returns it as stored, with

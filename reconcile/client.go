@@ -24,7 +24,7 @@ import (
 // A Client is safe for concurrent use.
 type Client[T apiserver.Object] struct {
 	cache  *store.Indexer[T]
-	server *apiserver.Client[T]
+	server NamespacedAPI[T]
 	gr     apiserver.GroupResource
 }
 
@@ -35,16 +35,29 @@ func NewClient[T apiserver.Object](srv *apiserver.Server, cache *store.Indexer[T
 	if srv == nil || cache == nil {
 		return nil, apiserver.NewBadRequest("reconcile.NewClient needs a server and a cache")
 	}
+	return NewClientFor(srv.Scheme(), Namespaced[T](apiserver.NewClient[T](srv)), cache)
+}
+
+// NewClientFor returns a client for T that reads from cache and writes
+// through api, which may be a server in another process:
+//
+//	c, err := reconcile.NewClientFor(rc.Scheme(), reconcile.Namespaced[*Order](rest.NewTypedClient[*Order](rc)), cache)
+//
+// It fails if T is not registered in scheme.
+func NewClientFor[T apiserver.Object](scheme *apiserver.Scheme, api NamespacedAPI[T], cache *store.Indexer[T]) (*Client[T], error) {
+	if scheme == nil || api == nil || cache == nil {
+		return nil, apiserver.NewBadRequest("reconcile.NewClientFor needs a scheme, an API and a cache")
+	}
 	t := reflect.TypeFor[T]()
 	if t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
 		return nil, apiserver.NewBadRequest("reconcile.NewClient: " + t.String() + " is not a pointer to a struct")
 	}
-	info, err := srv.Scheme().KindFor(reflect.New(t.Elem()).Interface().(apiserver.Object))
+	info, err := scheme.KindFor(reflect.New(t.Elem()).Interface().(apiserver.Object))
 	if err != nil {
 		return nil, err
 	}
 	gr := apiserver.GroupResource{Group: info.Group, Resource: info.Resource}
-	return &Client[T]{cache: cache, server: apiserver.NewClient[T](srv), gr: gr}, nil
+	return &Client[T]{cache: cache, server: api, gr: gr}, nil
 }
 
 // Get returns a copy of the cached object key, or a NotFound error
@@ -126,9 +139,10 @@ func (c *Client[T]) Delete(ctx context.Context, obj T) error {
 }
 
 // in returns the server client for obj's namespace.
-func (c *Client[T]) in(obj T) *apiserver.Client[T] {
+func (c *Client[T]) in(obj T) API[T] {
+	ns := ""
 	if m := metaOf(obj); m != nil {
-		return c.server.Namespace(m.Namespace)
+		ns = m.Namespace
 	}
-	return c.server
+	return c.server.Namespace(ns)
 }

@@ -1,0 +1,52 @@
+package reconcile
+
+import (
+	"context"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+)
+
+// API is what a reconciler asks of the API server about kind T in one
+// namespace: the calls of a typed client. *apiserver.Client[T] answers
+// in process and *rest.TypedClient[T] (package apiserver/rest) over HTTP:
+// both have these methods, so the same reconciler runs beside the server
+// or in another process. Like controller-runtime's client.Client, for one
+// kind.
+type API[T apiserver.Object] interface {
+	Get(ctx context.Context, name string, opts apiserver.GetOptions) (T, error)
+	List(ctx context.Context, opts apiserver.ListOptions) ([]T, apiserver.ListMeta, error)
+	Create(ctx context.Context, obj T, opts apiserver.CreateOptions) (T, error)
+	Update(ctx context.Context, obj T, opts apiserver.UpdateOptions) (T, error)
+	UpdateStatus(ctx context.Context, obj T, opts apiserver.UpdateOptions) (T, error)
+	Patch(ctx context.Context, name string, pt apiserver.PatchType, data []byte, opts apiserver.PatchOptions, subresources ...string) (T, error)
+	Delete(ctx context.Context, name string, opts apiserver.DeleteOptions) error
+}
+
+// NamespacedAPI hands out an [API] per namespace ("" for all namespaces
+// and for cluster-scoped kinds). Make one from a typed client with
+// [Namespaced].
+type NamespacedAPI[T apiserver.Object] interface {
+	Namespace(ns string) API[T]
+}
+
+// Namespaced adapts a typed client — *apiserver.Client[T] or
+// *rest.TypedClient[T] — to a [NamespacedAPI]:
+//
+//	orders := reconcile.Namespaced[*Order](apiserver.NewClient[*Order](srv))
+//	orders := reconcile.Namespaced[*Order](rest.NewTypedClient[*Order](c))
+//
+// Its Namespace method returns an API whose type is erased; the client's
+// own Namespace returns its concrete type, which an interface cannot say.
+func Namespaced[T apiserver.Object, C interface {
+	API[T]
+	Namespace(ns string) C
+}](c C) NamespacedAPI[T] {
+	return namespaced[T, C]{c}
+}
+
+type namespaced[T apiserver.Object, C interface {
+	API[T]
+	Namespace(ns string) C
+}] struct{ c C }
+
+func (n namespaced[T, C]) Namespace(ns string) API[T] { return n.c.Namespace(ns) }
