@@ -138,7 +138,8 @@
 //   - Example_step07_chef: a reconciler cooks an order to Served, and
 //     rejects a dish that is not on the menu, with the reason.
 //   - Example_step08_truffle: an amendment mid-cooking adapts without a
-//     restart.
+//     restart; the chapter waits on the order's observedGeneration, not
+//     on time.
 //   - Example_step09_cancel: a finalizer makes cancellation clean; the
 //     garbage collector deletes the cooks the order owned.
 //   - Example_step10_disconnect: a chef that survives a disconnect: the

@@ -96,8 +96,8 @@ func Example_step07_chef() {
 func Example_step08_truffle() {
 	chapters.Truffle(os.Stdout)
 	// Output:
-	// generation 2, served by cook table-7-0-g1
-	// black-truffle used 10g, spaghetti used 200g, wasted 0
+	// generation 2 seen by the chef; cook table-7-0-g1 still Cooking, now with [black-truffle]
+	// held for the pasta: black-truffle 10g, spaghetti 200g; wasted 0
 }
 
 // Chapter 9: The table leaves: finalizer and garbage collector ([chapters.Cancel]).
