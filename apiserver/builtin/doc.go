@@ -1,11 +1,14 @@
 // Package builtin defines Kubernetes' own kinds that controllers lean on,
 // with their real names and field names, for registration in an
-// [apiserver.Scheme] in one call ([Register]): today [Lease]
-// (coordination.k8s.io/v1), the lock of leader election.
+// [apiserver.Scheme] in one call ([Register]): [Lease]
+// (coordination.k8s.io/v1), the lock of leader election, and [Event]
+// (core/v1), the notes a controller leaves on the objects it works on.
 //
 // In the kitchen, a Lease is the chef's hat on its hook: whoever wears it
 // runs the pass, and must show it off every few seconds (renew it), or
-// another chef may take it once it has hung unworn for long enough.
+// another chef may take it once it has hung unworn for long enough. An
+// Event is a note pinned to an order's ticket: "Cooking", "Served", or a
+// warning that a dish is not on the menu.
 //
 // Registration is opt-in: a scheme of only custom kinds stays that way.
 // Lease has no status subresource, as in Kubernetes; its spec is written

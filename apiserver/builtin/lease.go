@@ -90,7 +90,7 @@ func LeaseKind() apiserver.KindInfo {
 
 // Register registers every built-in kind in s, all or nothing.
 func Register(s *apiserver.Scheme) error {
-	return s.Register(LeaseKind())
+	return s.Register(LeaseKind(), EventKind())
 }
 
 // microTimeFormat is Kubernetes' MicroTime on the wire: RFC 3339 with
