@@ -115,6 +115,20 @@
 // verb with a chosen error, and [Server.SetLatency] slows every call.
 // [Server.RequestCount] shows how many calls a client made.
 //
+// # Restarts and durability
+//
+// A server from [NewServer] lives in memory: when its process ends, its
+// objects are gone. [Open] gives one that keeps them in a directory, as
+// the real API server keeps them in etcd: every write is appended to a
+// log and synced to the disk before it is acknowledged, and a server
+// opened on the same directory later holds the same objects at the same
+// resourceVersions. What it does not keep is the history of events: a
+// client of the old process that watches from its last resourceVersion
+// gets 410 Expired and lists again, as after a compaction. A server
+// started afresh (no directory) should not pretend to be the old one:
+// give it [Options.ResourceVersionStart] (see [ResourceVersionFromClock])
+// so that old resourceVersions expire instead of being mistaken for new.
+//
 // # Where to find what
 //
 // The index below is alphabetical. By subject, the package has four
@@ -131,6 +145,9 @@
 //     [ResourceClient] and [Client]; what requests carry and return
 //     ([ListOptions], [CreateOptions], [PatchType], [List], [Event],
 //     [WatchInterface] and the rest); faults by [Verb].
+//   - Durability: [Open] a server on a data directory that keeps every
+//     acknowledged write, as etcd does behind the real one;
+//     [Server.Snapshot] and [Restore] for backups; [StorageError].
 //   - Selectors and validation: [ParseLabelSelector],
 //     [ParseFieldSelector]; the checks every kind gets ([ValidateName],
 //     [ValidateLabels], [IsDNS1123Label] and the rest).
@@ -138,7 +155,8 @@
 // The source follows the same lines: object.go, conditions.go, gvk.go
 // and scheme.go; errors.go and status.go; server.go, client.go,
 // requests.go and a file per kind of request (list.go, update.go,
-// patch.go, delete.go, watch.go), with faults.go and gc.go; selectors.go
+// patch.go, delete.go, watch.go), with faults.go and gc.go; durable.go,
+// persist.go, restore.go and wal.go for the data directory; selectors.go
 // and validation.go. Package
 // [github.com/kitchensync/kitchensync/apiserver/httpapi] serves a Server
 // over HTTP, to kubectl and client-go; package apiservertest has the

@@ -28,6 +28,11 @@ func (gv GroupVersion) String() string {
 	return gv.Group + "/" + gv.Version
 }
 
+// WithKind names kind in gv, as apimachinery's GroupVersion.WithKind.
+func (gv GroupVersion) WithKind(kind string) GroupVersionKind {
+	return GroupVersionKind{Group: gv.Group, Version: gv.Version, Kind: kind}
+}
+
 // GroupVersionKind names a type: the Kind field of an object together with
 // its apiVersion.
 type GroupVersionKind struct {

@@ -59,6 +59,11 @@ type Options struct {
 	// reflector records its own lists and watches, and the DeltaFIFO each
 	// event it receives. Nil means none, at no cost.
 	Tracer *trace.Tracer
+	// SnapshotEvery is, for a durable server (see [Open]), how many writes
+	// it logs before it writes a snapshot of all objects and starts a new
+	// log, which bounds how much a restart replays. Default
+	// [DefaultSnapshotEvery].
+	SnapshotEvery int
 }
 
 func (o Options) withDefaults() Options {
@@ -73,6 +78,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.BookmarkInterval <= 0 {
 		o.BookmarkInterval = DefaultBookmarkInterval
+	}
+	if o.SnapshotEvery <= 0 {
+		o.SnapshotEvery = DefaultSnapshotEvery
 	}
 	return o
 }
@@ -136,6 +144,8 @@ type Server struct {
 	rand   *rand.Rand // names from generateName, seeded: runs repeat
 
 	faults faults
+
+	disk *disk // the write-ahead log of a durable server (see Open); nil in memory
 }
 
 // NewServer returns an empty server for the kinds registered in scheme.
@@ -202,9 +212,17 @@ func (s *Server) mutate(gr GroupResource, key string, fn func(old *entry) (chang
 			s.mu.Unlock()
 			continue
 		}
+		if err := s.persistLocked(key, ch); err != nil {
+			s.mu.Unlock()
+			return nil, err
+		}
 		s.commitLocked(gr, key, ch, old)
 		garbage := s.garbageAfterLocked(gr, key, ch)
+		snap := s.snapshotDueLocked()
 		s.mu.Unlock()
+		if snap != nil {
+			snap.write(s)
+		}
 		s.collectGarbage(garbage)
 		return ch.obj, nil
 	}
