@@ -60,6 +60,13 @@ type Config struct {
 	// runner but neither the chef nor the brigade, so that a chef in
 	// another process can cook (examples/serve -chef=false).
 	DeskOnly bool
+	// DataDir, when set, keeps the API server's objects in this directory
+	// (apiserver.Open), as etcd keeps a cluster's: a restaurant opened
+	// again on it finds its menu, orders and cooks as they were, at the
+	// same resourceVersions, and its controllers pick up where the last
+	// one stopped. The pantry and the stations are not objects: they
+	// start afresh. Run closes the server when it returns.
+	DataDir string
 	// Tracer, when set, hears every hand-off of the machinery: the API
 	// server, the runner's informers and the controllers (package trace).
 	// The narration is drawn from it too: when Out is set and Tracer is
@@ -89,8 +96,9 @@ type Restaurant struct {
 	// whoever wants to listen, such as a live view.
 	Tracer *trace.Tracer
 
-	untell       func() // unsubscribes the narration from Tracer
-	deskOnly     bool   // Run starts no controllers
+	untell       func()       // unsubscribes the narration from Tracer
+	deskOnly     bool         // Run starts no controllers
+	closeServer  func() error // closes a durable server (Config.DataDir) when Run returns
 	chefs, cooks *reconcile.Controller
 	ready        chan struct{} // closed once Run has started the controllers
 	runOnce      sync.Once
@@ -159,7 +167,15 @@ func (r *Restaurant) openDesk(cfg Config) (desk, error) {
 	if cfg.Server.Tracer == nil {
 		cfg.Server.Tracer = r.Tracer
 	}
-	r.Server = apiserver.NewServer(NewScheme(), cfg.Server)
+	if cfg.DataDir == "" {
+		r.Server = apiserver.NewServer(NewScheme(), cfg.Server)
+	} else {
+		srv, err := apiserver.Open(NewScheme(), cfg.DataDir, cfg.Server)
+		if err != nil {
+			return desk{}, err
+		}
+		r.Server, r.closeServer = srv, srv.Close
+	}
 	return inProcess(r.Server, resync, r.Tracer), nil
 }
 
@@ -249,11 +265,18 @@ func (r *Restaurant) wire(cfg Config, scheme *apiserver.Scheme) error {
 // writeMenu creates the dishes, checking each first.
 func (r *Restaurant) writeMenu(ctx context.Context, api reconcile.NamespacedAPI[*Dish], menu []*Dish) error {
 	dishes := api.Namespace("")
+	written := map[string]bool{}
 	for _, d := range menu {
 		if err := ValidateDish(d); err != nil {
 			return err
 		}
-		if _, err := dishes.Create(ctx, apiserver.DeepCopy(d), apiserver.CreateOptions{}); err != nil {
+		_, err := dishes.Create(ctx, apiserver.DeepCopy(d), apiserver.CreateOptions{})
+		twice := written[d.Name]
+		written[d.Name] = true
+		switch {
+		case apiserver.IsAlreadyExists(err) && !twice:
+			// On the books already: a restaurant opened again on its DataDir.
+		case err != nil:
 			return fmt.Errorf("menu: %w", err)
 		}
 	}
@@ -280,6 +303,9 @@ func (r *Restaurant) Run(ctx context.Context) error {
 		r.shutDownQueues()
 		r.Stations.Close()
 		r.untell()
+		if r.closeServer != nil {
+			r.closeServer()
+		}
 	}()
 	r.Runner.Start(ctx)
 	if !r.Runner.WaitForCacheSync(ctx) {

@@ -4,6 +4,7 @@
 //
 //	go run ./examples/serve                 # then open the printed address
 //	go run ./examples/serve -addr 127.0.0.1:8080 -minute 200ms
+//	go run ./examples/serve -data ./desk    # orders survive a restart (or a kill -9)
 //
 // The same address serves the Kubernetes API (under /api and /apis), so
 // kubectl can watch the orders the page places:
@@ -45,6 +46,7 @@ type options struct {
 	addr   string
 	minute time.Duration
 	chefs  int
+	data   string
 }
 
 func parse(args []string, out io.Writer) (options, error) {
@@ -54,6 +56,7 @@ func parse(args []string, out io.Writer) (options, error) {
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:0", "address to listen on (port 0 picks a free one)")
 	fs.DurationVar(&o.minute, "minute", 200*time.Millisecond, "real length of one kitchen minute (the page's speed control changes it)")
 	fs.IntVar(&o.chefs, "chefs", 2, "chef workers")
+	fs.StringVar(&o.data, "data", "", "keep the API's objects in this directory, as etcd does, and start from what it holds (empty: in memory)")
 	return o, fs.Parse(args)
 }
 
@@ -64,7 +67,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	r, err := kitchen.Open(ctx, kitchen.Config{Minute: o.minute, Chefs: o.chefs, Stock: plentiful(), Tracer: trace.New()})
+	r, err := kitchen.Open(ctx, kitchen.Config{Minute: o.minute, Chefs: o.chefs, Stock: plentiful(), Tracer: trace.New(), DataDir: o.data})
 	if err != nil {
 		return err
 	}
