@@ -184,27 +184,10 @@ func (c *ResourceClient) create(info KindInfo, obj Object, ns string, opts Creat
 	if m.Name == "" && m.GenerateName != "" {
 		m.Name = m.GenerateName + c.srv.randomString(5)
 	}
-	errs := ValidateName("metadata.name", m.Name)
-	errs = append(errs, ValidateLabels("metadata.labels", m.Labels)...)
-	errs = append(errs, ValidateAnnotations("metadata.annotations", m.Annotations)...)
-	errs = append(errs, ValidateOwnerReferences("metadata.ownerReferences", m.OwnerReferences)...)
-	errs = append(errs, ValidateFinalizers("metadata.finalizers", m.Finalizers)...)
-	if err := errs.ToError(info.GroupKind(), m.Name); err != nil {
+	if err := trackCreate(info, in, opts.FieldManager); err != nil {
 		return nil, err
 	}
-	m.UID = c.srv.newUID()
-	m.CreationTimestamp = NewTime(time.Now())
-	m.DeletionTimestamp, m.DeletionGracePeriodSeconds = nil, nil
-	m.Generation = 1
-	if kf := fieldsOf(in); kf.status >= 0 {
-		// As for a custom resource with a status subresource, create
-		// cannot set status: it starts empty.
-		clearField(in, kf.status)
-	}
-	if err := info.validate(in); err != nil {
-		return nil, err
-	}
-	e, err := c.srv.newEntry(in)
+	e, err := c.srv.prepareNew(info, in)
 	if err != nil {
 		return nil, err
 	}
@@ -217,4 +200,32 @@ func (c *ResourceClient) create(info KindInfo, obj Object, ns string, opts Creat
 		}
 		return change{typ: EventAdded, obj: e}, nil
 	})
+}
+
+// prepareNew applies the rules of Create to in, named and placed in its
+// namespace: the server-owned metadata is set, status starts empty, and
+// in is validated. It owns in.
+func (s *Server) prepareNew(info KindInfo, in Object) (*entry, error) {
+	m := in.GetObjectMeta()
+	errs := ValidateName("metadata.name", m.Name)
+	errs = append(errs, ValidateLabels("metadata.labels", m.Labels)...)
+	errs = append(errs, ValidateAnnotations("metadata.annotations", m.Annotations)...)
+	errs = append(errs, ValidateOwnerReferences("metadata.ownerReferences", m.OwnerReferences)...)
+	errs = append(errs, ValidateFinalizers("metadata.finalizers", m.Finalizers)...)
+	if err := errs.ToError(info.GroupKind(), m.Name); err != nil {
+		return nil, err
+	}
+	m.UID = s.newUID()
+	m.CreationTimestamp = NewTime(time.Now())
+	m.DeletionTimestamp, m.DeletionGracePeriodSeconds = nil, nil
+	m.Generation = 1
+	if kf := fieldsOf(in); kf.status >= 0 {
+		// As for a custom resource with a status subresource, create
+		// cannot set status: it starts empty.
+		clearField(in, kf.status)
+	}
+	if err := info.validate(in); err != nil {
+		return nil, err
+	}
+	return s.newEntry(in)
 }

@@ -40,6 +40,21 @@
 // it to whatever is stored. A list reports the resourceVersion it was
 // read at, the starting point for a watch.
 //
+// # Server-side apply
+//
+// A Patch of [ApplyPatchType] (or [Client.Apply]) is a field manager's
+// whole intent: "these fields, these values". The server merges it into
+// the object (maps field by field; lists whole, unless the kind declares
+// them keyed in [KindInfo.ListMapKeys]) and records in
+// metadata.managedFields ([ManagedFieldsEntry]) which manager owns which
+// field. Applying a different value to a field another manager owns is a
+// 409 Conflict naming both ("Apply failed with 1 conflict: conflict with
+// \"alice\": .spec.color"), unless Force takes the field; the same
+// value makes them co-owners. A field a manager stops applying is
+// removed, if no other manager owns it. Other writes that name a
+// FieldManager become owners too (operation Update) of what they change.
+// apply.go lists where this differs from Kubernetes' structured merge.
+//
 // # Watches
 //
 // A watch streams events (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR) for
@@ -155,8 +170,9 @@
 // The source follows the same lines: object.go, conditions.go, gvk.go
 // and scheme.go; errors.go and status.go; server.go, client.go,
 // requests.go and a file per kind of request (list.go, update.go,
-// patch.go, delete.go, watch.go), with faults.go and gc.go; durable.go,
-// persist.go, restore.go and wal.go for the data directory; selectors.go
+// patch.go, apply.go, delete.go, watch.go), with managedfields*.go,
+// faults.go and gc.go; durable.go, persist.go, restore.go and wal.go for
+// the data directory; selectors.go
 // and validation.go. Package
 // [github.com/kitchensync/kitchensync/apiserver/httpapi] serves a Server
 // over HTTP, to kubectl and client-go; package apiservertest has the

@@ -108,6 +108,9 @@ type ObjectMeta struct {
 	// OwnerReferences name the objects this one belongs to; the owner's
 	// controller watches its children through them.
 	OwnerReferences []OwnerReference `json:"ownerReferences,omitempty"`
+	// ManagedFields record which field manager owns which fields, for
+	// server-side apply ([ApplyPatchType]); see [ManagedFieldsEntry].
+	ManagedFields []ManagedFieldsEntry `json:"managedFields,omitempty"`
 }
 
 // GetObjectMeta returns m itself, so that every kind embedding ObjectMeta
@@ -138,6 +141,12 @@ func (m *ObjectMeta) DeepCopy() ObjectMeta {
 		out.OwnerReferences = make([]OwnerReference, len(m.OwnerReferences))
 		for i, ref := range m.OwnerReferences {
 			out.OwnerReferences[i] = ref.DeepCopy()
+		}
+	}
+	if m.ManagedFields != nil {
+		out.ManagedFields = make([]ManagedFieldsEntry, len(m.ManagedFields))
+		for i, mf := range m.ManagedFields {
+			out.ManagedFields[i] = mf.DeepCopy()
 		}
 	}
 	return out

@@ -27,23 +27,30 @@ const (
 // A metadata.resourceVersion that the patch sets is a precondition
 // instead: 409 Conflict if stale.
 //
-// Errors: 404 NotFound for a missing object, or a subresource the kind
+// A server-side apply ([ApplyPatchType], opts.FieldManager required)
+// creates the object if it is missing, and is 409 Conflict when it would
+// change a field another manager owns, unless opts.Force; see the
+// package doc's "Server-side apply".
+//
+// Errors: 404 NotFound for a missing object (not for apply), or a subresource the kind
 // does not have; 400 BadRequest for another patch type, or a patch that
 // is malformed, cannot be applied (a failed JSON patch "test"), does not
 // decode into the kind, or changes apiVersion or kind (the message says
 // which); 413 RequestEntityTooLarge for a JSON patch of more than 10,000
 // operations; 422 Invalid for a patch that changes metadata.name or
-// metadata.namespace; the errors of Update.
+// metadata.namespace, or options Kubernetes refuses (apply without a
+// field manager, force on another patch type); the errors of Update.
 func (c *ResourceClient) Patch(ctx context.Context, name string, pt PatchType, data []byte, opts PatchOptions, subresources ...string) (Object, error) {
 	info, err := c.begin(ctx, VerbPatch)
 	if err != nil {
 		return nil, err
 	}
-	// Server-side apply (Kubernetes' ApplyPatchType) would be accepted
-	// here and branch in preparePatch: unlike these two it creates a
-	// missing object and records field owners in metadata.managedFields.
-	if pt != MergePatchType && pt != JSONPatchType {
-		return nil, NewBadRequest(fmt.Sprintf("patch type %q is not supported: use %q or %q", pt, MergePatchType, JSONPatchType))
+	if pt != MergePatchType && pt != JSONPatchType && pt != ApplyPatchType {
+		return nil, NewBadRequest(fmt.Sprintf("patch type %q is not supported: use %q, %q or %q",
+			pt, MergePatchType, JSONPatchType, ApplyPatchType))
+	}
+	if err := validatePatchOptions(pt, opts); err != nil {
+		return nil, err
 	}
 	status, err := patchesStatus(info, subresources)
 	if err != nil {
@@ -54,7 +61,7 @@ func (c *ResourceClient) Patch(ctx context.Context, name string, pt PatchType, d
 		return nil, err
 	}
 	e, err := c.srv.mutate(info.GroupResource(), key, func(old *entry) (change, error) {
-		return c.srv.preparePatch(info, old, name, pt, data, status, opts.DryRun)
+		return c.srv.preparePatch(info, old, c.ns, name, pt, data, status, opts)
 	})
 	if err != nil {
 		return nil, err
@@ -76,8 +83,11 @@ func patchesStatus(info KindInfo, subresources []string) (bool, error) {
 
 // preparePatch decides what applying the patch to old (nil if there is
 // no such object) means: the patched object, stored by the rules of
-// Update or UpdateStatus.
-func (s *Server) preparePatch(info KindInfo, old *entry, name string, pt PatchType, data []byte, status, dryRun bool) (change, error) {
+// Update or UpdateStatus; for server-side apply, see prepareApply.
+func (s *Server) preparePatch(info KindInfo, old *entry, ns, name string, pt PatchType, data []byte, status bool, opts PatchOptions) (change, error) {
+	if pt == ApplyPatchType {
+		return s.prepareApply(info, old, ns, name, data, status, opts)
+	}
 	if old == nil {
 		return change{}, NewNotFound(info.GroupResource(), name)
 	}
@@ -85,7 +95,7 @@ func (s *Server) preparePatch(info KindInfo, old *entry, name string, pt PatchTy
 	if err != nil {
 		return change{}, err
 	}
-	return s.prepareUpdate(info, old, next, status, dryRun)
+	return s.prepareUpdate(info, old, next, status, opts.DryRun, updateTracker(opts.FieldManager))
 }
 
 // applyPatch returns cur with the patch applied, as a new object of the

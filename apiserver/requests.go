@@ -82,12 +82,18 @@ type GetOptions struct {
 type CreateOptions struct {
 	// DryRun validates and returns the result without storing it.
 	DryRun bool
+	// FieldManager names the writer in metadata.managedFields (operation
+	// Update). Empty: the object's fields are not tracked.
+	FieldManager string
 }
 
 // UpdateOptions modify an Update or UpdateStatus.
 type UpdateOptions struct {
 	// DryRun validates and returns the result without storing it.
 	DryRun bool
+	// FieldManager names the writer in metadata.managedFields (operation
+	// Update), if the object's fields are tracked.
+	FieldManager string
 }
 
 // PatchType names a patch format by its media type, as Kubernetes'
@@ -95,8 +101,7 @@ type UpdateOptions struct {
 type PatchType string
 
 // The patch types [ResourceClient.Patch] applies. Kubernetes also has
-// strategic merge patch and server-side apply (ApplyPatchType); the
-// server has neither.
+// strategic merge patch; the server does not.
 const (
 	// JSONPatchType is a JSON patch (RFC 6902): a list of operations
 	// (add, remove, replace, move, copy, test) on JSON pointers, applied
@@ -105,12 +110,22 @@ const (
 	// MergePatchType is a JSON merge patch (RFC 7386): objects merge
 	// recursively, null removes a field, anything else replaces.
 	MergePatchType PatchType = "application/merge-patch+json"
+	// ApplyPatchType is server-side apply: the patch is the writer's whole
+	// intent for the fields it manages, in YAML (or JSON), merged into the
+	// object field by field; see [ResourceClient.Patch].
+	ApplyPatchType PatchType = "application/apply-patch+yaml"
 )
 
 // PatchOptions modify a Patch.
 type PatchOptions struct {
 	// DryRun validates and returns the result without storing it.
 	DryRun bool
+	// FieldManager names the writer in metadata.managedFields: required
+	// for [ApplyPatchType], optional for the others (operation Update).
+	FieldManager string
+	// Force, for [ApplyPatchType] only, takes the fields that conflict
+	// from their managers instead of failing with 409 Conflict.
+	Force *bool
 }
 
 // Preconditions must hold for a Delete to proceed; a mismatch is 409

@@ -51,6 +51,13 @@ type KindInfo struct {
 	// with [FieldErrors]); any cause refuses the write with 422 Invalid and
 	// nothing is stored. It must not modify obj.
 	Validate func(obj Object) FieldErrors
+	// ListMapKeys declares the kind's keyed lists, as a CRD schema's
+	// x-kubernetes-list-type: map and x-kubernetes-list-map-keys do: the
+	// list's field path without indices (e.g. "spec.lines") maps to the
+	// fields that identify an item (e.g. "name"). Server-side apply
+	// merges such a list item by item, each item with its own owners;
+	// every other list is atomic, owned and replaced whole.
+	ListMapKeys map[string][]string
 }
 
 // ValidateAs adapts rules written for one kind's Go type T (a pointer,

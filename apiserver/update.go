@@ -60,7 +60,7 @@ func (c *ResourceClient) update(ctx context.Context, obj Object, opts UpdateOpti
 	e, err := c.srv.mutate(info.GroupResource(), objectKey(ns, m.Name), func(old *entry) (change, error) {
 		next := obj.DeepCopyObject()
 		next.GetObjectMeta().Namespace = ns
-		return c.srv.prepareUpdate(info, old, next, status, opts.DryRun)
+		return c.srv.prepareUpdate(info, old, next, status, opts.DryRun, updateTracker(opts.FieldManager))
 	})
 	if err != nil {
 		return nil, err
@@ -69,8 +69,9 @@ func (c *ResourceClient) update(ctx context.Context, obj Object, opts UpdateOpti
 }
 
 // prepareUpdate decides what replacing old by next means, applying the
-// rules described on Update and UpdateStatus. It owns next.
-func (s *Server) prepareUpdate(info KindInfo, old *entry, next Object, status, dryRun bool) (change, error) {
+// rules described on Update and UpdateStatus, and track's for
+// metadata.managedFields. It owns next.
+func (s *Server) prepareUpdate(info KindInfo, old *entry, next Object, status, dryRun bool, track fieldTracker) (change, error) {
 	nm := next.GetObjectMeta()
 	if old == nil {
 		return change{}, NewNotFound(info.GroupResource(), nm.Name)
@@ -88,6 +89,9 @@ func (s *Server) prepareUpdate(info KindInfo, old *entry, next Object, status, d
 		copyField(next, in, kf.status)
 		nm = next.GetObjectMeta()
 	} else if err := s.prepareSpecUpdate(info, old, next, kf); err != nil {
+		return change{}, err
+	}
+	if err := track(info, old.obj, next, status); err != nil {
 		return change{}, err
 	}
 	*next.GetTypeMeta() = info.TypeMeta()

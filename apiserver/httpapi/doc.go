@@ -28,15 +28,17 @@
 //	POST   .../namespaces/{ns}/{resource}        create (201)
 //	GET    .../namespaces/{ns}/{resource}/{name} get
 //	PUT    .../{name}                            update
-//	PATCH  .../{name}                            merge patch (application/merge-patch+json)
-//	                                             or JSON patch (application/json-patch+json)
+//	PATCH  .../{name}                            merge patch (application/merge-patch+json),
+//	                                             JSON patch (application/json-patch+json)
+//	                                             or server-side apply (application/apply-patch+yaml)
 //	DELETE .../{name}                            delete, with DeleteOptions in the body
 //	GET, PUT, PATCH .../{name}/status            the status subresource
 //
 // Cluster-scoped kinds drop the namespaces/{ns} part. The query
 // parameters are Kubernetes' own: labelSelector, fieldSelector,
 // resourceVersion, resourceVersionMatch, limit, continue, watch,
-// allowWatchBookmarks, sendInitialEvents, timeoutSeconds, dryRun=All and
+// allowWatchBookmarks, sendInitialEvents, timeoutSeconds, dryRun=All,
+// fieldManager (default: the user agent up to its first "/"), force and
 // fieldValidation (Ignore, Warn — the default, answered with Warning
 // headers — or Strict, which kubectl sends). Bodies are JSON, decoded into
 // the kind's Go type.
@@ -47,7 +49,7 @@
 // match), and Age. That is why kubectl get prints the server's columns,
 // not its own.
 //
-// Simplified: no authentication, no protobuf, no server-side apply, no
+// Simplified: no authentication, no protobuf, no
 // strategic merge patch (kubectl patch needs --type=merge or --type=json;
 // kubectl apply falls back to merge patches by itself), no
 // deletecollection, no aggregated discovery (kubectl falls back to the

@@ -102,10 +102,12 @@ func decode(t *testing.T, s string) any {
 }
 
 // normalize replaces uids and timestamps with
-// placeholders, so that expected bodies can be written out in full.
+// placeholders, so that expected bodies can be written out in full; it
+// drops metadata.managedFields (apply_test.go checks those).
 func normalize(v any) any {
 	switch v := v.(type) {
 	case map[string]any:
+		delete(v, "managedFields")
 		for k, val := range v {
 			if _, isString := val.(string); isString && (k == "creationTimestamp" || k == "deletionTimestamp") {
 				v[k] = "<time>"

@@ -8,13 +8,13 @@ import (
 
 // patch answers PATCH on an object or its status: the Content-Type names
 // the patch type, and the server's Patch applies it. Types the server
-// does not apply (strategic merge, apply) are 415.
+// does not apply (strategic merge) are 415.
 func (h *Handler) patch(w http.ResponseWriter, r *http.Request, t target) error {
 	pt := apiserver.PatchType(mediaType(r))
-	if pt != apiserver.MergePatchType && pt != apiserver.JSONPatchType {
+	if pt != apiserver.MergePatchType && pt != apiserver.JSONPatchType && pt != apiserver.ApplyPatchType {
 		return errUnsupportedPatch(string(pt))
 	}
-	dry, err := dryRun(r.URL.Query())
+	opts, err := patchOptions(r, pt)
 	if err != nil {
 		return err
 	}
@@ -26,7 +26,7 @@ func (h *Handler) patch(w http.ResponseWriter, r *http.Request, t target) error 
 	if t.subresource != "" {
 		subresources = []string{t.subresource}
 	}
-	out, err := h.client(t).Patch(r.Context(), t.name, pt, data, apiserver.PatchOptions{DryRun: dry}, subresources...)
+	out, err := h.client(t).Patch(r.Context(), t.name, pt, data, opts, subresources...)
 	if err != nil {
 		return err
 	}

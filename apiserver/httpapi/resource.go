@@ -141,7 +141,7 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request, t target) error
 	if err != nil {
 		return err
 	}
-	out, err := h.client(t).Create(r.Context(), obj, apiserver.CreateOptions{DryRun: dry})
+	out, err := h.client(t).Create(r.Context(), obj, apiserver.CreateOptions{DryRun: dry, FieldManager: fieldManager(r)})
 	if err != nil {
 		return err
 	}
@@ -160,7 +160,7 @@ func (h *Handler) update(w http.ResponseWriter, r *http.Request, t target) error
 	if err != nil {
 		return err
 	}
-	c, opts := h.client(t), apiserver.UpdateOptions{DryRun: dry}
+	c, opts := h.client(t), apiserver.UpdateOptions{DryRun: dry, FieldManager: fieldManager(r)}
 	var out apiserver.Object
 	if t.subresource == "status" {
 		out, err = c.UpdateStatus(r.Context(), obj, opts)

@@ -80,8 +80,9 @@ func errMethodNotAllowed(w http.ResponseWriter, method, path string, allowed ...
 // errUnsupportedPatch is the 415 for a patch type the server cannot apply.
 func errUnsupportedPatch(got string) *apiserver.StatusError {
 	return newStatusError(http.StatusUnsupportedMediaType, reasonUnsupportedMediaType, fmt.Sprintf(
-		"the body of the request was in an unknown format (%q) - accepted media types include: %s, %s "+
-			"(kubectl patch --type=merge or --type=json)", got, apiserver.MergePatchType, apiserver.JSONPatchType))
+		"the body of the request was in an unknown format (%q) - accepted media types include: %s, %s, %s "+
+			"(kubectl patch --type=merge or --type=json, kubectl apply --server-side)", got,
+		apiserver.MergePatchType, apiserver.JSONPatchType, apiserver.ApplyPatchType))
 }
 
 // errUnsupportedBody is the 415 for a create or update body that is not

@@ -122,7 +122,7 @@ func TestUpdate(t *testing.T) {
 			body: `{"status":{"phase":"Ready"}}`},
 		{name: "strategic merge patch is not supported", method: "PATCH", path: w1Path, body: `{"spec":{"size":5}}`,
 			header: []string{"Content-Type", "application/strategic-merge-patch+json"}, code: 415,
-			want: failure(415, "UnsupportedMediaType", `the body of the request was in an unknown format ("application/strategic-merge-patch+json") - accepted media types include: application/merge-patch+json, application/json-patch+json (kubectl patch --type=merge or --type=json)`, "")},
+			want: failure(415, "UnsupportedMediaType", `the body of the request was in an unknown format ("application/strategic-merge-patch+json") - accepted media types include: application/merge-patch+json, application/json-patch+json, application/apply-patch+yaml (kubectl patch --type=merge or --type=json, kubectl apply --server-side)`, "")},
 		{name: "patch of a missing object", method: "PATCH", path: wPath + "/nope", body: `{}`, header: merge, code: 404,
 			want: failure(404, "NotFound", `widgets.test.kitchensync.io "nope" not found`, `{"name":"nope","group":"test.kitchensync.io","kind":"widgets"}`)},
 	})

@@ -1,0 +1,92 @@
+package apiserver
+
+import "time"
+
+// fieldTracker sets next's metadata.managedFields for a write that turns
+// live into next; status says the write is to the status subresource.
+type fieldTracker func(info KindInfo, live, next Object, status bool) error
+
+// updateTracker records writes other than apply (update, merge and JSON
+// patch) by manager, operation Update, as the real server does: the
+// writer owns what it changed. An object whose fields are not tracked
+// (no managedFields, as one created without a field manager) stays so
+// until its first apply; managedFields in the request replace the stored
+// ones, and an empty list (not null) clears them.
+func updateTracker(manager string) fieldTracker {
+	return func(info KindInfo, live, next Object, status bool) error {
+		nm, lm := next.GetObjectMeta(), live.GetObjectMeta()
+		base := nm.ManagedFields
+		if isResetManagedFields(base) {
+			nm.ManagedFields = nil
+			return nil
+		}
+		if len(base) == 0 {
+			base = lm.ManagedFields
+		}
+		if len(base) == 0 {
+			nm.ManagedFields = nil
+			return nil
+		}
+		ms, err := decodeManagers(base)
+		if err != nil {
+			return err
+		}
+		a, err1 := objectTree(live)
+		b, err2 := objectTree(next)
+		if err := cmpErr(err1, err2); err != nil {
+			return err
+		}
+		c := info.fieldSchema().changes(a, b, status)
+		nm.ManagedFields = ms.update(c, updaterID(info, manager, status), time.Now()).encode()
+		return nil
+	}
+}
+
+// trackCreate sets the managedFields of in, about to be created by
+// manager: it owns every field it set. Without a manager, the object's
+// fields are not tracked (the real server would name the client's
+// user agent).
+func trackCreate(info KindInfo, in Object, manager string) error {
+	m := in.GetObjectMeta()
+	if isResetManagedFields(m.ManagedFields) {
+		m.ManagedFields = nil
+	}
+	if manager == "" {
+		return nil
+	}
+	ms, err := decodeManagers(m.ManagedFields)
+	if err != nil {
+		return err
+	}
+	empty, err1 := emptyTree(info, m.Name, m.Namespace)
+	tree, err2 := objectTree(in)
+	if err := cmpErr(err1, err2); err != nil {
+		return err
+	}
+	c := info.fieldSchema().changes(empty, tree, false)
+	m.ManagedFields = ms.update(c, updaterID(info, manager, false), time.Now()).encode()
+	return nil
+}
+
+// updaterID names a writer with operation Update.
+func updaterID(info KindInfo, manager string, status bool) ManagedFieldsEntry {
+	id := ManagedFieldsEntry{Manager: manager, Operation: ManagedFieldsOperationUpdate, APIVersion: info.TypeMeta().APIVersion}
+	if status {
+		id.Subresource = "status"
+	}
+	return id
+}
+
+// isResetManagedFields reports whether a write asks to clear
+// managedFields: an empty list, or one empty entry, as Kubernetes reads
+// it.
+func isResetManagedFields(mf []ManagedFieldsEntry) bool {
+	if len(mf) == 0 {
+		return mf != nil
+	}
+	return len(mf) == 1 && mf[0].Manager == "" && mf[0].Operation == "" && len(mf[0].FieldsV1) == 0 &&
+		mf[0].APIVersion == "" && mf[0].Time == nil && mf[0].Subresource == ""
+}
+
+// fieldSchema returns how the kind's lists merge.
+func (k KindInfo) fieldSchema() fieldSchema { return fieldSchema{mapKeys: k.ListMapKeys} }
