@@ -148,6 +148,9 @@ func TestUpdateWritersBecomeManagers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if got := owners(t, w)["creator/Update"]; got != `{"f:spec":{"f:color":{}}}` {
+		t.Errorf("creator owns %s", got)
+	}
 	w, err = f.widgets.Patch(f.ctx, "w", apiserver.MergePatchType, []byte(`{"spec":{"color":"pink"}}`),
 		apiserver.PatchOptions{FieldManager: "patcher"})
 	if err != nil {
@@ -158,6 +161,7 @@ func TestUpdateWritersBecomeManagers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The patcher took color from the creator, which then owns nothing.
 	want := map[string]string{
 		"editor/Update":      `{"f:metadata":{"f:labels":{".":{},"f:x":{}}},"f:spec":{"f:size":{}}}`,
 		"patcher/Update":     `{"f:spec":{"f:color":{}}}`,
