@@ -89,12 +89,20 @@ func objectPath(info apiserver.KindInfo, ns, name, subresource string) (string, 
 	return path(info, ns, name, subresource), nil
 }
 
-// dryRunQuery is the query of a write: dryRun=All when asked.
-func dryRunQuery(dry bool) url.Values {
-	if !dry {
-		return nil
+// writeQuery is the query of a write: dryRun=All when asked, the field
+// manager, and force for an apply.
+func writeQuery(dry bool, fieldManager string, force *bool) url.Values {
+	q := url.Values{}
+	if dry {
+		q.Set("dryRun", "All")
 	}
-	return url.Values{"dryRun": {"All"}}
+	if fieldManager != "" {
+		q.Set("fieldManager", fieldManager)
+	}
+	if force != nil {
+		q.Set("force", strconv.FormatBool(*force))
+	}
+	return q
 }
 
 // decodeInto returns a request's answer decoded as an object of the kind.
@@ -167,7 +175,7 @@ func (r *ResourceClient) Create(ctx context.Context, obj apiserver.Object, opts 
 		errs.Required("metadata.namespace", "")
 		return nil, errs.ToError(info.GroupKind(), obj.GetObjectMeta().Name)
 	}
-	req := request{method: http.MethodPost, path: path(info, ns, "", ""), query: dryRunQuery(opts.DryRun),
+	req := request{method: http.MethodPost, path: path(info, ns, "", ""), query: writeQuery(opts.DryRun, opts.FieldManager, nil),
 		body: b, contentType: "application/json"}
 	return r.do(ctx, info, req)
 }
@@ -198,7 +206,7 @@ func (r *ResourceClient) put(ctx context.Context, obj apiserver.Object, opts api
 	if err != nil {
 		return nil, err
 	}
-	req := request{method: http.MethodPut, path: p, query: dryRunQuery(opts.DryRun), body: b, contentType: "application/json"}
+	req := request{method: http.MethodPut, path: p, query: writeQuery(opts.DryRun, opts.FieldManager, nil), body: b, contentType: "application/json"}
 	return r.do(ctx, info, req)
 }
 
@@ -215,7 +223,7 @@ func (r *ResourceClient) Patch(ctx context.Context, name string, pt apiserver.Pa
 	if err != nil {
 		return nil, err
 	}
-	req := request{method: http.MethodPatch, path: p, query: dryRunQuery(opts.DryRun), body: data, contentType: string(pt)}
+	req := request{method: http.MethodPatch, path: p, query: writeQuery(opts.DryRun, opts.FieldManager, opts.Force), body: data, contentType: string(pt)}
 	return r.do(ctx, info, req)
 }
 
