@@ -188,6 +188,9 @@
 //   - Example_step24_theRailLimitsNewTicketsByChoice: the story's token
 //     bucket limits only AddRateLimited in client-go; this kitchen's rail
 //     limits new tickets by its own choice.
+//   - Example_step25_whoOwnsTheField: two waiters apply one order with
+//     server-side apply; metadata.managedFields says who owns each field,
+//     and a conflict names the owner.
 //
 // # The lessons as programs
 //

@@ -134,3 +134,17 @@ func Example_step24_theRailLimitsNewTicketsByChoice() {
 	// then 5 × AddRateLimited:              ready at once 1 (the others wait 6s, 12s, ...)
 	// kitchen.TicketRail, 10 a minute, 5 × Add: ready at once 1
 }
+
+// Chapter 25: both: two waiters apply one order: who owns the field? ([chapters.WhoOwnsTheField]).
+// With its prose and code: go run ./examples/tour -step 25.
+func Example_step25_whoOwnsTheField() {
+	chapters.WhoOwnsTheField(os.Stdout)
+	// Output:
+	// alice (Apply) owns {"f:spec":{"f:items":{},"f:section":{},"f:table":{}}}
+	// bob (Apply) owns {"f:spec":{"f:priority":{}}}
+	// bob moves the table: Apply failed with 1 conflict: conflict with "alice": .spec.section
+	// bob, forced: section terrace
+	// alice (Apply) owns {"f:spec":{"f:items":{},"f:table":{}}}
+	// bob (Apply) owns {"f:spec":{"f:priority":{},"f:section":{}}}
+	// alice drops the section from her order: section terrace
+}

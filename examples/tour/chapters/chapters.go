@@ -94,6 +94,7 @@ var wrong = []struct {
 	{"蛋糕店: Cluster API makes clusters; placing work is another job", ClusterAPIMakesClusters},
 	{"蛋糕店: the story's YAML, applied", TheCakeStoryYAML},
 	{"both: the rail's limit on new tickets is a choice", TheRailLimitsNewTicketsByChoice},
+	{"both: two waiters apply one order: who owns the field?", WhoOwnsTheField},
 }
 
 // sources are this package's files, so that the tour can print the code
