@@ -66,6 +66,9 @@ type Chef struct {
 	Pantry   *Pantry
 	Clock    *Clock
 	Log      *Narrator
+	// Recorder, when set, takes the chef's notes on each order (a change
+	// of phase, a rejection) as Events.
+	Recorder EventRecorder
 }
 
 // Reconcile brings one order's kitchen in line with the order.
@@ -226,6 +229,7 @@ func (c *Chef) writeStatus(ctx context.Context, order *Order, status OrderStatus
 	}
 	if err == nil && stored.Status.Phase == status.Phase && from != status.Phase {
 		c.Log.Say("chef", "%s: status %s → %s (rv %s)", keyOf(order), phaseName(from), status.Phase, stored.ResourceVersion)
+		c.note(stored, from)
 	}
 	return stored, err
 }

@@ -5,9 +5,11 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/builtin"
 	"github.com/kitchensync/kitchensync/apiserver/rest"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/reconcile"
+	"github.com/kitchensync/kitchensync/reconcile/record"
 	"github.com/kitchensync/kitchensync/trace"
 )
 
@@ -22,6 +24,16 @@ type desk struct {
 	orders  reconcile.NamespacedAPI[*Order]
 	cooks   reconcile.NamespacedAPI[*Cook]
 	dishes  reconcile.NamespacedAPI[*Dish]
+	events  record.EventClientFor
+}
+
+// newEventRecorder returns the chef's recorder of notes, writing through
+// d; it needs the Event kind in d's scheme.
+func (d desk) newEventRecorder(instance string) (*record.Recorder, error) {
+	if _, ok := d.scheme.KindForResource(builtin.EventsResource); !ok {
+		return nil, fmt.Errorf("kitchen: Config.Events needs the Event kind in the scheme (builtin.Register)")
+	}
+	return record.NewRecorder(d.events, record.Options{Component: "chef", Instance: instance, Scheme: d.scheme})
 }
 
 // inProcess reaches srv directly.
@@ -32,11 +44,13 @@ func inProcess(srv *apiserver.Server, resync time.Duration, tracer *trace.Tracer
 		orders:  reconcile.Namespaced[*Order](apiserver.NewClient[*Order](srv)),
 		cooks:   reconcile.Namespaced[*Cook](apiserver.NewClient[*Cook](srv)),
 		dishes:  reconcile.Namespaced[*Dish](apiserver.NewClient[*Dish](srv)),
+		events:  func(ns string) record.EventClient { return srv.Resource(builtin.EventsResource).Namespace(ns) },
 	}
 }
 
 // overHTTP reaches the server c calls. c's scheme must have the kitchen's
-// kinds (see [NewScheme]).
+// kinds (see [NewScheme]), and for events the built-in ones
+// ([builtin.Register]).
 func overHTTP(c *rest.Client, resync time.Duration, tracer *trace.Tracer) (desk, error) {
 	if _, err := c.Scheme().KindFor(&Order{}); err != nil {
 		return desk{}, fmt.Errorf("kitchen: Config.Remote's scheme lacks the kitchen's kinds (use kitchen.NewScheme): %w", err)
@@ -50,5 +64,35 @@ func overHTTP(c *rest.Client, resync time.Duration, tracer *trace.Tracer) (desk,
 		orders:  reconcile.Namespaced[*Order](rest.NewTypedClient[*Order](c)),
 		cooks:   reconcile.Namespaced[*Cook](rest.NewTypedClient[*Cook](c)),
 		dishes:  reconcile.Namespaced[*Dish](rest.NewTypedClient[*Dish](c)),
+		events:  func(ns string) record.EventClient { return c.Resource(builtin.EventsResource).Namespace(ns) },
 	}, nil
+}
+
+// openDesk makes the API server (or, with cfg.Remote, reaches one) and
+// returns the kitchen's way to it.
+func (r *Restaurant) openDesk(cfg Config) (desk, error) {
+	r.deskOnly = cfg.DeskOnly
+	resync := r.Clock.Real(cfg.Resync)
+	if cfg.Remote != nil {
+		return overHTTP(cfg.Remote, resync, r.Tracer)
+	}
+	if cfg.Server.Tracer == nil {
+		cfg.Server.Tracer = r.Tracer
+	}
+	scheme := NewScheme()
+	if cfg.Events {
+		if err := builtin.Register(scheme); err != nil {
+			return desk{}, err
+		}
+	}
+	if cfg.DataDir == "" {
+		r.Server = apiserver.NewServer(scheme, cfg.Server)
+	} else {
+		srv, err := apiserver.Open(scheme, cfg.DataDir, cfg.Server)
+		if err != nil {
+			return desk{}, err
+		}
+		r.Server, r.closeServer = srv, srv.Close
+	}
+	return inProcess(r.Server, resync, r.Tracer), nil
 }

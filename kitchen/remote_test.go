@@ -2,12 +2,16 @@ package kitchen_test
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/builtin"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
 	"github.com/kitchensync/kitchensync/apiserver/rest"
 	"github.com/kitchensync/kitchensync/apiserver/rest/resttest"
@@ -17,23 +21,28 @@ import (
 // A chef in another process: the front desk serves the API over HTTP and
 // cooks nothing (DeskOnly); a second restaurant, with Config.Remote, lists
 // and watches the desk through a rest.Client and writes its finalizers,
-// cooks and statuses back over the wire. The order is served, with one
-// cook per item, as in process.
+// cooks, statuses and events back over the wire. The order is served,
+// with one cook per item, as in process, and the chef's notes are on the
+// desk as Events about the order.
 func TestKitchenOverHTTP(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
 		defer cancel()
-		desk, err := kitchen.Open(ctx, kitchen.Config{Minute: time.Second, DeskOnly: true})
+		desk, err := kitchen.Open(ctx, kitchen.Config{Minute: time.Second, DeskOnly: true, Events: true})
 		if err != nil {
 			t.Fatal(err)
 		}
 		ts := resttest.NewServer(t, httpapi.NewHandler(desk.Server))
-		c, err := rest.New(&ts.Config, kitchen.NewScheme())
+		scheme := kitchen.NewScheme()
+		if err := builtin.Register(scheme); err != nil {
+			t.Fatal(err)
+		}
+		c, err := rest.New(&ts.Config, scheme)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer c.CloseIdleConnections()
-		chef, err := kitchen.Open(ctx, kitchen.Config{Minute: time.Second, Remote: c})
+		chef, err := kitchen.Open(ctx, kitchen.Config{Minute: time.Second, Remote: c, Events: true, Instance: "chef-1"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,6 +82,26 @@ func TestKitchenOverHTTP(t *testing.T) {
 			if ck.Status.Phase != kitchen.CookDone {
 				t.Errorf("cook %s is %s, want Done", ck.Name, ck.Status.Phase)
 			}
+		}
+		synctest.Wait() // the recorder writes after the status
+		events, err := desk.Server.Resource(builtin.EventsResource).Namespace("dinner").List(ctx, apiserver.ListOptions{
+			FieldSelector: "involvedObject.kind=Order,involvedObject.name=table-7"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var notes []string
+		for _, o := range events.Items {
+			e := o.(*builtin.Event)
+			notes = append(notes, fmt.Sprintf("%s %s %s/%s: %s", e.Type, e.Reason, e.Source.Component, e.ReportingInstance, e.Message))
+		}
+		want := []string{
+			"Normal Pending chef/chef-1: (new) → Pending: 2× tomato-soup, 1× seafood-pasta",
+			"Normal Cooking chef/chef-1: Pending → Cooking: 2× tomato-soup, 1× seafood-pasta",
+			"Normal Ready chef/chef-1: Cooking → Ready: 2× tomato-soup, 1× seafood-pasta",
+			"Normal Served chef/chef-1: Ready → Served: 2× tomato-soup, 1× seafood-pasta",
+		}
+		if diff := cmp.Diff(want, notes); diff != "" {
+			t.Errorf("the order's events (-want +got):\n%s", diff)
 		}
 	})
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver/rest"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/reconcile"
+	"github.com/kitchensync/kitchensync/reconcile/record"
 	"github.com/kitchensync/kitchensync/store"
 	"github.com/kitchensync/kitchensync/trace"
 	"github.com/kitchensync/kitchensync/workqueue"
@@ -67,6 +68,13 @@ type Config struct {
 	// one stopped. The pantry and the stations are not objects: they
 	// start afresh. Run closes the server when it returns.
 	DataDir string
+	// Events makes the chef take notes on each order as Kubernetes Events
+	// (kubectl describe order NAME shows them); the server made by Open
+	// then also serves the built-in kinds, Lease and Event
+	// ([builtin.Register]). Instance names this kitchen in them
+	// (reportingInstance).
+	Events   bool
+	Instance string
 	// Tracer, when set, hears every hand-off of the machinery: the API
 	// server, the runner's informers and the controllers (package trace).
 	// The narration is drawn from it too: when Out is set and Tracer is
@@ -96,9 +104,10 @@ type Restaurant struct {
 	// whoever wants to listen, such as a live view.
 	Tracer *trace.Tracer
 
-	untell       func()       // unsubscribes the narration from Tracer
-	deskOnly     bool         // Run starts no controllers
-	closeServer  func() error // closes a durable server (Config.DataDir) when Run returns
+	untell       func()           // unsubscribes the narration from Tracer
+	deskOnly     bool             // Run starts no controllers
+	closeServer  func() error     // closes a durable server (Config.DataDir) when Run returns
+	recorder     *record.Recorder // nil without Config.Events
 	chefs, cooks *reconcile.Controller
 	ready        chan struct{} // closed once Run has started the controllers
 	runOnce      sync.Once
@@ -142,6 +151,13 @@ func Open(ctx context.Context, cfg Config) (*Restaurant, error) {
 		OrderAPI: d.orders, CookAPI: d.cooks, Stations: r.Stations, Pantry: r.Pantry, Clock: r.Clock, Log: r.Log}
 	r.Brigade = &Brigade{Cooks: r.Runner.Cooks.GetIndexer(), CookAPI: d.cooks, Stations: r.Stations, Log: r.Log}
 	r.Waiter = NewWaiterFor(d.orders, cfg.Namespace, r.Log)
+	if cfg.Events && !cfg.DeskOnly {
+		if r.recorder, err = d.newEventRecorder(cfg.Instance); err != nil {
+			r.shutDownQueues()
+			return nil, err
+		}
+		r.Chef.Recorder = r.recorder
+	}
 	if err := r.wire(cfg, d.scheme); err != nil {
 		r.shutDownQueues()
 		return nil, err
@@ -154,29 +170,6 @@ func Open(ctx context.Context, cfg Config) (*Restaurant, error) {
 		return nil, err
 	}
 	return r, nil
-}
-
-// openDesk makes the API server (or, with cfg.Remote, reaches one) and
-// returns the kitchen's way to it.
-func (r *Restaurant) openDesk(cfg Config) (desk, error) {
-	r.deskOnly = cfg.DeskOnly
-	resync := r.Clock.Real(cfg.Resync)
-	if cfg.Remote != nil {
-		return overHTTP(cfg.Remote, resync, r.Tracer)
-	}
-	if cfg.Server.Tracer == nil {
-		cfg.Server.Tracer = r.Tracer
-	}
-	if cfg.DataDir == "" {
-		r.Server = apiserver.NewServer(NewScheme(), cfg.Server)
-	} else {
-		srv, err := apiserver.Open(NewScheme(), cfg.DataDir, cfg.Server)
-		if err != nil {
-			return desk{}, err
-		}
-		r.Server, r.closeServer = srv, srv.Close
-	}
-	return inProcess(r.Server, resync, r.Tracer), nil
 }
 
 // shutDownQueues stops the rail and the brigade's queue, and with them the
@@ -317,6 +310,9 @@ func (r *Restaurant) Run(ctx context.Context) error {
 		return nil
 	}
 	errs := make(chan error, 2)
+	if r.recorder != nil {
+		wg.Go(func() { r.recorder.Run(ctx) })
+	}
 	wg.Go(func() { errs <- r.chefs.Start(ctx) })
 	wg.Go(func() { errs <- r.cooks.Start(ctx) })
 	for _, running := range []<-chan struct{}{r.chefs.Running(), r.cooks.Running()} {

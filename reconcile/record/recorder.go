@@ -120,8 +120,8 @@ func (r *Recorder) newEvent(obj apiserver.Object, eventType, reason, message str
 	return &builtin.Event{
 		ObjectMeta:     apiserver.ObjectMeta{Name: eventName(m.Name, r.nanos(now)), Namespace: ns},
 		InvolvedObject: ref, Reason: reason, Message: message, Type: eventType,
-		Source:              builtin.EventSource{Component: r.opts.Component, Host: r.opts.Host},
-		FirstTimestamp:      apiserver.NewTime(now), LastTimestamp: apiserver.NewTime(now),
+		Source:         builtin.EventSource{Component: r.opts.Component, Host: r.opts.Host},
+		FirstTimestamp: apiserver.NewTime(now), LastTimestamp: apiserver.NewTime(now),
 		ReportingController: r.opts.Component, ReportingInstance: r.opts.Instance,
 	}
 }
