@@ -5,6 +5,13 @@
 //	go run ./examples/serve                 # then open the printed address
 //	go run ./examples/serve -addr 127.0.0.1:8080 -minute 200ms
 //	go run ./examples/serve -data ./desk    # orders survive a restart (or a kill -9)
+//	go run ./examples/serve -chef=false -kubeconfig /tmp/kitchen.yaml   # the desk only
+//	go run ./examples/chef -kubeconfig /tmp/kitchen.yaml                # the chef, apart
+//
+// With -kubeconfig the server writes a kubeconfig for itself, for kubectl
+// and for examples/chef. With -chef=false it serves the front desk (the
+// API and the page) and cooks nothing: a chef in another process, or
+// several competing for the lead, does the cooking.
 //
 // The same address serves the Kubernetes API (under /api and /apis), so
 // kubectl can watch the orders the page places:
@@ -18,15 +25,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"net"
 	"os"
 	"os/signal"
-	"slices"
 	"sync"
 	"syscall"
 	"time"
 
+	"github.com/kitchensync/kitchensync/examples/internal/stock"
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/kitchen/liveview"
 	"github.com/kitchensync/kitchensync/trace"
@@ -43,10 +49,10 @@ func main() {
 
 // options are the command's flags.
 type options struct {
-	addr   string
-	minute time.Duration
-	chefs  int
-	data   string
+	addr, kubeconfig, data string
+	minute                 time.Duration
+	chefs                  int
+	chef                   bool
 }
 
 func parse(args []string, out io.Writer) (options, error) {
@@ -57,6 +63,8 @@ func parse(args []string, out io.Writer) (options, error) {
 	fs.DurationVar(&o.minute, "minute", 200*time.Millisecond, "real length of one kitchen minute (the page's speed control changes it)")
 	fs.IntVar(&o.chefs, "chefs", 2, "chef workers")
 	fs.StringVar(&o.data, "data", "", "keep the API's objects in this directory, as etcd does, and start from what it holds (empty: in memory)")
+	fs.BoolVar(&o.chef, "chef", true, "run the chef in this process (false: the desk only; run examples/chef beside it)")
+	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "write a kubeconfig for this server to `FILE`, for kubectl and examples/chef")
 	return o, fs.Parse(args)
 }
 
@@ -67,13 +75,20 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	r, err := kitchen.Open(ctx, kitchen.Config{Minute: o.minute, Chefs: o.chefs, Stock: plentiful(), Tracer: trace.New(), DataDir: o.data})
+	r, err := kitchen.Open(ctx, kitchen.Config{Minute: o.minute, Chefs: o.chefs, Stock: stock.Plentiful(), Tracer: trace.New(),
+		DataDir: o.data, DeskOnly: !o.chef, Events: true, Instance: "serve"})
 	if err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return err
+	}
+	if o.kubeconfig != "" {
+		if err := os.WriteFile(o.kubeconfig, []byte(kubeconfig("http://"+ln.Addr().String(), r.Namespace)), 0o600); err != nil {
+			ln.Close()
+			return err
+		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -83,6 +98,12 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	wg.Go(func() { errs <- liveview.Serve(ctx, ln, r) })
 	fmt.Fprintf(out, "the pass is open: http://%s/\n", ln.Addr())
 	fmt.Fprintf(out, "kubectl works on the same address: kubectl --server http://%s get orders -n %s -w\n", ln.Addr(), r.Namespace)
+	if o.kubeconfig != "" {
+		fmt.Fprintf(out, "kubeconfig written: kubectl --kubeconfig %s get orders -w\n", o.kubeconfig)
+	}
+	if !o.chef {
+		fmt.Fprintf(out, "no chef here: go run ./examples/chef -kubeconfig FILE\n")
+	}
 	err = <-errs // the first to stop stops the other
 	cancel()
 	wg.Wait()
@@ -93,13 +114,24 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	return err
 }
 
-// plentiful is a pantry that lasts through many rush hours.
-func plentiful() map[string]kitchen.Quantity {
-	stock := kitchen.DefaultPantry()
-	for _, name := range slices.Sorted(maps.Keys(stock)) {
-		if a, err := kitchen.ParseQuantity(stock[name]); err == nil {
-			stock[name] = kitchen.Quantity(a.Times(200).String())
-		}
-	}
-	return stock
+// kubeconfig is a kubeconfig for the server at url, with namespace as
+// the context's namespace.
+func kubeconfig(url, namespace string) string {
+	return `apiVersion: v1
+kind: Config
+clusters:
+- name: kitchensync
+  cluster:
+    server: ` + url + `
+users:
+- name: kitchensync
+  user: {}
+contexts:
+- name: kitchensync
+  context:
+    cluster: kitchensync
+    user: kitchensync
+    namespace: ` + namespace + `
+current-context: kitchensync
+`
 }

@@ -1,0 +1,23 @@
+// Package stock holds the pantry the long-running example programs open
+// with: the default one, many times over, so that a kitchen left running
+// does not run out.
+package stock
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/kitchensync/kitchensync/kitchen"
+)
+
+// Plentiful is the default pantry times 200: it lasts through many rush
+// hours.
+func Plentiful() map[string]kitchen.Quantity {
+	stock := kitchen.DefaultPantry()
+	for _, name := range slices.Sorted(maps.Keys(stock)) {
+		if a, err := kitchen.ParseQuantity(stock[name]); err == nil {
+			stock[name] = kitchen.Quantity(a.Times(200).String())
+		}
+	}
+	return stock
+}
