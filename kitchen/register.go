@@ -7,10 +7,13 @@ import (
 )
 
 // The field selectors orders support beyond metadata.name and
-// metadata.namespace, as a CRD declares selectableFields.
+// metadata.namespace, as a CRD declares selectableFields. Each is also a
+// column of `kubectl get orders`, so that `kubectl get orders -w` shows
+// the phase move.
 const (
 	FieldSection = "spec.section"
 	FieldTable   = "spec.table"
+	FieldPhase   = "status.phase"
 )
 
 // Kinds returns the restaurant's kinds as the scheme registers them:
@@ -32,6 +35,7 @@ func Kinds() []apiserver.KindInfo {
 			Fields: map[string]apiserver.FieldFunc{
 				FieldSection: func(obj apiserver.Object) string { return obj.(*Order).Spec.Section },
 				FieldTable:   func(obj apiserver.Object) string { return strconv.Itoa(obj.(*Order).Spec.Table) },
+				FieldPhase:   func(obj apiserver.Object) string { return string(obj.(*Order).Status.Phase) },
 			},
 		},
 		{

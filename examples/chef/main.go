@@ -54,7 +54,8 @@ func main() {
 type options struct {
 	kubeconfig, context, namespace, id, lease string
 	minute                                    time.Duration
-	chefs, verbosity                          int
+	chefs, verbosity, burst                   int
+	qps                                       float64
 	leaseDuration, renewDeadline, retryPeriod time.Duration
 }
 
@@ -70,6 +71,8 @@ func parse(args []string, out io.Writer) (options, error) {
 	fs.StringVar(&o.lease, "lease", "kitchensync-chef", "name of the Lease the chefs compete for")
 	fs.DurationVar(&o.minute, "minute", 200*time.Millisecond, "real length of one kitchen minute")
 	fs.IntVar(&o.chefs, "chefs", 2, "chef workers")
+	fs.Float64Var(&o.qps, "qps", 50, "requests per second to the API server (client-go's default is 5; controllers raise it)")
+	fs.IntVar(&o.burst, "burst", 100, "burst of requests above -qps")
 	fs.IntVar(&o.verbosity, "v", 0, "narration: 0 leadership only, 1 every hand-off, 2 everything")
 	fs.DurationVar(&o.leaseDuration, "lease-duration", 15*time.Second, "how long a Lease must go unrenewed before another chef takes it")
 	fs.DurationVar(&o.renewDeadline, "renew-deadline", 10*time.Second, "how long the leader tries to renew before it stops cooking")
@@ -109,6 +112,7 @@ func connect(o options) (*rest.Client, string, error) {
 		ns = "dinner"
 	}
 	cfg.UserAgent = "kitchensync-chef/" + o.id
+	cfg.QPS, cfg.Burst = float32(o.qps), o.burst
 	scheme := kitchen.NewScheme()
 	if err := builtin.Register(scheme); err != nil {
 		return nil, "", err

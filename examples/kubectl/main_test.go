@@ -123,10 +123,10 @@ func TestKubectlGetOrders(t *testing.T) {
 		t.Fatalf("kubectl get orders: %v: %s", err, out)
 	}
 	got := regexp.MustCompile(`(?m) [0-9]+s$`).ReplaceAllString(string(out), " 0s")
-	want := "NAME      SECTION   TABLE   AGE\n" +
-		"table-1   vip       1       0s\n" +
-		"table-2   terrace   2       0s\n" +
-		"table-3   main      3       0s\n"
+	want := "NAME      SECTION   TABLE   PHASE   AGE\n" +
+		"table-1   vip       1               0s\n" +
+		"table-2   terrace   2               0s\n" +
+		"table-3   main      3               0s\n"
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("kubectl get orders (-want +got):\n%s", diff)
 	}
