@@ -130,6 +130,9 @@ func (c *ResourceClient) Get(ctx context.Context, name string, opts GetOptions) 
 	if e == nil {
 		return nil, NewNotFound(info.GroupResource(), name)
 	}
+	if err := checkShared(info.GroupResource(), key, e); err != nil {
+		return nil, err
+	}
 	return e.obj.DeepCopyObject(), nil
 }
 

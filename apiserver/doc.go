@@ -23,9 +23,10 @@
 //
 // A [Scheme] registers each kind once, as a [KindInfo]: group, version,
 // kind, plural resource, namespaced or not, how to make an empty one, and
-// its extra field selectors. The [Server] stores copies: every object it
-// returns is the caller's own [DeepCopy], so changing it changes nothing
-// until it is written back.
+// its extra field selectors. The [Server] stores copies: every object a
+// request returns (get, list, create, update, patch, delete) is the
+// caller's own [DeepCopy], so changing it changes nothing until it is
+// written back. Objects from a watch are the exception: see below.
 //
 // # ResourceVersions
 //
@@ -79,6 +80,18 @@
 // A watcher that stops reading is cut off: its watch ends, and it must
 // watch again from the last resourceVersion it saw. A slow reader never
 // blocks a writer.
+//
+// # Shared objects
+//
+// The object of a watch event is not a copy: it is the server's own,
+// shared by every watcher of the event and, through informers, by every
+// cache, lister and handler that holds it — one copy for all, as
+// client-go's informer caches share theirs. Treat it as read-only. To
+// change an object, change a copy ([DeepCopy]) and write the copy; a
+// change made in place corrupts what the server and every other reader
+// see, and is never sent anywhere. [Options].CacheMutationDetector (or
+// the environment variable [CacheMutationDetectorEnv]) catches such a
+// change, as client-go's cache mutation detector does.
 //
 // # Owners and garbage
 //

@@ -131,26 +131,24 @@ func (s *Server) RequestCounts() map[RequestKey]int64 {
 // it saw gets them again.
 func (s *Server) CloseWatches() {
 	s.mu.Lock()
-	var all []*watcher
-	for gr, ws := range s.watchers {
+	defer s.mu.Unlock()
+	n := 0
+	for _, ws := range s.watchers {
 		for w := range ws {
-			all = append(all, w)
+			w.endLocked()
+			n++
 		}
-		delete(s.watchers, gr)
 	}
 	if t := s.opts.Tracer; t.Enabled() {
-		t.Emit(trace.Record{Component: trace.APIServer, Action: trace.WatchesClosed, Count: len(all)})
-	}
-	s.mu.Unlock()
-	for _, w := range all {
-		w.stopOnce.Do(func() { close(w.done) })
+		t.Emit(trace.Record{Component: trace.APIServer, Action: trace.WatchesClosed, Count: n})
 	}
 }
 
 // CompactHistory forgets every event so far, like an etcd compaction at
 // the current revision: a watch, or a paged list, from any older
 // resourceVersion now gets 410 Expired, and its client must list again.
-// Running watches are not affected.
+// Running watches that have read everything are not affected; one still
+// catching up is cut off, re-watches and gets 410.
 func (s *Server) CompactHistory() {
 	s.mu.Lock()
 	defer s.mu.Unlock()

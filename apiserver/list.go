@@ -112,6 +112,12 @@ func (c *ResourceClient) List(ctx context.Context, opts ListOptions) (*List, err
 	if err != nil {
 		return nil, err
 	}
+	for _, e := range entries {
+		m := e.obj.GetObjectMeta()
+		if err := checkShared(info.GroupResource(), objectKey(m.Namespace, m.Name), e); err != nil {
+			return nil, err
+		}
+	}
 	return page(info, sel, entries, rv, at.after, opts.Limit), nil
 }
 

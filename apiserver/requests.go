@@ -178,8 +178,8 @@ const (
 type Event struct {
 	Type EventType `json:"type"`
 	// Object is the object after the change (for DELETED, its last
-	// state), a bookmark object, or a *Status for ERROR. It is the
-	// receiver's own copy.
+	// state), a bookmark object, or a *Status for ERROR. It is shared
+	// with every other watcher and read-only: change a [DeepCopy].
 	Object Object `json:"object"`
 }
 

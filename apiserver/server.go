@@ -11,7 +11,7 @@ import (
 // Default values of [Options].
 const (
 	DefaultHistorySize      = 10_000
-	DefaultWatchBufferSize  = 1_000
+	DefaultWatchBufferSize  = 10_000
 	DefaultMaxObjectBytes   = 1_572_864 // 1.5 MiB, etcd's default request limit
 	DefaultBookmarkInterval = time.Minute
 )
@@ -24,11 +24,16 @@ type Options struct {
 	// Kubernetes watch cache, but shared by all resources. Default
 	// [DefaultHistorySize].
 	HistorySize int
-	// WatchBufferSize is how many events may wait for one watcher that is
-	// not reading. When a write finds the buffer full, the watcher is cut
-	// off: its watch ends with a plain close, as the real server
-	// terminates unresponsive watchers, and the client re-watches from the
-	// last resourceVersion it saw. Default [DefaultWatchBufferSize].
+	// WatchBufferSize is how far, in resourceVersions (of any resource),
+	// a watcher that is not reading may fall behind. Waiting events cost
+	// it nothing, as they are read from the history that all watchers
+	// share; so a watcher can fall no further behind than
+	// [Options.HistorySize] either. When a write finds a watcher further
+	// behind, it is cut off: its watch ends with a plain close, as the
+	// real server terminates unresponsive watchers, and the client
+	// re-watches from the last resourceVersion it saw. Default
+	// [DefaultWatchBufferSize], as many as the default history holds, so
+	// that an informer can keep up with a writer as fast as itself.
 	WatchBufferSize int
 	// MaxObjectBytes caps the JSON size of a stored object; a bigger one
 	// is refused with 413 RequestEntityTooLarge. Default
@@ -52,6 +57,17 @@ type Options struct {
 	// collector does, and carries out the propagation policies of
 	// [DeleteOptions]. With it off, a delete adds no propagation finalizer.
 	DisableGarbageCollection bool
+	// CacheMutationDetector keeps the JSON of every committed object and
+	// checks, whenever the server reads the object again (get, list,
+	// write) and on [Server.CheckMutations], that nobody has changed it,
+	// like client-go's cache mutation detector: objects from a watch, and
+	// so from an informer's cache and its listers, are the server's own,
+	// shared and read-only, and a change to one corrupts what every other
+	// reader sees. A change is reported as a 500 naming the object. It
+	// costs a JSON encoding per write and per object read; for tests and
+	// lessons. Also turned on by the environment variable
+	// [CacheMutationDetectorEnv].
+	CacheMutationDetector bool
 	// Tracer, when set, receives a record of every committed write
 	// (trace.Created, trace.Updated, trace.Deleted, with its
 	// resourceVersion) and of the faults CloseWatches and CompactHistory.
@@ -82,6 +98,7 @@ func (o Options) withDefaults() Options {
 	if o.SnapshotEvery <= 0 {
 		o.SnapshotEvery = DefaultSnapshotEvery
 	}
+	o.CacheMutationDetector = o.CacheMutationDetector || cacheMutationDetectorFromEnv()
 	return o
 }
 
@@ -102,12 +119,15 @@ func (o Options) withDefaults() Options {
 // the client must list again. [Server.CompactHistory] forgets it all at
 // once, as an etcd compaction does.
 //
-// Watches. Each watcher has a buffer of [Options.WatchBufferSize] events
-// and a goroutine of its own that filters them through its selectors,
-// copies each object for the receiver and hands it over. Writers only
-// offer an event to each buffer, without waiting; a watcher whose buffer
-// is full is cut off (a plain close), so a reader can never slow down or
-// block a writer. See [ResourceClient.Watch].
+// Watches. All watchers share one copy of each event, and of its object,
+// as the Kubernetes watch cache shares its cyclic buffer. A writer filters
+// each event through every watcher's selectors and puts it straight into
+// the watcher's channel, without waiting. A watcher whose channel is full
+// falls back on the history: a goroutine of its own reads the events from
+// there, from where it stopped, until it has caught up. More than
+// [Options.WatchBufferSize] behind, it is cut off (a plain close), so a
+// reader can never slow down or block a writer. See
+// [ResourceClient.Watch].
 //
 // Faults. For lessons and tests the server misbehaves on request,
 // deterministically: [Server.CloseWatches] ends every watch,
@@ -127,7 +147,7 @@ func (o Options) withDefaults() Options {
 //
 // A Server is safe for concurrent use. Writers hold one mutex only long
 // enough to update a map, append to the history ring and offer the event
-// to each watcher; encoding, deep copies and delivery happen outside it.
+// to each watcher's channel; encoding and deep copies happen outside it.
 type Server struct {
 	scheme *Scheme
 	opts   Options
@@ -203,6 +223,9 @@ func (s *Server) mutate(gr GroupResource, key string, fn func(old *entry) (chang
 		s.mu.Lock()
 		old := s.objects[gr][key]
 		s.mu.Unlock()
+		if err := checkShared(gr, key, old); err != nil {
+			return nil, err
+		}
 		ch, err := fn(old)
 		if err != nil || ch.typ == "" {
 			return ch.obj, err
@@ -237,6 +260,7 @@ func (s *Server) commitLocked(gr GroupResource, key string, ch change, prev *ent
 	rv := s.hist.last + 1
 	obj.rv = rv
 	obj.obj.GetObjectMeta().ResourceVersion = formatRV(rv)
+	s.rememberJSONLocked(obj)
 	objs := s.objects[gr]
 	if objs == nil {
 		objs = make(map[string]*entry)

@@ -8,8 +8,8 @@ import (
 )
 
 // entry is one stored state of one object. Once committed it is never
-// mutated: readers copy it when they hand it out, and writers build a new
-// entry for every change. That is what lets the server hold its lock only
+// mutated: requests that return an object copy it, watches share it, and
+// writers build a new entry for every change. That is what lets the server hold its lock only
 // for map and ring updates, never for deep copies or JSON encoding.
 type entry struct {
 	obj Object
@@ -19,6 +19,10 @@ type entry struct {
 	// would write to etcd).
 	content []byte
 	rv      int64
+	// committedJSON is the object's JSON as committed, kept only with
+	// [Options].CacheMutationDetector on, to catch a change made to it
+	// afterwards by anyone it was shared with.
+	committedJSON []byte
 }
 
 // key returns the storage key of an object: "namespace/name", or "name" for
@@ -84,18 +88,6 @@ func (h *history) at(rv int64) *event { return h.buf[rv%int64(len(h.buf))] }
 func (h *history) compact() {
 	clear(h.buf)
 	h.compacted = h.last
-}
-
-// since returns the events of resource gr with resourceVersion > rv, oldest
-// first. The caller checks rv >= compacted.
-func (h *history) since(gr GroupResource, rv int64) []*event {
-	var out []*event
-	for r := max(rv, h.compacted) + 1; r <= h.last; r++ {
-		if ev := h.at(r); ev.gr == gr {
-			out = append(out, ev)
-		}
-	}
-	return out
 }
 
 // kindFields says where a kind keeps its Spec and Status, found by

@@ -2,38 +2,55 @@ package apiserver
 
 import (
 	"context"
-	"slices"
 	"strings"
-	"sync"
 	"time"
 )
 
-// watcher is one running watch. Writers offer it events through in,
-// without blocking, while holding the server's lock; its own goroutine
-// (run) filters them through the selectors, copies each object for the
-// receiver and sends it on out. That split is why a reader can never
-// block a writer: the worst a slow reader can do is fill in, and then it
-// is cut off.
+// watchOutBuffer caps the channel a watcher's receiver reads from. Events
+// that do not fit wait in the server's history instead, where they cost
+// the watcher nothing (see [watcher]).
+const watchOutBuffer = 128
+
+// watcher is one running watch. Every watcher of a resource reads the
+// same committed events, like a cursor into the watch cache's cyclic
+// buffer: there is one copy of each event, and of each object, for all
+// of them.
+//
+// A watcher is in one of two modes, and out has exactly one sender in
+// each:
+//
+//   - live: it has every event so far. A writer, holding the server's
+//     lock, filters each new event through the watcher's selectors and
+//     puts it straight into out without waiting. When out is full, the
+//     watcher falls behind: it becomes catching up.
+//   - catching up: its own goroutine (catchUp) sends the initial events,
+//     then reads the history from sentRV on, in batches, and sends them;
+//     writers leave it alone. When it has read everything, it becomes
+//     live again and the goroutine ends.
+//
+// Writers never wait for a reader. A watcher more than
+// [Options.WatchBufferSize] resourceVersions behind, or whose next event
+// the history has dropped, is cut off: the watch ends with a plain close
+// and its client re-watches from the last resourceVersion it saw.
 type watcher struct {
 	srv  *Server
 	gr   GroupResource
 	info KindInfo
 	ns   string // "" watches all namespaces
 	sel  selectors
-	ctx  context.Context
 
-	in       chan *event
-	out      chan Event
-	done     chan struct{} // closed to end the watch
-	stopOnce sync.Once
-
+	out       chan Event
 	bookmarks bool
-	timeout   time.Duration // 0: none; negative: ended before it began
 
-	// Owned by run:
-	sentRV   int64 // every event up to here has been delivered or filtered out
-	toldRV   int64 // the newest resourceVersion the receiver has seen
-	timeoutC <-chan time.Time
+	// Guarded by srv.mu:
+	live     bool
+	ended    bool
+	done     chan struct{} // closed when a catching-up watch ends
+	sentRV   int64         // every event up to here has been sent or filtered out
+	toldRV   int64         // the newest resourceVersion the receiver has seen
+	stopCtx  func() bool   // unregisters the context.AfterFunc
+	timeout  *time.Timer   // nil: none
+	bookmark *time.Timer   // nil: no bookmarks
 }
 
 // ResultChan returns the channel of events; see [WatchInterface].
@@ -41,150 +58,97 @@ func (w *watcher) ResultChan() <-chan Event { return w.out }
 
 // Stop ends the watch; see [WatchInterface].
 func (w *watcher) Stop() {
-	w.srv.forget(w)
-	w.stopOnce.Do(func() { close(w.done) })
+	w.srv.mu.Lock()
+	defer w.srv.mu.Unlock()
+	w.endLocked()
 }
 
-// offerLocked hands ev to the watcher without blocking, or cuts the
-// watcher off if its buffer is full. s.mu must be held.
+// endLocked ends the watch, once: a live watch's channel closes now (the
+// events already in it can still be read), a catching-up one's when its
+// goroutine sees done. s.mu must be held.
+func (w *watcher) endLocked() {
+	if w.ended {
+		return
+	}
+	w.ended = true
+	delete(w.srv.watchers[w.gr], w)
+	if w.stopCtx != nil {
+		w.stopCtx()
+	}
+	for _, t := range []*time.Timer{w.timeout, w.bookmark} {
+		if t != nil {
+			t.Stop()
+		}
+	}
+	if w.live {
+		close(w.out)
+	} else {
+		close(w.done)
+	}
+}
+
+// offerLocked hands ev to the watcher without blocking. s.mu must be held.
 func (w *watcher) offerLocked(ev *event) {
-	if w.ns != "" && ev.ns != w.ns {
+	if !w.live {
+		// Its goroutine will read ev from the history, unless the watcher
+		// is too far behind: then, like the Kubernetes watch cache with an
+		// unresponsive watcher, end the watch rather than wait for it.
+		if w.behindLocked(w.sentRV) {
+			w.endLocked()
+		}
 		return
 	}
-	select {
-	case w.in <- ev:
-	default:
-		// Like the Kubernetes watch cache with an unresponsive watcher:
-		// terminate the watch rather than wait for it.
-		delete(w.srv.watchers[w.gr], w)
-		w.stopOnce.Do(func() { close(w.done) })
+	if (w.ns != "" && ev.ns != w.ns) || ev.obj.rv <= w.sentRV {
+		return // another namespace, or before a start in the future
 	}
-}
-
-// forget stops offering events to w.
-func (s *Server) forget(w *watcher) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.watchers[w.gr], w)
-}
-
-// requestBookmark queues a bookmark at the current resourceVersion behind
-// the events already queued for w, so it cannot overtake them.
-func (s *Server) requestBookmark(w *watcher) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.watchers[w.gr][w]; !ok {
-		return
-	}
-	select {
-	case w.in <- &event{typ: EventBookmark, obj: &entry{rv: s.hist.last}}:
-	default: // full: the next event will say more than a bookmark
-	}
-}
-
-// run delivers the initial events (a snapshot, sorted by key), the
-// end-of-initial-events bookmark in watch-list mode, the backlog of
-// history, and then live events until the watch ends.
-func (w *watcher) run(initial []*entry, endBookmark bool, backlog []*event) {
-	defer close(w.out)
-	defer w.srv.forget(w)
-	if w.timeout < 0 {
-		return // timed out before it began
-	}
-	if w.timeout > 0 {
-		t := time.NewTimer(w.timeout)
-		defer t.Stop()
-		w.timeoutC = t.C
-	}
-	if !w.catchUp(initial, endBookmark, backlog) {
-		return
-	}
-	var tick <-chan time.Time
-	if w.bookmarks {
-		t := time.NewTicker(w.srv.opts.BookmarkInterval)
-		defer t.Stop()
-		tick = t.C
-	}
-	for {
-		select {
-		case ev := <-w.in:
-			if !w.handle(ev) {
-				return
-			}
-		case <-tick:
-			w.srv.requestBookmark(w)
-		case <-w.done:
-			return
-		case <-w.ctx.Done():
-			return
-		case <-w.timeoutC:
-			return
-		}
-	}
-}
-
-// catchUp delivers what precedes the live events. It returns false when
-// the watch has ended.
-func (w *watcher) catchUp(initial []*entry, endBookmark bool, backlog []*event) bool {
-	slices.SortFunc(initial, func(a, b *entry) int { return compareKeys(a.obj, b.obj) })
-	for _, e := range initial {
-		if w.sel.matches(w.info, e.obj) && !w.send(EventAdded, e.obj.DeepCopyObject()) {
-			return false
-		}
-	}
-	w.toldRV = w.sentRV
-	if endBookmark && !w.send(EventBookmark, w.bookmarkObject(w.sentRV, true)) {
-		return false
-	}
-	for _, ev := range backlog {
-		if !w.handle(ev) {
-			return false
-		}
-	}
-	return true
-}
-
-// handle delivers what ev means to this watcher, if anything. It returns
-// false when the watch has ended.
-func (w *watcher) handle(ev *event) bool {
-	if ev.typ == EventBookmark {
-		if !w.bookmarks || ev.obj.rv <= w.toldRV || ev.obj.rv < w.sentRV {
-			return true // no news
-		}
-		w.toldRV = ev.obj.rv
-		return w.send(EventBookmark, w.bookmarkObject(ev.obj.rv, false))
-	}
-	if ev.obj.rv <= w.sentRV {
-		return true // at or before the start
-	}
-	w.sentRV = ev.obj.rv
 	typ, obj := w.translate(ev)
 	if typ == "" {
-		return true
+		return
 	}
-	w.toldRV = ev.obj.rv
-	return w.send(typ, obj)
+	select {
+	case w.out <- Event{Type: typ, Object: obj}:
+		w.toldRV = ev.obj.rv
+	default: // full: fall behind
+		if w.behindLocked(ev.obj.rv - 1) {
+			w.endLocked()
+			return
+		}
+		w.live = false
+		w.sentRV = ev.obj.rv - 1
+		w.done = make(chan struct{})
+		go w.catchUp(nil, false, 0, w.done)
+	}
+}
+
+// behindLocked says whether a watcher that has been sent everything up to
+// sentRV is too far behind to catch up: more than [Options.WatchBufferSize]
+// resourceVersions (of any resource) waiting, its channel's included.
+// s.mu must be held.
+func (w *watcher) behindLocked(sentRV int64) bool {
+	return w.srv.hist.last-sentRV+int64(len(w.out)) > int64(w.srv.opts.WatchBufferSize)
 }
 
 // translate turns a stored change into the event this watcher sees, as the
 // Kubernetes watch cache does: an object that starts matching the
 // selectors is ADDED, one that stops matching is DELETED (with its
 // previous content and the change's resourceVersion), and changes outside
-// the selection are not sent at all.
+// the selection are not sent at all. The objects are the committed ones,
+// shared by every watcher; only the DELETED of an object leaving the
+// selection is a copy, made for its new resourceVersion.
 func (w *watcher) translate(ev *event) (EventType, Object) {
 	was := ev.prev != nil && w.sel.matches(w.info, ev.prev.obj)
 	if ev.typ == EventDeleted {
 		if !was {
 			return "", nil
 		}
-		return EventDeleted, ev.obj.obj.DeepCopyObject()
+		return EventDeleted, ev.obj.obj
 	}
 	is := w.sel.matches(w.info, ev.obj.obj)
 	switch {
 	case is && was:
-		return EventModified, ev.obj.obj.DeepCopyObject()
+		return EventModified, ev.obj.obj
 	case is:
-		return EventAdded, ev.obj.obj.DeepCopyObject()
+		return EventAdded, ev.obj.obj
 	case was:
 		obj := ev.prev.obj.DeepCopyObject()
 		obj.GetObjectMeta().ResourceVersion = formatRV(ev.obj.rv)
@@ -193,16 +157,37 @@ func (w *watcher) translate(ev *event) (EventType, Object) {
 	return "", nil
 }
 
-// send delivers one event, unless the watch ends first.
-func (w *watcher) send(typ EventType, obj Object) bool {
-	select {
-	case w.out <- Event{Type: typ, Object: obj}:
-		return true
-	case <-w.done:
-	case <-w.ctx.Done():
-	case <-w.timeoutC:
+// watchContextLocked ends the watch when ctx is done or the timeout
+// passes, and sends bookmarks if asked to. s.mu must be held.
+func (w *watcher) watchContextLocked(ctx context.Context, timeout time.Duration) {
+	w.stopCtx = context.AfterFunc(ctx, w.Stop)
+	if timeout > 0 {
+		w.timeout = time.AfterFunc(timeout, w.Stop)
 	}
-	return false
+	if w.bookmarks {
+		w.bookmark = time.AfterFunc(w.srv.opts.BookmarkInterval, w.sendBookmark)
+	}
+}
+
+// sendBookmark sends a live watcher a BOOKMARK with the current
+// resourceVersion, if that is news to it and there is room; a watcher
+// that is catching up or full will hear newer events soon anyway. Then it
+// sets its timer to call it again after the next interval.
+func (w *watcher) sendBookmark() {
+	s := w.srv
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w.ended {
+		return
+	}
+	if last := s.hist.last; w.live && last > w.toldRV {
+		select {
+		case w.out <- Event{Type: EventBookmark, Object: w.bookmarkObject(last, false)}:
+			w.toldRV = last
+		default:
+		}
+	}
+	w.bookmark.Reset(s.opts.BookmarkInterval)
 }
 
 // bookmarkObject returns a new empty object of the watched kind carrying

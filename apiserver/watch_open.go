@@ -33,10 +33,12 @@ import (
 // news a BOOKMARK carries the latest resourceVersion: an empty object of
 // the kind with only metadata.resourceVersion set.
 //
-// A watcher that falls [Options.WatchBufferSize] events behind is cut off
-// with a plain close, as is every watch by [Server.CloseWatches]: re-watch
-// from the last resourceVersion received. Each event's object is the
-// receiver's own copy.
+// A watcher that falls [Options.WatchBufferSize] resourceVersions behind,
+// or whose next event has left the history, is cut off with a plain close
+// (after the events already in its channel), as is every watch by
+// [Server.CloseWatches]: re-watch from the last resourceVersion received.
+// Each event's object is shared by every watcher and read-only (see
+// "Shared objects" in the package doc).
 //
 // Errors (returned by Watch itself): 400 for malformed selectors or
 // resourceVersion, 422 for contradictory options (as Kubernetes
@@ -63,14 +65,11 @@ func (c *ResourceClient) Watch(ctx context.Context, opts ListOptions) (WatchInte
 		from = n
 	}
 	w := &watcher{
-		srv: c.srv, gr: info.GroupResource(), info: info, ns: c.ns, sel: sel, ctx: ctx,
-		in:        make(chan *event, c.srv.opts.WatchBufferSize),
-		out:       make(chan Event),
-		done:      make(chan struct{}),
+		srv: c.srv, gr: info.GroupResource(), info: info, ns: c.ns, sel: sel,
+		out:       make(chan Event, min(c.srv.opts.WatchBufferSize, watchOutBuffer)),
 		bookmarks: opts.AllowWatchBookmarks,
 	}
-	w.timeout = watchTimeout(opts.TimeoutSeconds)
-	return c.srv.startWatch(w, opts, from)
+	return c.srv.startWatch(ctx, w, opts, from)
 }
 
 // watchTimeout turns ListOptions.TimeoutSeconds into a duration: 0 (or
@@ -89,16 +88,16 @@ func watchTimeout(secs *int64) time.Duration {
 }
 
 // startWatch registers w and starts its goroutine with the initial events
-// or the backlog that its options ask for, taken under the same lock so
-// that nothing falls between them and the live events.
-func (s *Server) startWatch(w *watcher, opts ListOptions, from int64) (WatchInterface, error) {
+// or the backlog that its options ask for, decided under the same lock
+// that writers hold, so that nothing falls between them and the live
+// events.
+func (s *Server) startWatch(ctx context.Context, w *watcher, opts ListOptions, from int64) (WatchInterface, error) {
 	initialEvents := opts.SendInitialEvents != nil && *opts.SendInitialEvents
 	legacyInitial := opts.SendInitialEvents == nil && from == 0
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	last := s.hist.last
 	var initial []*entry
-	var backlog []*event
 	switch {
 	case initialEvents && from > last:
 		return nil, errTooLargeRV(from, last)
@@ -110,12 +109,13 @@ func (s *Server) startWatch(w *watcher, opts ListOptions, from int64) (WatchInte
 	case from < s.hist.compacted:
 		return newErrorWatch(errTooOld(from, s.hist.compacted)), nil
 	default:
-		for _, ev := range s.hist.since(w.gr, from) {
-			if w.ns == "" || ev.ns == w.ns {
-				backlog = append(backlog, ev)
-			}
-		}
-		w.sentRV = from
+		w.sentRV = from // the history has the backlog
+	}
+	timeout := watchTimeout(opts.TimeoutSeconds)
+	if timeout < 0 {
+		w.ended = true // timed out before it began
+		close(w.out)
+		return w, nil
 	}
 	ws := s.watchers[w.gr]
 	if ws == nil {
@@ -123,7 +123,9 @@ func (s *Server) startWatch(w *watcher, opts ListOptions, from int64) (WatchInte
 		s.watchers[w.gr] = ws
 	}
 	ws[w] = struct{}{}
-	go w.run(initial, initialEvents, backlog)
+	w.done = make(chan struct{})
+	w.watchContextLocked(ctx, timeout)
+	go w.catchUp(initial, initialEvents, w.sentRV, w.done)
 	return w, nil
 }
 

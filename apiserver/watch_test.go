@@ -264,11 +264,12 @@ func TestBlockedWatcherNeverBlocksWriters(t *testing.T) {
 		if n := <-got; n != 20 {
 			t.Errorf("the reading watcher got %d events, want 20", n)
 		}
-		// The slow watcher was blocked handing over its first event, with
-		// 4 more in its buffer, when the 6th write cut it off: the watch
-		// ends with a plain close, as Kubernetes ends unresponsive
-		// watchers, and its client re-watches from the last RV it saw.
-		diffEvents(t, slow, []string{"CLOSED"})
+		// The slow watcher had 4 events waiting, its whole allowance, when
+		// the 5th write cut it off: the watch ends with a plain close
+		// after the events already waiting, as Kubernetes ends
+		// unresponsive watchers, and its client re-watches from the last
+		// RV it saw.
+		diffEvents(t, slow, []string{"ADDED ns/a rv=2", "ADDED ns/b rv=3", "ADDED ns/c rv=4", "ADDED ns/d rv=5", "CLOSED"})
 	})
 }
 
@@ -301,8 +302,9 @@ func TestNoGoroutinesRemainAfterWatchesEnd(t *testing.T) {
 	})
 }
 
-// Every watcher gets its own copy of each object.
-func TestWatchersGetTheirOwnCopies(t *testing.T) {
+// Every watcher of an event gets the same object: the server's own,
+// shared and read-only, as client-go's informer caches are.
+func TestWatchersShareObjects(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
 		w1 := f.watch(t, apiserver.ListOptions{})
@@ -314,16 +316,44 @@ func TestWatchersGetTheirOwnCopies(t *testing.T) {
 		f.create(t, "a", "red", map[string]string{"k": "v"})
 		synctest.Wait()
 		o1 := (<-w1.ResultChan()).Object.(*apiservertest.Widget)
-		synctest.Wait()
 		o2 := (<-w2.ResultChan()).Object.(*apiservertest.Widget)
-		o1.Labels["k"] = "mutated"
-		if o1 == o2 || o2.Labels["k"] != "v" {
-			t.Errorf("watchers share objects: %p %p, labels %v", o1, o2, o2.Labels)
-		}
-		if got, _ := f.widgets.Get(f.ctx, "a", apiserver.GetOptions{}); got.Labels["k"] != "v" {
-			t.Errorf("the stored object changed: %v", got.Labels)
+		if o1 != o2 {
+			t.Errorf("watchers got different objects %p and %p for one event, want one shared", o1, o2)
 		}
 	})
+}
+
+// A learner who changes an object from a watch (or an informer's cache)
+// changes the server's own: the cache mutation detector reports it on the
+// next read of that object and from CheckMutations, turned on by the
+// option or by the environment variable.
+func TestCacheMutationDetectorCatchesAChangedObject(t *testing.T) {
+	for _, viaEnv := range []bool{false, true} {
+		synctest.Test(t, func(t *testing.T) {
+			opts := apiserver.Options{CacheMutationDetector: !viaEnv}
+			if viaEnv {
+				t.Setenv(apiserver.CacheMutationDetectorEnv, "true")
+			}
+			f := newFixture(t, opts)
+			w := f.watch(t, apiserver.ListOptions{})
+			f.create(t, "a", "red", map[string]string{"k": "v"})
+			synctest.Wait()
+			if err := f.srv.CheckMutations(); err != nil {
+				t.Fatalf("CheckMutations before any change: %v", err)
+			}
+			shared := (<-w.ResultChan()).Object.(*apiservertest.Widget)
+			shared.Labels["k"] = "mutated" // the mistake
+			const want = `Internal error occurred: cache mutation detected: widgets.test.kitchensync.io "ns/a" at resourceVersion 2 was changed`
+			_, getErr := f.widgets.Get(f.ctx, "a", apiserver.GetOptions{})
+			_, updErr := f.widgets.Update(f.ctx, apiserver.DeepCopy(shared), apiserver.UpdateOptions{})
+			for _, err := range []error{getErr, updErr, f.srv.CheckMutations()} {
+				if !apiserver.IsInternalError(err) || !strings.HasPrefix(err.Error(), want) {
+					t.Errorf("viaEnv=%v: err = %v, want a 500 starting %q", viaEnv, err, want)
+				}
+			}
+			shared.Labels["k"] = "v" // undone, or the fixture's cleanup reports it too
+		})
+	}
 }
 
 func TestWatchOptionErrors(t *testing.T) {

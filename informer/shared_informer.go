@@ -26,9 +26,10 @@ type Options[T apiserver.Object] struct {
 	// which is always there.
 	Indexers store.Indexers[T]
 	// Transform, if set, rewrites each object before it is cached, e.g. to
-	// drop fields nobody reads and save memory. It receives the informer's
-	// own copy and may modify it in place. An object it fails on in a
-	// watch event is not cached (the error goes to WatchErrorHandler); a
+	// drop fields nobody reads and save memory. It receives its own copy
+	// (objects from a watch are shared by every watcher; the informer
+	// copies each one for the transform) and may modify it in place. An
+	// object it fails on in a watch event is not cached (the error goes to WatchErrorHandler); a
 	// failure within a list fails the whole list, which is retried with
 	// backoff, as in client-go.
 	Transform func(T) (T, error)
@@ -117,15 +118,26 @@ func NewSharedIndexInformer[T apiserver.Object](lw ListerWatcher, opts Options[T
 		resyncCheckPeriod: opts.ResyncPeriod,
 		synced:            make(chan struct{}),
 	}
+	transform := ownCopy(opts.Transform)
 	if opts.InOrder {
-		i.fifo = NewRealFIFO(RealFIFOOptions[T]{KnownObjects: i.indexer, Transform: opts.Transform,
+		i.fifo = NewRealFIFO(RealFIFOOptions[T]{KnownObjects: i.indexer, Transform: transform,
 			Tracer: opts.Tracer, Name: i.traceName()})
 	} else {
-		i.fifo = NewDeltaFIFO(DeltaFIFOOptions[T]{KnownObjects: i.indexer, Transform: opts.Transform,
+		i.fifo = NewDeltaFIFO(DeltaFIFOOptions[T]{KnownObjects: i.indexer, Transform: transform,
 			Tracer: opts.Tracer, Name: i.traceName()})
 	}
 	i.lister = NewLister(i.indexer, opts.Resource.GroupResource())
 	return i
+}
+
+// ownCopy returns a transform that hands fn its own copy of each object:
+// objects from a watch are the server's, shared by every watcher, and a
+// transform may change the one it gets. Nil stays nil, at no cost.
+func ownCopy[T apiserver.Object](fn func(T) (T, error)) func(T) (T, error) {
+	if fn == nil {
+		return nil
+	}
+	return func(obj T) (T, error) { return fn(apiserver.DeepCopy(obj)) }
 }
 
 // GetIndexer returns the cache. Its objects are shared: never mutate them.

@@ -38,7 +38,9 @@ func NewScheme() *apiserver.Scheme {
 
 // NewServer returns a server with default options for the test kinds.
 // When the test ends, every watch still running is closed, so that their
-// goroutines end too (as a testing/synctest bubble requires).
+// goroutines end too (as a testing/synctest bubble requires), and, with
+// the cache mutation detector on ([apiserver.CacheMutationDetectorEnv]),
+// the test fails if a shared object was changed ([apiserver.Server.CheckMutations]).
 func NewServer(tb testing.TB) *apiserver.Server {
 	return NewServerWithOptions(tb, apiserver.Options{})
 }
@@ -46,6 +48,11 @@ func NewServer(tb testing.TB) *apiserver.Server {
 // NewServerWithOptions is [NewServer] with options.
 func NewServerWithOptions(tb testing.TB, opts apiserver.Options) *apiserver.Server {
 	s := apiserver.NewServer(NewScheme(), opts)
-	tb.Cleanup(s.CloseWatches)
+	tb.Cleanup(func() {
+		s.CloseWatches()
+		if err := s.CheckMutations(); err != nil {
+			tb.Error(err)
+		}
+	})
 	return s
 }

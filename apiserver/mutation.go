@@ -1,0 +1,82 @@
+package apiserver
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+)
+
+// CacheMutationDetectorEnv names the environment variable that turns on
+// [Options].CacheMutationDetector for every server a process makes, like
+// client-go's KUBE_CACHE_MUTATION_DETECTOR:
+//
+//	KITCHENSYNC_CACHE_MUTATION_DETECTOR=true go test ./...
+const CacheMutationDetectorEnv = "KITCHENSYNC_CACHE_MUTATION_DETECTOR"
+
+// cacheMutationDetectorFromEnv reports whether [CacheMutationDetectorEnv]
+// is set to a true value ("1", "true", ...).
+func cacheMutationDetectorFromEnv() bool {
+	on, _ := strconv.ParseBool(os.Getenv(CacheMutationDetectorEnv))
+	return on
+}
+
+// rememberJSONLocked records the JSON of a just-committed entry, when the
+// detector is on. s.mu must be held (e is not shared before it is
+// released).
+func (s *Server) rememberJSONLocked(e *entry) {
+	if s.opts.CacheMutationDetector {
+		e.committedJSON, _ = json.Marshal(e.obj)
+	}
+}
+
+// checkShared returns a 500 naming the object if e's object has changed
+// since it was committed, which only someone holding it from a watch, an
+// informer's cache or a lister can have done. Without the detector it
+// does nothing.
+func checkShared(gr GroupResource, key string, e *entry) error {
+	if e == nil || e.committedJSON == nil {
+		return nil
+	}
+	if now, err := json.Marshal(e.obj); err == nil && bytes.Equal(now, e.committedJSON) {
+		return nil
+	}
+	return NewInternalError(fmt.Errorf("cache mutation detected: %s %q at resourceVersion %d was changed "+
+		"after the server shared it; objects from a watch, an informer's cache or a lister are shared "+
+		"and read-only: change a copy (apiserver.DeepCopy) and write that", gr, key, e.rv))
+}
+
+// CheckMutations returns an error naming the first stored object that was
+// changed after the server shared it, when [Options].CacheMutationDetector
+// is on; otherwise it returns nil. The server also checks every object it
+// reads for a get, a list or a write. A test can call it at its end
+// (apiservertest's servers do): a mutation of a cached object is caught
+// even if nothing read the object again.
+func (s *Server) CheckMutations() error {
+	if !s.opts.CacheMutationDetector {
+		return nil
+	}
+	s.mu.Lock()
+	type stored struct {
+		gr  GroupResource
+		key string
+		e   *entry
+	}
+	var all []stored
+	for gr, objs := range s.objects {
+		for key, e := range objs {
+			all = append(all, stored{gr, key, e})
+		}
+	}
+	s.mu.Unlock()
+	slices.SortFunc(all, func(a, b stored) int { return cmp.Compare(a.gr.String()+"/"+a.key, b.gr.String()+"/"+b.key) })
+	for _, o := range all {
+		if err := checkShared(o.gr, o.key, o.e); err != nil {
+			return err
+		}
+	}
+	return nil
+}

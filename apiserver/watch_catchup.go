@@ -1,0 +1,90 @@
+package apiserver
+
+import "slices"
+
+// How much a catching-up watcher reads from the history per hold of the
+// server's lock: at most catchUpBatch events of its resource, scanning at
+// most catchUpScan resourceVersions.
+const (
+	catchUpBatch = 256
+	catchUpScan  = 4096
+)
+
+// catchUp is the goroutine of a watcher that is not live: it sends the
+// initial events (a snapshot, sorted by key), the end-of-initial-events
+// bookmark of a watch-list, then the history from sentRV on, until it has
+// sent everything and the watcher is live again, or the watch ends. done
+// is the watcher's done channel of this catch-up.
+func (w *watcher) catchUp(initial []*entry, endBookmark bool, startRV int64, done chan struct{}) {
+	told := int64(0)
+	send := func(typ EventType, obj Object) bool {
+		select {
+		case w.out <- Event{Type: typ, Object: obj}:
+			return true
+		case <-done:
+			return false
+		}
+	}
+	slices.SortFunc(initial, func(a, b *entry) int { return compareKeys(a.obj, b.obj) })
+	for _, e := range initial {
+		if w.sel.matches(w.info, e.obj) && !send(EventAdded, e.obj) {
+			close(w.out)
+			return
+		}
+	}
+	told = startRV
+	if endBookmark && !send(EventBookmark, w.bookmarkObject(startRV, true)) {
+		close(w.out)
+		return
+	}
+	for {
+		batch, more := w.nextBatch(told)
+		if !more {
+			return
+		}
+		for _, ev := range batch {
+			typ, obj := w.translate(ev)
+			if typ == "" {
+				continue
+			}
+			if !send(typ, obj) {
+				close(w.out)
+				return
+			}
+			told = ev.obj.rv
+		}
+	}
+}
+
+// nextBatch returns the next events of the watcher's resource from the
+// history, after recording that the receiver has seen told. When there
+// are none left it makes the watcher live; more is false then, and when
+// the watch has ended (its channel then still needs closing, which
+// nextBatch does).
+func (w *watcher) nextBatch(told int64) (batch []*event, more bool) {
+	s := w.srv
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w.toldRV = max(w.toldRV, told)
+	if !w.ended && w.sentRV < s.hist.compacted {
+		w.endLocked() // the events it needs are gone: cut it off
+	}
+	if w.ended {
+		close(w.out)
+		return nil, false
+	}
+	end := min(s.hist.last, w.sentRV+catchUpScan)
+	for r := w.sentRV + 1; r <= end && len(batch) < catchUpBatch; r++ {
+		ev := s.hist.at(r)
+		w.sentRV = r
+		if ev.gr == w.gr && (w.ns == "" || ev.ns == w.ns) {
+			batch = append(batch, ev)
+		}
+	}
+	if w.sentRV >= s.hist.last && len(batch) == 0 {
+		w.live = true
+		w.done = nil
+		return nil, false
+	}
+	return batch, true
+}
