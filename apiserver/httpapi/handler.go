@@ -39,6 +39,7 @@ type Handler struct {
 	bodyTimeout  time.Duration    // 0: no read deadline for bodies
 	acceptHosts  []*regexp.Regexp // nil: loopback names only
 	token        string           // "": no authentication
+	encoded      encodedEvents    // the latest watch events' JSON, shared by watchers
 }
 
 // Defaults of the [Handler] options.

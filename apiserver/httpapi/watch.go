@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"encoding/json"
 	"math/rand/v2"
 	"net/http"
 	"time"
@@ -17,7 +16,9 @@ type watchEvent struct {
 }
 
 // watch streams the events of a watch as newline-delimited JSON, one
-// {"type":...,"object":...} per line, flushed as each is written. It
+// {"type":...,"object":...} per line, flushed whenever no further event is
+// waiting. Each event is encoded once for all the watchers that receive
+// it (see [encodedEvents]). It
 // ends when the server ends the watch (after an ERROR event, on a
 // timeout, on a clean close) or when the client goes away: the request's
 // context ends the server's watch, and nothing outlives the request.
@@ -43,20 +44,39 @@ func (h *Handler) watch(w http.ResponseWriter, r *http.Request, t target, opts a
 	if err := rc.Flush(); err != nil {
 		return nil // the client is gone, or cannot stream: nothing more to say
 	}
-	enc := json.NewEncoder(w)
 	for {
 		select {
 		case ev, ok := <-wi.ResultChan():
 			if !ok {
 				return nil
 			}
-			if enc.Encode(h.eventBody(t, ev, as)) != nil || rc.Flush() != nil {
+			if !h.writeEvent(w, t, ev, as) {
+				return nil
+			}
+			// One write system call for all the events waiting.
+			if len(wi.ResultChan()) == 0 && rc.Flush() != nil {
 				return nil
 			}
 		case <-ctx.Done():
 			return nil
 		}
 	}
+}
+
+// writeEvent writes one event's line; false means the client is gone or
+// the event cannot be encoded, which ends the watch.
+func (h *Handler) writeEvent(w http.ResponseWriter, t target, ev apiserver.Event, as representation) bool {
+	var line []byte
+	var err error
+	if as == asObject {
+		line, err = h.encoded.line(ev)
+	} else {
+		line, err = encodeLine(h.eventBody(t, ev, as))
+	}
+	if err == nil {
+		_, err = w.Write(line)
+	}
+	return err == nil
 }
 
 // eventBody is what one event looks like on the wire: the object itself,

@@ -1,0 +1,75 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"sync"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+)
+
+// encodedEventsKept is how many encoded watch events a [Handler] keeps for
+// the watchers that have yet to send them.
+const encodedEventsKept = 4096
+
+// encodedEvents remembers the JSON line of the latest watch events, so
+// that the watchers of one event encode it once between them, as the
+// real server caches each object's serialisation. It works because every
+// watcher of an event receives the same object (the apiserver's own,
+// shared and never changed): the key is the object's identity. Only
+// changes (ADDED, MODIFIED, DELETED) in the object representation are
+// kept; tables show an age, which changes with the clock, and bookmarks
+// and errors are each watcher's own.
+type encodedEvents struct {
+	mu    sync.Mutex // guards lines, order and next
+	lines map[encodedKey][]byte
+	order [encodedEventsKept]encodedKey // a ring: the oldest key is evicted first
+	next  int
+}
+
+type encodedKey struct {
+	typ apiserver.EventType
+	obj apiserver.Object
+}
+
+// line returns ev's JSON line, newline included, encoding it only if no
+// other watcher has done so lately. The returned slice must not be
+// changed.
+func (c *encodedEvents) line(ev apiserver.Event) ([]byte, error) {
+	switch ev.Type {
+	case apiserver.EventAdded, apiserver.EventModified, apiserver.EventDeleted:
+	default:
+		return encodeLine(watchEvent{Type: ev.Type, Object: ev.Object})
+	}
+	key := encodedKey{ev.Type, ev.Object}
+	c.mu.Lock()
+	b, ok := c.lines[key]
+	c.mu.Unlock()
+	if ok {
+		return b, nil
+	}
+	b, err := encodeLine(watchEvent{Type: ev.Type, Object: ev.Object})
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.lines == nil {
+		c.lines = make(map[encodedKey][]byte, encodedEventsKept)
+	}
+	if _, ok := c.lines[key]; !ok {
+		delete(c.lines, c.order[c.next])
+		c.order[c.next] = key
+		c.next = (c.next + 1) % encodedEventsKept
+		c.lines[key] = b
+	}
+	return b, nil
+}
+
+// encodeLine encodes v as json.Encoder does: JSON and a newline.
+func encodeLine(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
