@@ -72,11 +72,16 @@ func (x *Indexer[T]) Update(obj T) error {
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	vals := make([][]string, len(x.indexes))
-	for i, ix := range x.indexes {
-		if vals[i], err = ix.compute(key, obj); err != nil {
+	// The values of every index first, so that a failure changes nothing;
+	// on the stack for the usual handful of indexes.
+	var buf [4][]string
+	vals := buf[:0]
+	for _, ix := range x.indexes {
+		v, err := ix.compute(key, obj)
+		if err != nil {
 			return err
 		}
+		vals = append(vals, v)
 	}
 	if x.items == nil {
 		x.items = map[string]T{}
