@@ -40,7 +40,7 @@ func widgetsOf(t *testing.T, srv *apiserver.Server) []string {
 }
 
 // writeSome creates a, b and c, updates a, and deletes b.
-func writeSome(t *testing.T, srv *apiserver.Server) {
+func writeSome(t testing.TB, srv *apiserver.Server) {
 	t.Helper()
 	ctx := context.Background()
 	widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("ns")

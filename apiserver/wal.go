@@ -83,9 +83,11 @@ func (fr *frameReader) next() (record, error) {
 	if size > maxRecordBytes {
 		return record{}, fmt.Errorf("%w: a length of %d bytes", errTorn, size)
 	}
-	payload := make([]byte, size)
-	if n, err := io.ReadFull(fr.r, payload); err != nil {
-		return record{}, fmt.Errorf("%w: %d of %d bytes", errTorn, n, size)
+	// Read what is there rather than allocate what the length claims: a
+	// length that a crash or damage garbled can claim a gigabyte.
+	payload, err := io.ReadAll(io.LimitReader(fr.r, int64(size)))
+	if err != nil || len(payload) < int(size) {
+		return record{}, fmt.Errorf("%w: %d of %d bytes", errTorn, len(payload), size)
 	}
 	if crc32.Checksum(payload, castagnoli) != binary.BigEndian.Uint32(head[4:]) {
 		return record{}, fmt.Errorf("%w: checksum mismatch", errTorn)
