@@ -58,6 +58,9 @@ type KindInfo struct {
 	// merges such a list item by item, each item with its own owners;
 	// every other list is atomic, owned and replaced whole.
 	ListMapKeys map[string][]string
+	// Schema, when set, is the kind's OpenAPI v3 schema, published for
+	// kubectl explain; otherwise [SchemaOf] derives one from the Go type.
+	Schema *Schema
 }
 
 // ValidateAs adapts rules written for one kind's Go type T (a pointer,

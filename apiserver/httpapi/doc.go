@@ -19,7 +19,7 @@
 //	GET  /version                    version.Info (the server speaks the 1.32 API)
 //	GET  /api, /apis                 APIVersions (core kinds only), APIGroupList
 //	GET  /apis/{group}[/{version}]   APIGroup, APIResourceList (with "{resource}/status")
-//	GET  /openapi/v3[/apis/{g}/{v}]  just enough OpenAPI for kubectl create and apply
+//	GET  /openapi/v3[/apis/{g}/{v}]  OpenAPI for kubectl create, apply and explain (schemas)
 //
 // and for each resource, under /apis/{group}/{version} (or /api/v1):
 //

@@ -1,18 +1,22 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
+
+	"github.com/kitchensync/kitchensync/apiserver"
 )
 
-// The OpenAPI v3 documents served here are the least kubectl needs: no
-// schemas, only one PATCH operation per kind that declares the
-// fieldValidation query parameter. kubectl create and apply read them to
-// learn that the server validates fields itself (so it sends
-// fieldValidation=Strict instead of validating against a schema it would
-// have to download); without a schema for a kind, kubectl apply falls
-// back to JSON merge patches, which the server supports. kubectl explain
-// finds nothing to explain.
+// The OpenAPI v3 documents served here are the least kubectl needs: one
+// PATCH operation per kind that declares the fieldValidation query
+// parameter, and each kind's schema ([apiserver.SchemaOf]) under
+// components.schemas, tagged with x-kubernetes-group-version-kind.
+// kubectl create and apply read the parameter to learn that the server
+// validates fields itself (so it sends fieldValidation=Strict); kubectl
+// explain finds the kind's schema by its tag. kubectl apply still sends
+// JSON merge patches for these kinds, as for any custom resource.
 
 // openAPIRoot is /openapi/v3: where the document of each group version is.
 func (h *Handler) openAPIRoot() (any, error) {
@@ -39,11 +43,12 @@ func groupVersionPath(group, version string) string {
 // openAPIGroupVersion is /openapi/v3/apis/{group}/{version} (or
 // /openapi/v3/api/v1).
 func (h *Handler) openAPIGroupVersion(gvPath string) (any, error) {
-	paths := make(map[string]any)
+	paths, schemas := make(map[string]any), make(map[string]any)
 	for _, k := range h.srv.Scheme().Kinds() {
 		if groupVersionPath(k.Group, k.Version) != gvPath {
 			continue
 		}
+		schemas[schemaName(k)] = kindSchema(k)
 		path := "/" + gvPath + "/" + k.Resource + "/{name}"
 		if k.Namespaced {
 			path = "/" + gvPath + "/namespaces/{namespace}/" + k.Resource + "/{name}"
@@ -68,7 +73,7 @@ func (h *Handler) openAPIGroupVersion(gvPath string) (any, error) {
 		"openapi":    "3.0.0",
 		"info":       map[string]string{"title": "kitchensync", "version": "v1.32.0"},
 		"paths":      paths,
-		"components": map[string]any{},
+		"components": map[string]any{"schemas": schemas},
 	}, nil
 }
 
@@ -83,4 +88,23 @@ func (h *Handler) serveOpenAPI(w http.ResponseWriter, r *http.Request, segs []st
 	default:
 		writeError(w, errNotFound())
 	}
+}
+
+// schemaName names a kind's schema as kube-apiserver names a custom
+// resource's: the group reversed, then version and kind
+// ("io.kitchensync.test.v1.Widget").
+func schemaName(k apiserver.KindInfo) string {
+	parts := strings.Split(k.Group, ".")
+	slices.Reverse(parts)
+	return strings.Trim(strings.Join(parts, ".")+"."+k.Version+"."+k.Kind, ".")
+}
+
+// kindSchema is the kind's schema with its x-kubernetes-group-version-kind
+// tag, as a JSON object.
+func kindSchema(k apiserver.KindInfo) map[string]any {
+	var out map[string]any
+	b, _ := json.Marshal(apiserver.SchemaOf(k)) // a Schema always encodes
+	_ = json.Unmarshal(b, &out)
+	out["x-kubernetes-group-version-kind"] = []map[string]string{{"group": k.Group, "version": k.Version, "kind": k.Kind}}
+	return out
 }

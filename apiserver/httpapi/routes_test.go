@@ -79,7 +79,7 @@ func TestDiscovery(t *testing.T) {
 		{name: "openapi v3 root", method: "GET", path: "/openapi/v3", code: 200,
 			want: `{"paths":{"apis/test.kitchensync.io/v1":{"serverRelativeURL":"/openapi/v3/apis/test.kitchensync.io/v1"}}}`},
 		{name: "openapi v3 of a group version declares fieldValidation", method: "GET", path: "/openapi/v3/apis/test.kitchensync.io/v1", code: 200,
-			want: `{"openapi":"3.0.0","info":{"title":"kitchensync","version":"v1.32.0"},"components":{},"paths":{
+			want: `{"openapi":"3.0.0","info":{"title":"kitchensync","version":"v1.32.0"},"components":` + testSchemas + `,"paths":{
 				"/apis/test.kitchensync.io/v1/gadgets/{name}":{"patch":{"description":"partially update the specified Gadget","x-kubernetes-group-version-kind":{"group":"test.kitchensync.io","version":"v1","kind":"Gadget"},
 					"parameters":[{"name":"fieldValidation","in":"query","description":"Ignore, Warn (the default) or Strict: what to do with unknown fields in the body.","schema":{"type":"string"}}],"responses":{"200":{"description":"OK"}}}},
 				"/apis/test.kitchensync.io/v1/namespaces/{namespace}/widgets/{name}":{"patch":{"description":"partially update the specified Widget","x-kubernetes-group-version-kind":{"group":"test.kitchensync.io","version":"v1","kind":"Widget"},

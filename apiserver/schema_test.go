@@ -1,0 +1,63 @@
+package apiserver_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/kitchensync/kitchensync/apiserver"
+)
+
+// Shelf exercises schema derivation: a keyed list, a map, a time, a
+// pointer, raw JSON and a recursive type.
+type Shelf struct {
+	apiserver.TypeMeta   `json:",inline"`
+	apiserver.ObjectMeta `json:"metadata"`
+	Spec                 ShelfSpec `json:"spec"`
+}
+
+type ShelfSpec struct {
+	Slots   []Slot            `json:"slots,omitempty"`
+	Labels  map[string]string `json:"labels,omitempty"`
+	Checked apiserver.Time    `json:"checked,omitzero"`
+	Limit   *int32            `json:"limit,omitempty"`
+	Extra   json.RawMessage   `json:"extra,omitempty"`
+	Next    *ShelfSpec        `json:"next,omitempty"`
+	Ratio   float64           `json:"ratio"`
+}
+
+type Slot struct {
+	Name string `json:"name"`
+	Full bool   `json:"full,omitempty"`
+}
+
+func (s *Shelf) DeepCopyObject() apiserver.Object { out := *s; return &out }
+
+func TestSchemaOfDerivesFromGoType(t *testing.T) {
+	info := apiserver.KindInfo{Group: "test.kitchensync.io", Version: "v1", Kind: "Shelf", Resource: "shelves",
+		New: func() apiserver.Object { return &Shelf{} }, ListMapKeys: map[string][]string{"spec.slots": {"name"}}}
+	got, _ := json.Marshal(apiserver.SchemaOf(info).Properties["spec"])
+	want := `{"type":"object","properties":{
+		"checked":{"type":"string","format":"date-time"},
+		"extra":{"x-kubernetes-preserve-unknown-fields":true},
+		"labels":{"type":"object","additionalProperties":{"type":"string"}},
+		"limit":{"type":"integer","format":"int32"},
+		"next":{"type":"object","x-kubernetes-preserve-unknown-fields":true},
+		"ratio":{"type":"number","format":"double"},
+		"slots":{"type":"array","items":{"type":"object","properties":{"full":{"type":"boolean"},"name":{"type":"string"}},"required":["name"]},
+			"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name"]}},
+		"required":["ratio"]}`
+	var g, w any
+	_ = json.Unmarshal(got, &g)
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(w, g); diff != "" {
+		t.Errorf("spec schema (-want +got):\n%s", diff)
+	}
+	given := &apiserver.Schema{Type: "object", Description: "mine"}
+	info.Schema = given
+	if apiserver.SchemaOf(info) != given {
+		t.Error("a given schema is not used as is")
+	}
+}
