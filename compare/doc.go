@@ -55,6 +55,11 @@
 //   - Resync: per-handler and default resync periods, periods below the
 //     check period and a handler added late get the same re-deliveries at
 //     the same virtual seconds.
+//   - Leader election: a client-go elector (tools/leaderelection, LeaseLock,
+//     over a clientset) and a kitchensync one (reconcile/leaderelection,
+//     over apiserver/rest) compete for one Lease through httpapi, through
+//     crashes, partitions and releases of whoever leads: never two leaders
+//     at once, and the Lease changes hands between them every round.
 //
 // client-go runs unchanged inside synctest bubbles, with one exception
 // the tests work around: apimachinery's global HandleError rate limiter
