@@ -42,8 +42,10 @@
 // Several times a second the view sends every open page one frame over
 // Server-Sent Events (GET /events): the whole state of the lanes, which
 // is small, plus the events since the last frame. A burst of events (rush
-// hour) is coalesced: a frame carries at most the newest 160, and a page
-// that cannot keep up skips frames, since the next one is complete. Where
+// hour) is coalesced: a frame carries at most the newest 160, and says how
+// many it left out. A page that cannot keep up is not waited for: when it
+// is ready again, its next frame has the newest state and the events it
+// has not had yet, so it misses nothing without being told. Where
 // a component is not traced the page infers what it can (an order whose
 // status the chef wrote went through the rail) and says what it cannot
 // show.

@@ -77,9 +77,9 @@ type sample struct {
 	ReconcileMs float64 `json:"reconcileMs"` // mean over the last interval
 }
 
-// frame encodes the current state; with events, it takes the events
+// frame returns the current state; with events, it takes the events
 // gathered since the last frame.
-func (v *View) frame(events bool) []byte {
+func (v *View) frame(events bool) frame {
 	f := frame{At: time.Since(v.m.start).Milliseconds(), RV: v.r.Server.ResourceVersion(),
 		MinuteMs: float64(v.r.Clock.Minute()) / float64(time.Millisecond), Depth: v.r.Rail.Len(),
 		Dropped: v.feed.Dropped(), Cache: v.cache(), Stations: v.stations()}
@@ -98,6 +98,11 @@ func (v *View) frame(events bool) []byte {
 	m := v.r.ChefMetrics()
 	t := m.ReconcileTotal
 	f.Counters.Reconciles, f.Counters.Errors = t.Success+t.Error+t.RequeueAfter, m.ReconcileErrors
+	return f
+}
+
+// encode returns f as JSON.
+func encode(f frame) []byte {
 	b, err := json.Marshal(f)
 	if err != nil { // only plain values: cannot happen
 		panic(err)
