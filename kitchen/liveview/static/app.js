@@ -34,9 +34,7 @@ function connect() {
 function render(f) {
   lastFrame = f;
   $("#rv").textContent = f.rv;
-  const speed = $("#speed"), ms = String(Math.round(f.minuteMs));
-  if (!speed.querySelector(`option[value="${ms}"]`)) speed.append(el("option", { value: ms, text: `1 min = ${ms} ms` }));
-  if (document.activeElement !== speed) speed.value = ms;
+  renderSpeed(String(Math.round(f.minuteMs)));
   const slow = $("#slow");
   slow.setAttribute("aria-pressed", String(f.slowMs > 0));
   slow.lastChild.textContent = f.slowMs > 0 ? ` desk slowed (${f.slowMs} ms)` : " slow the desk";
@@ -46,6 +44,19 @@ function render(f) {
   for (const ev of f.events || []) addEvent(ev);
   document.body.dataset.traced = (f.traced || []).join(" ");
   if (followed) refreshDetail();
+}
+
+// renderSpeed shows the server's speed in the control when it changed,
+// and not while the user is on the control: a frame built before the
+// user's pick reached the server still has the old speed, and must not
+// put it back over the pick.
+let shownSpeed = null; // the server's speed the control last showed
+function renderSpeed(ms) {
+  const speed = $("#speed");
+  if (!speed.querySelector(`option[value="${ms}"]`)) speed.append(el("option", { value: ms, text: `1 min = ${ms} ms` }));
+  if (ms === shownSpeed || document.activeElement === speed) return;
+  shownSpeed = ms;
+  speed.value = ms;
 }
 
 function renderCounters(f) {
@@ -94,7 +105,7 @@ function renderLanes(f) {
   const fifo = (f.fifo || []).map((e) => chip(`${e.key} · ${e.deltas.join(", ")}`, isFollowed(e.key.split(" ")[1] || "") ? "followed" : ""));
   const cache = (f.cache || []).map((e) => chip(`${e.key.split("/")[1]} rv${e.rv} ${e.phase}`, isFollowed(e.key) ? "followed" : ""));
   $("#st-runner").replaceChildren(
-    label("reflectors"), row(watches, heard("reflector") ? "…" : "(no list or watch seen yet)"),
+    label("reflectors"), row(watches, heard("reflector") ? "…" : "(no list or watch seen since the view opened)"),
     label(`DeltaFIFO pending (${fifo.length})`), row(fifo, "empty"),
     label(`cache: ${cache.length} orders`), row(cache.slice(-24), "empty"));
   const tickets = (f.tickets || []).map((t) => chip(
@@ -228,6 +239,8 @@ function toast(msg, bad) {
   toastTimer = setTimeout(() => { t.className = ""; }, 3500);
 }
 
+// act posts a button and toasts the answer; it reports whether the server
+// took it.
 async function act(action, params = {}) {
   const body = new URLSearchParams(params);
   const btn = $(`[data-action="${action}"]`);
@@ -236,7 +249,8 @@ async function act(action, params = {}) {
     const res = await fetch(`/actions/${action}`, { method: "POST", body });
     const out = await res.json();
     toast(out.message || out.error, !res.ok);
-  } catch (e) { toast(String(e), true); } finally { if (btn) btn.disabled = false; }
+    return res.ok;
+  } catch (e) { toast(String(e), true); return false; } finally { if (btn) btn.disabled = false; }
 }
 
 function press(action) {
@@ -257,7 +271,11 @@ document.addEventListener("keydown", (e) => {
 
 document.addEventListener("DOMContentLoaded", () => {
   for (const b of document.querySelectorAll("button[data-action]")) b.addEventListener("click", () => press(b.dataset.action));
-  $("#speed").addEventListener("change", (e) => act("speed", { minute: e.target.value }));
+  $("#speed").addEventListener("change", async (e) => {
+    const picked = e.target.value;
+    // A refused pick, not yet replaced by another: show the server's speed again.
+    if (!await act("speed", { minute: picked }) && e.target.value === picked && shownSpeed) e.target.value = shownSpeed;
+  });
   $("#unfollow").addEventListener("click", () => follow(null));
   connect();
 });
