@@ -155,8 +155,11 @@ func follow(name string) chromedp.Action[chromedp.Void] {
 	return chromedp.Steps(press(row), chromedp.WaitVisible(chromedp.CSS(row+`[aria-pressed="true"]`)))
 }
 
-// setSpeed picks a kitchen speed in the page's select, as a user would
-// (the change event is what the page listens to).
+// setSpeed picks a kitchen speed in the page's select: SetValue fires the
+// change event a user's pick fires. Then the test fires it once more, as
+// a user touching the control again a moment later would: it posts what
+// the control shows, so a frame built before the pick reached the server
+// must not have put the old speed back in the control.
 func setSpeed(minuteMs int) chromedp.Action[chromedp.Void] {
 	return chromedp.Steps(
 		chromedp.SetValue(chromedp.CSS(`#speed`), strconv.Itoa(minuteMs)),
@@ -187,10 +190,22 @@ func run(t *testing.T, ctx context.Context, step string, actions ...chromedp.Act
 		stuck, _ := chromedp.Run(dctx, chromedp.Evaluate[string](`[...document.querySelectorAll("button[data-action]")]
 			.filter((b) => b.disabled).map((b) => b.dataset.action).join(",")`))
 		toast, _ := chromedp.Run(dctx, chromedp.Text(chromedp.CSS(`#toast`)))
-		t.Fatalf("%s: %v\norders:\n%.300s\nrunner:\n%s\ndesk:\n%s\nbuttons still waiting for an answer: %q\nlast toast: %q",
-			step, err, orders, runner, desk, stuck, toast)
+		// Frames that stopped, or a kitchen with nothing to do? The page's
+		// last frame beside the server's state now tells.
+		frames, _ := chromedp.Run(dctx, chromedp.Evaluate[string](framesScript, chromedp.EvalAwaitPromise))
+		t.Fatalf("%s: %v\norders:\n%.300s\nrunner:\n%s\ndesk:\n%s\nbuttons still waiting for an answer: %q\nlast toast: %q\n%s",
+			step, err, orders, runner, desk, stuck, toast, frames)
 	}
 }
+
+// framesScript compares the page's last frame with the server's state
+// now (GET /state): time, resourceVersion, speed and orders of each.
+const framesScript = `(async () => {
+	const say = (f) => f ? ` + "`at ${f.at} ms, rv ${f.rv}, 1 min = ${f.minuteMs} ms, ${f.orders.length} orders`" + ` : "none";
+	let now;
+	try { now = say(await (await fetch("/state")).json()); } catch (e) { now = String(e); }
+	return "the page's last frame: " + say(lastFrame) + "\nthe server now:        " + now;
+})()`
 
 // stepTimeout bounds one user action: the kitchen is fast, so a step
 // that takes longer is stuck.
