@@ -213,16 +213,25 @@ func (f *DeltaFIFO[T]) Replace(list []apiserver.Object, resourceVersion string) 
 }
 
 // replaceLocked queues a prepared list. Call with mu held.
-func (f *DeltaFIFO[T]) replaceLocked(listed []keyedDelta[T], keys map[string]struct{}) {
+func (f *DeltaFIFO[T]) replaceLocked(listed []keyedDelta[T], keys *listedKeys[T]) {
+	// Keys queued but not listed get a tombstone with the newest queued
+	// state, after the listed ones. (After a queued Deleted it merges
+	// away: dedupDeltas.)
+	var gone []string
+	for _, key := range f.queue {
+		if !keys.has(key) {
+			gone = append(gone, key)
+		}
+	}
+	if len(f.items) == 0 {
+		f.items = make(map[string]Deltas[T], len(listed)) // grown once
+	}
+	f.queue = slices.Grow(f.queue, len(listed))
 	for _, o := range listed {
 		f.enqueueLocked(o.key, o.delta)
 	}
-	// Keys queued but not listed: a tombstone with the newest queued
-	// state. After a queued Deleted it merges away (dedupDeltas).
-	for _, key := range f.queue {
-		if _, ok := keys[key]; !ok {
-			f.enqueueLocked(key, tombstone(key, f.items[key].Newest().Object))
-		}
+	for _, key := range gone {
+		f.enqueueLocked(key, tombstone(key, f.items[key].Newest().Object))
 	}
 	f.tombstoneKnownLocked(keys, f.queuedLocked, f.enqueueLocked)
 }

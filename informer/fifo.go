@@ -61,7 +61,27 @@ type backlog[T apiserver.Object] interface {
 	takeLocked() (key string, deltas Deltas[T])
 	// replaceLocked queues a list's deltas (Replaced, in list order) and
 	// the tombstones of the keys the list lacks.
-	replaceLocked(listed []keyedDelta[T], keys map[string]struct{})
+	replaceLocked(listed []keyedDelta[T], keys *listedKeys[T])
+}
+
+// listedKeys answers whether a key was in a list, building its set on the
+// first question: a first list into an empty queue and an empty cache,
+// the common case, never asks, and so allocates no set.
+type listedKeys[T apiserver.Object] struct {
+	listed []keyedDelta[T]
+	set    map[string]struct{}
+}
+
+// has reports whether key was listed.
+func (l *listedKeys[T]) has(key string) bool {
+	if l.set == nil {
+		l.set = make(map[string]struct{}, len(l.listed))
+		for _, o := range l.listed {
+			l.set[o.key] = struct{}{}
+		}
+	}
+	_, ok := l.set[key]
+	return ok
 }
 
 // keyedDelta is a delta with the key it is queued under.
@@ -119,18 +139,16 @@ func (c *fifoCore[T]) record(typ DeltaType, obj apiserver.Object, enqueue func(k
 // The first Replace sets the initial population.
 func (c *fifoCore[T]) replace(list []apiserver.Object, q backlog[T]) error {
 	objs := make([]keyedDelta[T], len(list))
-	keys := make(map[string]struct{}, len(list))
 	for i, obj := range list {
 		key, t, err := c.prepare(obj)
 		if err != nil {
 			return err
 		}
 		objs[i] = keyedDelta[T]{key: key, delta: Delta[T]{Type: Replaced, Object: t}}
-		keys[key] = struct{}{}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	q.replaceLocked(objs, keys)
+	q.replaceLocked(objs, &listedKeys[T]{listed: objs})
 	if !c.populated {
 		c.populated = true
 		c.initialPopulationCount = q.lenLocked()
@@ -142,12 +160,12 @@ func (c *fifoCore[T]) replace(list []apiserver.Object, q backlog[T]) error {
 // tombstoneKnownLocked queues a tombstone for every known key that is
 // neither listed nor queued, with the cached object as its last state
 // (nil if the lookup fails). Call with mu held.
-func (c *fifoCore[T]) tombstoneKnownLocked(keys map[string]struct{}, queued func(string) bool, enqueue func(string, Delta[T])) {
+func (c *fifoCore[T]) tombstoneKnownLocked(keys *listedKeys[T], queued func(string) bool, enqueue func(string, Delta[T])) {
 	if c.known == nil {
 		return
 	}
 	for _, key := range c.known.ListKeys() {
-		if _, ok := keys[key]; ok || queued(key) {
+		if queued(key) || keys.has(key) {
 			continue
 		}
 		obj, exists, err := c.known.GetByKey(key)

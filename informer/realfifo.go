@@ -108,10 +108,10 @@ func (f *RealFIFO[T]) Replace(list []apiserver.Object, resourceVersion string) e
 }
 
 // replaceLocked queues a prepared list. Call with mu held.
-func (f *RealFIFO[T]) replaceLocked(listed []keyedDelta[T], keys map[string]struct{}) {
+func (f *RealFIFO[T]) replaceLocked(listed []keyedDelta[T], keys *listedKeys[T]) {
 	order, last := f.lastDeltasLocked()
 	for _, key := range order {
-		if _, ok := keys[key]; !ok && last[key].Type != Deleted {
+		if last[key].Type != Deleted && !keys.has(key) {
 			f.enqueueLocked(key, tombstone(key, last[key].Object))
 		}
 	}
