@@ -31,11 +31,14 @@ func TestRestaurantReopensOnItsDataDir(t *testing.T) {
 			if err := r.WaitForOrder(ctx, name, served); err != nil {
 				t.Fatal(err)
 			}
-			rv = r.Server.ResourceVersion()
 			cancel()
 			if err := <-done; err != nil {
 				t.Errorf("Run: %v", err)
 			}
+			// Read once everything has stopped: a watcher may hear of the
+			// served order before the write that served it has returned,
+			// and the chef may still be writing (its notes, say).
+			rv = r.Server.ResourceVersion()
 		})
 		return rv
 	}
