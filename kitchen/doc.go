@@ -85,4 +85,23 @@
 // Cancelled (the table left: a finalizer lets the chef stop the cooks and
 // put unused ingredients back before the order disappears; then the API
 // server's garbage collector deletes the Cook objects the order owned).
+//
+// # Over the wire
+//
+// The chef need not stand at the desk. [Config].Remote runs the kitchen
+// against an API server in another process, reached through an HTTP
+// client (package apiserver/rest): the runner's informers list and watch
+// over HTTP, and the chef, the brigade and the waiter write through the
+// client — the same [Chef], which reaches the API only through
+// [reconcile.NamespacedAPI]. [Config].DeskOnly opens the other half, the
+// desk without a kitchen. [Config].Events makes the chef pin its notes to
+// each order as Events ([EventRecorder]), which `kubectl describe order`
+// shows. examples/serve and examples/chef are the two halves as programs;
+// examples/chef also shows leader election between chefs, and the same
+// chef pointed at a real cluster:
+//
+//	go run ./examples/chef -kubeconfig ~/.kube/config -namespace dinner
+//
+// after `kubectl apply -f examples/manifests/crds/`, the
+// CustomResourceDefinitions generated from this package's kinds.
 package kitchen
