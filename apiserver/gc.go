@@ -246,7 +246,10 @@ func (s *Server) removeFinalizer(ref objectRef, uid, f string) {
 		}
 		nm.Finalizers = nil
 		e, err := s.newEntry(next)
-		return change{typ: EventDeleted, obj: e}, err
+		if err != nil {
+			return change{}, err
+		}
+		return deleteDuringUpdate(old, e), nil
 	})
 }
 

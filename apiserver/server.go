@@ -212,6 +212,10 @@ type change struct {
 	typ EventType
 	obj *entry
 	by  string // who made the change, when no client did (trace.GarbageCollector)
+	// reply, when set, is what the caller gets instead of obj: the
+	// update that removes a deleting object's last finalizer answers
+	// the object it asked for, while the event carries the stored one.
+	reply *entry
 }
 
 // mutate reads the current state of key (nil if absent), lets fn decide
@@ -228,6 +232,9 @@ func (s *Server) mutate(gr GroupResource, key string, fn func(old *entry) (chang
 		}
 		ch, err := fn(old)
 		if err != nil || ch.typ == "" {
+			if ch.reply != nil {
+				return ch.reply, err
+			}
 			return ch.obj, err
 		}
 		s.mu.Lock()
@@ -247,6 +254,9 @@ func (s *Server) mutate(gr GroupResource, key string, fn func(old *entry) (chang
 			snap.write(s)
 		}
 		s.collectGarbage(garbage)
+		if ch.reply != nil {
+			return ch.reply, nil
+		}
 		return ch.obj, nil
 	}
 }

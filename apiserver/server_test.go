@@ -227,13 +227,56 @@ func TestFinalizerFlow(t *testing.T) {
 		got = f.update(t, got) // rv 4
 		got.Finalizers = nil
 		final := f.update(t, got) // rv 5: deletes
-		if final.ResourceVersion != "5" || final.DeletionTimestamp == nil {
+		// As kube-apiserver answers: the object as updated, with the
+		// resourceVersion it had (the update itself is never stored).
+		if final.ResourceVersion != "4" || final.DeletionTimestamp == nil || len(final.Finalizers) != 0 {
 			t.Errorf("final state %+v", final.ObjectMeta)
 		}
 		if _, err := f.widgets.Get(f.ctx, "a", apiserver.GetOptions{}); !apiserver.IsNotFound(err) {
 			t.Errorf("Get after the last finalizer: %v", err)
 		}
 		diffEvents(t, watch, []string{"MODIFIED ns/a rv=3", "MODIFIED ns/a rv=4", "DELETED ns/a rv=5"})
+	})
+}
+
+// TestLastFinalizerEvent pins what kube-apiserver does when an update
+// removes the last finalizer: the update is never stored, so the DELETED
+// event carries the last stored state, finalizer, spec and generation as
+// they were, and the caller gets what it asked for with the old
+// resourceVersion.
+func TestLastFinalizerEvent(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{})
+		w := apiservertest.NewWidget("ns", "a")
+		w.Finalizers = []string{"example.com/hold"}
+		if _, err := f.widgets.Create(f.ctx, w, apiserver.CreateOptions{}); err != nil { // rv 2
+			t.Fatal(err)
+		}
+		if err := f.widgets.Delete(f.ctx, "a", apiserver.DeleteOptions{}); err != nil { // rv 3
+			t.Fatal(err)
+		}
+		watch := f.watch(t, apiserver.ListOptions{ResourceVersion: "3"})
+		got, _ := f.widgets.Get(f.ctx, "a", apiserver.GetOptions{})
+		got.Finalizers = nil
+		got.Spec.Size = 7
+		answer := f.update(t, got) // rv 4: deletes
+		type state struct {
+			RV         string
+			Finalizers []string
+			Generation int64
+			Size       int
+		}
+		want := state{RV: "3", Generation: 3, Size: 7}
+		if diff := cmp.Diff(want, state{answer.ResourceVersion, answer.Finalizers, answer.Generation, answer.Spec.Size}); diff != "" {
+			t.Errorf("answer (-want +got):\n%s", diff)
+		}
+		synctest.Wait()
+		ev := <-watch.ResultChan()
+		last := ev.Object.(*apiservertest.Widget)
+		want = state{RV: "4", Finalizers: []string{"example.com/hold"}, Generation: 2}
+		if diff := cmp.Diff(want, state{last.ResourceVersion, last.Finalizers, last.Generation, last.Spec.Size}); ev.Type != apiserver.EventDeleted || diff != "" {
+			t.Errorf("%s event (-want +got):\n%s", ev.Type, diff)
+		}
 	})
 }
 

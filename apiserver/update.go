@@ -18,7 +18,9 @@ import (
 // changes nothing makes no new resourceVersion and no event, and returns
 // the stored object. On an object being deleted, new finalizers are
 // forbidden, and the update that removes the last finalizer deletes the
-// object (a DELETED event) and returns its final state.
+// object: a DELETED event carries the last stored state (still listing
+// the finalizer), and Update returns the object as updated, with the
+// resourceVersion it had, as kube-apiserver answers.
 //
 // Errors: 404 NotFound; 409 Conflict; 422 Invalid for an empty
 // resourceVersion (required for updates of custom resources), a changed
@@ -105,12 +107,28 @@ func (s *Server) prepareUpdate(info KindInfo, old *entry, next Object, status, d
 	switch {
 	case bytes.Equal(e.content, old.content):
 		return change{obj: old}, nil // a no-op: no new resourceVersion, no event
+	case om.DeletionTimestamp != nil && len(nm.Finalizers) == 0:
+		ch := deleteDuringUpdate(old, e)
+		if dryRun {
+			ch.typ = ""
+		}
+		return ch, nil
 	case dryRun:
 		return change{obj: e}, nil
-	case om.DeletionTimestamp != nil && len(nm.Finalizers) == 0:
-		return change{typ: EventDeleted, obj: e}, nil
 	}
 	return change{typ: EventModified, obj: e}, nil
+}
+
+// deleteDuringUpdate is the change of an update (next) that removes the
+// last finalizer of an object being deleted (old): the object goes, as
+// kube-apiserver's registry deletes it — the update itself is never
+// stored, so the DELETED event carries the last stored state, finalizers
+// and all, and the caller gets the object it asked for, with the
+// resourceVersion it read (no write made it).
+func deleteDuringUpdate(old, next *entry) change {
+	next.obj.GetObjectMeta().ResourceVersion = old.obj.GetObjectMeta().ResourceVersion
+	last := &entry{obj: old.obj.DeepCopyObject(), content: old.content}
+	return change{typ: EventDeleted, obj: last, reply: next}
 }
 
 // checkUpdate checks the resourceVersion and uid an update carries
