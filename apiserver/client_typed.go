@@ -111,6 +111,18 @@ func (c *Client[T]) Delete(ctx context.Context, name string, opts DeleteOptions)
 	return rc.Delete(ctx, name, opts)
 }
 
+// DeleteCollection deletes every object that listOpts select; see
+// [ResourceClient.DeleteCollection]. Like client-go's typed clients, it
+// returns only the error.
+func (c *Client[T]) DeleteCollection(ctx context.Context, opts DeleteOptions, listOpts ListOptions) error {
+	rc, err := c.Resource()
+	if err != nil {
+		return err
+	}
+	_, err = rc.DeleteCollection(ctx, opts, listOpts)
+	return err
+}
+
 // List returns the selected objects and the list's metadata (its
 // resourceVersion and continue token); see [ResourceClient.List].
 func (c *Client[T]) List(ctx context.Context, opts ListOptions) ([]T, ListMeta, error) {

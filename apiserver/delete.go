@@ -70,6 +70,12 @@ func (c *ResourceClient) DeleteObject(ctx context.Context, name string, opts Del
 	if err := ValidateDeleteOptions(opts); err != nil {
 		return nil, false, err
 	}
+	return c.deleteObject(info, name, opts)
+}
+
+// deleteObject is DeleteObject once the request is counted and opts are
+// checked.
+func (c *ResourceClient) deleteObject(info KindInfo, name string, opts DeleteOptions) (Object, bool, error) {
 	key, err := c.key(info, name)
 	if err != nil {
 		return nil, false, err
@@ -198,19 +204,22 @@ func sameSet(a, b []string) bool {
 	return true
 }
 
-// checkPreconditions returns 409 Conflict, worded as Kubernetes words it,
-// when p does not hold for the stored object m.
+// checkPreconditions returns 409 Conflict, worded as kube-apiserver's
+// storage words it (naming the kind, not the resource), when p does not
+// hold for the stored object m.
 func checkPreconditions(info KindInfo, m *ObjectMeta, p *Preconditions) error {
 	if p == nil {
 		return nil
 	}
+	gk := GroupResource{Group: info.Group, Resource: info.Kind}
 	if p.UID != nil && *p.UID != m.UID {
-		return NewConflict(info.GroupResource(), m.Name, preconditionError(fmt.Sprintf(
-			"Precondition failed: UID in precondition: %v, UID in object meta: %v", *p.UID, m.UID)))
+		return NewConflict(gk, m.Name, preconditionError(fmt.Sprintf(
+			"the UID in the precondition (%s) does not match the UID in record (%s). The object might have been deleted and then recreated",
+			*p.UID, m.UID)))
 	}
 	if p.ResourceVersion != nil && *p.ResourceVersion != m.ResourceVersion {
-		return NewConflict(info.GroupResource(), m.Name, preconditionError(fmt.Sprintf(
-			"Precondition failed: ResourceVersion in precondition: %v, ResourceVersion in object meta: %v",
+		return NewConflict(gk, m.Name, preconditionError(fmt.Sprintf(
+			"the ResourceVersion in the precondition (%s) does not match the ResourceVersion in record (%s). The object might have been modified",
 			*p.ResourceVersion, m.ResourceVersion)))
 	}
 	return nil

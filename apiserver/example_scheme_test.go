@@ -66,7 +66,7 @@ func ExampleScheme_Register() {
 	// menu.example.com/v1, Resource=dishes namespaced: false
 	// fields: [metadata.name metadata.namespace spec.station]
 	// *apiserver_test.Dish &{APIVersion:menu.example.com/v1 Kind:Dish}
-	// the object of Go type *apiserver_test.Dish is registered as menu.example.com/v1, Kind=Dish: kind is "Order", expected "Dish" (or leave it empty)
+	// Order.menu.example.com "" is invalid: kind: Invalid value: "Order": must be Dish
 	// invalid: Resource
 	// invalid: New
 }

@@ -32,7 +32,7 @@ func ExampleParseLabelSelector() {
 	// map[section:terrace table:7] false
 	// map[allergy:nuts section:vip table:1] false
 	// map[table:7] true
-	// true invalid label selector "table in 7": unable to parse requirement: found '7' expected: '('
+	// true unable to parse requirement: found '7' expected: '('
 }
 
 // A field selector compares fields with =, == or !=. Which fields exist

@@ -23,6 +23,9 @@ const (
 	VerbUpdate Verb = "update"
 	VerbPatch  Verb = "patch"
 	VerbDelete Verb = "delete"
+	// VerbDeleteCollection counts a DeleteCollection once, not once per
+	// object it deletes (as kube-apiserver's audit log records it).
+	VerbDeleteCollection Verb = "deletecollection"
 )
 
 // RequestKey is what [Server.RequestCounts] counts by.

@@ -97,6 +97,11 @@ func (c *ResourceClient) List(ctx context.Context, opts ListOptions) (*List, err
 	if err != nil {
 		return nil, err
 	}
+	return c.list(info, opts)
+}
+
+// list is List once the request is counted.
+func (c *ResourceClient) list(info KindInfo, opts ListOptions) (*List, error) {
 	if err := validateListOptions(opts); err != nil {
 		return nil, err
 	}

@@ -147,7 +147,7 @@ func TestListResourceVersionSemantics(t *testing.T) {
 			{"future", apiserver.ListOptions{ResourceVersion: "9"}, nil, "",
 				"Timeout: Too large resource version: 9, current: 4"},
 			{"not a number", apiserver.ListOptions{ResourceVersion: "x"}, nil, "",
-				`invalid resource version: "x": resourceVersion must be a decimal number`},
+				`invalid resource version: resourceVersion: Invalid value: "x": strconv.ParseUint: parsing "x": invalid syntax`},
 			{"match without rv", apiserver.ListOptions{ResourceVersionMatch: apiserver.ResourceVersionMatchExact}, nil, "",
 				`ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided`},
 			{"sendInitialEvents on list", apiserver.ListOptions{SendInitialEvents: ptr(true)}, nil, "",

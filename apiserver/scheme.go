@@ -278,9 +278,11 @@ func (s *Scheme) checkUnique(info KindInfo, typ reflect.Type) FieldErrors {
 }
 
 // KindFor finds the kind of obj by its Go type. If obj's TypeMeta is set,
-// it must agree with the registered kind: a mismatch is a 400 BadRequest
-// that names apiVersion or kind and what was expected, as is a nil object
-// or a Go type that was never registered. An empty TypeMeta is fine.
+// it must agree with the registered kind: a mismatch is 422 Invalid with
+// a cause for kind and one for apiVersion, worded as kube-apiserver words
+// it for a custom resource (`kind: Invalid value: "Gadget": must be
+// Widget`), for the kind the body claims. A nil object or a Go type that
+// was never registered is 400 BadRequest. An empty TypeMeta is fine.
 func (s *Scheme) KindFor(obj Object) (KindInfo, error) {
 	v := reflect.ValueOf(obj)
 	if obj == nil || (v.Kind() == reflect.Pointer && v.IsNil()) {
@@ -295,16 +297,16 @@ func (s *Scheme) KindFor(obj Object) (KindInfo, error) {
 			"no kind is registered for the Go type %s; register it with Scheme.Register", v.Type()))
 	}
 	tm, want := obj.GetTypeMeta(), info.TypeMeta()
-	var wrong []string
-	if tm.APIVersion != "" && tm.APIVersion != want.APIVersion {
-		wrong = append(wrong, fmt.Sprintf("apiVersion is %q, expected %q", tm.APIVersion, want.APIVersion))
-	}
+	var errs FieldErrors
 	if tm.Kind != "" && tm.Kind != want.Kind {
-		wrong = append(wrong, fmt.Sprintf("kind is %q, expected %q", tm.Kind, want.Kind))
+		errs.Invalid("kind", tm.Kind, "must be "+want.Kind)
 	}
-	if len(wrong) > 0 {
-		return KindInfo{}, NewBadRequest(fmt.Sprintf("the object of Go type %s is registered as %s: %s (or leave it empty)",
-			v.Type(), gvk, strings.Join(wrong, " and ")))
+	if tm.APIVersion != "" && tm.APIVersion != want.APIVersion {
+		errs.Invalid("apiVersion", tm.APIVersion, "must be "+want.APIVersion)
+	}
+	claimed := GroupKind{Group: ParseGroupVersion(cmp.Or(tm.APIVersion, want.APIVersion)).Group, Kind: cmp.Or(tm.Kind, want.Kind)}
+	if err := errs.ToError(claimed, obj.GetObjectMeta().Name); err != nil {
+		return KindInfo{}, err
 	}
 	return info, nil
 }

@@ -154,12 +154,12 @@ func (s *LabelSelector) String() string {
 // tokens are ignored; the empty string selects everything. Keys are an
 // optional DNS subdomain prefix and "/" and a name of at most 63
 // characters; values may be empty. A malformed selector gives a 400
-// BadRequest that quotes the selector and says what was found where.
+// BadRequest that says, in Kubernetes' words, what was found where.
 func ParseLabelSelector(s string) (*LabelSelector, error) {
 	p := &labelParser{toks: lexLabels(s)}
 	reqs, err := p.parse()
 	if err != nil {
-		return nil, NewBadRequest(fmt.Sprintf("invalid label selector %q: %v", s, err))
+		return nil, NewBadRequest(err.Error())
 	}
 	slices.SortStableFunc(reqs, func(a, b LabelRequirement) int { return strings.Compare(a.Key, b.Key) })
 	return &LabelSelector{reqs: reqs}, nil
@@ -345,13 +345,14 @@ func unescapeFieldValue(s string) (string, error) {
 }
 
 // ValidateFieldSelector returns a 400 BadRequest naming the first field sel
-// uses that this kind does not support, or nil. A nil sel is valid.
+// uses that this kind does not support (worded as kube-apiserver words it;
+// [KindInfo.SupportedFields] lists those it does), or nil. A nil sel is
+// valid.
 func (k KindInfo) ValidateFieldSelector(sel *FieldSelector) error {
 	supported := k.SupportedFields()
 	for _, field := range sel.Requirements() {
 		if !slices.Contains(supported, field) {
-			return NewBadRequest(fmt.Sprintf("field label not supported: %q (%s supports %s)",
-				field, k.GroupResource(), strings.Join(supported, ", ")))
+			return NewBadRequest("field label not supported: " + field)
 		}
 	}
 	return nil

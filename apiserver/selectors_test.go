@@ -1,7 +1,6 @@
 package apiserver_test
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -70,7 +69,7 @@ func TestParseLabelSelectorErrors(t *testing.T) {
 	const keyRule = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
 	const valueRule = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
 	// The problem texts are those of Kubernetes' labels.Parse, checked
-	// against it; the "invalid label selector %q: " prefix is ours.
+	// against it, as kube-apiserver answers them.
 	tests := []struct {
 		name     string
 		selector string
@@ -107,8 +106,7 @@ func TestParseLabelSelectorErrors(t *testing.T) {
 			if !apiserver.IsBadRequest(err) {
 				t.Errorf("error %v is not a BadRequest", err)
 			}
-			want := fmt.Sprintf("invalid label selector %q: %s", tt.selector, tt.problem)
-			if diff := cmp.Diff(want, err.Error()); diff != "" {
+			if diff := cmp.Diff(tt.problem, err.Error()); diff != "" {
 				t.Errorf("message mismatch (-want +got):\n%s", diff)
 			}
 		})
@@ -234,8 +232,8 @@ func FuzzParseLabelSelector(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		sel, err := apiserver.ParseLabelSelector(s)
 		if err != nil {
-			if !apiserver.IsBadRequest(err) || !strings.Contains(err.Error(), fmt.Sprintf("%q", s)) {
-				t.Fatalf("ParseLabelSelector(%q) error %v is not a BadRequest quoting the selector", s, err)
+			if !apiserver.IsBadRequest(err) || err.Error() == "" {
+				t.Fatalf("ParseLabelSelector(%q) error %v is not a BadRequest with a message", s, err)
 			}
 			return
 		}

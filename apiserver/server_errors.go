@@ -3,6 +3,7 @@ package apiserver
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 )
 
 // The errors only the server's request paths produce; the general
@@ -37,7 +38,12 @@ func errTooLargeRV(rv, current int64) *StatusError {
 
 // errBadRV is the 400 for a resourceVersion that is not a number.
 func errBadRV(rv string) *StatusError {
-	return NewBadRequest(fmt.Sprintf("invalid resource version: %q: resourceVersion must be a decimal number", rv))
+	// Worded as kube-apiserver words it, strconv's error and all.
+	why := "value out of range"
+	if _, err := strconv.ParseUint(rv, 10, 64); err != nil {
+		why = err.Error()
+	}
+	return NewBadRequest(fmt.Sprintf("invalid resource version: resourceVersion: Invalid value: %q: %s", rv, why))
 }
 
 // errInvalidOptions is the 422 for contradictory list or watch options.

@@ -95,7 +95,7 @@ func TestUpdateWithoutRVIsInvalid(t *testing.T) {
 		a := f.create(t, "a", "red", nil)
 		a.ResourceVersion = ""
 		_, err := f.widgets.Update(f.ctx, a, apiserver.UpdateOptions{})
-		const want = `Widget.test.kitchensync.io "a" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update`
+		const want = `widgets.test.kitchensync.io "a" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update`
 		if !apiserver.IsInvalid(err) || err.Error() != want {
 			t.Errorf("err = %v, want %s", err, want)
 		}
@@ -290,9 +290,9 @@ func TestDeletePreconditions(t *testing.T) {
 			want string
 		}{
 			{"uid", apiserver.Preconditions{UID: ptr("other")},
-				`Operation cannot be fulfilled on widgets.test.kitchensync.io "a": Precondition failed: UID in precondition: other, UID in object meta: ` + a.UID},
+				`Operation cannot be fulfilled on Widget.test.kitchensync.io "a": the UID in the precondition (other) does not match the UID in record (` + a.UID + `). The object might have been deleted and then recreated`},
 			{"rv", apiserver.Preconditions{ResourceVersion: ptr("7")},
-				`Operation cannot be fulfilled on widgets.test.kitchensync.io "a": Precondition failed: ResourceVersion in precondition: 7, ResourceVersion in object meta: 2`},
+				`Operation cannot be fulfilled on Widget.test.kitchensync.io "a": the ResourceVersion in the precondition (7) does not match the ResourceVersion in record (2). The object might have been modified`},
 		}
 		for _, tt := range tests {
 			err := f.widgets.Delete(f.ctx, "a", apiserver.DeleteOptions{Preconditions: &tt.pre})

@@ -137,9 +137,10 @@ func checkUpdate(info KindInfo, om, nm *ObjectMeta) error {
 	var errs FieldErrors
 	switch {
 	case nm.ResourceVersion == "":
-		// Kubernetes prints the missing value as 0x0.
-		errs = append(errs, StatusCause{Type: CauseTypeFieldValueInvalid, Field: "metadata.resourceVersion",
-			Message: "Invalid value: 0x0: must be specified for an update"})
+		// Worded as kube-apiserver's storage words it: the resource
+		// (not the kind) in the message and details, the value as 0.
+		errs.Invalid("metadata.resourceVersion", 0, "must be specified for an update")
+		return errs.ToError(GroupKind{Group: info.Group, Kind: info.Resource}, nm.Name)
 	case nm.UID != "" && nm.UID != om.UID:
 		errs.Invalid("metadata.uid", nm.UID, "field is immutable")
 	}

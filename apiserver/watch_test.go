@@ -368,7 +368,7 @@ func TestWatchOptionErrors(t *testing.T) {
 		{"exact match", apiserver.ListOptions{SendInitialEvents: ptr(true), ResourceVersionMatch: apiserver.ResourceVersionMatchExact},
 			apiserver.IsInvalid, `resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"`},
 		{"continue", apiserver.ListOptions{Continue: "x"}, apiserver.IsInvalid, "continue: Forbidden"},
-		{"bad resourceVersion", apiserver.ListOptions{ResourceVersion: "-3"}, apiserver.IsBadRequest, `invalid resource version: "-3"`},
+		{"bad resourceVersion", apiserver.ListOptions{ResourceVersion: "-3"}, apiserver.IsBadRequest, `invalid resource version: resourceVersion: Invalid value: "-3"`},
 		{"watch-list from the future", apiserver.ListOptions{SendInitialEvents: ptr(true), ResourceVersion: "7",
 			ResourceVersionMatch: apiserver.ResourceVersionMatchNotOlderThan},
 			apiserver.IsTimeout, "Timeout: Too large resource version: 7, current: 2"},

@@ -36,7 +36,7 @@ func TestCoreGroup(t *testing.T) {
 	}{
 		{"GET", "/api", "", 200, `{"kind":"APIVersions","versions":["v1"],"serverAddressByClientCIDRs":[]}`},
 		{"GET", "/api/v1", "", 200, `{"kind":"APIResourceList","apiVersion":"v1","groupVersion":"v1","resources":[
-			{"name":"notes","singularName":"note","namespaced":true,"kind":"Note","verbs":["create","delete","get","list","patch","update","watch"]}]}`},
+			{"name":"notes","singularName":"note","namespaced":true,"kind":"Note","verbs":["create","delete","deletecollection","get","list","patch","update","watch"],"storageVersionHash":"VFrsjJC/ll4="}]}`},
 		{"GET", "/apis", "", 200, `{"kind":"APIGroupList","apiVersion":"v1","groups":[]}`},
 		{"POST", "/api/v1/namespaces/default/notes", `{"metadata":{"name":"n1"},"data":{"k":"v"}}`, 201,
 			`{"apiVersion":"v1","kind":"Note","metadata":{"name":"n1","namespace":"default","uid":"<uid>","resourceVersion":"2","generation":1,"creationTimestamp":"<time>"},"data":{"k":"v"}}`},

@@ -40,6 +40,31 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request, t target) error
 	return nil
 }
 
+// deleteCollection answers DELETE on a collection (the deletecollection
+// verb) as kube-apiserver does: it deletes every object the query's
+// selectors pick, with the options of the body or query, and answers 200
+// with the list of those objects as they were before.
+func (h *Handler) deleteCollection(w http.ResponseWriter, r *http.Request, t target) error {
+	body, err := h.readBody(w, r)
+	if err != nil {
+		return err
+	}
+	opts, err := deleteOptions(body, r.URL.Query())
+	if err != nil {
+		return err
+	}
+	listOpts, _, err := listOptions(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	list, err := h.client(t).DeleteCollection(r.Context(), opts, listOpts)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, list)
+	return nil
+}
+
 // deleteOptions reads the options of a delete: the JSON body (the wire
 // form of metav1.DeleteOptions, as kubectl sends it), or the query
 // parameters of the same names when the body is empty. A value of the

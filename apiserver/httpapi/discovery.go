@@ -2,11 +2,14 @@ package httpapi
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/base64"
 	"net/http"
 	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/kitchensync/kitchensync/apiserver"
 )
@@ -56,6 +59,10 @@ type (
 		Namespaced   bool     `json:"namespaced"`
 		Kind         string   `json:"kind"`
 		Verbs        []string `json:"verbs"`
+		// StorageVersionHash tells clients (the storage version migrator)
+		// when the stored version changes: a hash of group, version and
+		// kind.
+		StorageVersionHash string `json:"storageVersionHash,omitempty"`
 	}
 	// versionInfo is the shape of k8s.io/apimachinery's version.Info.
 	versionInfo struct {
@@ -71,12 +78,29 @@ type (
 	}
 )
 
-// The verbs every resource takes, and its status subresource, sorted as
-// discovery lists them. deletecollection is not served.
+// The verbs every resource takes, and its status subresource, in the
+// order kube-apiserver's discovery lists them: its built-in kinds' sorted,
+// a custom resource's in the order of the apiextensions server.
 var (
-	resourceVerbs = []string{"create", "delete", "get", "list", "patch", "update", "watch"}
-	statusVerbs   = []string{"get", "patch", "update"}
+	builtinVerbs = []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}
+	customVerbs  = []string{"delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"}
+	statusVerbs  = []string{"get", "patch", "update"}
 )
+
+// isBuiltin reports whether a kind is in a group of Kubernetes' own (the
+// core group or one under k8s.io), which kube-apiserver serves itself,
+// rather than as a custom resource.
+func isBuiltin(k apiserver.KindInfo) bool {
+	return k.Group == "" || k.Group == "k8s.io" || strings.HasSuffix(k.Group, ".k8s.io")
+}
+
+// storageVersionHash is kube-apiserver's hash of a kind's storage
+// version: the first 8 bytes of the SHA-256 of "group/version/Kind",
+// base64-encoded.
+func storageVersionHash(k apiserver.KindInfo) string {
+	sum := sha256.Sum256([]byte(k.Group + "/" + k.Version + "/" + k.Kind))
+	return base64.StdEncoding.EncodeToString(sum[:8])
+}
 
 // serveDiscovery answers a GET with the document fn makes.
 func (h *Handler) serveDiscovery(w http.ResponseWriter, r *http.Request, fn func() (any, error)) {
@@ -170,8 +194,13 @@ func (h *Handler) resourceList(group, version string) (any, error) {
 		if k.Group != group || k.Version != version {
 			continue
 		}
+		verbs := customVerbs
+		if isBuiltin(k) {
+			verbs = builtinVerbs
+		}
 		list.Resources = append(list.Resources, apiResource{
-			Name: k.Resource, SingularName: singular(k.Kind), Namespaced: k.Namespaced, Kind: k.Kind, Verbs: resourceVerbs,
+			Name: k.Resource, SingularName: singular(k.Kind), Namespaced: k.Namespaced, Kind: k.Kind, Verbs: verbs,
+			StorageVersionHash: storageVersionHash(k),
 		})
 		if hasStatus(k) {
 			list.Resources = append(list.Resources, apiResource{

@@ -69,10 +69,9 @@ func listOptions(v url.Values) (apiserver.ListOptions, bool, error) {
 	if n := q.int("limit"); n != nil {
 		opts.Limit = *n
 	}
+	// A negative limit asks for no limit, as kube-apiserver reads it.
+	opts.Limit = max(opts.Limit, 0)
 	watch := q.bool("watch")
-	if q.err == nil && opts.Limit < 0 {
-		q.fail("limit", v.Get("limit"), "must not be negative")
-	}
 	return opts, watch != nil && *watch, q.err
 }
 

@@ -16,10 +16,15 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 	switch {
 	case t.name == "" && r.Method == http.MethodGet:
 		err = h.list(w, r, t)
-	case t.name == "" && r.Method == http.MethodPost && t.namespaced == t.info.Namespaced:
+	case r.Method == http.MethodPost && t.subresource == "" && t.namespaced == t.info.Namespaced:
+		// Like a custom resource's: POST on an object's path creates
+		// too, the object named in the body.
+		t.name = ""
 		err = h.create(w, r, t)
+	case t.name == "" && r.Method == http.MethodDelete && t.namespaced == t.info.Namespaced:
+		err = h.deleteCollection(w, r, t)
 	case t.name == "" && t.namespaced == t.info.Namespaced:
-		err = errMethodNotAllowed(w, r.Method, t.path, http.MethodGet, http.MethodPost)
+		err = errMethodNotAllowed(w, r.Method, t.path, http.MethodGet, http.MethodPost, http.MethodDelete)
 	case t.name == "":
 		err = errMethodNotAllowed(w, r.Method, t.path+fmt.Sprintf(
 			" (%s is namespaced: write through /namespaces/{namespace}/%s)", t.info.GroupResource(), t.info.Resource),
@@ -67,25 +72,17 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request, t target) error {
 	return nil
 }
 
-// get answers GET on an object (or its status, which is the object).
-// With watch=true it watches that one object, as Kubernetes allows.
+// get answers GET on an object (or its status, which is the object). As
+// in kube-apiserver, watch=true on an object's path is still a GET (to
+// watch one object, watch the collection with the field selector
+// metadata.name), and of the query only resourceVersion counts.
 func (h *Handler) get(w http.ResponseWriter, r *http.Request, t target) error {
 	as, err := negotiate(r)
 	if err != nil {
 		return err
 	}
-	opts, watch, err := listOptions(r.URL.Query())
-	switch {
-	case err != nil:
-		return err
-	case watch:
-		if opts.FieldSelector != "" {
-			opts.FieldSelector += ","
-		}
-		opts.FieldSelector += apiserver.FieldMetadataName + "=" + t.name
-		return h.watch(w, r, t, opts, as)
-	}
-	obj, err := h.client(t).Get(r.Context(), t.name, apiserver.GetOptions{ResourceVersion: opts.ResourceVersion})
+	rv := r.URL.Query().Get("resourceVersion")
+	obj, err := h.client(t).Get(r.Context(), t.name, apiserver.GetOptions{ResourceVersion: rv})
 	if err != nil {
 		return err
 	}

@@ -134,7 +134,7 @@ func TestWatchListMode(t *testing.T) {
 
 func TestWatchTable(t *testing.T) {
 	ts := serve(t, seeded(t, apiserver.Options{}))
-	s := watch(t, ts.URL+w1Path+"?watch=true", "Accept", tableAccept)
+	s := watch(t, ts.URL+wPath+"?watch=true&fieldSelector=metadata.name%3Dw1", "Accept", tableAccept)
 	row := `{"cells":["w1","red","0s"],"object":{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"name":"w1","namespace":"default","uid":"<uid>","resourceVersion":"2","generation":1,"creationTimestamp":"<time>","labels":{"app":"shop"}}}}`
 	got := s.next()
 	// The age of a fresh object is 0s or 1s: blank it.

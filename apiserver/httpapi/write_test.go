@@ -20,6 +20,10 @@ const (
 
 var w1Details = `{"name":"w1","group":"test.kitchensync.io","kind":"widgets"}`
 
+// w1KindDetails name w1 by its kind, as the real server's storage layer
+// does in a failed precondition.
+var w1KindDetails = `{"name":"w1","group":"test.kitchensync.io","kind":"Widget"}`
+
 func TestCreate(t *testing.T) {
 	ct := []string{"Content-Type", jsonType}
 	runRoutes(t, []routeCase{
@@ -69,12 +73,12 @@ func TestCreate(t *testing.T) {
 		{name: "create needs a namespace", method: "POST", path: "/apis/test.kitchensync.io/v1/widgets", body: w4Body, header: ct, code: 405,
 			want:       failure(405, "MethodNotAllowed", `POST is not allowed on /apis/test.kitchensync.io/v1/widgets (widgets.test.kitchensync.io is namespaced: write through /namespaces/{namespace}/widgets): use GET`, ""),
 			wantHeader: map[string]string{"Allow": "GET"}},
-		{name: "no deletecollection", method: "DELETE", path: wPath, code: 405,
-			want:       failure(405, "MethodNotAllowed", `DELETE is not allowed on `+wPath+`: use GET, POST`, ""),
-			wantHeader: map[string]string{"Allow": "GET, POST"}},
-		{name: "POST on an object", method: "POST", path: w1Path, body: w4Body, code: 405,
-			want:       failure(405, "MethodNotAllowed", `POST is not allowed on `+w1Path+`: use GET, PUT, PATCH, DELETE`, ""),
-			wantHeader: map[string]string{"Allow": "GET, PUT, PATCH, DELETE"}},
+		{name: "deletecollection answers the deleted objects as they were", method: "DELETE", path: wPath + "?labelSelector=app%3Dshop", code: 200,
+			want: `{"apiVersion":"test.kitchensync.io/v1","kind":"WidgetList","metadata":{"resourceVersion":"5"},"items":[` + w1JSON + `]}`},
+		{name: "PUT on a collection", method: "PUT", path: wPath, body: w4Body, code: 405,
+			want:       failure(405, "MethodNotAllowed", `PUT is not allowed on `+wPath+`: use GET, POST, DELETE`, ""),
+			wantHeader: map[string]string{"Allow": "GET, POST, DELETE"}},
+		{name: "POST on an object creates, as for a custom resource", method: "POST", path: w1Path, body: w4Body, code: 201, want: w4JSON},
 		{name: "injected 429 keeps its Retry-After", method: "POST", path: wPath, body: w4Body, header: ct, code: 429,
 			setup: func(srv *apiserver.Server) {
 				srv.FailNext(apiserver.VerbCreate, 1, apiserver.NewTooManyRequests("the kitchen is full", 3))
@@ -138,10 +142,10 @@ func TestDelete(t *testing.T) {
 			body: `{"kind":"DeleteOptions","apiVersion":"v1","propagationPolicy":"Background"}`},
 		{name: "precondition on uid", method: "DELETE", path: w1Path, code: 409,
 			body: `{"preconditions":{"uid":"not-the-uid"}}`,
-			want: `{"kind":"Status","apiVersion":"v1","status":"Failure","message":"Operation cannot be fulfilled on widgets.test.kitchensync.io \"w1\": Precondition failed: UID in precondition: not-the-uid, UID in object meta: <uid>","reason":"Conflict","details":` + w1Details + `,"code":409}`},
+			want: `{"kind":"Status","apiVersion":"v1","status":"Failure","message":"Operation cannot be fulfilled on Widget.test.kitchensync.io \"w1\": the UID in the precondition (not-the-uid) does not match the UID in record (<uid>). The object might have been deleted and then recreated","reason":"Conflict","details":` + w1KindDetails + `,"code":409}`},
 		{name: "precondition on resourceVersion", method: "DELETE", path: w1Path, code: 409,
 			body: `{"preconditions":{"resourceVersion":"7"}}`,
-			want: failure(409, "Conflict", `Operation cannot be fulfilled on widgets.test.kitchensync.io "w1": Precondition failed: ResourceVersion in precondition: 7, ResourceVersion in object meta: 2`, w1Details)},
+			want: failure(409, "Conflict", `Operation cannot be fulfilled on Widget.test.kitchensync.io "w1": the ResourceVersion in the precondition (7) does not match the ResourceVersion in record (2). The object might have been modified`, w1KindDetails)},
 		{name: "dry run in the body", method: "DELETE", path: w1Path, body: `{"dryRun":["All"]}`, code: 200, want: success},
 		{name: "bad body", method: "DELETE", path: w1Path, body: `{"preconditions":`, code: 400,
 			want: failure(400, "BadRequest", `unexpected end of JSON input`, "")},

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -121,7 +122,7 @@ func decode(raw []byte) any {
 		} else if err != nil {
 			return strings.TrimSpace(string(raw))
 		}
-		docs = append(docs, normalise(v))
+		docs = append(docs, sortResources(normalise(v)))
 	}
 	if len(docs) == 1 {
 		return docs[0]
@@ -176,4 +177,22 @@ func normalise(v any) any {
 		}
 	}
 	return v
+}
+
+// sortResources sorts the resources of an APIResourceList by name: the
+// real server lists custom resources in the order of its informer's
+// cache, a map's, which changes from run to run.
+func sortResources(v any) any {
+	m, ok := v.(map[string]any)
+	if !ok || m["kind"] != "APIResourceList" {
+		return v
+	}
+	if rs, ok := m["resources"].([]any); ok {
+		slices.SortStableFunc(rs, func(a, b any) int {
+			na, _ := a.(map[string]any)["name"].(string)
+			nb, _ := b.(map[string]any)["name"].(string)
+			return strings.Compare(na, nb)
+		})
+	}
+	return m
 }
