@@ -130,11 +130,17 @@ func decode(raw []byte) any {
 	return docs
 }
 
-// currentRV is the server's current resourceVersion in a message.
-var currentRV = regexp.MustCompile(`current: \d+`)
+// currentRV is the server's current resourceVersion in a message,
+// recordRV a stored one (of a failed precondition), uuid a uid.
+var (
+	currentRV = regexp.MustCompile(`current: \d+`)
+	recordRV  = regexp.MustCompile(`in record \(\d+\)`)
+	uuid      = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+)
 
 // normalise replaces what must differ between two servers by markers:
-// uids, timestamps, resourceVersions (also "current: N" in a message),
+// uids, timestamps, resourceVersions (also "current: N", "in record
+// (N)" and uids in a message),
 // continue tokens. It drops
 // managedFields, an empty continue token (the real server writes one,
 // kitchensync omits it: the same to any client), and an empty "metadata" or "spec": the real server writes
@@ -157,7 +163,9 @@ func normalise(v any) any {
 				}
 			case "message":
 				if m, ok := x.(string); ok {
-					v[k] = currentRV.ReplaceAllString(m, "current: <resourceVersion>")
+					m = currentRV.ReplaceAllString(m, "current: <resourceVersion>")
+					m = recordRV.ReplaceAllString(m, "in record (<resourceVersion>)")
+					v[k] = uuid.ReplaceAllString(m, "<uid>")
 				}
 			case "managedFields":
 				delete(v, k)
