@@ -347,3 +347,30 @@ func ValidateFinalizers(field string, finalizers []string) FieldErrors {
 	}
 	return errs
 }
+
+// FinalizerWarnings returns the warnings kube-apiserver sends (as Warning
+// headers) when a write adds finalizers: for each one in fins and not in
+// old, sorted, whose name has no domain ("cleanup") or no path
+// ("example.com") and so may collide with another controller's. The
+// garbage collector's finalizers and "kubernetes" are exempt. It is
+// advice, not an error: the write goes ahead.
+func FinalizerWarnings(fins, old []string) []string {
+	var added []string
+	for _, f := range fins {
+		if !slices.Contains(old, f) && !slices.Contains(added, f) {
+			added = append(added, f)
+		}
+	}
+	slices.Sort(added)
+	var out []string
+	for _, f := range added {
+		switch {
+		case strings.Contains(f, "/") || f == FinalizerOrphanDependents || f == FinalizerDeleteDependents || f == "kubernetes":
+		case strings.Contains(f, "."):
+			out = append(out, fmt.Sprintf("metadata.finalizers: %q: prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers", f))
+		default:
+			out = append(out, fmt.Sprintf("metadata.finalizers: %q: prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers", f))
+		}
+	}
+	return out
+}

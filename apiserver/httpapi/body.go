@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -53,13 +54,25 @@ func mediaType(r *http.Request) string {
 }
 
 // decodeObject decodes a create or update body into a new object of the
-// kind. Malformed JSON is 400 with the line and column of the mistake; a
-// value of the wrong type is 400 naming the field. Unknown fields are
+// kind. Malformed JSON, or JSON that is not an object, is 400 worded as
+// kube-apiserver words it; a value of the wrong type is 400 naming the
+// field, with its line and column. Unknown fields are
 // dropped, with a warning (Warn) or silently (Ignore), or refused with 400
 // naming each of them (Strict).
 func decodeObject(info apiserver.KindInfo, body []byte, fv fieldValidation) (apiserver.Object, []string, error) {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, nil, apiserver.NewBadRequest("the request body is empty: send the object as JSON")
+	}
+	// Like kube-apiserver, read apiVersion and kind first: a body that is
+	// not a JSON object fails here, in its words.
+	var findKind struct {
+		APIVersion string `json:"apiVersion,omitempty"`
+		Kind       string `json:"kind,omitempty"`
+	}
+	if err := json.Unmarshal(body, &findKind); err != nil {
+		return nil, nil, apiserver.NewBadRequest(fmt.Sprintf(
+			"the object provided is unrecognized (must be of type %s): couldn't get version/kind; json parse error: %v (%s)",
+			info.Kind, err, summarize(body, 30)))
 	}
 	var generic any
 	if err := json.Unmarshal(body, &generic); err != nil {
@@ -107,6 +120,20 @@ func describeJSONError(info apiserver.KindInfo, body []byte, err error) string {
 			prefix, typ.Field, typ.Value, typ.Type, line, col)
 	}
 	return prefix + err.Error()
+}
+
+// summarize shows the start of a body in an error, as kube-apiserver
+// does: at most n bytes, as text if it looks like a JSON object, else in
+// hex.
+func summarize(body []byte, n int) string {
+	short, more := body, ""
+	if len(body) > n {
+		short, more = body[:n], " ..."
+	}
+	if len(body) > 0 && body[0] == '{' {
+		return string(short) + more
+	}
+	return hex.EncodeToString(short) + more
 }
 
 // position turns a byte offset into a 1-based line and column.

@@ -98,15 +98,18 @@ const (
 )
 
 // parseFieldValidation reads fieldValidation; absent means Warn, as in
-// Kubernetes.
-func parseFieldValidation(v url.Values) (fieldValidation, error) {
+// Kubernetes. Another value is 422 Invalid on the options of the request
+// (optionsKind: CreateOptions, UpdateOptions), worded as kube-apiserver
+// words it.
+func parseFieldValidation(v url.Values, optionsKind string) (fieldValidation, error) {
 	switch s := fieldValidation(v.Get("fieldValidation")); s {
 	case "":
 		return validationWarn, nil
 	case validationIgnore, validationWarn, validationStrict:
 		return s, nil
 	default:
-		return "", apiserver.NewBadRequest(fmt.Sprintf(
-			`invalid query parameter fieldValidation=%q: supported values: "Ignore", "Warn", "Strict"`, s))
+		var errs apiserver.FieldErrors
+		errs.NotSupported("fieldValidation", string(s), []string{"", "Ignore", "Strict", "Warn"})
+		return "", errs.ToError(apiserver.GroupKind{Group: "meta.k8s.io", Kind: optionsKind}, "")
 	}
 }

@@ -101,7 +101,11 @@ func (h *Handler) readObject(w http.ResponseWriter, r *http.Request, t target) (
 	if mt := mediaType(r); mt != "" && mt != "application/json" {
 		return nil, errUnsupportedBody(mt)
 	}
-	fv, err := parseFieldValidation(r.URL.Query())
+	optionsKind := "UpdateOptions"
+	if r.Method == http.MethodPost {
+		optionsKind = "CreateOptions"
+	}
+	fv, err := parseFieldValidation(r.URL.Query(), optionsKind)
 	if err != nil {
 		return nil, err
 	}
@@ -113,13 +117,10 @@ func (h *Handler) readObject(w http.ResponseWriter, r *http.Request, t target) (
 	if err != nil {
 		return nil, err
 	}
-	for _, msg := range warnings {
-		w.Header().Add("Warning", "299 - "+strconv.Quote(msg))
-	}
+	warn(w, warnings)
 	m := obj.GetObjectMeta()
 	if t.namespaced && m.Namespace != "" && m.Namespace != t.namespace {
-		return nil, apiserver.NewBadRequest(fmt.Sprintf(
-			"the namespace of the provided object (%s) does not match the namespace sent on the request (%s)", m.Namespace, t.namespace))
+		return nil, apiserver.NewBadRequest("the namespace of the provided object does not match the namespace sent on the request")
 	}
 	if t.name != "" && m.Name != t.name {
 		return nil, apiserver.NewBadRequest(fmt.Sprintf(
@@ -128,7 +129,11 @@ func (h *Handler) readObject(w http.ResponseWriter, r *http.Request, t target) (
 	return obj, nil
 }
 
-// create answers POST on a collection: 201 Created with the stored object.
+// create answers POST on a collection: 201 Created with the stored object,
+// and kube-apiserver's warnings for finalizer names without a domain.
+// (The real server warns too when an update adds such a finalizer; here
+// only a create does, since an update's body does not say which
+// finalizers are new.)
 func (h *Handler) create(w http.ResponseWriter, r *http.Request, t target) error {
 	dry, err := dryRun(r.URL.Query())
 	if err != nil {
@@ -138,6 +143,7 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request, t target) error
 	if err != nil {
 		return err
 	}
+	warn(w, apiserver.FinalizerWarnings(obj.GetObjectMeta().Finalizers, nil))
 	out, err := h.client(t).Create(r.Context(), obj, apiserver.CreateOptions{DryRun: dry, FieldManager: fieldManager(r)})
 	if err != nil {
 		return err
@@ -169,4 +175,12 @@ func (h *Handler) update(w http.ResponseWriter, r *http.Request, t target) error
 	}
 	writeJSON(w, http.StatusOK, out)
 	return nil
+}
+
+// warn sends each message as a Warning header, as kube-apiserver sends
+// its warnings: code 299, no agent, the text quoted.
+func warn(w http.ResponseWriter, msgs []string) {
+	for _, msg := range msgs {
+		w.Header().Add("Warning", "299 - "+strconv.Quote(msg))
+	}
 }

@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/kitchensync/kitchensync/apiserver"
@@ -38,14 +39,14 @@ func TestCreate(t *testing.T) {
 			want: failure(400, "BadRequest", `invalid query parameter dryRun="Some": supported values: "All"`, "")},
 		{name: "already exists", method: "POST", path: wPath, body: `{"metadata":{"name":"w1"}}`, header: ct, code: 409,
 			want: failure(409, "AlreadyExists", `widgets.test.kitchensync.io "w1" already exists`, w1Details)},
-		{name: "malformed JSON says where", method: "POST", path: wPath, header: ct, code: 400,
+		{name: "malformed JSON, in kube-apiserver's words", method: "POST", path: wPath, header: ct, code: 400,
 			body: "{\n  \"metadata\": {\"name\": \"w4\",}\n}",
-			want: failure(400, "BadRequest", `Widget in version "v1" cannot be handled as a Widget: the body is not valid JSON: invalid character '}' looking for beginning of object key string at line 2, column 29`, "")},
+			want: failure(400, "BadRequest", "the object provided is unrecognized (must be of type Widget): couldn't get version/kind; json parse error: invalid character '}' looking for beginning of object key string ({\n  \"metadata\": {\"name\": \"w4\", ...)", "")},
 		{name: "wrong type names the field", method: "POST", path: wPath, header: ct, code: 400,
 			body: `{"metadata":{"name":"w4"},"spec":{"size":"big"}}`,
 			want: failure(400, "BadRequest", `Widget in version "v1" cannot be handled as a Widget: field spec.size: cannot use a JSON string as a Go int (the value ends at line 1, column 46)`, "")},
 		{name: "not an object", method: "POST", path: wPath, header: ct, code: 400, body: `["w4"]`,
-			want: failure(400, "BadRequest", `Widget in version "v1" cannot be handled as a Widget: the body is a JSON array: send a JSON object`, "")},
+			want: failure(400, "BadRequest", `the object provided is unrecognized (must be of type Widget): couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\"apiVersion,omitempty\""; Kind string "json:\"kind,omitempty\"" } (5b227734225d)`, "")},
 		{name: "empty body", method: "POST", path: wPath, header: ct, code: 400,
 			want: failure(400, "BadRequest", `the request body is empty: send the object as JSON`, "")},
 		{name: "unknown fields, strict", method: "POST", path: wPath + "?fieldValidation=Strict", header: ct, code: 400,
@@ -63,11 +64,16 @@ func TestCreate(t *testing.T) {
 		{name: "unknown fields ignored", method: "POST", path: wPath + "?fieldValidation=Ignore", header: ct, code: 201,
 			body: `{"metadata":{"name":"w4"},"spec":{"color":"green","colour":"green"}}`, want: w4JSON,
 			wantHeader: map[string]string{"Warning": ""}},
-		{name: "bad fieldValidation", method: "POST", path: wPath + "?fieldValidation=Loose", body: w4Body, header: ct, code: 400,
-			want: failure(400, "BadRequest", `invalid query parameter fieldValidation="Loose": supported values: "Ignore", "Warn", "Strict"`, "")},
+		{name: "a finalizer without a domain is a warning", method: "POST", path: wPath, header: ct, code: 201,
+			body:       `{"metadata":{"name":"w4","finalizers":["hold","example.com/ok"]},"spec":{"color":"green"}}`,
+			want:       strings.Replace(w4JSON, `"creationTimestamp":"<time>"`, `"creationTimestamp":"<time>","finalizers":["hold","example.com/ok"]`, 1),
+			wantHeader: map[string]string{"Warning": `299 - "metadata.finalizers: \"hold\": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers"`}},
+		{name: "bad fieldValidation", method: "POST", path: wPath + "?fieldValidation=Loose", body: w4Body, header: ct, code: 422,
+			want: failure(422, "Invalid", `CreateOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "Loose": supported values: "", "Ignore", "Strict", "Warn"`,
+				`{"group":"meta.k8s.io","kind":"CreateOptions","causes":[{"reason":"FieldValueNotSupported","message":"Unsupported value: \"Loose\": supported values: \"\", \"Ignore\", \"Strict\", \"Warn\"","field":"fieldValidation"}]}`)},
 		{name: "namespace differs from the URL", method: "POST", path: wPath, header: ct, code: 400,
 			body: `{"metadata":{"name":"w4","namespace":"other"}}`,
-			want: failure(400, "BadRequest", `the namespace of the provided object (other) does not match the namespace sent on the request (default)`, "")},
+			want: failure(400, "BadRequest", `the namespace of the provided object does not match the namespace sent on the request`, "")},
 		{name: "YAML is not spoken", method: "POST", path: wPath, body: "metadata: {name: w4}", header: []string{"Content-Type", "application/yaml"}, code: 415,
 			want: failure(415, "UnsupportedMediaType", `the body of the request was in an unknown format ("application/yaml") - accepted media types include: application/json`, "")},
 		{name: "create needs a namespace", method: "POST", path: "/apis/test.kitchensync.io/v1/widgets", body: w4Body, header: ct, code: 405,
