@@ -27,7 +27,7 @@ func Example_step13_listersTakeLabelSelectors() {
 func Example_step14_customResourcesLiveUnderApis() {
 	chapters.CustomResourcesLiveUnderApis(os.Stdout)
 	// Output:
-	// GET /api/v1/orders: 404 the server could not find the requested resource
+	// GET /api/v1/orders: 404 page not found (plain text)
 	// GET /apis/menu.example.com/v1/orders: 200, 1 order
 	// GET /apis/menu.example.com/v1/namespaces/dinner/orders: 200, 1 order
 }

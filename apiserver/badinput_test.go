@@ -123,12 +123,12 @@ func TestBadInput(t *testing.T) {
 			f.create(nil, "a", "red", nil)
 			_, err := f.widgets.Patch(f.ctx, "a", apiserver.MergePatchType, []byte(`{"metadata":{"name":"b"}}`), apiserver.PatchOptions{})
 			return err
-		}, apiserver.IsInvalid, `metadata.name: Invalid value: "b": field is immutable`},
+		}, apiserver.IsBadRequest, `the name of the object (b) does not match the name on the URL (a)`},
 		{"patch changes namespace", func(f *fixture) error {
 			f.create(nil, "a", "red", nil)
 			_, err := f.widgets.Patch(f.ctx, "a", apiserver.MergePatchType, []byte(`{"metadata":{"namespace":"x"}}`), apiserver.PatchOptions{})
 			return err
-		}, apiserver.IsInvalid, `metadata.namespace: Invalid value: "x": field is immutable`},
+		}, apiserver.IsBadRequest, `the namespace of the object (x) does not match the namespace on the request (ns)`},
 		{"patch with bad JSON", func(f *fixture) error {
 			f.create(nil, "a", "red", nil)
 			_, err := f.widgets.Patch(f.ctx, "a", apiserver.MergePatchType, []byte(`{"spec":`), apiserver.PatchOptions{})

@@ -3,7 +3,10 @@ package apiserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
+	"strconv"
 	"strings"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
@@ -34,12 +37,17 @@ const (
 //
 // Errors: 404 NotFound for a missing object (not for apply), or a subresource the kind
 // does not have; 400 BadRequest for another patch type, or a patch that
-// is malformed, cannot be applied (a failed JSON patch "test"), does not
-// decode into the kind, or changes apiVersion or kind (the message says
-// which); 413 RequestEntityTooLarge for a JSON patch of more than 10,000
-// operations; 422 Invalid for a patch that changes metadata.name or
-// metadata.namespace, or options Kubernetes refuses (apply without a
-// field manager, force on another patch type); the errors of Update.
+// is malformed, cannot be applied (a merge patch), does not decode into
+// the kind, changes apiVersion or kind, or changes metadata.name or
+// metadata.namespace (the message says which); 422 Invalid for a JSON
+// patch that does not apply (a failed "test", a missing path), with
+// kube-apiserver's generic message, and for options Kubernetes refuses
+// (apply without a field manager, force on another patch type); 413
+// RequestEntityTooLarge for a JSON patch of more than 10,000 operations;
+// the errors of Update.
+//
+// As in kube-apiserver (whose JSON patch library is json-patch v4), a
+// "replace" of a key that an object does not have adds it.
 func (c *ResourceClient) Patch(ctx context.Context, name string, pt PatchType, data []byte, opts PatchOptions, subresources ...string) (Object, error) {
 	info, err := c.begin(ctx, VerbPatch)
 	if err != nil {
@@ -111,7 +119,10 @@ func applyPatch(info KindInfo, cur Object, pt PatchType, data []byte) (Object, e
 		return nil, NewInternalError(err)
 	}
 	patched, err := apply(doc)
-	if err != nil {
+	switch {
+	case err != nil && pt == JSONPatchType:
+		return nil, errJSONPatchFailed(err)
+	case err != nil:
 		return nil, NewBadRequest(fmt.Sprintf("the patch cannot be applied: %v", err))
 	}
 	next := info.New()
@@ -121,15 +132,34 @@ func applyPatch(info KindInfo, cur Object, pt PatchType, data []byte) (Object, e
 	if *next.GetTypeMeta() != info.TypeMeta() {
 		return nil, NewBadRequest(fmt.Sprintf("a patch cannot change apiVersion or kind (of %s)", info.GroupVersionKind()))
 	}
+	// The patched object must still be the one the request named; an
+	// emptied namespace is the request's again. Worded as kube-apiserver
+	// words it.
 	cm, nm := cur.GetObjectMeta(), next.GetObjectMeta()
-	var errs FieldErrors
 	if nm.Name != cm.Name {
-		errs.Invalid("metadata.name", nm.Name, "field is immutable")
+		return nil, NewBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", nm.Name, cm.Name))
 	}
-	if nm.Namespace != cm.Namespace {
-		errs.Invalid("metadata.namespace", nm.Namespace, "field is immutable")
+	if nm.Namespace != "" && nm.Namespace != cm.Namespace {
+		return nil, NewBadRequest(fmt.Sprintf(
+			"the namespace of the object (%s) does not match the namespace on the request (%s)", nm.Namespace, cm.Namespace))
 	}
-	return next, errs.ToError(info.GroupKind(), cm.Name)
+	nm.Namespace = cm.Namespace
+	return next, nil
+}
+
+// errJSONPatchFailed is kube-apiserver's answer to a JSON patch that does
+// not apply (a "test" that fails, a path that is not there): 422 with a
+// generic message, which does not say why (err): the real server drops
+// it too.
+func errJSONPatchFailed(error) *StatusError {
+	return &StatusError{ErrStatus: Status{
+		TypeMeta: TypeMeta{APIVersion: "v1", Kind: "Status"},
+		Status:   "Failure",
+		Code:     422,
+		Reason:   StatusReasonInvalid,
+		Message:  "the server rejected our request due to an error in our request",
+		Details:  &StatusDetails{},
+	}}
 }
 
 // patchFunc returns the function that applies a patch of type pt to a
@@ -163,8 +193,50 @@ func patchFunc(pt PatchType, data []byte) (func(doc []byte) ([]byte, error), err
 				out, err = nil, fmt.Errorf("invalid operation: %v", r)
 			}
 		}()
-		return p.ApplyWithOptions(doc, opts)
+		return applyReplacingMissing(p, doc, opts)
 	}, nil
+}
+
+// applyReplacingMissing applies p to doc as kube-apiserver's json-patch v4
+// does, where a "replace" of a key that an object lacks adds it (v5, used
+// here, refuses it). The whole patch is tried first; only if it fails on
+// such a replace is it applied again one operation at a time (for
+// patches of at most a hundred operations, so that a long patch cannot
+// make the server parse the document thousands of times).
+func applyReplacingMissing(p jsonpatch.Patch, doc []byte, opts *jsonpatch.ApplyOptions) ([]byte, error) {
+	out, err := p.ApplyWithOptions(doc, opts)
+	if err == nil || !errors.Is(err, jsonpatch.ErrMissing) || len(p) > 100 {
+		return out, err
+	}
+	for _, op := range p {
+		next, err := jsonpatch.Patch{op}.ApplyWithOptions(doc, opts)
+		if err != nil && op.Kind() == "replace" && errors.Is(err, jsonpatch.ErrMissing) && lastIsKey(op) {
+			add := maps.Clone(op)
+			raw := json.RawMessage(`"add"`)
+			add["op"] = &raw
+			next, err = jsonpatch.Patch{add}.ApplyWithOptions(doc, opts)
+		}
+		if err != nil {
+			return nil, err
+		}
+		doc = next
+	}
+	return doc, nil
+}
+
+// lastIsKey reports whether op's path ends in an object key rather than
+// an array index ("-" or a number), which a replace may not add.
+func lastIsKey(op jsonpatch.Operation) bool {
+	path, err := op.Path()
+	if err != nil {
+		return false
+	}
+	last := path[strings.LastIndexByte(path, '/')+1:]
+	if last == "-" {
+		return false
+	}
+	_, err = strconv.Atoi(last)
+	return err != nil
 }
 
 func truncate(b []byte, n int) string {

@@ -28,8 +28,18 @@ func TestJSONPatch(t *testing.T) {
 			t.Errorf("patched: spec diff (-want +got) %s status %+v generation %d", diff, got.Status, got.Generation)
 		}
 		_, err = f.widgets.Patch(f.ctx, "a", apiserver.JSONPatchType, []byte(`[{"op":"test","path":"/spec/color","value":"blue"}]`), apiserver.PatchOptions{})
-		if !apiserver.IsBadRequest(err) || !strings.Contains(err.Error(), "the patch cannot be applied") {
-			t.Errorf("a failed test operation = %v, want 400 BadRequest", err)
+		if !apiserver.IsInvalid(err) || err.Error() != "the server rejected our request due to an error in our request" {
+			t.Errorf("a failed test operation = %v, want kube-apiserver's 422 Invalid", err)
+		}
+		// As kube-apiserver's json-patch v4 does, a replace of a key the
+		// object lacks adds it; of an array index past the end, fails.
+		got, err = f.widgets.Patch(f.ctx, "a", apiserver.JSONPatchType, []byte(`[{"op":"replace","path":"/metadata/labels","value":{"x":"y"}}]`), apiserver.PatchOptions{})
+		if err != nil || got.Labels["x"] != "y" {
+			t.Errorf("replace of a missing key = %v, labels %v; want it added", err, got.Labels)
+		}
+		_, err = f.widgets.Patch(f.ctx, "a", apiserver.JSONPatchType, []byte(`[{"op":"replace","path":"/spec/tags/1","value":"cold"}]`), apiserver.PatchOptions{})
+		if !apiserver.IsInvalid(err) {
+			t.Errorf("replace past the end of an array = %v, want 422 Invalid", err)
 		}
 	})
 }
@@ -81,7 +91,7 @@ func TestPatchRefusesBadPatches(t *testing.T) {
 		// Copies that double the document each time stop at the copy
 		// limit long before they can exhaust memory.
 		{"copies are capped", "[" + strings.TrimSuffix(copies, ",") + "]", apiserver.JSONPatchType,
-			apiserver.IsBadRequest, "the patch cannot be applied"},
+			apiserver.IsInvalid, "the server rejected our request due to an error in our request"},
 		{"operations are capped", "[" + strings.TrimSuffix(tooMany, ",") + "]", apiserver.JSONPatchType,
 			apiserver.IsTooLarge, "the JSON patch has 10001 operations; at most 10000 are allowed"},
 		{"a JSON patch that is not a list", `{"op":"add"}`, apiserver.JSONPatchType,
@@ -89,7 +99,7 @@ func TestPatchRefusesBadPatches(t *testing.T) {
 		{"a JSON patch that changes the kind", `[{"op":"replace","path":"/kind","value":"Gadget"}]`, apiserver.JSONPatchType,
 			apiserver.IsBadRequest, "a patch cannot change apiVersion or kind"},
 		{"a JSON patch that renames", `[{"op":"replace","path":"/metadata/name","value":"b"}]`, apiserver.JSONPatchType,
-			apiserver.IsInvalid, `metadata.name: Invalid value: "b": field is immutable`},
+			apiserver.IsBadRequest, `the name of the object (b) does not match the name on the URL (a)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -40,7 +40,7 @@ func TestCoreGroup(t *testing.T) {
 		{"GET", "/apis", "", 200, `{"kind":"APIGroupList","apiVersion":"v1","groups":[]}`},
 		{"POST", "/api/v1/namespaces/default/notes", `{"metadata":{"name":"n1"},"data":{"k":"v"}}`, 201,
 			`{"apiVersion":"v1","kind":"Note","metadata":{"name":"n1","namespace":"default","uid":"<uid>","resourceVersion":"2","generation":1,"creationTimestamp":"<time>"},"data":{"k":"v"}}`},
-		{"GET", "/api/v1/namespaces/default/notes/n1/status", "", 404, notFoundPath},
+		{"GET", "/api/v1/namespaces/default/notes/n1/status", "", 404, failure(404, "NotFound", `notes "n1" not found`, `{"name":"n1","kind":"notes"}`)},
 	} {
 		got := do(t, ts, step.method, step.path, step.body)
 		if diff := cmp.Diff(decode(t, step.want), got.Body); diff != "" || got.Code != step.code {

@@ -17,7 +17,7 @@ import (
 
 // FuzzHandler sends requests of every method with fuzzed paths, queries
 // and bodies (delete options among them): no panic, never a 500, always a
-// JSON answer.
+// JSON answer, but for the plain-text 404 of a path not served.
 func FuzzHandler(f *testing.F) {
 	for _, c := range []struct {
 		method      uint8
@@ -54,7 +54,8 @@ func FuzzHandler(f *testing.F) {
 		req.Body = http.MaxBytesReader(nil, req.Body, 1<<20)
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
-		if rec.Code >= 500 || rec.Header().Get("Content-Type") != "application/json" {
+		notServed := rec.Code == http.StatusNotFound && rec.Body.String() == "404 page not found\n"
+		if rec.Code >= 500 || rec.Header().Get("Content-Type") != "application/json" && !notServed {
 			t.Errorf("%s %s?%s: %d %q %s", req.Method, path, query, rec.Code, rec.Header().Get("Content-Type"), rec.Body)
 		}
 	})

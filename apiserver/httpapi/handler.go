@@ -203,7 +203,8 @@ func (h *Handler) parseTarget(gv apiserver.GroupVersion, rest []string) (target,
 	if len(rest) > 2 {
 		t.subresource = rest[2]
 		if t.subresource != "status" || !hasStatus(info) {
-			return t, errNotFound()
+			// As for a custom resource: the object is "not found".
+			return t, apiserver.NewNotFound(info.GroupResource(), t.name)
 		}
 	}
 	return t, nil

@@ -136,7 +136,7 @@ func TestKubectl(t *testing.T) {
 	k.must("widget.test.kitchensync.io/w1 patched\n", "patch", "widget", "w1", "--type=json", "-p", `[{"op":"add","path":"/spec/tags","value":["new"]}]`)
 	k.must("widget.test.kitchensync.io/w1 patched\n", "patch", "widget", "w1", "--subresource=status", "--type=merge", "-p", `{"status":{"phase":"Ready"}}`)
 	k.must("5 [\"new\"] Ready 3\n", "get", "widget", "w1", "-o", `jsonpath={.spec.size} {.spec.tags} {.status.phase} {.metadata.generation}{"\n"}`)
-	k.fail(`error: application/strategic-merge-patch+json is not supported by test.kitchensync.io/v1, Kind=Widget: the body of the request was in an unknown format ("application/strategic-merge-patch+json") - accepted media types include: application/merge-patch+json, application/json-patch+json, application/apply-patch+yaml (kubectl patch --type=merge or --type=json, kubectl apply --server-side)`+"\n",
+	k.fail(`error: application/strategic-merge-patch+json is not supported by test.kitchensync.io/v1, Kind=Widget: the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`+"\n",
 		"patch", "widget", "w1", "-p", `{"spec":{"size":6}}`)
 
 	bad := k.file("bad.yaml", "apiVersion: test.kitchensync.io/v1\nkind: Widget\nmetadata: {name: w3}\nspec: {colour: red}\n")

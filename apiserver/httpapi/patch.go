@@ -12,7 +12,7 @@ import (
 func (h *Handler) patch(w http.ResponseWriter, r *http.Request, t target) error {
 	pt := apiserver.PatchType(mediaType(r))
 	if pt != apiserver.MergePatchType && pt != apiserver.JSONPatchType && pt != apiserver.ApplyPatchType {
-		return errUnsupportedPatch(string(pt))
+		return errUnsupportedPatch()
 	}
 	opts, err := patchOptions(r, pt)
 	if err != nil {

@@ -32,6 +32,10 @@ func writeError(w http.ResponseWriter, err error) {
 	if !errors.As(err, &se) || se == nil {
 		se = apiserver.NewInternalError(err)
 	}
+	if se == pageNotFound {
+		http.NotFound(w, nil)
+		return
+	}
 	st := se.Status()
 	code := int(st.Code)
 	if code < 400 || code > 599 {
@@ -62,12 +66,17 @@ const (
 	reasonNotAcceptable        apiserver.StatusReason = "NotAcceptable"
 )
 
-// errNotFound is the 404 for a path the server does not serve, worded as
-// Kubernetes words it.
-func errNotFound() *apiserver.StatusError {
-	return newStatusError(http.StatusNotFound, apiserver.StatusReasonNotFound,
-		"the server could not find the requested resource")
-}
+// pageNotFound is the 404 for a path the server does not serve. Like
+// kube-apiserver, which hands such a path to Go's http.NotFound,
+// writeError sends it as plain text ("404 page not found"), not as a
+// Status; clients (client-go, kubectl, package rest) read it as
+// NotFound all the same.
+var pageNotFound = newStatusError(http.StatusNotFound, apiserver.StatusReasonNotFound,
+	"the server could not find the requested resource")
+
+// errNotFound is the 404 for a path the server does not serve; see
+// [pageNotFound].
+func errNotFound() *apiserver.StatusError { return pageNotFound }
 
 // errMethodNotAllowed is the 405 for a method a path does not take; the
 // message says which methods it does take.
@@ -78,11 +87,12 @@ func errMethodNotAllowed(w http.ResponseWriter, method, path string, allowed ...
 }
 
 // errUnsupportedPatch is the 415 for a patch type the server cannot apply.
-func errUnsupportedPatch(got string) *apiserver.StatusError {
+// It is worded as kube-apiserver words it for a custom resource, which
+// does not name the type it got.
+func errUnsupportedPatch() *apiserver.StatusError {
 	return newStatusError(http.StatusUnsupportedMediaType, reasonUnsupportedMediaType, fmt.Sprintf(
-		"the body of the request was in an unknown format (%q) - accepted media types include: %s, %s, %s "+
-			"(kubectl patch --type=merge or --type=json, kubectl apply --server-side)", got,
-		apiserver.MergePatchType, apiserver.JSONPatchType, apiserver.ApplyPatchType))
+		"the body of the request was in an unknown format - accepted media types include: %s, %s, %s",
+		apiserver.JSONPatchType, apiserver.MergePatchType, apiserver.ApplyPatchType))
 }
 
 // errUnsupportedBody is the 415 for a create or update body that is not

@@ -36,7 +36,16 @@ const (
 	gPath  = "/apis/test.kitchensync.io/v1/gadgets"
 )
 
-var notFoundPath = failure(404, "NotFound", "the server could not find the requested resource", "")
+// notFoundPath is the plain-text 404 of a path the server does not serve,
+// as JSON (a string).
+const notFoundPath = `"404 page not found"`
+
+// w1NotFound and g1NotFound are the JSON 404s of a subresource the kind
+// does not have: the object is "not found", as for a custom resource.
+var (
+	w1NotFound = failure(404, "NotFound", `widgets.test.kitchensync.io "w1" not found`, `{"name":"w1","group":"test.kitchensync.io","kind":"widgets"}`)
+	g1NotFound = failure(404, "NotFound", `gadgets.test.kitchensync.io "g1" not found`, `{"name":"g1","group":"test.kitchensync.io","kind":"gadgets"}`)
+)
 
 type routeCase struct {
 	name   string
@@ -150,8 +159,8 @@ func TestRead(t *testing.T) {
 			wantHeader: map[string]string{"Retry-After": "1"}},
 		{name: "namespaced path of a cluster-scoped kind", method: "GET", path: "/apis/test.kitchensync.io/v1/namespaces/default/gadgets/g1", code: 404, want: notFoundPath},
 		{name: "cluster path of a namespaced object", method: "GET", path: "/apis/test.kitchensync.io/v1/widgets/w1", code: 404, want: notFoundPath},
-		{name: "unknown subresource", method: "GET", path: w1Path + "/scale", code: 404, want: notFoundPath},
-		{name: "status of a kind without status", method: "GET", path: gPath + "/g1/status", code: 404, want: notFoundPath},
+		{name: "unknown subresource", method: "GET", path: w1Path + "/scale", code: 404, want: w1NotFound},
+		{name: "status of a kind without status", method: "GET", path: gPath + "/g1/status", code: 404, want: g1NotFound},
 		{name: "too deep", method: "GET", path: w1Path + "/status/more", code: 404, want: notFoundPath},
 		{name: "empty segment", method: "GET", path: "/apis/test.kitchensync.io/v1/namespaces//widgets", code: 404, want: notFoundPath},
 		{name: "unknown resource", method: "GET", path: "/apis/test.kitchensync.io/v1/namespaces/default/gizmos", code: 404, want: notFoundPath},

@@ -16,15 +16,6 @@ import (
 // test fails only on a difference not listed here.
 var knownDifferences = map[string]string{
 	"no-such-namespace/0": `namespaces are not objects: 201 (real: 404 namespaces "nosuchns" not found)`,
-	"no-such-namespace/1": "namespace mismatch message names both namespaces (real: without them)",
-	"bad-input/2":         "malformed JSON: other wording (real: \"the object provided is unrecognized ...\")",
-	"bad-input/3":         `no Warning for a finalizer name without a domain (real: 299 "metadata.finalizers: \"hold\": prefer a domain-qualified finalizer name ...")`,
-	"field-validation/2":  "unknown fieldValidation value is 400 BadRequest (real: 422 Invalid on CreateOptions.meta.k8s.io, with a cause)",
-	"patches/2":           "JSON patch whose test op fails is 400 BadRequest (real: 422 Invalid, generic message)",
-	"patches/3":           "JSON patch replace of a missing key is 400 (real: 200, the key is added)",
-	"patches/4":           "merge patch changing metadata.name is 422 immutable (real: 400 \"the name of the object (zz) does not match the name on the URL (pa)\")",
-	"misc-endpoints/3":    "415 for strategic merge patch names the type and kubectl's flags; does not list application/apply-patch+yaml",
-	"misc-endpoints/4":    "unknown resource is a JSON 404 Status (real: plain text \"404 page not found\")",
 }
 
 // TestRealServer plays every case on a real kube-apiserver and on

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strings"
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
@@ -96,7 +97,12 @@ func CustomResourcesLiveUnderApis(w io.Writer) {
 			Message string            // a Status, for an error
 			Items   []json.RawMessage // a list, for a success
 		}
-		json.Unmarshal(body, &answer)
+		if json.Unmarshal(body, &answer) != nil {
+			// A path no resource lives at is Go's plain-text 404, as
+			// on a real API server.
+			fmt.Fprintf(w, "GET %s: %s (plain text)\n", path, strings.TrimSpace(string(body)))
+			continue
+		}
 		if code != http.StatusOK {
 			fmt.Fprintf(w, "GET %s: %d %s\n", path, code, answer.Message)
 			continue
