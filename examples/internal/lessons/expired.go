@@ -10,14 +10,22 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/reconcile"
 )
 
 // WatchExpired cuts the runner off: its watch ends and, while it cannot
 // get back, an order is cancelled, another placed, a third amended, and
 // the front desk forgets its history (compaction). When the runner comes
 // back and asks to watch from where it left off, the answer is 410 Gone
-// (Expired): it relists, and the delete it missed reaches its handler as
-// a tombstone (finalStateUnknown), with the last state it knew.
+// (Expired): it relists, and the delete it missed reaches the
+// controller's handler as a tombstone (DeleteStateUnknown), with the
+// last state it knew. The chef reconciles what the relist changed, reading
+// the cache, not the events.
+//
+// It is wired as a controller of your own would be: a
+// [informer.SharedInformerFactory] (over a ListerWatcher that can get
+// stuck, the lift), [reconcile.For] with a predicate that tells what
+// reaches the handler, and the factory's WaitForCacheSync.
 func WatchExpired(ctx context.Context, w io.Writer) error {
 	w = serialised(w)
 	// The reflector backs off in real time before it relists, so in this
@@ -31,31 +39,37 @@ func WatchExpired(ctx context.Context, w io.Writer) error {
 			return err
 		}
 	}
-	g := &gate{lw: srv.Resource(kitchen.OrderResource), log: log, open: make(chan struct{})}
+	g := &gate{log: log, open: make(chan struct{})}
 	close(g.open)
-	tombstone := make(chan struct{})
-	inf := informer.NewSharedIndexInformer[*kitchen.Order](g, informer.Options[*kitchen.Order]{
-		WatchErrorHandler: func(err error) {
-			if apiserver.IsExpired(err) {
-				log.Say("runner", "watch failed: 410 Expired (%v) → relist", err)
-				return
-			}
-			log.Say("runner", "watch failed: %v", err)
-		}})
-	reg, err := inf.AddEventHandler(expiredHandler{log: log, tombstone: tombstone})
+	f := informer.NewSharedInformerFactoryFor(srv.Scheme(), func(gvr apiserver.GroupVersionResource, ns string) informer.ListerWatcher {
+		g.lw = srv.Resource(gvr).Namespace(ns)
+		return g
+	}, 0, informer.WithWatchErrorHandler(func(_ apiserver.GroupVersionResource, err error) {
+		if apiserver.IsExpired(err) {
+			log.Say("runner", "watch failed: 410 Expired (%v) → relist", err)
+			return
+		}
+		log.Say("runner", "watch failed: %v", err)
+	}))
+	inf := informer.InformerFor[*kitchen.Order](f)
+	gone := make(chan struct{}) // closed when the chef finds order-2 gone
+	chef, err := soupChef(inf.Lister(), log, gone)
 	if err != nil {
+		return err
+	}
+	if err := reconcile.For(chef, inf, handlerTold(log)); err != nil {
 		return err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	defer wg.Wait()
+	defer f.Shutdown()
 	defer cancel()
-	wg.Go(func() { inf.Run(ctx) })
-	select {
-	case <-reg.Synced(): // the handler has seen the initial list
-	case <-ctx.Done():
+	f.Start(ctx)
+	if !informer.WaitForCacheSync(ctx, inf) {
 		return ctx.Err()
 	}
+	wg.Go(func() { _ = chef.Start(ctx) })
 
 	// A watch that ends within a second of its start without an event
 	// looks broken to a reflector (client-go's "very short watch"): it
@@ -74,13 +88,58 @@ func WatchExpired(ctx context.Context, w io.Writer) error {
 	heading(w, "2. The runner is back: it watches from its last resourceVersion %s", inf.LastSyncResourceVersion())
 	g.reopen()
 	select {
-	case <-tombstone:
+	case <-gone:
 	case <-ctx.Done():
 		return ctx.Err()
 	}
 	cached := inf.GetIndexer().ListKeys()
 	fmt.Fprintf(w, "\n  the runner's memory now: %v (in step with the front desk)\n", cached)
 	return nil
+}
+
+// soupChef is the lesson's controller: it reads each order it is handed
+// from the cache and says what it finds; it closes gone when it finds an
+// order gone.
+func soupChef(orders *informer.Lister[*kitchen.Order], log *kitchen.Narrator, gone chan struct{}) (*reconcile.Controller, error) {
+	return reconcile.NewController("chef", reconcile.ReconcilerFunc(func(_ context.Context, req reconcile.Request) (reconcile.Result, error) {
+		o, err := orders.Namespace(req.Namespace).Get(req.Name)
+		switch {
+		case apiserver.IsNotFound(err):
+			log.Say("chef", "%s: not in the cache any more: the table left, nothing to cook", req.Name)
+			close(gone)
+		case err != nil:
+			return reconcile.Result{}, err
+		default:
+			log.Say("chef", "%s: %d× %s (rv %s)", req.Name, o.Spec.Items[0].Quantity, o.Spec.Items[0].Dish, o.ResourceVersion)
+		}
+		return reconcile.Result{}, nil
+	}), reconcile.Options{})
+}
+
+// handlerTold is a predicate that lets every event through and tells
+// what reached the controller's handler.
+func handlerTold(log *kitchen.Narrator) reconcile.Predicate[*kitchen.Order] {
+	return reconcile.Funcs[*kitchen.Order]{
+		CreateFunc: func(e reconcile.CreateEvent[*kitchen.Order]) bool {
+			log.Say("runner", "OnAdd %s (rv %s, initial list: %v)", e.Object.Name, e.Object.ResourceVersion, e.IsInInitialList)
+			return true
+		},
+		UpdateFunc: func(e reconcile.UpdateEvent[*kitchen.Order]) bool {
+			old, o := e.ObjectOld, e.ObjectNew
+			if old.ResourceVersion == o.ResourceVersion {
+				// client-go does this too: a relist hands every unchanged
+				// object over again, so handlers must be idempotent.
+				log.Say("runner", "OnUpdate %s (rv %s → %s: unchanged, the relist hands it over again)", o.Name, old.ResourceVersion, o.ResourceVersion)
+				return true
+			}
+			log.Say("runner", "OnUpdate %s (rv %s → %s)", o.Name, old.ResourceVersion, o.ResourceVersion)
+			return true
+		},
+		DeleteFunc: func(e reconcile.DeleteEvent[*kitchen.Order]) bool {
+			log.Say("runner", "OnDelete %s (last known rv %s, tombstone: %v)", e.Object.Name, e.Object.ResourceVersion, e.DeleteStateUnknown)
+			return true
+		},
+	}
 }
 
 // meanwhile is what happens while the runner is away.
@@ -116,7 +175,7 @@ func soup(name string, table int) *kitchen.Order {
 // gate is a ListerWatcher that can keep the runner from watching: the
 // runner stuck in the lift.
 type gate struct {
-	lw  informer.ListerWatcher
+	lw  informer.ListerWatcher // set by the factory's ListerWatcherFor
 	log *kitchen.Narrator
 
 	mu   sync.Mutex // guards open
@@ -155,31 +214,4 @@ func (g *gate) Watch(ctx context.Context, opts apiserver.ListOptions) (apiserver
 	}
 	g.log.Say("runner", "WATCH orders from rv %s", opts.ResourceVersion)
 	return g.lw.Watch(ctx, opts)
-}
-
-// expiredHandler narrates what reaches the handler.
-type expiredHandler struct {
-	log       *kitchen.Narrator
-	tombstone chan struct{}
-}
-
-func (h expiredHandler) OnAdd(o *kitchen.Order, initial bool) {
-	h.log.Say("runner", "OnAdd %s (rv %s, initial list: %v)", o.Name, o.ResourceVersion, initial)
-}
-
-func (h expiredHandler) OnUpdate(old, o *kitchen.Order) {
-	if old.ResourceVersion == o.ResourceVersion {
-		// client-go does this too: a relist hands every unchanged object
-		// over again, so handlers must be idempotent.
-		h.log.Say("runner", "OnUpdate %s (rv %s → %s: unchanged, the relist hands it over again)", o.Name, old.ResourceVersion, o.ResourceVersion)
-		return
-	}
-	h.log.Say("runner", "OnUpdate %s (rv %s → %s)", o.Name, old.ResourceVersion, o.ResourceVersion)
-}
-
-func (h expiredHandler) OnDelete(o *kitchen.Order, finalStateUnknown bool) {
-	h.log.Say("runner", "OnDelete %s (last known rv %s, tombstone: %v)", o.Name, o.ResourceVersion, finalStateUnknown)
-	if finalStateUnknown {
-		close(h.tombstone)
-	}
 }

@@ -107,6 +107,7 @@ func TestWatchExpired(t *testing.T) {
 		`\[runner\] watch failed: 410 Expired`,
 		`\[runner\] LIST orders: 3 orders at rv 7`,
 		`\[runner\] OnDelete order-2 \(last known rv 3, tombstone: true\)`,
+		`\[chef\] order-2: not in the cache any more`,
 		`the runner's memory now: \[dinner/order-1 dinner/order-3 dinner/order-4\]`,
 	)
 	for _, p := range []string{`OnUpdate order-3 \(rv 4 → 7\)`, `OnAdd order-4 \(rv 6, initial list: false\)`} {
