@@ -209,6 +209,15 @@
 //
 // Each takes -h, which says what it does and how to call it.
 //
+// A kitchen is truly concurrent, so two runs can tell the same hand-offs
+// in a different order. The tests of restaurant (seed 1),
+// order-lifecycle, watch-expired and finalizers pin the whole narration
+// in golden files under the program's testdata/, played in virtual time
+// (testing/synctest) under a [kitchen.Conductor], which lets the kitchen
+// take one hand-off at a time in a fixed order; go test
+// ./examples/order-lifecycle -update rewrites one after a change meant to
+// alter the story.
+//
 // # Rosetta: kitchensync, client-go, controller-runtime, kubebuilder
 //
 // What you write here, and what you will write against a real cluster.

@@ -94,5 +94,9 @@ func (r *Restaurant) openDesk(cfg Config) (desk, error) {
 		}
 		r.Server, r.closeServer = srv, srv.Close
 	}
-	return inProcess(r.Server, resync, r.Tracer), nil
+	d := inProcess(r.Server, resync, r.Tracer)
+	if cfg.Conductor != nil {
+		d.factory = cfg.Conductor.factory(r.Server, resync, r.Tracer)
+	}
+	return d, nil
 }

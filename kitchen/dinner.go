@@ -25,6 +25,9 @@ type DinnerConfig struct {
 	Minute time.Duration
 	// Verbosity of the narration written to RunDinner's writer.
 	Verbosity Verbosity
+	// Conductor, when set, makes the whole narration the same for a seed
+	// (see [Config].Conductor; for tests under testing/synctest).
+	Conductor *Conductor
 }
 
 // dinnerEvent is one thing the waiter does at a kitchen time.
@@ -121,7 +124,7 @@ func dinnerStock(menu []*Dish, n int) map[string]Quantity {
 // serve plays the plan: the waiter acts at each event's kitchen time.
 func (p dinnerPlan) serve(ctx context.Context, r *Restaurant, obs *observer) error {
 	for _, e := range p.events {
-		if err := r.Clock.SleepUntil(ctx, e.at); err != nil {
+		if err := r.Clock.SleepUntil(ctx, e.at); err != nil || !r.WaitTurn(ctx) {
 			return nil // the service was called off
 		}
 		var err error
@@ -158,13 +161,16 @@ func (p dinnerPlan) serve(ctx context.Context, r *Restaurant, obs *observer) err
 // a few between runs even in virtual time, and so can the order of
 // narration lines from different goroutines within one kitchen instant:
 // same-instant events collapse on the rail, or collide in a write and
-// retry, as the scheduler happens to run them.
+// retry, as the scheduler happens to run them. With a [Conductor] (in
+// virtual time) nothing is left to the scheduler: the whole narration and
+// the whole Summary are the same for a seed (examples/restaurant pins
+// seed 1's in testdata/seed1-narration.golden).
 func RunDinner(ctx context.Context, w io.Writer, cfg DinnerConfig) (Summary, error) {
 	if cfg.Orders <= 0 {
 		cfg.Orders = 30
 	}
 	plan := planDinner(cfg)
-	r, err := Open(ctx, Config{Minute: cfg.Minute, Out: w, Verbosity: cfg.Verbosity, Stock: plan.stock,
+	r, err := Open(ctx, Config{Minute: cfg.Minute, Out: w, Verbosity: cfg.Verbosity, Stock: plan.stock, Conductor: cfg.Conductor,
 		Stations: dinnerStations(),
 		// The story's cream goes off at minute 30; fresh cream comes at 40.
 		Expiries:   map[string]time.Duration{"cream": 30 * time.Minute},

@@ -81,6 +81,11 @@ type Config struct {
 	// nil, the restaurant makes its own. Nil with no narration traces
 	// nothing, at no cost.
 	Tracer *trace.Tracer
+	// Conductor, when set, lets the kitchen take one step at a time, in
+	// an order that does not depend on the goroutine scheduler, so that
+	// a service narrates the same way every time (see [Conductor]; for
+	// tests under testing/synctest). Nil: the kitchen runs concurrently.
+	Conductor *Conductor
 }
 
 // Restaurant is a whole kitchen wired on kitchensync: the API server, the
@@ -110,6 +115,7 @@ type Restaurant struct {
 	recorder     *record.Recorder // nil without Config.Events
 	chefs, cooks *reconcile.Controller
 	ready        chan struct{} // closed once Run has started the controllers
+	conductor    *Conductor    // nil: no turns to wait for
 	runOnce      sync.Once
 }
 
@@ -119,7 +125,7 @@ type Restaurant struct {
 // them before returning its error.
 func Open(ctx context.Context, cfg Config) (*Restaurant, error) {
 	cfg = cfg.withDefaults()
-	r := &Restaurant{Namespace: cfg.Namespace, Clock: NewClock(cfg.Minute), ready: make(chan struct{})}
+	r := &Restaurant{Namespace: cfg.Namespace, Clock: NewClock(cfg.Minute), ready: make(chan struct{}), conductor: cfg.Conductor}
 	r.Log = NewNarrator(cfg.Out, r.Clock, cfg.Verbosity)
 	r.Tracer, r.untell = cfg.Tracer, func() {}
 	if cfg.Out != nil && cfg.Verbosity > Quiet {
@@ -136,6 +142,7 @@ func Open(ctx context.Context, cfg Config) (*Restaurant, error) {
 		return nil, err
 	}
 	r.Stations = NewStations(r.Clock, r.Pantry, cfg.Stations)
+	r.Stations.turns = cfg.Conductor
 	if r.Runner, err = NewRunnerFor(d.factory); err != nil {
 		return nil, err
 	}
@@ -147,6 +154,7 @@ func Open(ctx context.Context, cfg Config) (*Restaurant, error) {
 			}
 			return 0
 		}})
+	r.Rail.turns = cfg.Conductor
 	r.Chef = &Chef{Orders: orders, Cooks: r.Runner.Cooks.GetIndexer(), Dishes: r.Runner.Dishes.GetIndexer(),
 		OrderAPI: d.orders, CookAPI: d.cooks, Stations: r.Stations, Pantry: r.Pantry, Clock: r.Clock, Log: r.Log}
 	r.Brigade = &Brigade{Cooks: r.Runner.Cooks.GetIndexer(), CookAPI: d.cooks, Stations: r.Stations, Log: r.Log}
@@ -234,7 +242,8 @@ func (r *Restaurant) wire(cfg Config, scheme *apiserver.Scheme) error {
 		return err
 	}
 	backoff := workqueue.NewItemExponentialFailureRateLimiter[reconcile.Request](r.Clock.Real(time.Minute/2), r.Clock.Real(10*time.Minute))
-	if r.cooks, err = reconcile.NewController("brigade", r.Brigade, reconcile.Options{RateLimiter: backoff, Tracer: r.Tracer}); err != nil {
+	if r.cooks, err = reconcile.NewController("brigade", r.Brigade, reconcile.Options{RateLimiter: backoff, Tracer: r.Tracer,
+		NewQueue: cfg.Conductor.NewQueue(r.Tracer)}); err != nil {
 		return err
 	}
 	orderKind, err := scheme.KindFor(&Order{})
@@ -342,10 +351,19 @@ func (r *Restaurant) Run(ctx context.Context) error {
 func (r *Restaurant) WaitReady(ctx context.Context) bool {
 	select {
 	case <-r.ready:
-		return true
+		return r.WaitTurn(ctx)
 	case <-ctx.Done():
 		return false
 	}
+}
+
+// WaitTurn waits until the restaurant's [Config].Conductor lets the
+// waiter act (at once without one), or until ctx ends (false).
+// [Restaurant.WaitReady] and [Restaurant.WaitForOrder] call it before
+// they return; call it after any other wait (a [Clock.Sleep]) before
+// acting on the kitchen.
+func (r *Restaurant) WaitTurn(ctx context.Context) bool {
+	return r.conductor.WaitTurn(ctx)
 }
 
 // ChefMetrics returns the chef controller's metrics (reconciles by
@@ -385,6 +403,9 @@ func (r *Restaurant) WaitForOrder(ctx context.Context, name string, cond func(*O
 			o = nil
 		}
 		if cond(o) {
+			if !r.WaitTurn(ctx) {
+				return fmt.Errorf("waiting for order %s: %w", name, ctx.Err())
+			}
 			return nil
 		}
 		select {

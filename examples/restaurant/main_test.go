@@ -2,14 +2,15 @@ package main
 
 import (
 	"bytes"
-	"flag"
-	"os"
+	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"testing/synctest"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kitchensync/kitchensync/examples/internal/golden"
 	"github.com/kitchensync/kitchensync/kitchen"
 )
 
@@ -49,13 +50,12 @@ func TestDinnerWithTheProgramsDefaults(t *testing.T) {
 	})
 }
 
-var update = flag.Bool("update", false, "rewrite testdata/*.golden with what the test got")
-
 // TestSummaryGolden pins the summary of the program's default service
 // (seed 1, 30 orders) — the lines a seed fixes — against
-// testdata/seed1.golden, in virtual time, twice: the same seed gives the
-// same summary. Run with -update to rewrite the file after a change that
-// is meant to alter the service.
+// testdata/seed1.golden, in virtual time but without a conductor, twice:
+// the kitchen runs as concurrently as in the program, and the same seed
+// still gives the same summary. Run with -update to rewrite the file
+// after a change that is meant to alter the service.
 func TestSummaryGolden(t *testing.T) {
 	var got [2]string
 	for i := range got {
@@ -72,17 +72,19 @@ func TestSummaryGolden(t *testing.T) {
 	if diff := cmp.Diff(got[0], got[1]); diff != "" {
 		t.Fatalf("two services of seed 1 differ (-first +second):\n%s", diff)
 	}
-	const golden = "testdata/seed1.golden"
-	if *update {
-		if err := os.WriteFile(golden, []byte(got[0]), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got[0]); diff != "" {
-		t.Errorf("summary of seed 1 (-%s +got):\n%s", golden, diff)
-	}
+	golden.Compare(t, "testdata/seed1.golden", got[0])
+}
+
+// TestNarrationGolden pins the whole narration of the program's default
+// service (seed 1, 30 orders, hand-offs) and its whole summary, counters
+// included, against testdata/seed1-narration.golden: in virtual time and
+// one hand-off at a time (a kitchen.Conductor, see package golden).
+func TestNarrationGolden(t *testing.T) {
+	golden.Check(t, "testdata/seed1-narration.golden", func(ctx context.Context, c *kitchen.Conductor) (string, error) {
+		var out bytes.Buffer
+		s, err := kitchen.RunDinner(ctx, &out, kitchen.DinnerConfig{Seed: 1, Orders: 30, Verbosity: kitchen.HandOffs, Conductor: c})
+		fmt.Fprintln(&out)
+		s.Write(&out)
+		return out.String(), err
+	})
 }

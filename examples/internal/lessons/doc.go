@@ -3,7 +3,11 @@
 // long and the tests can run each lesson and check what it tells.
 //
 // Each lesson writes its narration to an io.Writer and returns an error
-// if the restaurant did not behave as the lesson says it should.
+// if the restaurant did not behave as the lesson says it should. Given a
+// context from [WithConductor], a lesson's kitchen takes one hand-off at
+// a time (see kitchen.Conductor): the programs' tests play them so, in
+// virtual time, and pin their whole narration in golden files (package
+// examples/internal/golden).
 package lessons
 
 import (
@@ -33,6 +37,9 @@ func open(ctx context.Context, cfg kitchen.Config) (*kitchen.Restaurant, func() 
 	if cfg.Minute == 0 {
 		cfg.Minute = Minute
 	}
+	if cfg.Conductor == nil {
+		cfg.Conductor = conductorFrom(ctx)
+	}
 	r, err := kitchen.Open(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
@@ -43,7 +50,7 @@ func open(ctx context.Context, cfg kitchen.Config) (*kitchen.Restaurant, func() 
 	r.WaitReady(ctx)
 	return r, func() error {
 		// Closing time: let the last hand-offs finish, then stop.
-		_ = r.Clock.Sleep(ctx, 2*time.Minute)
+		_ = sleep(ctx, r, 2*time.Minute)
 		cancel()
 		return <-done
 	}, nil
@@ -52,7 +59,36 @@ func open(ctx context.Context, cfg kitchen.Config) (*kitchen.Restaurant, func() 
 // pause lets a little kitchen time pass, so that the hand-offs in flight
 // are narrated before the lesson moves on.
 func pause(ctx context.Context, r *kitchen.Restaurant) {
-	_ = r.Clock.Sleep(ctx, time.Minute)
+	_ = sleep(ctx, r, time.Minute)
+}
+
+// sleep lets d of kitchen time pass, then waits for the waiter's turn
+// (see [kitchen.Conductor]) before the lesson acts again.
+func sleep(ctx context.Context, r *kitchen.Restaurant, d time.Duration) error {
+	if err := r.Clock.Sleep(ctx, d); err != nil {
+		return err
+	}
+	if !r.WaitTurn(ctx) {
+		return ctx.Err()
+	}
+	return nil
+}
+
+// conductorFrom returns the conductor ctx carries (nil: none).
+func conductorFrom(ctx context.Context) *kitchen.Conductor {
+	c, _ := ctx.Value(conductorKey{}).(*kitchen.Conductor)
+	return c
+}
+
+// conductorKey is the context key of [WithConductor].
+type conductorKey struct{}
+
+// WithConductor returns ctx carrying c: the lessons run with it open
+// their restaurant with c as its [kitchen.Config].Conductor, so that
+// their narration is the same every run (see [kitchen.Conductor]; for
+// tests, which drive c with synctest.Wait).
+func WithConductor(ctx context.Context, c *kitchen.Conductor) context.Context {
+	return context.WithValue(ctx, conductorKey{}, c)
 }
 
 // printLedger prints the pantry's account of some ingredients.

@@ -39,11 +39,80 @@ func WatchExpired(ctx context.Context, w io.Writer) error {
 			return err
 		}
 	}
-	g := &gate{log: log, open: make(chan struct{})}
-	close(g.open)
-	f := informer.NewSharedInformerFactoryFor(srv.Scheme(), func(gvr apiserver.GroupVersionResource, ns string) informer.ListerWatcher {
-		g.lw = srv.Resource(gvr).Namespace(ns)
-		return g
+	c := conductorFrom(ctx)
+	rn, err := newExpiredRunner(srv, log, c)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer rn.wait()
+	defer cancel()
+	if err := rn.start(ctx); err != nil {
+		return err
+	}
+	// A watch that ends within a second of its start without an event
+	// looks broken to a reflector (client-go's "very short watch"): it
+	// would list again at once instead of watching from where it was.
+	// Let this one run a while first, as a real runner's would.
+	if err := clock.Sleep(ctx, 2*time.Minute); err != nil || !c.WaitTurn(ctx) {
+		return ctx.Err()
+	}
+	heading(w, "1. The runner is cut off")
+	rn.gate.close()
+	srv.CloseWatches()
+	if err := meanwhile(ctx, srv, orders, log); err != nil {
+		return err
+	}
+	heading(w, "2. The runner is back: it watches from its last resourceVersion %s", rn.inf.LastSyncResourceVersion())
+	rn.gate.openWatches()
+	return relisted(ctx, w, clock, c, rn)
+}
+
+// relisted waits for the runner to ask for a list after the 410, lets it
+// list at minute 4 (a fixed time, whatever the reflector's jittered
+// backoff was), and tells the runner's memory once the chef has found
+// order-2 gone.
+func relisted(ctx context.Context, w io.Writer, clock *kitchen.Clock, c *kitchen.Conductor, rn *expiredRunner) error {
+	select {
+	case <-rn.gate.knock:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if err := clock.SleepUntil(ctx, 4*time.Minute); err != nil || !c.WaitTurn(ctx) {
+		return ctx.Err()
+	}
+	heading(w, "3. The runner copies the whole board again (a relist)")
+	rn.gate.openLists()
+	select {
+	case <-rn.gone:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if !c.WaitTurn(ctx) {
+		return ctx.Err()
+	}
+	fmt.Fprintf(w, "\n  the runner's memory now: %v (in step with the front desk)\n", rn.inf.GetIndexer().ListKeys())
+	return nil
+}
+
+// expiredRunner is the lesson's runner and chef, wired as any
+// controller: an informer from a factory, a controller For its kind.
+type expiredRunner struct {
+	gate *gate
+	f    *informer.SharedInformerFactory
+	inf  *informer.SharedIndexInformer[*kitchen.Order]
+	chef *reconcile.Controller
+	gone chan struct{} // closed when the chef finds order-2 gone
+	wg   sync.WaitGroup
+}
+
+// newExpiredRunner wires the runner over srv through the lift (g), its
+// steps waiting for c's turns (none if c is nil).
+func newExpiredRunner(srv *apiserver.Server, log *kitchen.Narrator, c *kitchen.Conductor) (*expiredRunner, error) {
+	rn := &expiredRunner{gate: newGate(log), gone: make(chan struct{})}
+	rn.f = informer.NewSharedInformerFactoryFor(srv.Scheme(), func(gvr apiserver.GroupVersionResource, ns string) informer.ListerWatcher {
+		rn.gate.lw = srv.Resource(gvr).Namespace(ns)
+		return c.ListerWatcher(rn.gate, gvr.Resource)
 	}, 0, informer.WithWatchErrorHandler(func(_ apiserver.GroupVersionResource, err error) {
 		if apiserver.IsExpired(err) {
 			log.Say("runner", "watch failed: 410 Expired (%v) → relist", err)
@@ -51,56 +120,40 @@ func WatchExpired(ctx context.Context, w io.Writer) error {
 		}
 		log.Say("runner", "watch failed: %v", err)
 	}))
-	inf := informer.InformerFor[*kitchen.Order](f)
-	gone := make(chan struct{}) // closed when the chef finds order-2 gone
-	chef, err := soupChef(inf.Lister(), log, gone)
-	if err != nil {
-		return err
+	rn.inf = informer.InformerFor[*kitchen.Order](rn.f)
+	var err error
+	if rn.chef, err = soupChef(rn.inf.Lister(), log, rn.gone, c); err != nil {
+		return nil, err
 	}
-	if err := reconcile.For(chef, inf, handlerTold(log)); err != nil {
-		return err
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer f.Shutdown()
-	defer cancel()
-	f.Start(ctx)
-	if !informer.WaitForCacheSync(ctx, inf) {
+	return rn, reconcile.For(rn.chef, rn.inf, handlerTold(log))
+}
+
+// start starts the informers, waits for their caches and starts the
+// chef, waiting for the waiter's turn before it returns.
+func (rn *expiredRunner) start(ctx context.Context) error {
+	rn.f.Start(ctx)
+	if !informer.WaitForCacheSync(ctx, rn.inf) {
 		return ctx.Err()
 	}
-	wg.Go(func() { _ = chef.Start(ctx) })
-
-	// A watch that ends within a second of its start without an event
-	// looks broken to a reflector (client-go's "very short watch"): it
-	// would list again at once instead of watching from where it was.
-	// Let this one run a while first, as a real runner's would.
-	if err := clock.Sleep(ctx, 2*time.Minute); err != nil {
-		return err
-	}
-	heading(w, "1. The runner is cut off")
-	g.close()
-	srv.CloseWatches()
-	if err := meanwhile(ctx, srv, orders, log); err != nil {
-		return err
-	}
-
-	heading(w, "2. The runner is back: it watches from its last resourceVersion %s", inf.LastSyncResourceVersion())
-	g.reopen()
-	select {
-	case <-gone:
-	case <-ctx.Done():
+	rn.wg.Go(func() { _ = rn.chef.Start(ctx) })
+	<-rn.chef.Running()
+	if !conductorFrom(ctx).WaitTurn(ctx) {
 		return ctx.Err()
 	}
-	cached := inf.GetIndexer().ListKeys()
-	fmt.Fprintf(w, "\n  the runner's memory now: %v (in step with the front desk)\n", cached)
 	return nil
+}
+
+// wait stops the informers and waits for them and the chef, once the
+// lesson's ctx is done.
+func (rn *expiredRunner) wait() {
+	rn.f.Shutdown()
+	rn.wg.Wait()
 }
 
 // soupChef is the lesson's controller: it reads each order it is handed
 // from the cache and says what it finds; it closes gone when it finds an
 // order gone.
-func soupChef(orders *informer.Lister[*kitchen.Order], log *kitchen.Narrator, gone chan struct{}) (*reconcile.Controller, error) {
+func soupChef(orders *informer.Lister[*kitchen.Order], log *kitchen.Narrator, gone chan struct{}, c *kitchen.Conductor) (*reconcile.Controller, error) {
 	return reconcile.NewController("chef", reconcile.ReconcilerFunc(func(_ context.Context, req reconcile.Request) (reconcile.Result, error) {
 		o, err := orders.Namespace(req.Namespace).Get(req.Name)
 		switch {
@@ -113,7 +166,7 @@ func soupChef(orders *informer.Lister[*kitchen.Order], log *kitchen.Narrator, go
 			log.Say("chef", "%s: %d× %s (rv %s)", req.Name, o.Spec.Items[0].Quantity, o.Spec.Items[0].Dish, o.ResourceVersion)
 		}
 		return reconcile.Result{}, nil
-	}), reconcile.Options{})
+	}), reconcile.Options{NewQueue: c.NewQueue(nil)})
 }
 
 // handlerTold is a predicate that lets every event through and tells
@@ -172,30 +225,78 @@ func soup(name string, table int) *kitchen.Order {
 	return o
 }
 
-// gate is a ListerWatcher that can keep the runner from watching: the
-// runner stuck in the lift.
+// gate is a ListerWatcher that can keep the runner from the front desk:
+// the runner stuck in the lift. While it is closed, watches and lists
+// wait; a list knocks first, so that the lesson knows the runner wants
+// one.
 type gate struct {
 	lw  informer.ListerWatcher // set by the factory's ListerWatcherFor
 	log *kitchen.Narrator
 
-	mu   sync.Mutex // guards open
-	open chan struct{}
+	mu      sync.Mutex    // guards watches and lists
+	watches chan struct{} // closed: watches may go
+	lists   chan struct{} // closed: lists may go
+	knock   chan struct{} // a list is waiting (buffered)
+}
+
+func newGate(log *kitchen.Narrator) *gate {
+	g := &gate{log: log, watches: make(chan struct{}), lists: make(chan struct{}), knock: make(chan struct{}, 1)}
+	close(g.watches)
+	close(g.lists)
+	return g
 }
 
 func (g *gate) close() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.open = make(chan struct{})
+	g.watches, g.lists = make(chan struct{}), make(chan struct{})
 	g.log.Say("runner", "stuck in the lift: cannot reach the front desk")
 }
 
-func (g *gate) reopen() {
+func (g *gate) openWatches() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	close(g.open)
+	close(g.watches)
+}
+
+func (g *gate) openLists() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	close(g.lists)
+}
+
+// pass waits until the gate lets a list (or a watch) through; a list
+// knocks while it waits.
+func (g *gate) pass(ctx context.Context, list bool) error {
+	g.mu.Lock()
+	open := g.watches
+	if list {
+		open = g.lists
+	}
+	g.mu.Unlock()
+	select {
+	case <-open:
+		return nil
+	default:
+	}
+	if list {
+		select {
+		case g.knock <- struct{}{}:
+		default:
+		}
+	}
+	select {
+	case <-open:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 func (g *gate) List(ctx context.Context, opts apiserver.ListOptions) (*apiserver.List, error) {
+	if err := g.pass(ctx, true); err != nil {
+		return nil, err
+	}
 	l, err := g.lw.List(ctx, opts)
 	if err == nil {
 		g.log.Say("runner", "LIST orders: %d orders at rv %s", len(l.Items), l.ResourceVersion)
@@ -204,13 +305,8 @@ func (g *gate) List(ctx context.Context, opts apiserver.ListOptions) (*apiserver
 }
 
 func (g *gate) Watch(ctx context.Context, opts apiserver.ListOptions) (apiserver.WatchInterface, error) {
-	g.mu.Lock()
-	open := g.open
-	g.mu.Unlock()
-	select {
-	case <-open:
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	if err := g.pass(ctx, false); err != nil {
+		return nil, err
 	}
 	g.log.Say("runner", "WATCH orders from rv %s", opts.ResourceVersion)
 	return g.lw.Watch(ctx, opts)

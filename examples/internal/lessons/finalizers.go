@@ -46,7 +46,7 @@ func Finalizers(ctx context.Context, w io.Writer) error {
 	}); err != nil {
 		return err
 	}
-	if err := r.Clock.Sleep(ctx, 10*time.Minute); err != nil {
+	if err := sleep(ctx, r, 10*time.Minute); err != nil {
 		return err
 	}
 	heading(w, "5. Tables 1 (cake in the oven) and 2 (cake not started) cancel")

@@ -43,7 +43,7 @@ func Resync(ctx context.Context, w io.Writer) error {
 	heading(w, "2. Twenty-five quiet minutes: the runner resyncs every 10")
 	rv := r.Server.ResourceVersion()
 	requests := totalRequests(r.Server)
-	if err := r.Clock.Sleep(ctx, 25*time.Minute); err != nil {
+	if err := sleep(ctx, r, 25*time.Minute); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "\n  resourceVersion before %s, after %s; API requests during the resyncs: %d\n",
