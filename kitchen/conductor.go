@@ -46,7 +46,13 @@ import (
 // several consumers: the informer hands one event to each of its
 // handlers on a goroutine of their own, so their records (told at
 // [Everything]) can interleave, and golden narrations are taken at
-// [HandOffs]. The order assumes one worker per controller (the default).
+// [HandOffs]. The order assumes one worker per controller (the default),
+// and one case is still left to the scheduler: a worker idle on an empty
+// priority queue, when one step adds tickets of different priorities
+// (a relist, whose unchanged objects come at a low priority). A queue
+// without priorities ([Conductor.Queue]) has no such case; the
+// restaurant's queues never meet it, as each step adds tickets of one
+// priority.
 //
 // A nil *Conductor grants every turn at once: no conductor, no waiting.
 type Conductor struct {
@@ -134,6 +140,15 @@ func (c *Conductor) Turn(done <-chan struct{}, key string) bool {
 		c.mu.Unlock()
 		return false
 	}
+}
+
+// WaitTurn waits until the restaurant's [Config].Conductor lets the
+// waiter act (at once without one), or until ctx ends (false).
+// [Restaurant.WaitReady] and [Restaurant.WaitForOrder] call it before
+// they return; call it after any other wait (a [Clock.Sleep]) before
+// acting on the kitchen.
+func (r *Restaurant) WaitTurn(ctx context.Context) bool {
+	return r.conductor.WaitTurn(ctx)
 }
 
 // WaitTurn waits until the waiter (or whoever drives the kitchen from
@@ -237,11 +252,42 @@ func (q conductedQueue) GetWithPriority() (reconcile.Request, int, bool) {
 	return q.c.take(q.name, q.Len, q.PriorityQueue.GetWithPriority)
 }
 
+// Queue returns q with its worker taking each ticket in its turn (q
+// itself without a conductor), for a controller of your own: pass
+// reconcile.Options.NewQueue a function that makes q and returns this.
+// Unlike [Conductor.NewQueue]'s, the returned queue has no priorities: a
+// first-in, first-out q keeps the order exact even in the one case the
+// priority queue does not (see [Conductor]).
+func (c *Conductor) Queue(name string, q reconcile.WorkQueue) reconcile.WorkQueue {
+	if c == nil {
+		return q
+	}
+	return conductedFIFO{WorkQueue: q, c: c, name: name}
+}
+
+// conductedFIFO is any queue whose worker takes a ticket only in its turn.
+type conductedFIFO struct {
+	reconcile.WorkQueue
+	c    *Conductor
+	name string
+}
+
+func (q conductedFIFO) Get() (reconcile.Request, bool) {
+	req, _, shutdown := q.c.take(q.name, q.Len, func() (reconcile.Request, int, bool) {
+		req, shutdown := q.WorkQueue.Get()
+		return req, 0, shutdown
+	})
+	return req, shutdown
+}
+
 // take hands a controller's worker its next ticket from get in its turn
 // (named after the queue: one worker per controller). At a quiet point
 // every add has landed, so the ticket get returns is the one a fixed
-// order puts first; if none is ready, get waits for the first add, and the
-// worker waits for another turn before it goes on.
+// order puts first. If none is ready, get waits for the first add, and the
+// worker waits for another turn before it goes on: the ticket it got is
+// the first added in that step — or, in a priority queue, one of higher
+// priority added in the same step before the worker woke, which is left
+// to the scheduler.
 func (c *Conductor) take(queue string, ready func() int, get func() (reconcile.Request, int, bool)) (reconcile.Request, int, bool) {
 	if c == nil {
 		return get()

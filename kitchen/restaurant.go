@@ -357,15 +357,6 @@ func (r *Restaurant) WaitReady(ctx context.Context) bool {
 	}
 }
 
-// WaitTurn waits until the restaurant's [Config].Conductor lets the
-// waiter act (at once without one), or until ctx ends (false).
-// [Restaurant.WaitReady] and [Restaurant.WaitForOrder] call it before
-// they return; call it after any other wait (a [Clock.Sleep]) before
-// acting on the kitchen.
-func (r *Restaurant) WaitTurn(ctx context.Context) bool {
-	return r.conductor.WaitTurn(ctx)
-}
-
 // ChefMetrics returns the chef controller's metrics (reconciles by
 // result, errors, durations).
 func (r *Restaurant) ChefMetrics() reconcile.Metrics { return r.chefs.Metrics() }

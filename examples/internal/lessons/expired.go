@@ -11,6 +11,7 @@ import (
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/reconcile"
+	"github.com/kitchensync/kitchensync/workqueue"
 )
 
 // WatchExpired cuts the runner off: its watch ends and, while it cannot
@@ -166,7 +167,15 @@ func soupChef(orders *informer.Lister[*kitchen.Order], log *kitchen.Narrator, go
 			log.Say("chef", "%s: %d× %s (rv %s)", req.Name, o.Spec.Items[0].Quantity, o.Spec.Items[0].Dish, o.ResourceVersion)
 		}
 		return reconcile.Result{}, nil
-	}), reconcile.Options{NewQueue: c.NewQueue(nil)})
+	}), reconcile.Options{
+		// Without a conductor, the default queue would do; with one, a
+		// queue without priorities keeps the relist's order exact.
+		NewQueue: func(name string, rl workqueue.RateLimiter[reconcile.Request]) reconcile.WorkQueue {
+			if c == nil {
+				return workqueue.NewPriorityQueue(rl, workqueue.QueueConfig{Name: name})
+			}
+			return c.Queue(name, workqueue.NewRateLimiting(rl, workqueue.QueueConfig{Name: name}))
+		}})
 }
 
 // handlerTold is a predicate that lets every event through and tells
