@@ -9,6 +9,7 @@
 package golden
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"os"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kitchensync/kitchensync/examples/internal/lessons"
 	"github.com/kitchensync/kitchensync/kitchen"
 )
 
@@ -76,4 +78,16 @@ func Compare(t *testing.T, path, got string) {
 	if diff := cmp.Diff(string(want), first); diff != "" {
 		t.Errorf("the story differs from %s (-want +got; go test -update rewrites it):\n%s", path, diff)
 	}
+}
+
+// CheckLesson is [Check] for a lesson program: it plays lesson with the
+// conductor (see lessons.WithConductor) and compares its narration with
+// testdata/narration.golden.
+func CheckLesson(t *testing.T, lesson lessons.Lesson) {
+	t.Helper()
+	Check(t, "testdata/narration.golden", func(ctx context.Context, c *kitchen.Conductor) (string, error) {
+		var out bytes.Buffer
+		err := lesson(lessons.WithConductor(ctx, c), &out)
+		return out.String(), err
+	})
 }
