@@ -40,3 +40,6 @@ func BenchmarkDeltaFIFOReplace100k(b *testing.B) { runPairs(b, "DeltaFIFOReplace
 func BenchmarkIndexerAdd100k(b *testing.B)       { runPairs(b, "IndexerAdd100k") }
 func BenchmarkIndexerByIndex(b *testing.B)       { runPairs(b, "IndexerByIndex") }
 func BenchmarkInformerEndToEnd100k(b *testing.B) { runPairs(b, "InformerEndToEnd100k") }
+func BenchmarkWatchFanOutVsBareChannels(b *testing.B) {
+	runPairs(b, "WatchFanOutVsBareChannels")
+}

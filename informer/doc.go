@@ -70,7 +70,11 @@
 // [store.Indexer], the cache: objects by "namespace/name", plus named
 // indexes (the namespace index is always there). A [Lister] reads it,
 // typed, the way controllers do instead of calling the server. Cached
-// objects are shared: never mutate them. A transform hook
+// objects are shared — with every handler and lister, and with an
+// in-process API server, whose watch hands every watcher its own stored
+// object: never mutate them; change an [apiserver.DeepCopy]. A test can
+// catch a mutation with the server's cache mutation detector
+// ([apiserver.CacheMutationDetectorEnv]). A transform hook
 // ([Options].Transform) can trim objects before they are cached.
 //
 // # Handlers

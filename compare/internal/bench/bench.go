@@ -43,6 +43,10 @@ func Pairs() []Pair {
 		// kitchensync configured as client-go v0.37 runs by default.
 		Pair{"InformerEndToEnd100k/inorder-watchlist", informerKS(informer.Options[*widget]{InOrder: true, UseWatchList: true}), informerCG},
 	)
+	// Not against client-go: the reference column is bare channels.
+	for _, n := range []int{100, 1000} {
+		out = append(out, Pair{"WatchFanOutVsBareChannels/watchers=" + strconv.Itoa(n), fanOutKS(n), fanOutBare(n)})
+	}
 	return out
 }
 
