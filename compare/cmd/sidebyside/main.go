@@ -89,6 +89,9 @@ func fatal(err error) {
 type row struct {
 	name   string
 	ks, cg result
+	// lo and hi are the smallest and largest time ratio of one round (a
+	// kitchensync run and the client-go run beside it): the spread.
+	lo, hi float64
 }
 
 type result struct {
@@ -109,8 +112,20 @@ func measure(p bench.Pair, reps int) row {
 		}
 		fmt.Fprint(os.Stderr, ".")
 	}
-	return row{p.Name, medians(ks), medians(cg)}
+	r := row{name: p.Name, ks: medians(ks), cg: medians(cg)}
+	for i := range ks {
+		ratio := nsPerOp(ks[i]) / nsPerOp(cg[i])
+		if i == 0 || ratio < r.lo {
+			r.lo = ratio
+		}
+		if i == 0 || ratio > r.hi {
+			r.hi = ratio
+		}
+	}
+	return r
 }
+
+func nsPerOp(r testing.BenchmarkResult) float64 { return float64(r.T.Nanoseconds()) / float64(r.N) }
 
 func medians(rs []testing.BenchmarkResult) result {
 	med := func(f func(testing.BenchmarkResult) float64) float64 {
@@ -122,7 +137,7 @@ func medians(rs []testing.BenchmarkResult) result {
 		return vs[len(vs)/2]
 	}
 	out := result{
-		ns:     med(func(r testing.BenchmarkResult) float64 { return float64(r.T.Nanoseconds()) / float64(r.N) }),
+		ns:     med(nsPerOp),
 		bytes:  med(func(r testing.BenchmarkResult) float64 { return float64(r.AllocedBytesPerOp()) }),
 		allocs: med(func(r testing.BenchmarkResult) float64 { return float64(r.AllocsPerOp()) }),
 		extra:  map[string]float64{},
@@ -135,14 +150,14 @@ func medians(rs []testing.BenchmarkResult) result {
 
 func render(rows []row, args, bt string, reps int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Medians of %d alternating runs of %s each; \"100k\" workloads at %d objects; ratio = kitchensync / client-go (below 1: kitchensync faster or leaner).\n", reps, bt, bench.Scale)
+	fmt.Fprintf(&b, "Medians of %d alternating runs of %s each; \"100k\" workloads at %d objects; ratio = kitchensync / client-go (below 1: kitchensync faster or leaner); the time ratio's spread is the lowest and highest ratio of one round.\n", reps, bt, bench.Scale)
 	fmt.Fprintf(&b, "Command: `cd compare && go run ./cmd/sidebyside %s` (%s, %s/%s, %d CPUs, %s).\n\n",
 		args, runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), time.Now().UTC().Format("2006-01-02 15:04 MST"))
-	b.WriteString("| Benchmark | kitchensync | client-go | time ratio | B/op ks / cg | allocs/op ks / cg | other (ks / cg) |\n")
+	b.WriteString("| Benchmark | kitchensync | client-go | time ratio (spread) | B/op ks / cg | allocs/op ks / cg | other (ks / cg) |\n")
 	b.WriteString("|---|---:|---:|---:|---:|---:|---|\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "| %s | %s | %s | %.2f | %s / %s (%.2f) | %s / %s (%.2f) | %s |\n",
-			r.name, dur(r.ks.ns), dur(r.cg.ns), r.ks.ns/r.cg.ns,
+		fmt.Fprintf(&b, "| %s | %s | %s | %.2f (%.2f–%.2f) | %s / %s (%.2f) | %s / %s (%.2f) | %s |\n",
+			r.name, dur(r.ks.ns), dur(r.cg.ns), r.ks.ns/r.cg.ns, r.lo, r.hi,
 			num(r.ks.bytes), num(r.cg.bytes), ratio(r.ks.bytes, r.cg.bytes),
 			num(r.ks.allocs), num(r.cg.allocs), ratio(r.ks.allocs, r.cg.allocs), extras(r))
 	}
