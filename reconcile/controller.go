@@ -51,6 +51,13 @@ type Options struct {
 	// Ignored by a NewQueue of your own: give that queue the tracer in its
 	// workqueue.QueueConfig. Default: none, at no cost.
 	Tracer *trace.Tracer
+	// Elected, when set, holds the workers back until it is closed: the
+	// sources start and the caches sync at once, so that a standby is
+	// warm, but nothing is reconciled until this copy of the program
+	// leads. Close it from leaderelection's OnStartedLeading, and end
+	// Start's context when leadership ends, as controller-runtime's
+	// manager does with its Elected channel. Default: work at once.
+	Elected <-chan struct{}
 }
 
 // DefaultCacheSyncTimeout is the default of [Options].CacheSyncTimeout,
@@ -69,6 +76,7 @@ type Controller struct {
 	do      Reconciler
 	workers int
 	timeout time.Duration
+	elected <-chan struct{} // nil: no leader election
 	limiter workqueue.RateLimiter[Request]
 	newQ    func(string, workqueue.RateLimiter[Request]) WorkQueue
 	log     *slog.Logger
@@ -120,6 +128,7 @@ func NewController(name string, r Reconciler, opts Options) (*Controller, error)
 		do:      r,
 		workers: orDefault(opts.MaxConcurrentReconciles, 1),
 		timeout: orDefault(opts.CacheSyncTimeout, DefaultCacheSyncTimeout),
+		elected: opts.Elected,
 		limiter: opts.RateLimiter,
 		newQ:    opts.NewQueue,
 		log:     opts.Logger.With("controller", name),
@@ -216,6 +225,14 @@ func (c *Controller) Start(ctx context.Context) error {
 	}
 	if err := c.waitForCacheSync(ctx, started); err != nil || ctx.Err() != nil {
 		return err
+	}
+	if c.elected != nil {
+		c.log.Info("Waiting to be elected leader")
+		select {
+		case <-c.elected:
+		case <-ctx.Done():
+			return nil
+		}
 	}
 	close(c.running)
 	return c.runWorkers(ctx)

@@ -30,4 +30,13 @@
 // HTTP) both satisfy, so the same elector runs beside the server or in
 // another process. Like client-go, a candidate retries acquiring after
 // RetryPeriod with up to 1.2× jitter.
+//
+// # Controllers that wait their turn
+//
+// A controller can stand by warm: with reconcile.Options.Elected it
+// starts its informers and syncs its caches at once but runs no worker
+// until the channel is closed. Close it in OnStartedLeading and end the
+// controller's context when leadership ends (OnStartedLeading's context),
+// as controller-runtime's manager does. examples/chef runs a whole
+// kitchen per term of leadership instead.
 package leaderelection
