@@ -38,7 +38,7 @@ const crdPath = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
 
 // installCRD creates the CRD named name from body and waits, with a watch
 // (no polling), until it is Established.
-func installCRD(t *testing.T, r *real, name, body string) {
+func installCRD(t testing.TB, r *real, name, body string) {
 	t.Helper()
 	resp, err := r.client.Post(r.url+crdPath, "application/json", strings.NewReader(body))
 	if err != nil {

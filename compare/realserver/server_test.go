@@ -27,7 +27,7 @@ type real struct {
 // startReal starts a real kube-apiserver with the tools' start.sh and
 // stops it with stop.sh when the test ends. It skips the test when the
 // suite is not enabled or the binaries are not built.
-func startReal(t *testing.T) *real {
+func startReal(t testing.TB) *real {
 	t.Helper()
 	if os.Getenv(enableVar) != "1" {
 		t.Skip("differential suite against a real kube-apiserver: set " + enableVar +

@@ -1,0 +1,182 @@
+package realserver
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+)
+
+// The HTTP fronts side by side: kitchensync's apiserver/httpapi (in this
+// process, over loopback) and a real kube-apiserver with etcd (the Widget
+// CRD installed), the same raw requests to both. Like TestRealServer it
+// skips unless KITCHENSYNC_REAL_APISERVER=1 and the binaries are built.
+//
+//	cd compare && KITCHENSYNC_REAL_APISERVER=1 go test -run '^$' -bench HTTPFront -benchtime 10x ./realserver/
+
+const widgetsPath = "/apis/test.kitchensync.io/v1/namespaces/default/widgets"
+
+// front is one server under test: a base URL and a client for it.
+type front struct {
+	url    string
+	client *http.Client
+}
+
+// fronts starts both servers once per benchmark and returns them by name.
+func fronts(b *testing.B) map[string]front {
+	r := startReal(b)
+	installCRD(b, r, "widgets.test.kitchensync.io", widgetCRD)
+	srv := apiservertest.NewServerWithOptions(b, apiserver.Options{HistorySize: 200_000, WatchBufferSize: 200_000})
+	ks := httptest.NewServer(httpapi.NewHandler(srv))
+	b.Cleanup(ks.Close)
+	ksClient := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 200}}
+	r.client.Transport.(bearer).next.(*http.Transport).MaxIdleConnsPerHost = 200
+	return map[string]front{"kitchensync": {ks.URL, ksClient}, "kube-apiserver": {r.url, r.client}}
+}
+
+// do sends one request and reads the whole answer; it fails b on a status
+// other than want.
+func (f front) do(b *testing.B, method, path, body string, want int) []byte {
+	req, err := http.NewRequest(method, f.url+path, strings.NewReader(body))
+	if err != nil {
+		b.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := f.client.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != want {
+		b.Fatalf("%s %s: %d %v %.200s", method, path, resp.StatusCode, err, raw)
+	}
+	return raw
+}
+
+// fill creates n widgets named prefix-0 .. prefix-(n-1), 4 at a time.
+func (f front) fill(b *testing.B, prefix string, n int) {
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range 4 {
+		wg.Go(func() {
+			for i := range next {
+				f.do(b, "POST", widgetsPath, widget(fmt.Sprintf(`"name":"%s-%d"`, prefix, i), `"spec":{"color":"red","size":1}`), 201)
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+func BenchmarkHTTPFront(b *testing.B) {
+	fs := fronts(b)
+	for _, name := range []string{"kitchensync", "kube-apiserver"} {
+		f := fs[name]
+		b.Run("create/"+name, func(b *testing.B) {
+			for i := range b.N {
+				f.do(b, "POST", widgetsPath, widget(fmt.Sprintf(`"name":"c-%d-%d"`, b.N, i), `"spec":{"color":"red"}`), 201)
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "requests/s")
+		})
+	}
+	for _, name := range []string{"kitchensync", "kube-apiserver"} {
+		f := fs[name]
+		f.fill(b, "l", 10_000)
+		b.Run("get/"+name, func(b *testing.B) {
+			for i := range b.N {
+				f.do(b, "GET", fmt.Sprintf("%s/l-%d", widgetsPath, i%10_000), "", 200)
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "requests/s")
+		})
+		b.Run("list10k/"+name, func(b *testing.B) {
+			for range b.N {
+				f.do(b, "GET", widgetsPath+"?labelSelector=", "", 200)
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "lists/s")
+		})
+	}
+	for _, watchers := range []int{1, 100} {
+		for _, name := range []string{"kitchensync", "kube-apiserver"} {
+			f := fs[name]
+			b.Run(fmt.Sprintf("watch%d/%s", watchers, name), func(b *testing.B) { benchWatch(b, f, watchers) })
+		}
+	}
+}
+
+// benchWatch has watchers clients watch widgets while one writer creates
+// b.N of them; events/s counts lines received by all clients.
+func benchWatch(b *testing.B, f front, watchers int) {
+	var wg sync.WaitGroup
+	prefix := fmt.Sprintf("w%d-%d-%d", watchers, b.N, time.Now().UnixNano())
+	for range watchers {
+		resp, err := f.client.Get(f.url + widgetsPath + "?watch=true&resourceVersion=&timeoutSeconds=600&fieldSelector=")
+		if err != nil {
+			b.Fatal(err)
+		}
+		wg.Go(func() {
+			defer resp.Body.Close()
+			lines := bufio.NewScanner(resp.Body)
+			lines.Buffer(make([]byte, 64<<10), 1<<20)
+			for n := 0; n < b.N && lines.Scan(); {
+				if strings.Contains(lines.Text(), prefix) {
+					n++
+				}
+			}
+		})
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		f.do(b, "POST", widgetsPath, widget(fmt.Sprintf(`"name":"%s-%d"`, prefix, i), ""), 201)
+	}
+	wg.Wait()
+	b.StopTimer()
+	b.ReportMetric(float64(b.N*watchers)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkTimeToReady starts each server until it answers /readyz: the
+// real one with start.sh (etcd and kube-apiserver), kitchensync's as a
+// server and an HTTP listener in this process, until it answers a list.
+func BenchmarkTimeToReady(b *testing.B) {
+	b.Run("kitchensync", func(b *testing.B) {
+		for range b.N {
+			srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{})
+			ts := httptest.NewServer(httpapi.NewHandler(srv))
+			resp, err := http.Get(ts.URL + widgetsPath) // no /readyz here: the first API answer
+			if err != nil || resp.StatusCode != http.StatusOK {
+				b.Fatalf("first list: %v %v", resp, err)
+			}
+			resp.Body.Close()
+			ts.Close()
+		}
+	})
+	b.Run("kube-apiserver", func(b *testing.B) {
+		startReal(b).client.CloseIdleConnections() // skips unless enabled and built; stopped at the end
+		tools, _ := toolsDir()
+		for range b.N {
+			out, err := exec.Command(filepath.Join(tools, "start.sh")).Output() // returns once /readyz answers
+			if err != nil {
+				b.Fatalf("start.sh: %v", err)
+			}
+			b.StopTimer()
+			if err := exec.Command(filepath.Join(tools, "stop.sh"), parseVars(string(out))["DIR"]).Run(); err != nil {
+				b.Fatalf("stop.sh: %v", err)
+			}
+			b.StartTimer()
+		}
+	})
+}
