@@ -17,15 +17,26 @@
 // [Handler] returns the page of a [kitchen.Restaurant] as an
 // [net/http.Handler]; [Serve] serves it together with the restaurant's
 // Kubernetes API (package httpapi), so that kubectl and the page share an
-// address:
+// address, behind one door:
 //
 //	r, _ := kitchen.Open(ctx, kitchen.Config{Tracer: trace.New()})
+//	site := liveview.NewSite(ctx, r) // subscribes now: the page sees the first LIST
 //	go r.Run(ctx)
 //	ln, _ := net.Listen("tcp", "127.0.0.1:0")
 //	fmt.Println("http://" + ln.Addr().String())
-//	liveview.Serve(ctx, ln, r)
+//	site.Serve(ctx, ln) // or liveview.Serve(ctx, ln, r) in one call
 //
 // `go run ./examples/serve` does exactly this.
+//
+// # The door
+//
+// [Serve] and [NewSite] answer only loopback Host names by default, so
+// that a web page whose name is rebound to 127.0.0.1 can neither read the
+// kitchen nor press its buttons; [WithAcceptHosts] widens that, and
+// [WithBearerToken] asks every request for a token (a header for kubectl,
+// a cookie for the browser, set by opening the page once with
+// ?token=TOKEN). Buttons pressed from another site are refused. [Handler]
+// alone has no door: mount it behind one.
 //
 // # Where the page's news comes from
 //

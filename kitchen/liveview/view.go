@@ -3,14 +3,11 @@ package liveview
 import (
 	"context"
 	"embed"
-	"errors"
 	"io/fs"
-	"net"
 	"net/http"
 	"sync"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver/httpapi"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/trace"
@@ -65,35 +62,6 @@ func Handler(ctx context.Context, r *kitchen.Restaurant) *View {
 	}
 	go v.run(ctx, stop)
 	return v
-}
-
-// Serve serves the live view of r at "/" and r's Kubernetes API (package
-// httpapi) under /api, /apis, /version and /openapi on ln, so that
-// kubectl and the page share one address. It returns when ctx ends, after
-// closing ln and the page's event streams.
-func Serve(ctx context.Context, ln net.Listener, r *kitchen.Restaurant) error {
-	mux := http.NewServeMux()
-	api := httpapi.NewHandler(r.Server)
-	for _, p := range []string{"/api", "/api/", "/apis", "/apis/", "/version", "/openapi/"} {
-		mux.Handle(p, api)
-	}
-	mux.Handle("/", Handler(ctx, r))
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
-		BaseContext: func(net.Listener) context.Context { return ctx }}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	select {
-	case err := <-done:
-		return err
-	case <-ctx.Done():
-	}
-	shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	err := srv.Shutdown(shut)
-	if e := <-done; !errors.Is(e, http.ErrServerClosed) {
-		err = errors.Join(err, e)
-	}
-	return err
 }
 
 // ServeHTTP serves the page, its events, an order's details and the
