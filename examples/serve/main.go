@@ -9,7 +9,8 @@
 //	go run ./examples/chef -kubeconfig /tmp/kitchen.yaml                # the chef, apart
 //
 // With -kubeconfig the server writes a kubeconfig for itself, for kubectl
-// and for examples/chef. With -chef=false it serves the front desk (the
+// and for examples/chef (with the token and the certificate, when there
+// are). With -chef=false it serves the front desk (the
 // API and the page) and cooks nothing: a chef in another process, or
 // several competing for the lead, does the cooking.
 //
@@ -17,6 +18,20 @@
 // kubectl can watch the orders the page places:
 //
 //	kubectl --server http://127.0.0.1:PORT get orders -n dinner -w
+//
+// # The door
+//
+// By default the server answers only requests whose Host names the
+// loopback interface, so that a web page elsewhere cannot reach it by
+// rebinding its name to 127.0.0.1. To serve other machines:
+//
+//	go run ./examples/serve -addr :8443 -token-file ./token \
+//	    -tls-cert cert.pem -tls-key key.pem -accept-hosts '^kitchen\.lan$' -kubeconfig /tmp/k.yaml
+//
+// An -addr other machines can reach is refused without -token (or
+// -token-file). The printed address carries ?token=, which the page trades
+// for a cookie; kubectl and examples/chef send the token the kubeconfig
+// carries.
 package main
 
 import (
@@ -25,7 +40,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/signal"
 	"sync"
@@ -53,19 +67,24 @@ type options struct {
 	minute                 time.Duration
 	chefs                  int
 	chef                   bool
+	door                   doorFlags
 }
 
 func parse(args []string, out io.Writer) (options, error) {
 	var o options
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(out)
-	fs.StringVar(&o.addr, "addr", "127.0.0.1:0", "address to listen on (port 0 picks a free one)")
+	fs.StringVar(&o.addr, "addr", "127.0.0.1:0", "address to listen on (port 0 picks a free one); one other machines can reach needs -token")
 	fs.DurationVar(&o.minute, "minute", 200*time.Millisecond, "real length of one kitchen minute (the page's speed control changes it)")
 	fs.IntVar(&o.chefs, "chefs", 2, "chef workers")
 	fs.StringVar(&o.data, "data", "", "keep the API's objects in this directory, as etcd does, and start from what it holds (empty: in memory)")
 	fs.BoolVar(&o.chef, "chef", true, "run the chef in this process (false: the desk only; run examples/chef beside it)")
 	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "write a kubeconfig for this server to `FILE`, for kubectl and examples/chef")
-	return o, fs.Parse(args)
+	o.door.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	return o, o.door.check(o.addr)
 }
 
 // run opens the restaurant, serves the page and the API on one listener,
@@ -75,32 +94,36 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	d, err := o.door.load()
+	if err != nil {
+		return err
+	}
 	r, err := kitchen.Open(ctx, kitchen.Config{Minute: o.minute, Chefs: o.chefs, Stock: stock.Plentiful(), Tracer: trace.New(),
 		DataDir: o.data, DeskOnly: !o.chef, Events: true, Instance: "serve"})
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", o.addr)
+	ln, err := d.listen(o.addr)
 	if err != nil {
 		return err
 	}
+	url := d.url(ln.Addr())
 	if o.kubeconfig != "" {
-		if err := os.WriteFile(o.kubeconfig, []byte(kubeconfig("http://"+ln.Addr().String(), r.Namespace)), 0o600); err != nil {
+		if err := os.WriteFile(o.kubeconfig, []byte(d.kubeconfig(url, r.Namespace)), 0o600); err != nil {
 			ln.Close()
 			return err
 		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// The site subscribes to the trace and the informers before the
+	// runner's first LIST, so the page shows it.
+	site := liveview.NewSite(ctx, r, d.options()...)
 	var wg sync.WaitGroup
 	errs := make(chan error, 2)
 	wg.Go(func() { errs <- r.Run(ctx) })
-	wg.Go(func() { errs <- liveview.Serve(ctx, ln, r) })
-	fmt.Fprintf(out, "the pass is open: http://%s/\n", ln.Addr())
-	fmt.Fprintf(out, "kubectl works on the same address: kubectl --server http://%s get orders -n %s -w\n", ln.Addr(), r.Namespace)
-	if o.kubeconfig != "" {
-		fmt.Fprintf(out, "kubeconfig written: kubectl --kubeconfig %s get orders -w\n", o.kubeconfig)
-	}
+	wg.Go(func() { errs <- site.Serve(ctx, ln) })
+	d.announce(out, url, r.Namespace, o.kubeconfig)
 	if !o.chef {
 		fmt.Fprintf(out, "no chef here: go run ./examples/chef -kubeconfig FILE\n")
 	}
@@ -112,26 +135,4 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		err = errors.Join(err, e)
 	}
 	return err
-}
-
-// kubeconfig is a kubeconfig for the server at url, with namespace as
-// the context's namespace.
-func kubeconfig(url, namespace string) string {
-	return `apiVersion: v1
-kind: Config
-clusters:
-- name: kitchensync
-  cluster:
-    server: ` + url + `
-users:
-- name: kitchensync
-  user: {}
-contexts:
-- name: kitchensync
-  context:
-    cluster: kitchensync
-    user: kitchensync
-    namespace: ` + namespace + `
-current-context: kitchensync
-`
 }
