@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -14,25 +12,7 @@ import (
 // the address it prints, and asks the page, a button and the Kubernetes
 // API on that one address.
 func TestServeOpensThePassAndTheAPI(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	go func() { done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-minute", "5ms"}, pw) }()
-	defer func() {
-		cancel()
-		go io.Copy(io.Discard, pr)
-		if err := <-done; err != nil {
-			t.Errorf("run: %v", err)
-		}
-	}()
-	line, err := bufio.NewReader(pr).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	url, ok := strings.CutPrefix(strings.TrimSpace(line), "the pass is open: ")
-	if !ok {
-		t.Fatalf("first line %q does not give the address", line)
-	}
+	url := serve(t)
 	page := fetch(t, http.MethodGet, url)
 	if !strings.Contains(page, "kitchensync · the pass") {
 		t.Errorf("GET / does not serve the page:\n%.200s", page)
