@@ -1,0 +1,73 @@
+package envtest
+
+import (
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/apiserver/rest"
+)
+
+// Options say what a test's server serves.
+type Options struct {
+	// Kinds are registered in a new scheme (or in Scheme, if set).
+	Kinds []apiserver.KindInfo
+	// Scheme, if set, is the scheme to serve; Kinds are added to it.
+	Scheme *apiserver.Scheme
+	// Server are the options of the [apiserver.Server].
+	Server apiserver.Options
+	// HTTP are the options of the [httpapi.Handler].
+	HTTP []httpapi.Option
+}
+
+// Environment is a running server for one test. Its fields are for
+// reading; Start's cleanup stops it.
+type Environment struct {
+	// Server is the in-process server, for setting up objects directly
+	// or injecting faults.
+	Server *apiserver.Server
+	// Config reaches the server: Host is its URL (http://127.0.0.1:PORT),
+	// which is all client-go's rest.Config needs.
+	Config rest.Config
+	// Kubeconfig is the path of a kubeconfig file whose current context
+	// is the server, namespace "default".
+	Kubeconfig string
+}
+
+// Start serves the kinds of opts on a loopback port until the test ends.
+// A kind that does not register fails the test.
+func Start(tb testing.TB, opts Options) *Environment {
+	tb.Helper()
+	scheme := opts.Scheme
+	if scheme == nil {
+		scheme = apiserver.NewScheme()
+	}
+	if err := scheme.Register(opts.Kinds...); err != nil {
+		tb.Fatalf("envtest: registering the kinds: %v", err)
+	}
+	srv := apiserver.NewServer(scheme, opts.Server)
+	ts := httptest.NewServer(httpapi.NewHandler(srv, opts.HTTP...))
+	tb.Cleanup(ts.Close)
+	// Cleanups run last-in first-out: watches end first, so that Close
+	// does not wait for streams no client will close.
+	tb.Cleanup(srv.CloseWatches)
+	env := &Environment{Server: srv, Config: rest.Config{Host: ts.URL}}
+	env.Kubeconfig = filepath.Join(tb.TempDir(), "kubeconfig")
+	if err := os.WriteFile(env.Kubeconfig, []byte(kubeconfig(ts.URL)), 0o600); err != nil {
+		tb.Fatalf("envtest: writing the kubeconfig: %v", err)
+	}
+	return env
+}
+
+// kubeconfig is a kubeconfig for the server at host, without
+// credentials (the server has no authentication).
+func kubeconfig(host string) string {
+	return "apiVersion: v1\nkind: Config\n" +
+		"clusters:\n- name: envtest\n  cluster: {server: " + host + "}\n" +
+		"users:\n- name: envtest\n  user: {}\n" +
+		"contexts:\n- name: envtest\n  context: {cluster: envtest, user: envtest, namespace: default}\n" +
+		"current-context: envtest\n"
+}

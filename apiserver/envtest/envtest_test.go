@@ -1,0 +1,50 @@
+package envtest_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/envtest"
+	"github.com/kitchensync/kitchensync/apiserver/rest"
+)
+
+// TestStart reaches the server over HTTP with the returned Config and
+// with the kubeconfig, and sees what was written in process.
+func TestStart(t *testing.T) {
+	env := envtest.Start(t, envtest.Options{Kinds: []apiserver.KindInfo{apiservertest.WidgetKind()}})
+	ctx := context.Background()
+	w := apiservertest.NewWidget("default", "w")
+	w.Spec.Color = "red"
+	if _, err := apiserver.NewClient[*apiservertest.Widget](env.Server).Create(ctx, w, apiserver.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for name, cfg := range map[string]func() (rest.Config, error){
+		"Config": func() (rest.Config, error) { return env.Config, nil },
+		"Kubeconfig": func() (rest.Config, error) {
+			k, err := rest.LoadKubeconfig(env.Kubeconfig)
+			if err != nil {
+				return rest.Config{}, err
+			}
+			cfg, err := k.Config("")
+			if err != nil {
+				return rest.Config{}, err
+			}
+			return *cfg, nil
+		},
+	} {
+		c, err := cfg()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		client, err := rest.New(&c, env.Server.Scheme())
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got, err := client.Resource(apiservertest.WidgetsResource).Namespace("default").Get(ctx, "w", apiserver.GetOptions{})
+		if err != nil || got.(*apiservertest.Widget).Spec.Color != "red" {
+			t.Errorf("%s: Get = %v, %v", name, got, err)
+		}
+	}
+}
