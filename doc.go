@@ -273,6 +273,8 @@
 //	reconcile.LoggerFrom(ctx)                  klog                                         log.FromContext(ctx) (logr)
 //	reconcile.Metrics, reconcile/prommetrics   workqueue metrics provider                   metrics.Registry (the same metric names)
 //	apiserver/apiservertest, synctest          fake.NewSimpleClientset                      envtest, fake.NewClientBuilder
+//	apiserver/envtest (HTTP on loopback)       (a test cluster)                             envtest.Environment.Start
+//	apiserver.ApplyPatchType, Client.Apply     Patch(types.ApplyPatchType), Apply           client.Apply, client.ForceOwnership
 //
 // # Not here, and where to learn it
 //
