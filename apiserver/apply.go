@@ -14,8 +14,9 @@ import (
 //   - The schema is the kind's Go type plus [KindInfo.ListMapKeys]: maps
 //     are granular, lists atomic unless declared keyed; there are no
 //     atomic structs (x-kubernetes-map-type: atomic) and no unions.
-//   - Fields the Go type does not know are dropped from the config (as a
-//     CRD's pruning does), so nobody owns them; a removed field of a
+//   - A field the kind's schema ([SchemaOf]) does not declare is refused,
+//     as for a CRD; one the Go type still drops (an omitempty field
+//     applied at its zero value) is owned by nobody. A removed field of a
 //     non-omitempty Go field comes back as its zero value.
 //   - Update managers are not capped at 10 (no "ancient-changes" entry),
 //     and writes without a field manager are tracked only on objects
@@ -128,7 +129,11 @@ func liveForApply(info KindInfo, old *entry, ns, name string) (map[string]any, m
 func applyConfig(info KindInfo, live, config map[string]any, ms managers, manager string, status, force bool) (Object, error) {
 	fs := info.fieldSchema()
 	set := fieldSet{}
-	if err := fs.toFieldSet(config, "", nil, set); err != nil {
+	err := fs.toFieldSet(config, "", nil, set)
+	if p := SchemaOf(info).undeclared(config, ""); err == nil && p != "" {
+		err = fmt.Errorf("%s: field not declared in schema", p)
+	}
+	if err != nil {
 		return nil, NewBadRequest(fmt.Sprintf("failed to create typed patch object (%s): %v", gvknn(info, live), err))
 	}
 	set = set.without(untracked(status))

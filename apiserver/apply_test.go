@@ -260,3 +260,14 @@ func TestApplyKeyedList(t *testing.T) {
 		t.Errorf("after alice let go (-want +got):\n%s", diff)
 	}
 }
+
+func TestApplyRefusesUndeclaredFields(t *testing.T) {
+	f := newFixture(t, apiserver.Options{})
+	_, err := applyWidget(f, "alice", false, widgetHead+"spec:\n  colour: blue\n")
+	want := `failed to create typed patch object (ns/w; test.kitchensync.io/v1, Kind=Widget): .spec.colour: field not declared in schema`
+	if st := statusOf(t, err); st.Code != 400 || st.Message != want {
+		t.Errorf("got %d %q\nwant 400 %q", st.Code, st.Message, want)
+	}
+	// metadata is the server's: its schema lists no fields, so any passes.
+	mustApply(t, f, "alice", "  annotations: {a: b}\nspec:\n  tags: [x]\n")
+}
