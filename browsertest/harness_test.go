@@ -34,9 +34,10 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
-// openKitchen runs a restaurant with its live view on a free port and
-// returns the page's address.
-func openKitchen(t *testing.T, minute time.Duration) string {
+// openKitchen runs a restaurant with its live view on a free port, behind
+// the door given (by default: loopback only, no token), and returns the
+// page's address.
+func openKitchen(t *testing.T, minute time.Duration, door ...liveview.Option) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	r, err := kitchen.Open(ctx, kitchen.Config{Minute: minute, Chefs: 2, Tracer: trace.New(), Stock: plentiful()})
@@ -49,7 +50,7 @@ func openKitchen(t *testing.T, minute time.Duration) string {
 	}
 	done := make(chan struct{}, 2)
 	go func() { _ = r.Run(ctx); done <- struct{}{} }()
-	go func() { _ = liveview.Serve(ctx, ln, r); done <- struct{}{} }()
+	go func() { _ = liveview.Serve(ctx, ln, r, door...); done <- struct{}{} }()
 	t.Cleanup(func() { cancel(); <-done; <-done })
 	return "http://" + ln.Addr().String() + "/"
 }
