@@ -133,7 +133,7 @@ func TestBadInput(t *testing.T) {
 			f.create(nil, "a", "red", nil)
 			_, err := f.widgets.Patch(f.ctx, "a", apiserver.MergePatchType, []byte(`{"spec":`), apiserver.PatchOptions{})
 			return err
-		}, apiserver.IsBadRequest, "the patch is not valid JSON"},
+		}, apiserver.IsBadRequest, "invalid JSON patch"},
 		{"patch with a wrong field type", func(f *fixture) error {
 			f.create(nil, "a", "red", nil)
 			_, err := f.widgets.Patch(f.ctx, "a", apiserver.MergePatchType, []byte(`{"spec":{"size":"big"}}`), apiserver.PatchOptions{})

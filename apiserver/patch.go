@@ -40,7 +40,8 @@ const (
 // is malformed, cannot be applied (a merge patch), does not decode into
 // the kind, changes apiVersion or kind, or changes metadata.name or
 // metadata.namespace (the message says which); 422 Invalid for a JSON
-// patch that does not apply (a failed "test", a missing path), with
+// patch that does not apply (a failed "test", a missing path, an unknown
+// operation), with
 // kube-apiserver's generic message, and for options Kubernetes refuses
 // (apply without a field manager, force on another patch type); 413
 // RequestEntityTooLarge for a JSON patch of more than 10,000 operations;
@@ -147,6 +148,21 @@ func applyPatch(info KindInfo, cur Object, pt PatchType, data []byte) (Object, e
 	return next, nil
 }
 
+// checkJSONPatchList returns kube-apiserver's 400 for a JSON patch that is
+// not a list of objects, worded as it words it (naming its own Go type).
+func checkJSONPatchList(data []byte) error {
+	var ops []map[string]json.RawMessage
+	err := json.Unmarshal(data, &ops)
+	var typ *json.UnmarshalTypeError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &typ) && typ.Field == "":
+		return NewBadRequest(fmt.Sprintf("error decoding patch: json: cannot unmarshal %s into Go value of type []handlers.jsonPatchOp", typ.Value))
+	}
+	return NewBadRequest(fmt.Sprintf("error decoding patch: %v", err))
+}
+
 // errJSONPatchFailed is kube-apiserver's answer to a JSON patch that does
 // not apply (a "test" that fails, a path that is not there): 422 with a
 // generic message, which does not say why (err): the real server drops
@@ -167,13 +183,18 @@ func errJSONPatchFailed(error) *StatusError {
 func patchFunc(pt PatchType, data []byte) (func(doc []byte) ([]byte, error), error) {
 	if pt == MergePatchType {
 		if !json.Valid(data) {
-			return nil, NewBadRequest(fmt.Sprintf("the patch is not valid JSON: %q", truncate(data, 100)))
+			return nil, NewBadRequest("invalid JSON patch") // kube-apiserver's words
 		}
 		return func(doc []byte) ([]byte, error) { return jsonpatch.MergePatch(doc, data) }, nil
 	}
+	if err := checkJSONPatchList(data); err != nil {
+		return nil, err
+	}
 	p, err := jsonpatch.DecodePatch(data)
 	if err != nil {
-		return nil, NewBadRequest(fmt.Sprintf("the JSON patch cannot be decoded: %v", err))
+		// A list whose operations are bad: kube-apiserver finds out when
+		// it applies them.
+		return nil, errJSONPatchFailed(err)
 	}
 	if len(p) > maxJSONPatchOperations {
 		return nil, NewRequestEntityTooLarge(fmt.Sprintf(

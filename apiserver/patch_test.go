@@ -95,7 +95,7 @@ func TestPatchRefusesBadPatches(t *testing.T) {
 		{"operations are capped", "[" + strings.TrimSuffix(tooMany, ",") + "]", apiserver.JSONPatchType,
 			apiserver.IsTooLarge, "the JSON patch has 10001 operations; at most 10000 are allowed"},
 		{"a JSON patch that is not a list", `{"op":"add"}`, apiserver.JSONPatchType,
-			apiserver.IsBadRequest, "the JSON patch cannot be decoded"},
+			apiserver.IsBadRequest, "error decoding patch: json: cannot unmarshal object"},
 		{"a JSON patch that changes the kind", `[{"op":"replace","path":"/kind","value":"Gadget"}]`, apiserver.JSONPatchType,
 			apiserver.IsBadRequest, "a patch cannot change apiVersion or kind"},
 		{"a JSON patch that renames", `[{"op":"replace","path":"/metadata/name","value":"b"}]`, apiserver.JSONPatchType,

@@ -11,6 +11,9 @@
 // warning that a dish is not on the menu.
 //
 // Registration is opt-in: a scheme of only custom kinds stays that way.
+// [Namespace] (core/v1) is opt-in on its own ([NamespaceKind], not part
+// of [Register]): once registered, objects can only be created in a
+// namespace that exists, as on a cluster.
 // Lease has no status subresource, as in Kubernetes; its spec is written
 // with plain updates, guarded by resourceVersion like any other.
 package builtin

@@ -36,7 +36,7 @@ func fieldManager(r *http.Request) string {
 // fieldManager (for apply, only the parameter counts) and force.
 func patchOptions(r *http.Request, pt apiserver.PatchType) (apiserver.PatchOptions, error) {
 	v := r.URL.Query()
-	dry, err := dryRun(v)
+	dry, err := dryRun(v, "PatchOptions")
 	if err != nil {
 		return apiserver.PatchOptions{}, err
 	}

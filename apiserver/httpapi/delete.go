@@ -99,7 +99,7 @@ func deleteOptions(body []byte, v url.Values) (apiserver.DeleteOptions, error) {
 		}
 	}
 	q := url.Values{"dryRun": append(v["dryRun"], in.DryRun...)}
-	dry, err := dryRun(q)
+	dry, err := dryRun(q, "DeleteOptions")
 	if err != nil {
 		return apiserver.DeleteOptions{}, err
 	}

@@ -76,12 +76,16 @@ func listOptions(v url.Values) (apiserver.ListOptions, bool, error) {
 }
 
 // dryRun reads dryRun: absent, or "All" (the only value Kubernetes
-// knows); anything else is 400.
-func dryRun(v url.Values) (bool, error) {
+// knows); anything else is 422 Invalid on the request's options
+// (optionsKind: CreateOptions, UpdateOptions, PatchOptions,
+// DeleteOptions), worded as kube-apiserver words it.
+func dryRun(v url.Values, optionsKind string) (bool, error) {
 	vals := v["dryRun"]
 	for _, s := range vals {
 		if s != "All" {
-			return false, apiserver.NewBadRequest(fmt.Sprintf(`invalid query parameter dryRun=%q: supported values: "All"`, s))
+			var errs apiserver.FieldErrors
+			errs.NotSupported("dryRun", vals, []string{"All"})
+			return false, errs.ToError(apiserver.GroupKind{Group: "meta.k8s.io", Kind: optionsKind}, "")
 		}
 	}
 	return len(vals) > 0, nil

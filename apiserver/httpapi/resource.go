@@ -135,7 +135,7 @@ func (h *Handler) readObject(w http.ResponseWriter, r *http.Request, t target) (
 // only a create does, since an update's body does not say which
 // finalizers are new.)
 func (h *Handler) create(w http.ResponseWriter, r *http.Request, t target) error {
-	dry, err := dryRun(r.URL.Query())
+	dry, err := dryRun(r.URL.Query(), "CreateOptions")
 	if err != nil {
 		return err
 	}
@@ -155,7 +155,7 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request, t target) error
 // update answers PUT on an object (Update) or on its status
 // (UpdateStatus).
 func (h *Handler) update(w http.ResponseWriter, r *http.Request, t target) error {
-	dry, err := dryRun(r.URL.Query())
+	dry, err := dryRun(r.URL.Query(), "UpdateOptions")
 	if err != nil {
 		return err
 	}

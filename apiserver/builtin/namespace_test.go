@@ -1,0 +1,52 @@
+package builtin_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/builtin"
+)
+
+// With Namespace registered, a namespace must exist before anything is
+// created in it, as on a cluster; without it, any name will do.
+func TestNamespacesAreRealOnlyWhenRegistered(t *testing.T) {
+	ctx := context.Background()
+	lease := func(ns string) *builtin.Lease {
+		return &builtin.Lease{ObjectMeta: apiserver.ObjectMeta{Namespace: ns, Name: "l"}}
+	}
+	plain := apiserver.NewScheme()
+	if err := builtin.Register(plain); err != nil {
+		t.Fatal(err)
+	}
+	leases := apiserver.NewClient[*builtin.Lease](apiserver.NewServer(plain, apiserver.Options{}))
+	if _, err := leases.Create(ctx, lease("anywhere"), apiserver.CreateOptions{}); err != nil {
+		t.Errorf("without Namespace registered: %v", err)
+	}
+
+	s := apiserver.NewScheme()
+	if err := s.Register(builtin.LeaseKind(), builtin.NamespaceKind()); err != nil {
+		t.Fatal(err)
+	}
+	srv := apiserver.NewServer(s, apiserver.Options{})
+	leases = apiserver.NewClient[*builtin.Lease](srv)
+	_, err := leases.Create(ctx, lease("nosuchns"), apiserver.CreateOptions{})
+	if want := `namespaces "nosuchns" not found`; !apiserver.IsNotFound(err) || err.Error() != want {
+		t.Errorf("create in a missing namespace = %v, want 404 %s", err, want)
+	}
+	_, err = leases.Create(ctx, lease("nosuchns"), apiserver.CreateOptions{DryRun: true})
+	if !apiserver.IsNotFound(err) {
+		t.Errorf("dry-run create in a missing namespace = %v, want 404", err)
+	}
+	namespaces := apiserver.NewClient[*builtin.Namespace](srv)
+	if _, err := namespaces.Create(ctx, builtin.NewNamespace("team"), apiserver.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := leases.Create(ctx, lease("team"), apiserver.CreateOptions{}); err != nil {
+		t.Errorf("create in an existing namespace: %v", err)
+	}
+	list, _, err := namespaces.List(ctx, apiserver.ListOptions{FieldSelector: "status.phase="})
+	if err != nil || len(list) != 1 {
+		t.Errorf("namespaces with no phase: %v, %v", list, err)
+	}
+}
