@@ -8,14 +8,19 @@ import (
 	"time"
 )
 
-// TestKubectlWatchesTheChefCook is the learner's session: a front desk, a
-// chef in its own process, `kubectl apply -f examples/manifests/`, then
-// `kubectl get orders -w` until every order is Served, passing through
-// Pending and Cooking; `kubectl describe order` and `kubectl events` show
-// the chef's notes.
+// TestKubectlWatchesTheChefCook is the learner's session: a front desk,
+// `kubectl apply -f examples/manifests/`, `kubectl get orders -w`, then a
+// chef in its own process, watched until every order is Served, passing
+// through Pending and Cooking; `kubectl describe order` and `kubectl
+// events` show the chef's notes.
 func TestKubectlWatchesTheChefCook(t *testing.T) {
 	d := openDesk(t)
-	startChef(t, d, "chef-1")
+	applied := kubectl(t, d, "apply", "-f", "../manifests/")
+	for _, name := range []string{"table-7", "table-8", "table-9"} {
+		if !strings.Contains(applied, "order.menu.example.com/"+name+" created") {
+			t.Errorf("kubectl apply did not create %s:\n%s", name, applied)
+		}
+	}
 	watch := kubectlCmd(t, d, "get", "orders", "-w")
 	stdout, err := watch.StdoutPipe()
 	if err != nil {
@@ -26,13 +31,31 @@ func TestKubectlWatchesTheChefCook(t *testing.T) {
 	}
 	defer func() { _ = watch.Process.Kill(); _ = watch.Wait() }()
 	lines := readLines(stdout)
-	applied := kubectl(t, d, "apply", "-f", "../manifests/")
-	for _, name := range []string{"table-7", "table-8", "table-9"} {
-		if !strings.Contains(applied, "order.menu.example.com/"+name+" created") {
-			t.Errorf("kubectl apply did not create %s:\n%s", name, applied)
+	// The chef starts only once kubectl has listed the three orders: its
+	// watch then starts from that list's resourceVersion and misses no
+	// change, however late it connects. (Started before, on a loaded
+	// machine, the chef could move an order on before kubectl listed it.)
+	var listed []string
+	listing := time.After(deadline)
+	for len(listed) < 3 {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				t.Fatalf("kubectl get orders -w ended after %q", listed)
+			}
+			if strings.HasPrefix(line, "table-") {
+				listed = append(listed, line)
+			}
+		case <-listing:
+			t.Fatalf("kubectl listed only %q", listed)
 		}
 	}
+	startChef(t, d, "chef-1")
 	phases := map[string][]string{} // order → phases seen, repeats folded
+	for _, line := range listed {
+		f := strings.Fields(line)
+		phases[f[0]] = []string{"(none)"}
+	}
 	timeout := time.After(deadline)
 	for served := 0; served < 3; {
 		select {
