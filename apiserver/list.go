@@ -102,40 +102,56 @@ func (c *ResourceClient) List(ctx context.Context, opts ListOptions) (*List, err
 
 // list is List once the request is counted.
 func (c *ResourceClient) list(info KindInfo, opts ListOptions) (*List, error) {
-	if err := validateListOptions(opts); err != nil {
+	list, selected, err := c.listEntries(info, opts)
+	if err != nil {
 		return nil, err
+	}
+	for _, e := range selected {
+		list.Items = append(list.Items, e.obj.DeepCopyObject())
+	}
+	return list, nil
+}
+
+// listEntries is list without the copies: the list's metadata (Items
+// empty) and the selected entries, which must not be mutated.
+func (c *ResourceClient) listEntries(info KindInfo, opts ListOptions) (*List, []*entry, error) {
+	if err := validateListOptions(opts); err != nil {
+		return nil, nil, err
 	}
 	sel, err := parseSelectors(info, opts)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	at, err := listStart(opts)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	entries, rv, err := c.srv.snapshot(info.GroupResource(), c.ns, at)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, e := range entries {
 		m := e.obj.GetObjectMeta()
 		if err := checkShared(info.GroupResource(), objectKey(m.Namespace, m.Name), e); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return page(info, sel, entries, rv, at.after, opts.Limit), nil
+	list, selected := selectPage(info, sel, entries, rv, at.after, opts.Limit)
+	return list, selected, nil
 }
 
-// page sorts entries and returns the list of those selected, after the key
-// of after (if any), at most limit of them (if > 0), with a continue token
-// when more remain.
-func page(info KindInfo, sel selectors, entries []*entry, rv int64, after Object, limit int64) *List {
+// selectPage sorts entries and picks the page of those selected, after
+// the key of after (if any), at most limit of them (if > 0), with a
+// continue token when more remain. It returns the list's metadata (Items
+// empty) and the selected entries, which must not be mutated.
+func selectPage(info KindInfo, sel selectors, entries []*entry, rv int64, after Object, limit int64) (*List, []*entry) {
 	slices.SortFunc(entries, func(a, b *entry) int { return compareKeys(a.obj, b.obj) })
 	list := &List{
 		TypeMeta: TypeMeta{APIVersion: info.TypeMeta().APIVersion, Kind: info.Kind + "List"},
 		ListMeta: ListMeta{ResourceVersion: formatRV(rv)},
 		Items:    []Object{},
 	}
+	var selected []*entry
 	for i, e := range entries {
 		if after != nil && compareKeys(e.obj, after) <= 0 {
 			continue
@@ -143,17 +159,17 @@ func page(info KindInfo, sel selectors, entries []*entry, rv int64, after Object
 		if !sel.matches(info, e.obj) {
 			continue
 		}
-		if limit > 0 && int64(len(list.Items)) == limit {
-			list.Continue = encodeContinue(rv, list.Items[len(list.Items)-1])
+		if limit > 0 && int64(len(selected)) == limit {
+			list.Continue = encodeContinue(rv, selected[len(selected)-1].obj)
 			if sel.empty() {
 				n := int64(len(entries) - i)
 				list.RemainingItemCount = &n
 			}
 			break
 		}
-		list.Items = append(list.Items, e.obj.DeepCopyObject())
+		selected = append(selected, e)
 	}
-	return list
+	return list, selected
 }
 
 // readPoint says which state a list reads: the latest (exact false, rv the

@@ -60,15 +60,14 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request, t target) error {
 	if watch {
 		return h.watch(w, r, t, opts, as)
 	}
+	if as != asTable {
+		return writeListJSON(w, r, h.client(t), opts)
+	}
 	list, err := h.client(t).List(r.Context(), opts)
 	if err != nil {
 		return err
 	}
-	if as == asTable {
-		writeJSON(w, http.StatusOK, h.table(t.info, list.ListMeta, list.Items...))
-		return nil
-	}
-	writeJSON(w, http.StatusOK, list)
+	writeJSON(w, http.StatusOK, h.table(t.info, list.ListMeta, list.Items...))
 	return nil
 }
 

@@ -1,0 +1,43 @@
+package httpapi_test
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+)
+
+// BenchmarkListOverHTTP10k lists 10,000 widgets over HTTP as JSON, the
+// list an informer makes when it starts on a large cluster.
+func BenchmarkListOverHTTP10k(b *testing.B) {
+	const n = 10000
+	srv := apiservertest.NewServer(b)
+	c := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
+	for i := range n {
+		w := apiservertest.NewWidget("default", fmt.Sprintf("w%05d", i))
+		w.Labels = map[string]string{"app": "bench"}
+		w.Spec.Color = "red"
+		if _, err := c.Create(ctx, w, apiserver.CreateOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ts := httptest.NewServer(httpapi.NewHandler(srv))
+	defer ts.Close()
+	for b.Loop() {
+		resp, err := ts.Client().Get(ts.URL + wPath)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			b.Fatal(resp.Status)
+		}
+	}
+	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "objects/s")
+}

@@ -1,0 +1,29 @@
+package apiserver
+
+import "testing"
+
+// TestRVOffset checks where the resourceVersion is spliced into stored
+// content, including metadata that is empty, holds only the keys before
+// it, or escapes in those keys' values.
+func TestRVOffset(t *testing.T) {
+	for _, tc := range []struct{ content, want string }{
+		{`{"apiVersion":"v1","kind":"K","metadata":{}}`, `{"apiVersion":"v1","kind":"K","metadata":{"resourceVersion":"7"}}`},
+		{`{"apiVersion":"v1","kind":"K","metadata":{"name":"a"}}`, `{"apiVersion":"v1","kind":"K","metadata":{"name":"a","resourceVersion":"7"}}`},
+		{`{"apiVersion":"v1","kind":"K","metadata":{"name":"a\"}","uid":"u"},"spec":{}}`,
+			`{"apiVersion":"v1","kind":"K","metadata":{"name":"a\"}","uid":"u","resourceVersion":"7"},"spec":{}}`},
+		{`{"apiVersion":"v1","kind":"K","metadata":{"name":"a","generation":1}}`,
+			`{"apiVersion":"v1","kind":"K","metadata":{"name":"a","resourceVersion":"7","generation":1}}`},
+		{`{"apiVersion":"v1","kind":"K","metadata":{"labels":{}}}`, `{"apiVersion":"v1","kind":"K","metadata":{"resourceVersion":"7","labels":{}}}`},
+	} {
+		e := &entry{obj: &Status{ObjectMeta: ObjectMeta{ResourceVersion: "7"}}, content: []byte(tc.content)}
+		got, err := appendEntryJSON(nil, e)
+		if err != nil || string(got) != tc.want {
+			t.Errorf("%s:\n got %s (%v)\nwant %s", tc.content, got, err, tc.want)
+		}
+	}
+	for _, bad := range []string{`{"kind":"K"}`, `{"apiVersion":"v1","metadata":{"name":1}}`, `{"apiVersion":"v1","metadata":{"name":"a"`} {
+		if _, _, ok := rvOffset([]byte(bad)); ok {
+			t.Errorf("rvOffset(%s) ok, want not", bad)
+		}
+	}
+}
