@@ -54,10 +54,11 @@ func SceneRush(ctx context.Context, cfg Config) (*Report, error) {
 	wg.Go(func() { hpaErr = run(hctx) })
 	stop := shop.Start(ctx)
 	err = valentine(ctx, e, cfg.Seed, hpa, ovens)
-	err = errors.Join(err, stop())
+	// The autoscaler stops first, at the decision valentine saw: the shop
+	// closing down must not count as a change in load.
 	cancel()
 	wg.Wait()
-	err = errors.Join(err, hpaErr)
+	err = errors.Join(err, stop(), hpaErr)
 	if err != nil {
 		return nil, err
 	}
