@@ -203,8 +203,7 @@ func (a *arena) clientGo(ctx context.Context) {
 	defer transport.CloseIdleConnections()
 	// The clientset does not add Config.UserAgent to a client of our own.
 	rt := cgtransport.NewUserAgentRoundTripper("client-go", transport)
-	cs, err := kubernetes.NewForConfigAndClient(&restclient.Config{Host: "http://localhost", UserAgent: "client-go",
-		ContentConfig: restclient.ContentConfig{ContentType: "application/json"}},
+	cs, err := kubernetes.NewForConfigAndClient(&restclient.Config{Host: "http://localhost", UserAgent: "client-go"},
 		&http.Client{Transport: rt})
 	if err != nil {
 		a.t.Error(err)

@@ -14,6 +14,11 @@
 // [Namespace] (core/v1) is opt-in on its own ([NamespaceKind], not part
 // of [Register]): once registered, objects can only be created in a
 // namespace that exists, as on a cluster.
+// Each kind also reads Kubernetes' protobuf form of itself
+// (UnmarshalProtobuf), which client-go's typed clients send, with
+// google.golang.org/protobuf's wire package and the field numbers of
+// k8s.io/api's generated.proto; no generated types.
+//
 // Lease has no status subresource, as in Kubernetes; its spec is written
 // with plain updates, guarded by resourceVersion like any other.
 package builtin

@@ -49,7 +49,15 @@
 // match), and Age. That is why kubectl get prints the server's columns,
 // not its own.
 //
-// Simplified: no authentication, no protobuf, no
+// Create and update bodies may also come in Kubernetes' protobuf envelope
+// ("application/vnd.kubernetes.protobuf", what client-go's typed clients
+// send for built-in kinds) for a kind whose objects read it (an
+// UnmarshalProtobuf([]byte) error method, as package builtin's kinds
+// have); other kinds answer such a body 415. Answers are always JSON: an
+// Accept that allows only protobuf is 406, and client-go, which offers
+// JSON too, reads the JSON by its Content-Type.
+//
+// Simplified: no authentication, no protobuf answers or watch frames, no
 // strategic merge patch (kubectl patch needs --type=merge or --type=json;
 // kubectl apply falls back to merge patches by itself), no
 // deletecollection, no aggregated discovery (kubectl falls back to the

@@ -97,8 +97,12 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request, t target) error {
 // readObject reads and decodes the body of a create or update, sending
 // unknown-field warnings as Warning headers.
 func (h *Handler) readObject(w http.ResponseWriter, r *http.Request, t target) (apiserver.Object, error) {
-	if mt := mediaType(r); mt != "" && mt != "application/json" {
+	mt := mediaType(r)
+	if mt != "" && mt != "application/json" && mt != protobufMediaType {
 		return nil, errUnsupportedBody(mt)
+	}
+	if _, err := negotiate(r); err != nil {
+		return nil, err
 	}
 	optionsKind := "UpdateOptions"
 	if r.Method == http.MethodPost {
@@ -112,7 +116,13 @@ func (h *Handler) readObject(w http.ResponseWriter, r *http.Request, t target) (
 	if err != nil {
 		return nil, err
 	}
-	obj, warnings, err := decodeObject(t.info, body, fv)
+	var obj apiserver.Object
+	var warnings []string
+	if mt == protobufMediaType {
+		obj, err = decodeProtobuf(t.info, body)
+	} else {
+		obj, warnings, err = decodeObject(t.info, body, fv)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,81 @@
+package builtin
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+)
+
+// message appends the fields built by each to a new message.
+func message(fields ...func([]byte) []byte) []byte {
+	var b []byte
+	for _, f := range fields {
+		b = f(b)
+	}
+	return b
+}
+
+func str(num protowire.Number, s string) func([]byte) []byte {
+	return func(b []byte) []byte {
+		return protowire.AppendString(protowire.AppendTag(b, num, protowire.BytesType), s)
+	}
+}
+
+func varint(num protowire.Number, v uint64) func([]byte) []byte {
+	return func(b []byte) []byte {
+		return protowire.AppendVarint(protowire.AppendTag(b, num, protowire.VarintType), v)
+	}
+}
+
+func embed(num protowire.Number, m []byte) func([]byte) []byte {
+	return func(b []byte) []byte {
+		return protowire.AppendBytes(protowire.AppendTag(b, num, protowire.BytesType), m)
+	}
+}
+
+func TestLeaseUnmarshalProtobuf(t *testing.T) {
+	at := time.Date(2026, 12, 2, 1, 2, 3, 456789123, time.UTC)
+	stamp := message(varint(1, uint64(at.Unix())), varint(2, uint64(at.Nanosecond())))
+	b := message(
+		embed(1, message(str(1, "lock"), str(3, "kube-system"), embed(11, message(str(1, "app"), str(2, "chef"))),
+			str(14, "example.com/keep"), varint(99, 1))),
+		embed(2, message(str(1, "me"), varint(2, 15), embed(3, stamp), embed(4, stamp), varint(5, 2))),
+		str(42, "a field from a newer version is skipped"))
+	var got Lease
+	if err := got.UnmarshalProtobuf(b); err != nil {
+		t.Fatal(err)
+	}
+	micro := NewMicroTime(at)
+	want := Lease{
+		ObjectMeta: apiserver.ObjectMeta{Name: "lock", Namespace: "kube-system",
+			Labels: map[string]string{"app": "chef"}, Finalizers: []string{"example.com/keep"}},
+		Spec: LeaseSpec{HolderIdentity: new("me"), LeaseDurationSeconds: new(int32(15)),
+			AcquireTime: &micro, RenewTime: &micro, LeaseTransitions: new(int32(2))},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("UnmarshalProtobuf (-want +got):\n%s", diff)
+	}
+}
+
+func TestUnmarshalProtobufNamesTheBadField(t *testing.T) {
+	for name, tc := range map[string]struct {
+		b    []byte
+		want string
+	}{
+		"wrong wire type": {message(embed(2, message(varint(1, 7)))), "Lease: field 2: spec: field 1: wire type 0, want 2"},
+		"truncated":       {message(embed(1, message(str(1, "lock"))))[:4], "Lease: field 1: unexpected EOF"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var l Lease
+			err := l.UnmarshalProtobuf(tc.b)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("UnmarshalProtobuf = %v, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+}
