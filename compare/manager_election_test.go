@@ -35,7 +35,7 @@ func TestManagerLeaderElectionAndEvents(t *testing.T) {
 	require.NoError(t, err)
 	recorder := mgr.GetEventRecorderFor("painter") //nolint:staticcheck // core/v1 Events, what kubectl events lists
 	reconciled := make(chan string, 10)
-	err = ctrl.NewControllerManagedBy(mgr).For(newWidget()).Named("painter").
+	err = ctrl.NewControllerManagedBy(mgr).For(newWidget()).Named("elected-painter").
 		Complete(reconcile.Func(func(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 			w := newWidget()
 			if err := mgr.GetClient().Get(ctx, req.NamespacedName, w); err != nil {
