@@ -106,9 +106,9 @@ func TestProtobufRequestBodies(t *testing.T) {
 	}
 }
 
-// TestProtobufNegotiation: a protobuf body for a kind that cannot read it
-// is 415; an Accept that allows only protobuf is 406; one that allows
-// JSON too is answered in JSON.
+// TestProtobufNegotiation: an Accept that allows only protobuf is 406 for
+// a kind that cannot write it (Event); one that allows JSON too is
+// answered in JSON; a malformed envelope is 400.
 func TestProtobufNegotiation(t *testing.T) {
 	env := envtest.Start(t, envtest.Options{Kinds: []apiserver.KindInfo{builtin.LeaseKind(), builtin.EventKind()}})
 	pb := protobuf.NewSerializer(clientgoscheme.Scheme, clientgoscheme.Scheme)
@@ -116,12 +116,15 @@ func TestProtobufNegotiation(t *testing.T) {
 	var body bytes.Buffer
 	require.NoError(t, pb.Encode(tc.obj, &body))
 
-	out := send(t, http.MethodPost, env.Config.Host+tc.path, "application/vnd.kubernetes.protobuf", body.Bytes(),
+	ev := protobufCases()["Event"]
+	var evBody bytes.Buffer
+	require.NoError(t, pb.Encode(ev.obj, &evBody))
+	out := send(t, http.MethodPost, env.Config.Host+ev.path, "application/vnd.kubernetes.protobuf", evBody.Bytes(),
 		"Accept", "application/vnd.kubernetes.protobuf")
 	require.Equal(t, http.StatusNotAcceptable, out.code, "%s", out.body)
 
 	out = send(t, http.MethodPost, env.Config.Host+tc.path, "application/vnd.kubernetes.protobuf", body.Bytes(),
-		"Accept", "application/vnd.kubernetes.protobuf, application/json")
+		"Accept", "application/json, application/vnd.kubernetes.protobuf")
 	require.Equal(t, http.StatusCreated, out.code, "%s", out.body)
 	require.Equal(t, "application/json", out.contentType)
 
@@ -152,4 +155,37 @@ func send(t *testing.T, method, url, contentType string, body []byte, header ...
 	b, err := io.ReadAll(resp.Body)
 	require.NoError(t, err)
 	return response{code: resp.StatusCode, contentType: resp.Header.Get("Content-Type"), body: b}
+}
+
+// TestProtobufLeaseAnswers: a Lease is answered in the protobuf envelope
+// to a client that prefers it, and client-go's own decoder reads the same
+// Lease from it as from the JSON answer.
+func TestProtobufLeaseAnswers(t *testing.T) {
+	env := envtest.Start(t, envtest.Options{Kinds: []apiserver.KindInfo{builtin.LeaseKind()}})
+	pb := protobuf.NewSerializer(clientgoscheme.Scheme, clientgoscheme.Scheme)
+	tc := protobufCases()["Lease"]
+	var body bytes.Buffer
+	require.NoError(t, pb.Encode(tc.obj, &body))
+	out := send(t, http.MethodPost, env.Config.Host+tc.path, "application/vnd.kubernetes.protobuf", body.Bytes(),
+		"Accept", "application/vnd.kubernetes.protobuf, application/json")
+	require.Equal(t, http.StatusCreated, out.code, "%s", out.body)
+	require.Equal(t, "application/vnd.kubernetes.protobuf", out.contentType)
+
+	fromProtobuf, _, err := pb.Decode(out.body, nil, &coordinationv1.Lease{})
+	require.NoError(t, err)
+	lease := tc.obj.(*coordinationv1.Lease)
+	out = send(t, http.MethodGet, env.Config.Host+tc.path+"/"+lease.Name, "", nil, "Accept", "application/json")
+	require.Equal(t, http.StatusOK, out.code, "%s", out.body)
+	fromJSON := &coordinationv1.Lease{}
+	require.NoError(t, json.Unmarshal(out.body, fromJSON))
+	want, err := json.Marshal(fromJSON)
+	require.NoError(t, err)
+	got, err := json.Marshal(fromProtobuf)
+	require.NoError(t, err)
+	require.JSONEq(t, string(want), string(got))
+	require.Equal(t, "me", *fromProtobuf.(*coordinationv1.Lease).Spec.HolderIdentity)
+
+	out = send(t, http.MethodGet, env.Config.Host+tc.path+"/"+lease.Name, "", nil, "Accept", "application/vnd.kubernetes.protobuf")
+	require.Equal(t, http.StatusOK, out.code, "%s", out.body)
+	require.Equal(t, "application/vnd.kubernetes.protobuf", out.contentType)
 }

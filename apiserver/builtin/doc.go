@@ -15,7 +15,8 @@
 // of [Register]): once registered, objects can only be created in a
 // namespace that exists, as on a cluster.
 // Each kind also reads Kubernetes' protobuf form of itself
-// (UnmarshalProtobuf), which client-go's typed clients send, with
+// (UnmarshalProtobuf), which client-go's typed clients send, and Lease
+// writes it too (MarshalProtobuf), with
 // google.golang.org/protobuf's wire package and the field numbers of
 // k8s.io/api's generated.proto; no generated types.
 //

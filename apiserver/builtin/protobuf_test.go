@@ -79,3 +79,28 @@ func TestUnmarshalProtobufNamesTheBadField(t *testing.T) {
 		})
 	}
 }
+
+func TestLeaseProtobufRoundTrip(t *testing.T) {
+	micro := NewMicroTime(time.Date(2026, 12, 2, 1, 2, 3, 456789000, time.UTC))
+	now := apiserver.NewTime(time.Date(2026, 12, 2, 1, 2, 3, 0, time.UTC).Local())
+	want := &Lease{
+		ObjectMeta: apiserver.ObjectMeta{Name: "lock", Namespace: "kube-system", UID: "u", ResourceVersion: "7",
+			CreationTimestamp: now, Labels: map[string]string{"b": "2", "a": "1"},
+			OwnerReferences: []apiserver.OwnerReference{{APIVersion: "v1", Kind: "Pod", Name: "p", UID: "u2", Controller: new(true)}},
+			ManagedFields: []apiserver.ManagedFieldsEntry{{Manager: "m", Operation: "Update", APIVersion: "coordination.k8s.io/v1",
+				Time: &now, FieldsType: "FieldsV1", FieldsV1: []byte(`{"f:spec":{}}`)}}},
+		Spec: LeaseSpec{HolderIdentity: new("me"), LeaseDurationSeconds: new(int32(15)), RenewTime: &micro,
+			LeaseTransitions: new(int32(-1))},
+	}
+	b, err := want.MarshalProtobuf()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := &Lease{}
+	if err := got.UnmarshalProtobuf(b); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("round trip (-want +got):\n%s", diff)
+	}
+}

@@ -53,11 +53,14 @@
 // ("application/vnd.kubernetes.protobuf", what client-go's typed clients
 // send for built-in kinds) for a kind whose objects read it (an
 // UnmarshalProtobuf([]byte) error method, as package builtin's kinds
-// have); other kinds answer such a body 415. Answers are always JSON: an
-// Accept that allows only protobuf is 406, and client-go, which offers
-// JSON too, reads the JSON by its Content-Type.
+// have); other kinds answer such a body 415. An object is answered in the
+// envelope when Accept puts protobuf before JSON and its kind writes
+// protobuf (a MarshalProtobuf() ([]byte, error) method: builtin's Lease);
+// otherwise in JSON, which client-go reads by the Content-Type, and an
+// Accept that allows only protobuf is then 406. Lists, watches and errors
+// are always JSON.
 //
-// Simplified: no authentication, no protobuf answers or watch frames, no
+// Simplified: no authentication, no protobuf lists or watch frames, no
 // strategic merge patch (kubectl patch needs --type=merge or --type=json;
 // kubectl apply falls back to merge patches by itself), no
 // deletecollection, no aggregated discovery (kubectl falls back to the

@@ -76,7 +76,7 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request, t target) error {
 // watch one object, watch the collection with the field selector
 // metadata.name), and of the query only resourceVersion counts.
 func (h *Handler) get(w http.ResponseWriter, r *http.Request, t target) error {
-	as, err := negotiate(r)
+	as, err := negotiateObject(r, t.info)
 	if err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request, t target) error {
 		writeJSON(w, http.StatusOK, h.table(t.info, meta, obj))
 		return nil
 	}
-	writeJSON(w, http.StatusOK, obj)
+	writeObject(w, r, http.StatusOK, obj)
 	return nil
 }
 
@@ -101,7 +101,7 @@ func (h *Handler) readObject(w http.ResponseWriter, r *http.Request, t target) (
 	if mt != "" && mt != "application/json" && mt != protobufMediaType {
 		return nil, errUnsupportedBody(mt)
 	}
-	if _, err := negotiate(r); err != nil {
+	if _, err := negotiateObject(r, t.info); err != nil {
 		return nil, err
 	}
 	optionsKind := "UpdateOptions"
@@ -157,7 +157,7 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request, t target) error
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, out)
+	writeObject(w, r, http.StatusCreated, out)
 	return nil
 }
 
@@ -182,7 +182,7 @@ func (h *Handler) update(w http.ResponseWriter, r *http.Request, t target) error
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, out)
+	writeObject(w, r, http.StatusOK, out)
 	return nil
 }
 
