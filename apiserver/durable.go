@@ -23,6 +23,7 @@ type StorageError struct {
 	Err    error
 }
 
+// Error says which file, where in it, and what is wrong.
 func (e *StorageError) Error() string {
 	if e.Offset < 0 {
 		return fmt.Sprintf("apiserver storage: %s: %v", e.Path, e.Err)
@@ -30,6 +31,7 @@ func (e *StorageError) Error() string {
 	return fmt.Sprintf("apiserver storage: %s: record at byte %d: %v", e.Path, e.Offset, e.Err)
 }
 
+// Unwrap returns the underlying error, for errors.Is and errors.As.
 func (e *StorageError) Unwrap() error { return e.Err }
 
 // disk is a durable server's write-ahead log: the file that every
@@ -108,7 +110,7 @@ func (s *Server) Close() error {
 	defer d.snapMu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if d.err != nil && errors.Is(d.err, errClosed) {
+	if errors.Is(d.err, errClosed) {
 		return nil
 	}
 	d.err = errClosed

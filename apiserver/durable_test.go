@@ -94,8 +94,7 @@ func TestOpenAgainHoldsEveryWrite(t *testing.T) {
 		t.Errorf("a watch from before the restart got %s, want ERROR 410", ev.Type)
 	}
 	w.Stop()
-	writeSome2 := apiservertest.NewWidget("ns", "d")
-	got, err := apiserver.NewClient[*apiservertest.Widget](again).Create(context.Background(), writeSome2, apiserver.CreateOptions{})
+	got, err := apiserver.NewClient[*apiservertest.Widget](again).Create(context.Background(), apiservertest.NewWidget("ns", "d"), apiserver.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
