@@ -2,11 +2,9 @@ package apiserver
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
-	"slices"
 	"strconv"
 )
 
@@ -60,19 +58,8 @@ func (s *Server) CheckMutations() error {
 		return nil
 	}
 	s.mu.Lock()
-	type stored struct {
-		gr  GroupResource
-		key string
-		e   *entry
-	}
-	var all []stored
-	for gr, objs := range s.objects {
-		for key, e := range objs {
-			all = append(all, stored{gr, key, e})
-		}
-	}
+	all := s.storedLocked()
 	s.mu.Unlock()
-	slices.SortFunc(all, func(a, b stored) int { return cmp.Compare(a.gr.String()+"/"+a.key, b.gr.String()+"/"+b.key) })
 	for _, o := range all {
 		if err := checkShared(o.gr, o.key, o.e); err != nil {
 			return err

@@ -1,12 +1,10 @@
 package apiserver
 
 import (
-	"cmp"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 )
 
 // persistLocked appends the write that commitLocked is about to make to
@@ -120,26 +118,14 @@ func writeSnapshotFile(dir string, rv int64, entries []*entry) error {
 	return err
 }
 
-// entriesLocked returns every stored object, by resource and key, so that
-// snapshots of the same state are the same bytes. s.mu must be held.
+// entriesLocked returns every stored object in [Server.storedLocked]'s
+// order, so that snapshots of the same state are the same bytes. s.mu
+// must be held.
 func (s *Server) entriesLocked() []*entry {
-	type keyed struct {
-		gr  GroupResource
-		key string
-		e   *entry
-	}
-	var all []keyed
-	for gr, objs := range s.objects {
-		for key, e := range objs {
-			all = append(all, keyed{gr, key, e})
-		}
-	}
-	slices.SortFunc(all, func(a, b keyed) int {
-		return cmp.Or(cmp.Compare(a.gr.Group, b.gr.Group), cmp.Compare(a.gr.Resource, b.gr.Resource), cmp.Compare(a.key, b.key))
-	})
+	all := s.storedLocked()
 	out := make([]*entry, len(all))
-	for i, k := range all {
-		out[i] = k.e
+	for i, st := range all {
+		out[i] = st.e
 	}
 	return out
 }

@@ -1,8 +1,10 @@
 package apiserver
 
 import (
+	"cmp"
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strconv"
 	"sync"
 )
@@ -23,6 +25,29 @@ type entry struct {
 	// [Options].CacheMutationDetector on, to catch a change made to it
 	// afterwards by anyone it was shared with.
 	committedJSON []byte
+}
+
+// stored is one stored object with the resource and key it is kept under.
+type stored struct {
+	gr  GroupResource
+	key string
+	e   *entry
+}
+
+// storedLocked returns every stored object, sorted by group, resource and
+// key: the same state always comes out in the same order. s.mu must be
+// held.
+func (s *Server) storedLocked() []stored {
+	var all []stored
+	for gr, objs := range s.objects {
+		for key, e := range objs {
+			all = append(all, stored{gr, key, e})
+		}
+	}
+	slices.SortFunc(all, func(a, b stored) int {
+		return cmp.Or(cmp.Compare(a.gr.Group, b.gr.Group), cmp.Compare(a.gr.Resource, b.gr.Resource), cmp.Compare(a.key, b.key))
+	})
+	return all
 }
 
 // key returns the storage key of an object: "namespace/name", or "name" for
