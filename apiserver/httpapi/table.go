@@ -98,16 +98,12 @@ func columns(info apiserver.KindInfo) []tableColumnDefinition {
 	})
 }
 
-// fieldNames returns the kind's extra field selectors, sorted.
+// fieldNames returns the kind's own field selectors, sorted: those
+// beyond metadata.name and metadata.namespace, which every kind has.
 func fieldNames(info apiserver.KindInfo) []string {
-	var names []string
-	for name := range info.Fields {
-		if name != apiserver.FieldMetadataName && name != apiserver.FieldMetadataNamespace {
-			names = append(names, name)
-		}
-	}
-	slices.Sort(names)
-	return names
+	return slices.DeleteFunc(info.SupportedFields(), func(name string) bool {
+		return name == apiserver.FieldMetadataName || name == apiserver.FieldMetadataNamespace
+	})
 }
 
 // columnName makes a header from a field path: "spec.section" is

@@ -117,16 +117,13 @@ func typeAt(schema map[string]any, path string) string {
 	return typ
 }
 
-// fields returns the kind's extra field selectors, sorted.
+// fields returns the kind's own field selectors, sorted, as the HTTP
+// front's tables show them: those beyond metadata.name and
+// metadata.namespace.
 func fields(info apiserver.KindInfo) []string {
-	var out []string
-	for f := range info.Fields {
-		if f != apiserver.FieldMetadataName && f != apiserver.FieldMetadataNamespace {
-			out = append(out, f)
-		}
-	}
-	slices.Sort(out)
-	return out
+	return slices.DeleteFunc(info.SupportedFields(), func(f string) bool {
+		return f == apiserver.FieldMetadataName || f == apiserver.FieldMetadataNamespace
+	})
 }
 
 // columnName is the column httpapi shows for a field: "spec.section" is
