@@ -159,7 +159,7 @@
 //
 // # Where to find what
 //
-// The index below is alphabetical. By subject, the package has four
+// The index below is alphabetical. By subject, the package has five
 // parts:
 //
 //   - Objects: [Object] with [TypeMeta], [ObjectMeta], [OwnerReference]
@@ -185,9 +185,12 @@
 // requests.go and a file per kind of request (list.go, update.go,
 // patch.go, apply.go, delete.go, watch.go), with managedfields*.go,
 // faults.go and gc.go; durable.go, persist.go, restore.go and wal.go for
-// the data directory; selectors.go
-// and validation.go. Package
-// [github.com/kitchensync/kitchensync/apiserver/httpapi] serves a Server
-// over HTTP, to kubectl and client-go; package apiservertest has the
-// Widget and Gadget kinds that tests use.
+// the data directory; selectors.go and validation.go.
+//
+// Beside it: [github.com/kitchensync/kitchensync/apiserver/httpapi]
+// serves a Server over HTTP, to kubectl and client-go; apiserver/rest is
+// the client that talks to it; apiserver/builtin has the built-in kinds
+// (Lease, Event, Namespace); apiserver/envtest starts a server for a
+// controller's tests; apiserver/apiservertest has the Widget and Gadget
+// kinds that this project's own tests use.
 package apiserver

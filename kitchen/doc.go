@@ -54,7 +54,7 @@
 //     and an optional token bucket for rush hour;
 //   - the [Chef] (主厨) is a [reconcile.Reconciler] run by a
 //     [reconcile.Controller] on the rail: it compares each order with the
-//     kitchen (go-cmp), sends [Cook]s, adapts to amendments, handles
+//     kitchen, sends [Cook]s, adapts to amendments, handles
 //     cancellations through its finalizer and writes the status;
 //   - the [Brigade] is the cooks' reconciler (the kubelet of this
 //     kitchen): it puts each cook to work on the [Stations] and reports its
