@@ -41,8 +41,9 @@ type Schema struct {
 // objects whose fields without omitempty or omitzero are required, slices
 // arrays (keyed as [KindInfo.ListMapKeys] says), maps objects with
 // additionalProperties, [Time] a date-time string, json.RawMessage any
-// value. Go doc comments are not visible to reflection: derived fields
-// have no description.
+// value; a type with its own MarshalJSON is what its [OpenAPISchemaTyper]
+// method says, or any value without one. Go doc comments are not visible
+// to reflection: derived fields have no description.
 func SchemaOf(info KindInfo) *Schema {
 	if info.Schema != nil {
 		return info.Schema
@@ -65,10 +66,44 @@ type deriver struct {
 }
 
 var (
-	timeType = reflect.TypeFor[Time]()
-	rawType  = reflect.TypeFor[json.RawMessage]()
-	metaType = reflect.TypeFor[ObjectMeta]()
+	timeType      = reflect.TypeFor[Time]()
+	rawType       = reflect.TypeFor[json.RawMessage]()
+	metaType      = reflect.TypeFor[ObjectMeta]()
+	marshalerType = reflect.TypeFor[json.Marshaler]()
 )
+
+// OpenAPISchemaTyper is the method a type with its own JSON form declares
+// to say what that form is, as Kubernetes' own such types do
+// (metav1.Duration, resource.Quantity): OpenAPISchemaType returns the
+// OpenAPI type, e.g. []string{"string"}. A type may also have
+// OpenAPISchemaFormat() string, e.g. "date-time".
+type OpenAPISchemaTyper interface {
+	OpenAPISchemaType() []string
+}
+
+// declaredSchema is the schema of a type with its own JSON form: the one
+// it declares ([OpenAPISchemaTyper]), or else any value, since its
+// MarshalJSON may write anything.
+func declaredSchema(t reflect.Type) (*Schema, bool) {
+	v := reflect.New(t).Interface() // a pointer has the value's methods too
+	if typer, ok := v.(OpenAPISchemaTyper); ok {
+		s := &Schema{}
+		if types := typer.OpenAPISchemaType(); len(types) == 1 {
+			s.Type = types[0]
+		}
+		if f, ok := v.(interface{ OpenAPISchemaFormat() string }); ok {
+			s.Format = f.OpenAPISchemaFormat()
+		}
+		if s.Type == "" {
+			s.PreserveUnknownFields = true
+		}
+		return s, true
+	}
+	if reflect.PointerTo(t).Implements(marshalerType) {
+		return &Schema{PreserveUnknownFields: true}, true
+	}
+	return nil, false
+}
 
 // The descriptions of the fields every kind has, Kubernetes' own
 // (shortened).
@@ -93,6 +128,9 @@ func (d deriver) schema(t reflect.Type, spath string) *Schema {
 		return &Schema{Type: "string", Format: "date-time"}
 	case t == rawType || t.Kind() == reflect.Interface:
 		return &Schema{PreserveUnknownFields: true}
+	}
+	if s, ok := declaredSchema(t); ok {
+		return s
 	}
 	switch t.Kind() {
 	case reflect.String:

@@ -24,7 +24,21 @@ type ShelfSpec struct {
 	Extra   json.RawMessage   `json:"extra,omitempty"`
 	Next    *ShelfSpec        `json:"next,omitempty"`
 	Ratio   float64           `json:"ratio"`
+	Shelved Span              `json:"shelved,omitzero"`
+	Tag     Tag               `json:"tag,omitzero"`
 }
+
+// Span has its own JSON form and says what it is, as metav1.Duration does.
+type Span struct{ Seconds int }
+
+func (s Span) MarshalJSON() ([]byte, error) { return json.Marshal(s.Seconds) }
+func (Span) OpenAPISchemaType() []string    { return []string{"integer"} }
+func (Span) OpenAPISchemaFormat() string    { return "int32" }
+
+// Tag has its own JSON form and does not say what it is.
+type Tag struct{ Text string }
+
+func (t *Tag) MarshalJSON() ([]byte, error) { return json.Marshal(t.Text) }
 
 type Slot struct {
 	Name string `json:"name"`
@@ -44,6 +58,8 @@ func TestSchemaOfDerivesFromGoType(t *testing.T) {
 		"limit":{"type":"integer","format":"int32"},
 		"next":{"type":"object","x-kubernetes-preserve-unknown-fields":true},
 		"ratio":{"type":"number","format":"double"},
+		"shelved":{"type":"integer","format":"int32"},
+		"tag":{"x-kubernetes-preserve-unknown-fields":true},
 		"slots":{"type":"array","items":{"type":"object","properties":{"full":{"type":"boolean"},"name":{"type":"string"}},"required":["name"]},
 			"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name"]}},
 		"required":["ratio"]}`
