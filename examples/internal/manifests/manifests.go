@@ -1,6 +1,6 @@
 // Package manifests generates the YAML under examples/manifests: the
-// CustomResourceDefinitions of the kitchen's kinds (crds/), with schemas
-// drawn from their Go types, and the default menu as Dish objects. The
+// CustomResourceDefinitions of the kitchen's kinds (crds/), with the
+// schemas apiserver.SchemaOf derives from their Go types, and the default menu as Dish objects. The
 // files are committed; `go run ./examples/manifests/gen` writes them
 // again and a test checks that they match.
 package manifests
@@ -75,7 +75,10 @@ type crdVersion struct {
 // its Go type.
 func CRD(info apiserver.KindInfo) ([]byte, error) {
 	t := reflect.TypeOf(info.New()).Elem()
-	schema := schemaFor(t)
+	schema, err := schemaMap(apiserver.SchemaOf(info))
+	if err != nil {
+		return nil, err
+	}
 	delete(schema, "required") // apiVersion, kind and metadata are the server's to check
 	props := schema["properties"].(map[string]any)
 	props["metadata"] = map[string]any{"type": "object"}
@@ -102,6 +105,16 @@ func CRD(info apiserver.KindInfo) ([]byte, error) {
 		Spec: crdSpec{Group: info.Group, Scope: scope, Versions: []crdVersion{v}, Names: map[string]string{
 			"kind": info.Kind, "listKind": info.Kind + "List", "plural": info.Resource, "singular": strings.ToLower(info.Kind)}}}
 	return encode(c)
+}
+
+// schemaMap turns a schema into the generic map the YAML is built from.
+func schemaMap(s *apiserver.Schema) (map[string]any, error) {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return nil, err
+	}
+	var out map[string]any
+	return out, json.Unmarshal(b, &out)
 }
 
 // typeAt returns the type of the field at a dotted path in schema.
