@@ -65,17 +65,25 @@ const (
 	reasonUnauthorized apiserver.StatusReason = "Unauthorized"
 )
 
-// hostAccepted reports whether host (without a port) may be served. A
-// request without a Host (only one made in process, handed to ServeHTTP,
-// can lack it: browsers always send one) is let in.
+// hostAccepted reports whether host (without a port) may be served.
 func (h *Handler) hostAccepted(host string) bool {
+	return HostAccepted(host, h.acceptHosts)
+}
+
+// HostAccepted reports whether a request's host (without its port) may
+// be served by a door whose accepted hosts are accept (what
+// [WithAcceptHosts] gives): any host one of them matches, or with none
+// given, loopback hosts only ([IsLoopbackHost]), as `kubectl proxy`
+// decides. A request without a Host (only one made in process, handed to
+// ServeHTTP, can lack it: browsers always send one) is let in.
+func HostAccepted(host string, accept []*regexp.Regexp) bool {
 	if host == "" {
 		return true
 	}
-	if h.acceptHosts == nil {
+	if accept == nil {
 		return IsLoopbackHost(host)
 	}
-	for _, re := range h.acceptHosts {
+	for _, re := range accept {
 		if re.MatchString(host) {
 			return true
 		}

@@ -111,21 +111,10 @@ func (d *door) tokenMatches(got string) bool {
 	return subtle.ConstantTimeCompare([]byte(got), []byte(d.token)) == 1
 }
 
-// hostAccepted reports whether host (without a port) may be served. A
-// request without a Host, only possible in process, is let in.
+// hostAccepted reports whether host (without a port) may be served, by
+// the same rule as the API's door.
 func (d *door) hostAccepted(host string) bool {
-	if host == "" {
-		return true
-	}
-	if d.acceptHosts == nil {
-		return httpapi.IsLoopbackHost(host)
-	}
-	for _, re := range d.acceptHosts {
-		if re.MatchString(host) {
-			return true
-		}
-	}
-	return false
+	return httpapi.HostAccepted(host, d.acceptHosts)
 }
 
 // refuse answers with a Kubernetes Status, which kubectl understands and
