@@ -30,7 +30,9 @@
 // updates it on every Add, Update, Delete and Replace: an update moves the
 // object between values, and a value whose last key leaves disappears.
 // [Indexer.ByIndex] then answers "every order for the grill" without a
-// scan. [NamespaceIndex] with [MetaNamespaceIndexFunc] is the one almost
+// scan. Inside, each stored object has a small integer id, and the
+// index sets hold ids rather than key strings (client-go holds keys): a
+// quarter of the bytes per entry, and an answer needs no second lookup. [NamespaceIndex] with [MetaNamespaceIndexFunc] is the one almost
 // every informer has; listers use it to list one namespace.
 //
 // An index function that fails makes the call fail with an

@@ -33,34 +33,36 @@ func MetaNamespaceIndexFunc[T Object](obj T) ([]string, error) {
 	return []string{obj.GetNamespace()}, nil
 }
 
-// keySet is the set of keys filed under one index value. Answers come
-// back sorted, so the set keeps a sorted copy of its keys, made by the
-// first reader after a change and dropped by the next change: a cache is
-// read far more often than written, so most reads sort nothing.
+// keySet is the set of objects filed under one index value, by id (see
+// [table]). Answers come back sorted by key, so the set keeps its ids in
+// key order too, sorted by the first reader after a change and dropped by
+// the next change: a cache is read far more often than written, so most
+// reads sort nothing.
 type keySet struct {
-	keys map[string]struct{}
+	ids map[uint32]struct{}
 	// sorted is nil after a change. Readers build it holding only the
 	// Indexer's read lock, so it is swapped atomically; two readers that
 	// race build the same slice, and either may win.
-	sorted atomic.Pointer[[]string]
+	sorted atomic.Pointer[[]uint32]
 }
 
-// sortedKeys returns the set's keys in order. The slice is shared: callers
-// must not modify it. A nil set has no keys.
-func (set *keySet) sortedKeys() []string {
+// sortedIDs returns the set's ids in the order of their keys in t. The
+// slice is shared: callers must not modify it. A nil set has no ids.
+func sortedIDs[T Object](set *keySet, t *table[T]) []uint32 {
 	if set == nil {
-		return []string{}
+		return nil
 	}
 	if p := set.sorted.Load(); p != nil {
 		return *p
 	}
-	keys := sortedKeys(set.keys)
-	set.sorted.Store(&keys)
-	return keys
+	ids := slices.AppendSeq(make([]uint32, 0, len(set.ids)), maps.Keys(set.ids))
+	t.sortByKey(ids)
+	set.sorted.Store(&ids)
+	return ids
 }
 
-// index is one named index: for each value, the keys of the objects filed
-// under it. A value with no keys is removed, so that ListIndexFuncValues
+// index is one named index: for each value, the ids of the objects filed
+// under it. A value with no ids is removed, so that ListIndexFuncValues
 // shows only values in use.
 type index[T Object] struct {
 	name   string
@@ -68,7 +70,13 @@ type index[T Object] struct {
 	values map[string]*keySet
 }
 
-// compute calls the index function, wrapping its error.
+// newIndex returns an empty index.
+func newIndex[T Object](name string, fn IndexFunc[T]) *index[T] {
+	return &index[T]{name: name, fn: fn, values: map[string]*keySet{}}
+}
+
+// compute calls the index function, wrapping its error; key names the
+// object in the error.
 func (ix *index[T]) compute(key string, obj T) ([]string, error) {
 	vals, err := ix.fn(obj)
 	if err != nil {
@@ -77,68 +85,68 @@ func (ix *index[T]) compute(key string, obj T) ([]string, error) {
 	return vals, nil
 }
 
-// add files key under each of vals.
-func (ix *index[T]) add(key string, vals []string) {
+// add files id under each of vals.
+func (ix *index[T]) add(id uint32, vals []string) {
 	for _, v := range vals {
 		set := ix.values[v]
 		if set == nil {
-			set = &keySet{keys: map[string]struct{}{}}
+			set = &keySet{ids: map[uint32]struct{}{}}
 			ix.values[v] = set
 		}
-		set.keys[key] = struct{}{}
+		set.ids[id] = struct{}{}
 		set.sorted.Store(nil)
 	}
 }
 
-// remove takes key out of each of vals, dropping values left empty.
-func (ix *index[T]) remove(key string, vals []string) {
+// remove takes id out of each of vals, dropping values left empty.
+func (ix *index[T]) remove(id uint32, vals []string) {
 	for _, v := range vals {
 		set := ix.values[v]
 		if set == nil {
 			continue
 		}
-		delete(set.keys, key)
+		delete(set.ids, id)
 		set.sorted.Store(nil)
-		if len(set.keys) == 0 {
+		if len(set.ids) == 0 {
 			delete(ix.values, v)
 		}
 	}
 }
 
-// forget takes key out of the index when its old values are not known:
+// forget takes id out of the index when its old values are not known:
 // the index function failed on the stored object, which happens only if
 // someone mutated it or the function is not pure. It costs a scan.
-func (ix *index[T]) forget(key string) {
+func (ix *index[T]) forget(id uint32) {
 	for v, set := range ix.values {
-		if _, ok := set.keys[key]; ok {
-			ix.remove(key, []string{v})
+		if _, ok := set.ids[id]; ok {
+			ix.remove(id, []string{v})
 		}
 	}
 }
 
-// unfile removes key, whose stored object is old, from the index.
-func (ix *index[T]) unfile(key string, old T) {
+// unfile removes id, whose stored object is old, from the index.
+func (ix *index[T]) unfile(id uint32, old T) {
 	vals, err := ix.fn(old)
 	if err != nil {
-		ix.forget(key)
+		ix.forget(id)
 		return
 	}
-	ix.remove(key, vals)
+	ix.remove(id, vals)
 }
 
-// refile moves key from the values of old (if had) to vals.
-func (ix *index[T]) refile(key string, old T, had bool, vals []string) {
+// refile moves id from the values of old (if had) to vals.
+func (ix *index[T]) refile(id uint32, old T, had bool, vals []string) {
 	if had {
 		oldVals, err := ix.fn(old)
 		if err != nil {
-			ix.forget(key)
+			ix.forget(id)
 		} else if slices.Equal(oldVals, vals) {
 			return // the common update: nothing moves
 		} else {
-			ix.remove(key, oldVals)
+			ix.remove(id, oldVals)
 		}
 	}
-	ix.add(key, vals)
+	ix.add(id, vals)
 }
 
 // sortedKeys returns the keys of a map in order; never nil, so that an

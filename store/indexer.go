@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -25,9 +26,10 @@ import (
 type Indexer[T Object] struct {
 	keyFunc KeyFunc
 
-	mu      sync.RWMutex // guards items and indexes
-	items   map[string]T
-	indexes []*index[T] // sorted by name; a handful at most, so scanned
+	mu      sync.RWMutex      // guards ids, entries and indexes
+	ids     map[string]uint32 // the id of every stored key
+	entries table[T]          // the stored objects, by id
+	indexes []*index[T]       // sorted by name; a handful at most, so scanned
 }
 
 // NewIndexer returns an empty Indexer that keys objects with keyFunc
@@ -37,10 +39,10 @@ func NewIndexer[T Object](keyFunc KeyFunc, indexers Indexers[T]) *Indexer[T] {
 	if keyFunc == nil {
 		keyFunc = MetaNamespaceKeyFunc
 	}
-	x := &Indexer[T]{keyFunc: keyFunc, items: map[string]T{}}
+	x := &Indexer[T]{keyFunc: keyFunc, ids: map[string]uint32{}}
 	for _, name := range sortedKeys(indexers) {
 		if fn := indexers[name]; fn != nil {
-			x.indexes = append(x.indexes, &index[T]{name: name, fn: fn, values: map[string]*keySet{}})
+			x.indexes = append(x.indexes, newIndex(name, fn))
 		}
 	}
 	return x
@@ -83,13 +85,20 @@ func (x *Indexer[T]) Update(obj T) error {
 		}
 		vals = append(vals, v)
 	}
-	if x.items == nil {
-		x.items = map[string]T{}
+	if x.ids == nil {
+		x.ids = map[string]uint32{}
 	}
-	old, had := x.items[key]
-	x.items[key] = obj
+	var old T
+	id, had := x.ids[key]
+	if had {
+		e := x.entries.at(id)
+		old, e.obj = e.obj, obj
+	} else {
+		id = x.entries.put(key, obj)
+		x.ids[key] = id
+	}
 	for i, ix := range x.indexes {
-		ix.refile(key, old, had, vals[i])
+		ix.refile(id, old, had, vals[i])
 	}
 	return nil
 }
@@ -118,14 +127,16 @@ func (x *Indexer[T]) DeleteByKey(key string) {
 
 // deleteLocked removes key from items and indexes. Call with mu held.
 func (x *Indexer[T]) deleteLocked(key string) {
-	old, ok := x.items[key]
+	id, ok := x.ids[key]
 	if !ok {
 		return
 	}
+	old := x.entries.at(id).obj
 	for _, ix := range x.indexes {
-		ix.unfile(key, old)
+		ix.unfile(id, old)
 	}
-	delete(x.items, key)
+	delete(x.ids, key)
+	x.entries.remove(id)
 }
 
 // Get returns the stored object with obj's key.
@@ -143,7 +154,10 @@ func (x *Indexer[T]) Get(obj T) (item T, exists bool, err error) {
 func (x *Indexer[T]) GetByKey(key string) (item T, exists bool, err error) {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	item, exists = x.items[key]
+	id, exists := x.ids[key]
+	if exists {
+		item = x.entries.at(id).obj
+	}
 	return item, exists, nil
 }
 
@@ -151,30 +165,29 @@ func (x *Indexer[T]) GetByKey(key string) (item T, exists bool, err error) {
 func (x *Indexer[T]) List() []T {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	return x.objectsLocked(sortedKeys(x.items))
+	return x.entries.objects(x.sortedIDsLocked())
 }
 
 // ListKeys returns every stored key, sorted.
 func (x *Indexer[T]) ListKeys() []string {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	return sortedKeys(x.items)
+	return sortedKeys(x.ids)
 }
 
 // Len returns how many objects are stored.
 func (x *Indexer[T]) Len() int {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	return len(x.items)
+	return len(x.ids)
 }
 
-// objectsLocked returns the stored objects for keys. Call with mu held.
-func (x *Indexer[T]) objectsLocked(keys []string) []T {
-	out := make([]T, 0, len(keys))
-	for _, k := range keys {
-		out = append(out, x.items[k])
-	}
-	return out
+// sortedIDsLocked returns the id of every stored object, in key order.
+// Call with mu held.
+func (x *Indexer[T]) sortedIDsLocked() []uint32 {
+	ids := slices.AppendSeq(make([]uint32, 0, len(x.ids)), maps.Values(x.ids))
+	x.entries.sortByKey(ids)
+	return ids
 }
 
 // Replace makes list the whole content of the store and rebuilds every
@@ -182,37 +195,41 @@ func (x *Indexer[T]) objectsLocked(keys []string) []T {
 // If a key or index function fails, nothing changes. resourceVersion is
 // accepted for symmetry with client-go and not kept.
 func (x *Indexer[T]) Replace(list []T, resourceVersion string) error {
-	items := make(map[string]T, len(list))
+	ids, entries := make(map[string]uint32, len(list)), newTable[T](len(list))
 	for _, obj := range list {
 		key, err := x.key(obj)
 		if err != nil {
 			return err
 		}
-		items[key] = obj
+		if id, dup := ids[key]; dup {
+			entries.at(id).obj = obj
+		} else {
+			ids[key] = entries.put(key, obj)
+		}
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	indexes := make([]*index[T], len(x.indexes))
 	for i, ix := range x.indexes {
-		built, err := buildIndex(ix.name, ix.fn, items)
+		built, err := buildIndex(ix.name, ix.fn, ids, &entries)
 		if err != nil {
 			return err
 		}
 		indexes[i] = built
 	}
-	x.items, x.indexes = items, indexes
+	x.ids, x.entries, x.indexes = ids, entries, indexes
 	return nil
 }
 
-// buildIndex indexes items from scratch.
-func buildIndex[T Object](name string, fn IndexFunc[T], items map[string]T) (*index[T], error) {
-	ix := &index[T]{name: name, fn: fn, values: map[string]*keySet{}}
-	for key, obj := range items {
-		vals, err := ix.compute(key, obj)
+// buildIndex indexes the objects of ids, stored in entries, from scratch.
+func buildIndex[T Object](name string, fn IndexFunc[T], ids map[string]uint32, entries *table[T]) (*index[T], error) {
+	ix := newIndex(name, fn)
+	for key, id := range ids {
+		vals, err := ix.compute(key, entries.at(id).obj)
 		if err != nil {
 			return nil, err
 		}
-		ix.add(key, vals)
+		ix.add(id, vals)
 	}
 	return ix, nil
 }
@@ -238,7 +255,7 @@ func (x *Indexer[T]) AddIndexers(indexers Indexers[T]) error {
 	added := make([]*index[T], 0, len(indexers))
 	for _, name := range sortedKeys(indexers) {
 		if fn := indexers[name]; fn != nil {
-			ix, err := buildIndex(name, fn, x.items)
+			ix, err := buildIndex(name, fn, x.ids, &x.entries)
 			if err != nil {
 				return err
 			}

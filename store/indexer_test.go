@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -73,9 +74,10 @@ func snap(t *testing.T, x *Indexer[*widget]) snapshot {
 	return s
 }
 
-// checkIndexer verifies the Indexer's internal invariants: every index
-// entry points at a stored key whose object produces that value; every
-// stored object is filed under exactly its values; no value is empty.
+// checkIndexer verifies the Indexer's internal invariants: every stored
+// key has its own live entry, and no freed id is in use; every index entry
+// points at a stored object that produces that value; every stored object
+// is filed under exactly its values; no value is empty.
 func checkIndexer(t *testing.T, x *Indexer[*widget]) {
 	t.Helper()
 	x.mu.RLock()
@@ -83,37 +85,62 @@ func checkIndexer(t *testing.T, x *Indexer[*widget]) {
 	if !slices.IsSortedFunc(x.indexes, func(a, b *index[*widget]) int { return strings.Compare(a.name, b.name) }) {
 		t.Errorf("indexes not sorted by name")
 	}
+	live := map[uint32]string{}
+	for k, id := range x.ids {
+		if other, dup := live[id]; dup {
+			t.Errorf("keys %q and %q share id %d", k, other, id)
+		}
+		live[id] = k
+		if e := x.entries.at(id); e.key != k || e.obj == nil {
+			t.Errorf("key %q: entry %d holds key %q, object %v", k, id, e.key, e.obj)
+		}
+	}
+	for _, id := range x.entries.free {
+		if k, ok := live[id]; ok {
+			t.Errorf("id %d is free but holds key %q", id, k)
+		}
+	}
 	for _, ix := range x.indexes {
-		for v, ks := range ix.values {
-			set := ks.keys
-			if cached := ks.sorted.Load(); cached != nil && !slices.Equal(*cached, sortedKeys(set)) {
-				t.Errorf("index %q value %q: cached sorted keys %q are stale, want %q", ix.name, v, *cached, sortedKeys(set))
-			}
-			if len(set) == 0 {
-				t.Errorf("index %q: value %q has no keys but is kept", ix.name, v)
-			}
-			for k := range set {
-				obj, ok := x.items[k]
-				if !ok {
-					t.Errorf("index %q value %q: key %q is not stored", ix.name, v, k)
-					continue
-				}
-				if vals, _ := ix.fn(obj); !slices.Contains(vals, v) {
-					t.Errorf("index %q value %q: key %q has values %q", ix.name, v, k, vals)
-				}
+		checkIndex(t, x, ix, live)
+	}
+}
+
+// checkIndex verifies one index for checkIndexer; live maps the ids in
+// use to their keys.
+func checkIndex(t *testing.T, x *Indexer[*widget], ix *index[*widget], live map[uint32]string) {
+	t.Helper()
+	for v, set := range ix.values {
+		if cached := set.sorted.Load(); cached != nil {
+			want := slices.Collect(maps.Keys(set.ids))
+			x.entries.sortByKey(want)
+			if !slices.Equal(*cached, want) {
+				t.Errorf("index %q value %q: cached sorted ids %v are stale, want %v", ix.name, v, *cached, want)
 			}
 		}
-		for k, obj := range x.items {
-			vals, err := ix.fn(obj)
-			if err != nil {
-				continue // only a mutated object can fail here; tested separately
+		if len(set.ids) == 0 {
+			t.Errorf("index %q: value %q has no keys but is kept", ix.name, v)
+		}
+		for id := range set.ids {
+			k, ok := live[id]
+			if !ok {
+				t.Errorf("index %q value %q: id %d is not stored", ix.name, v, id)
+				continue
 			}
-			for _, v := range vals {
-				if ks := ix.values[v]; ks == nil {
-					t.Errorf("index %q: key %q missing under its value %q", ix.name, k, v)
-				} else if _, ok := ks.keys[k]; !ok {
-					t.Errorf("index %q: key %q missing under its value %q", ix.name, k, v)
-				}
+			if vals, _ := ix.fn(x.entries.at(id).obj); !slices.Contains(vals, v) {
+				t.Errorf("index %q value %q: key %q has values %q", ix.name, v, k, vals)
+			}
+		}
+	}
+	for k, id := range x.ids {
+		vals, err := ix.fn(x.entries.at(id).obj)
+		if err != nil {
+			continue // only a mutated object can fail here; tested separately
+		}
+		for _, v := range vals {
+			if set := ix.values[v]; set == nil {
+				t.Errorf("index %q: key %q missing under its value %q", ix.name, k, v)
+			} else if _, ok := set.ids[id]; !ok {
+				t.Errorf("index %q: key %q missing under its value %q", ix.name, k, v)
 			}
 		}
 	}

@@ -1,6 +1,9 @@
 package store
 
-import "slices"
+import (
+	"maps"
+	"slices"
+)
 
 // Index returns the stored objects that share at least one value of the
 // named index with obj (obj itself need not be stored), sorted by key.
@@ -16,17 +19,17 @@ func (x *Indexer[T]) Index(name string, obj T) ([]T, error) {
 		return nil, &IndexFuncError{Index: name, Err: err}
 	}
 	if len(vals) == 1 {
-		return x.objectsLocked(ix.values[vals[0]].sortedKeys()), nil
+		return x.entries.objects(sortedIDs(ix.values[vals[0]], &x.entries)), nil
 	}
-	union := map[string]struct{}{}
+	union := map[uint32]struct{}{}
 	for _, v := range vals {
 		if set := ix.values[v]; set != nil {
-			for k := range set.keys {
-				union[k] = struct{}{}
-			}
+			maps.Copy(union, set.ids)
 		}
 	}
-	return x.objectsLocked(sortedKeys(union)), nil
+	ids := slices.AppendSeq(make([]uint32, 0, len(union)), maps.Keys(union))
+	x.entries.sortByKey(ids)
+	return x.entries.objects(ids), nil
 }
 
 // IndexKeys returns the keys filed under value in the named index, sorted.
@@ -38,7 +41,7 @@ func (x *Indexer[T]) IndexKeys(name, value string) ([]string, error) {
 	if ix == nil {
 		return nil, unknownIndex(name)
 	}
-	return slices.Clone(ix.values[value].sortedKeys()), nil
+	return x.entries.keys(sortedIDs(ix.values[value], &x.entries)), nil
 }
 
 // ByIndex returns the objects filed under value in the named index, sorted
@@ -54,7 +57,7 @@ func (x *Indexer[T]) ByIndex(name, value string) ([]T, error) {
 	if ix == nil {
 		return nil, unknownIndex(name)
 	}
-	return x.objectsLocked(ix.values[value].sortedKeys()), nil
+	return x.entries.objects(sortedIDs(ix.values[value], &x.entries)), nil
 }
 
 // ListIndexFuncValues returns the values in use in the named index,
