@@ -73,7 +73,10 @@
 //
 // With AllowWatchBookmarks, the server now and then sends a BOOKMARK: an
 // object with only a newer resourceVersion, so an idle watcher can resume
-// from a recent point. In watch-list mode (SendInitialEvents with
+// from a recent point. As from the real server's watch cache, one comes
+// every [Options.BookmarkInterval] (a minute) and one 2 seconds before
+// the watch's timeout, once the server has moved past where the watch
+// started. In watch-list mode (SendInitialEvents with
 // resourceVersionMatch NotOlderThan) the initial ADDED events end with a
 // BOOKMARK annotated [InitialEventsEndAnnotation].
 //

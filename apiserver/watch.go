@@ -1,7 +1,6 @@
 package apiserver
 
 import (
-	"context"
 	"strings"
 	"time"
 )
@@ -50,7 +49,9 @@ type watcher struct {
 	toldRV   int64         // the newest resourceVersion the receiver has seen
 	stopCtx  func() bool   // unregisters the context.AfterFunc
 	timeout  *time.Timer   // nil: none
-	bookmark *time.Timer   // nil: no bookmarks
+	bookmark *time.Timer   // nil: no bookmark scheduled yet
+	deadline time.Time     // when the watch times out; zero: never
+	startRV  int64         // bookmarks only once the server is past it
 }
 
 // ResultChan returns the channel of events; see [WatchInterface].
@@ -155,52 +156,6 @@ func (w *watcher) translate(ev *event) (EventType, Object) {
 		return EventDeleted, obj
 	}
 	return "", nil
-}
-
-// watchContextLocked ends the watch when ctx is done or the timeout
-// passes, and sends bookmarks if asked to. s.mu must be held.
-func (w *watcher) watchContextLocked(ctx context.Context, timeout time.Duration) {
-	w.stopCtx = context.AfterFunc(ctx, w.Stop)
-	if timeout > 0 {
-		w.timeout = time.AfterFunc(timeout, w.Stop)
-	}
-	if w.bookmarks {
-		w.bookmark = time.AfterFunc(w.srv.opts.BookmarkInterval, w.sendBookmark)
-	}
-}
-
-// sendBookmark sends a live watcher a BOOKMARK with the current
-// resourceVersion, if that is news to it and there is room; a watcher
-// that is catching up or full will hear newer events soon anyway. Then it
-// sets its timer to call it again after the next interval.
-func (w *watcher) sendBookmark() {
-	s := w.srv
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if w.ended {
-		return
-	}
-	if last := s.hist.last; w.live && last > w.toldRV {
-		select {
-		case w.out <- Event{Type: EventBookmark, Object: w.bookmarkObject(last, false)}:
-			w.toldRV = last
-		default:
-		}
-	}
-	w.bookmark.Reset(s.opts.BookmarkInterval)
-}
-
-// bookmarkObject returns a new empty object of the watched kind carrying
-// only its type, resourceVersion rv and, at the end of the initial events
-// of a watch-list, the [InitialEventsEndAnnotation].
-func (w *watcher) bookmarkObject(rv int64, initialEnd bool) Object {
-	obj := w.info.New()
-	*obj.GetTypeMeta() = TypeMeta{APIVersion: w.info.GroupVersionKind().GroupVersion().String(), Kind: w.info.Kind}
-	obj.GetObjectMeta().ResourceVersion = formatRV(rv)
-	if initialEnd {
-		obj.GetObjectMeta().Annotations = map[string]string{InitialEventsEndAnnotation: "true"}
-	}
-	return obj
 }
 
 // compareKeys orders objects by namespace, then name, as lists are sorted.

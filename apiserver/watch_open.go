@@ -29,9 +29,16 @@ import (
 // that starts matching arrives as ADDED, one that stops matching as
 // DELETED (its previous content, with the new resourceVersion).
 //
-// With AllowWatchBookmarks, every [Options.BookmarkInterval] that brought
-// news a BOOKMARK carries the latest resourceVersion: an empty object of
-// the kind with only metadata.resourceVersion set.
+// With AllowWatchBookmarks, a BOOKMARK carries the latest
+// resourceVersion (an empty object of the kind with only
+// metadata.resourceVersion set) every [Options.BookmarkInterval], and
+// once more 2 seconds before the watch's deadline (the earlier of
+// TimeoutSeconds and ctx's deadline), as the Kubernetes watch cache
+// schedules them, so that a client re-watching after the timeout starts
+// from a recent resourceVersion. As there, a bookmark is sent only once
+// the server has moved past the point where the watch started (and its
+// backlog ended), but then every time, even with nothing new since the
+// last event.
 //
 // A watcher that falls [Options.WatchBufferSize] resourceVersions behind,
 // or whose next event has left the history, is cut off with a plain close
@@ -124,6 +131,7 @@ func (s *Server) startWatch(ctx context.Context, w *watcher, opts ListOptions, f
 	}
 	ws[w] = struct{}{}
 	w.done = make(chan struct{})
+	w.startRV = max(w.sentRV, last)
 	w.watchContextLocked(ctx, timeout)
 	go w.catchUp(initial, initialEvents, w.sentRV, w.done)
 	return w, nil

@@ -181,18 +181,6 @@ func TestWatchListRequiresNotOlderThan(t *testing.T) {
 	})
 }
 
-func TestWatchBookmarksOnATimer(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		f := newFixture(t, apiserver.Options{BookmarkInterval: time.Minute})
-		w := f.watch(t, apiserver.ListOptions{ResourceVersion: "0", AllowWatchBookmarks: true, LabelSelector: "x=y"})
-		f.create(t, "a", "red", nil) // filtered out: only a bookmark tells the watcher
-		time.Sleep(time.Minute)
-		diffEvents(t, w, []string{"BOOKMARK rv=2"})
-		time.Sleep(time.Minute) // nothing new: no bookmark
-		diffEvents(t, w, nil)
-	})
-}
-
 func TestWatchTimeoutClosesCleanly(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})

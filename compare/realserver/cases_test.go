@@ -174,6 +174,15 @@ var cases = []diffCase{
 		{Method: "GET", Path: "?watch=true&resourceVersion=0&labelSelector=set%3Dwatch&timeoutSeconds=1"},
 		{Method: "GET", Path: "/wa?watch=true&timeoutSeconds=1"},
 	}},
+	{"watch-bookmark-before-timeout", []step{
+		{Method: "POST", Body: widget(`"name":"wb","labels":{"set":"wb"}`, "")},
+		// Idle: nothing happens after it starts, so it gets no bookmark.
+		{Method: "GET", Path: "?watch=true&resourceVersion={{rv:0}}&allowWatchBookmarks=true&labelSelector=set%3Dwb&timeoutSeconds=5"},
+		// It hears no event (wc is not selected), but the server moves on:
+		// a bookmark in the last seconds before its timeout.
+		{Method: "GET", Path: "?watch=true&resourceVersion={{rv:0}}&allowWatchBookmarks=true&labelSelector=set%3Dwb&timeoutSeconds=5",
+			During: []step{{Method: "POST", Body: widget(`"name":"wc","labels":{"set":"wc"}`, "")}}},
+	}},
 	{"delete-collection-finalizers", []step{
 		{Method: "POST", Body: widget(`"name":"dcf","labels":{"set":"dcm"},"finalizers":["example.com/hold"]`, "")},
 		{Method: "POST", Body: widget(`"name":"dcg","labels":{"set":"dcm"}`, "")},
