@@ -54,6 +54,9 @@ func (s *Server) prepareApply(info KindInfo, old *entry, ns, name string, data [
 		}
 		return s.prepareUpdate(info, old, next, status, opts.DryRun, keep)
 	}
+	if err := s.checkNamespace(info, next.GetObjectMeta()); err != nil {
+		return change{}, err
+	}
 	e, err := s.prepareNew(info, next)
 	switch {
 	case err != nil:

@@ -184,6 +184,9 @@ func (c *ResourceClient) create(info KindInfo, obj Object, ns string, opts Creat
 	*in.GetTypeMeta() = info.TypeMeta()
 	m := in.GetObjectMeta()
 	m.Namespace = ns
+	if err := c.srv.checkNamespace(info, m); err != nil {
+		return nil, err // admission comes before names are made and objects validated
+	}
 	if m.Name == "" && m.GenerateName != "" {
 		m.Name = m.GenerateName + c.srv.randomString(5)
 	}
@@ -227,39 +230,9 @@ func (s *Server) prepareNew(info KindInfo, in Object) (*entry, error) {
 		// cannot set status: it starts empty.
 		clearField(in, kf.status)
 	}
+	prepareNamespaceCreate(in)
 	if err := info.validate(in); err != nil {
 		return nil, err
 	}
-	if err := s.checkNamespace(info, m.Namespace); err != nil {
-		return nil, err
-	}
 	return s.newEntry(in)
-}
-
-// NamespacesResource is where the built-in Namespace kind (core v1,
-// cluster-scoped) is served when a scheme registers it; see
-// [Server.checkNamespace].
-var NamespacesResource = GroupVersionResource{Version: "v1", Resource: "namespaces"}
-
-// checkNamespace is kube-apiserver's NamespaceLifecycle admission, for a
-// server whose scheme registers a kind at [NamespacesResource]: an object
-// of a namespaced kind can only be created in a namespace that exists
-// (else 404 NotFound naming the namespace). Without that kind,
-// namespaces are only names, and any is fine: simple tests and lessons
-// need none.
-func (s *Server) checkNamespace(info KindInfo, ns string) error {
-	if !info.Namespaced {
-		return nil
-	}
-	if _, ok := s.scheme.KindForResource(NamespacesResource); !ok {
-		return nil
-	}
-	gr := NamespacesResource.GroupResource()
-	s.mu.Lock()
-	_, ok := s.objects[gr][ns]
-	s.mu.Unlock()
-	if !ok {
-		return NewNotFound(gr, ns)
-	}
-	return nil
 }

@@ -80,6 +80,9 @@ func (c *ResourceClient) deleteObject(info KindInfo, name string, opts DeleteOpt
 	if err != nil {
 		return nil, false, err
 	}
+	if err := checkDeleteNamespace(info, name); err != nil {
+		return nil, false, err
+	}
 	var gone bool
 	e, err := c.srv.mutate(info.GroupResource(), key, func(old *entry) (change, error) {
 		if old == nil {
@@ -122,6 +125,9 @@ func ValidateDeleteOptions(opts DeleteOptions) error {
 // removed) a deletion; else a mark, or nothing if old is marked already
 // with the same finalizers.
 func (s *Server) prepareDelete(old *entry, opts DeleteOptions) (change, error) {
+	if heldNamespace(old.obj) {
+		return s.prepareNamespaceDelete(old, opts)
+	}
 	next := old.obj.DeepCopyObject()
 	nm := next.GetObjectMeta()
 	if !s.opts.DisableGarbageCollection {

@@ -54,6 +54,15 @@ func NewNotFound(gr GroupResource, name string) *StatusError {
 		&StatusDetails{Name: name, Group: gr.Group, Kind: gr.Resource})
 }
 
+// NewForbidden reports that the server refuses a request on the object
+// name of resource gr (403), err saying why, e.g.
+// `namespaces "default" is forbidden: this namespace may not be deleted`.
+func NewForbidden(gr GroupResource, name string, err error) *StatusError {
+	return newStatusError(http.StatusForbidden, StatusReasonForbidden,
+		fmt.Sprintf("%s %q is forbidden: %v", gr, name, err),
+		&StatusDetails{Name: name, Group: gr.Group, Kind: gr.Resource})
+}
+
 // NewAlreadyExists reports that a create found an object of the same name
 // (409), e.g. `orders.menu.example.com "t1" already exists`.
 func NewAlreadyExists(gr GroupResource, name string) *StatusError {
@@ -178,7 +187,7 @@ func FromObject(obj Object) error {
 // code. An error with an unknown reason is judged by its code alone, as
 // client-go does for errors from servers newer than itself.
 var knownReasons = map[StatusReason]bool{
-	StatusReasonBadRequest: true, StatusReasonNotFound: true, StatusReasonMethodNotAllowed: true,
+	StatusReasonBadRequest: true, StatusReasonForbidden: true, StatusReasonNotFound: true, StatusReasonMethodNotAllowed: true,
 	StatusReasonAlreadyExists: true, StatusReasonConflict: true, StatusReasonExpired: true,
 	StatusReasonRequestEntityTooLarge: true, StatusReasonInvalid: true,
 	StatusReasonTooManyRequests: true, StatusReasonInternalError: true, StatusReasonTimeout: true,
@@ -208,6 +217,10 @@ func ReasonForError(err error) StatusReason {
 
 // IsNotFound reports whether err says an object does not exist (404).
 func IsNotFound(err error) bool { return is(err, StatusReasonNotFound, http.StatusNotFound) }
+
+// IsForbidden reports whether err says the server refuses the request
+// (403), e.g. a create in a namespace being deleted.
+func IsForbidden(err error) bool { return is(err, StatusReasonForbidden, http.StatusForbidden) }
 
 // IsAlreadyExists reports whether err says a create found an object of the
 // same name.

@@ -241,10 +241,12 @@ func (s *Server) removeFinalizer(ref objectRef, uid, f string) {
 		next := old.obj.DeepCopyObject()
 		nm := next.GetObjectMeta()
 		nm.Finalizers = slices.DeleteFunc(nm.Finalizers, func(x string) bool { return x == f })
-		if len(nm.Finalizers) > 0 {
+		if len(nm.Finalizers) == 0 {
+			nm.Finalizers = nil
+		}
+		if !finalized(next) {
 			return s.modified(next)
 		}
-		nm.Finalizers = nil
 		e, err := s.newEntry(next)
 		if err != nil {
 			return change{}, err

@@ -57,6 +57,14 @@ type Options struct {
 	// collector does, and carries out the propagation policies of
 	// [DeleteOptions]. With it off, a delete adds no propagation finalizer.
 	DisableGarbageCollection bool
+	// DisableNamespaceController turns off the namespace controller,
+	// which otherwise empties a namespace being deleted and then lets it
+	// go, as kube-controller-manager's does (see [NamespaceObject]; it
+	// only runs when the scheme registers namespaces). With it off, a
+	// deleted namespace stays Terminating until its finalizer is removed
+	// through [ResourceClient.Finalize], as on a kube-apiserver running
+	// without kube-controller-manager.
+	DisableNamespaceController bool
 	// CacheMutationDetector keeps the JSON of every committed object and
 	// checks, whenever the server reads the object again (get, list,
 	// write) and on [Server.CheckMutations], that nobody has changed it,
@@ -142,7 +150,8 @@ func (o Options) withDefaults() Options {
 // server-side apply or strategic merge patch (JSON patch and JSON merge
 // patch only); deletes are immediate or wait for finalizers, with no grace
 // period, and the garbage collector carries out propagation policies at
-// once, inside the call that made the garbage; one
+// once, inside the call that made the garbage, as the namespace
+// controller empties a deleted namespace (see [NamespaceObject]); one
 // history window for all resources.
 //
 // A Server is safe for concurrent use. Writers hold one mutex only long
@@ -211,7 +220,7 @@ func (s *Server) ResourceVersion() string {
 type change struct {
 	typ EventType
 	obj *entry
-	by  string // who made the change, when no client did (trace.GarbageCollector)
+	by  string // who made the change, when no client did (trace.GarbageCollector, trace.NamespaceController)
 	// reply, when set, is what the caller gets instead of obj: the
 	// update that removes a deleting object's last finalizer answers
 	// the object it asked for, while the event carries the stored one.
@@ -248,12 +257,14 @@ func (s *Server) mutate(gr GroupResource, key string, fn func(old *entry) (chang
 		}
 		s.commitLocked(gr, key, ch, old)
 		garbage := s.garbageAfterLocked(gr, key, ch)
+		terminating := s.namespaceAfterLocked(gr, ch)
 		snap := s.snapshotDueLocked()
 		s.mu.Unlock()
 		if snap != nil {
 			snap.write(s)
 		}
 		s.collectGarbage(garbage)
+		s.syncNamespace(terminating)
 		if ch.reply != nil {
 			return ch.reply, nil
 		}

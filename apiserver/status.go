@@ -7,6 +7,7 @@ type StatusReason string
 // The reasons the server uses, with the HTTP code each goes with.
 const (
 	StatusReasonBadRequest            StatusReason = "BadRequest"            // 400
+	StatusReasonForbidden             StatusReason = "Forbidden"             // 403
 	StatusReasonNotFound              StatusReason = "NotFound"              // 404
 	StatusReasonMethodNotAllowed      StatusReason = "MethodNotAllowed"      // 405
 	StatusReasonAlreadyExists         StatusReason = "AlreadyExists"         // 409

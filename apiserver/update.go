@@ -89,7 +89,6 @@ func (s *Server) prepareUpdate(info KindInfo, old *entry, next Object, status, d
 		in := next
 		next = old.obj.DeepCopyObject()
 		copyField(next, in, kf.status)
-		nm = next.GetObjectMeta()
 	} else if err := s.prepareSpecUpdate(info, old, next, kf); err != nil {
 		return change{}, err
 	}
@@ -107,7 +106,7 @@ func (s *Server) prepareUpdate(info KindInfo, old *entry, next Object, status, d
 	switch {
 	case bytes.Equal(e.content, old.content):
 		return change{obj: old}, nil // a no-op: no new resourceVersion, no event
-	case om.DeletionTimestamp != nil && len(nm.Finalizers) == 0:
+	case om.DeletionTimestamp != nil && finalized(next):
 		ch := deleteDuringUpdate(old, e)
 		if dryRun {
 			ch.typ = ""
@@ -165,6 +164,7 @@ func (s *Server) prepareSpecUpdate(info KindInfo, old *entry, next Object, kf ki
 	nm.CreationTimestamp = om.CreationTimestamp
 	nm.DeletionTimestamp, nm.DeletionGracePeriodSeconds = om.DeletionTimestamp, om.DeletionGracePeriodSeconds
 	nm.Generation = om.Generation
+	prepareNamespaceUpdate(old.obj, next)
 	errs := ValidateLabels("metadata.labels", nm.Labels)
 	errs = append(errs, ValidateAnnotations("metadata.annotations", nm.Annotations)...)
 	errs = append(errs, ValidateOwnerReferences("metadata.ownerReferences", nm.OwnerReferences)...)

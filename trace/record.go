@@ -41,7 +41,8 @@ const (
 	Updated Action = "updated"
 	// Deleted: an object is gone (ResourceVersion of the deletion;
 	// Detail [GarbageCollector] when the server's garbage collector
-	// deleted it because its owners are gone).
+	// deleted it because its owners are gone, [NamespaceController] when
+	// its namespace is being deleted).
 	Deleted Action = "deleted"
 	// WatchesClosed: the server ended every watch at once
 	// (apiserver.Server.CloseWatches; Count watches).
@@ -246,3 +247,8 @@ func (r Record) String() string {
 // GarbageCollector is the Detail of a [Deleted] record when the API
 // server's garbage collector made the delete: no client asked for it.
 const GarbageCollector = "garbage collector"
+
+// NamespaceController is the Detail of a [Deleted] record when the API
+// server's namespace controller made the delete: it empties a namespace
+// being deleted, then lets the namespace go.
+const NamespaceController = "namespace controller"

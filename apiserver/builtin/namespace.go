@@ -6,18 +6,23 @@ import "github.com/kitchensync/kitchensync/apiserver"
 // whose name the namespaced objects carry in metadata.namespace.
 //
 // Registering it ([NamespaceKind]) makes namespaces real, as on a
-// cluster: creating an object in a namespace that does not exist is then
-// 404 NotFound (`namespaces "nosuchns" not found`), as kube-apiserver's
-// NamespaceLifecycle admission answers, so create the namespace first.
+// cluster (see [apiserver.NamespaceObject] for the details):
+//
+//   - Creating an object in a namespace that does not exist is 404
+//     NotFound (`namespaces "nosuchns" not found`), as kube-apiserver's
+//     NamespaceLifecycle admission answers, so create the namespace first.
+//   - A new namespace is phase "Active", with the finalizer "kubernetes"
+//     in spec.finalizers and the label kubernetes.io/metadata.name.
+//   - Deleting it answers the namespace, now "Terminating"; creating
+//     anything in it is then 403 Forbidden. The server's namespace
+//     controller deletes everything in it and then removes "kubernetes"
+//     (through the finalize subresource), and the namespace goes.
+//
 // Without it, a namespace is only a name and any will do, which is what
 // simple tests and lessons want; that is why [Register] leaves it out.
 //
-// Simplifications: the server does not default spec.finalizers to
-// ["kubernetes"] nor status.phase to "Active", and deleting a namespace
-// deletes only the Namespace object, not its contents (a cluster's
-// namespace controller empties it first, with the namespace in phase
-// "Terminating"); no system namespaces ("default", "kube-system") exist
-// until created.
+// Simplification: no system namespaces ("default", "kube-system") exist
+// until created; once created, they may not be deleted.
 type Namespace struct {
 	apiserver.TypeMeta   `json:",inline"`
 	apiserver.ObjectMeta `json:"metadata"`
@@ -31,8 +36,8 @@ type NamespaceSpec struct {
 	Finalizers []string `json:"finalizers,omitempty"`
 }
 
-// NamespaceStatus says whether a namespace is "Active" or "Terminating",
-// as written by whoever manages it (here, nobody does unless told).
+// NamespaceStatus says whether a namespace is "Active" or "Terminating".
+// The server sets it.
 type NamespaceStatus struct {
 	Phase string `json:"phase,omitempty"`
 }
@@ -52,9 +57,23 @@ func (n *Namespace) DeepCopyObject() apiserver.Object {
 	return &out
 }
 
+// NamespacePhase returns status.phase, for the server
+// ([apiserver.NamespaceObject]).
+func (n *Namespace) NamespacePhase() string { return n.Status.Phase }
+
+// SetNamespacePhase sets status.phase, for the server.
+func (n *Namespace) SetNamespacePhase(phase string) { n.Status.Phase = phase }
+
+// NamespaceFinalizers returns spec.finalizers, for the server.
+func (n *Namespace) NamespaceFinalizers() []string { return n.Spec.Finalizers }
+
+// SetNamespaceFinalizers sets spec.finalizers, for the server.
+func (n *Namespace) SetNamespaceFinalizers(finalizers []string) { n.Spec.Finalizers = finalizers }
+
 // NamespaceKind returns the registration of [Namespace]: cluster-scoped,
 // resource "namespaces" in core v1 ([apiserver.NamespacesResource]), with
-// a status subresource and the field selector status.phase. It is not
+// a status subresource, the finalize subresource and the field selector
+// status.phase. It is not
 // part of [Register]: register it on its own to make namespaces real.
 func NamespaceKind() apiserver.KindInfo {
 	return apiserver.KindInfo{

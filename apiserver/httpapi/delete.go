@@ -30,6 +30,8 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request, t target) error
 		return err
 	}
 	switch {
+	case gone && hasFinalize(t.info):
+		writeJSON(w, http.StatusOK, obj) // a namespace is answered, not a Status, as kube-apiserver does
 	case gone:
 		writeJSON(w, http.StatusOK, successStatus(t.info, obj.GetObjectMeta()))
 	case opts.OrphanDependents != nil && !*opts.OrphanDependents:

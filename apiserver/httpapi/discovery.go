@@ -185,8 +185,8 @@ func (h *Handler) group(name string) (apiGroup, error) {
 }
 
 // resourceList is /api/v1 or /apis/{group}/{version}: the resources of
-// one group version, each followed by its status subresource if it has
-// one.
+// one group version, each followed by its subresources (finalize for
+// namespaces, status).
 func (h *Handler) resourceList(group, version string) (any, error) {
 	gv := apiserver.GroupVersion{Group: group, Version: version}
 	list := apiResourceList{Kind: "APIResourceList", APIVersion: "v1", GroupVersion: gv.String(), Resources: []apiResource{}}
@@ -202,6 +202,11 @@ func (h *Handler) resourceList(group, version string) (any, error) {
 			Name: k.Resource, SingularName: singular(k.Kind), Namespaced: k.Namespaced, Kind: k.Kind, Verbs: verbs,
 			StorageVersionHash: storageVersionHash(k),
 		})
+		if hasFinalize(k) {
+			list.Resources = append(list.Resources, apiResource{
+				Name: k.Resource + "/finalize", Namespaced: k.Namespaced, Kind: k.Kind, Verbs: []string{"update"},
+			})
+		}
 		if hasStatus(k) {
 			list.Resources = append(list.Resources, apiResource{
 				Name: k.Resource + "/status", Namespaced: k.Namespaced, Kind: k.Kind, Verbs: statusVerbs,

@@ -169,14 +169,14 @@ type target struct {
 	namespaced bool
 	namespace  string
 	name       string
-	// subresource is "" or "status".
+	// subresource is "", "status" or (for namespaces) "finalize".
 	subresource string
 	path        string
 }
 
 // parseTarget reads the path after /apis/{group}/{version}:
 //
-//	{resource}[/{name}[/status]]                       cluster-scoped, or a list across namespaces
+//	{resource}[/{name}[/status|/finalize]]             cluster-scoped, or a list across namespaces
 //	namespaces/{ns}/{resource}[/{name}[/status]]       namespaced
 //
 // Anything else, or a kind that does not fit the form, is 404 NotFound.
@@ -185,7 +185,7 @@ func (h *Handler) parseTarget(gv apiserver.GroupVersion, rest []string) (target,
 	if slices.Contains(rest, "") {
 		return t, errNotFound()
 	}
-	if len(rest) >= 3 && rest[0] == "namespaces" {
+	if len(rest) >= 3 && rest[0] == "namespaces" && !namespaceSubresource(gv, rest) {
 		t.namespaced, t.namespace, rest = true, rest[1], rest[2:]
 	}
 	if len(rest) > 3 {
@@ -202,7 +202,7 @@ func (h *Handler) parseTarget(gv apiserver.GroupVersion, rest []string) (target,
 	}
 	if len(rest) > 2 {
 		t.subresource = rest[2]
-		if t.subresource != "status" || !hasStatus(info) {
+		if !(t.subresource == "status" && hasStatus(info) || t.subresource == "finalize" && hasFinalize(info)) {
 			// As for a custom resource: the object is "not found".
 			return t, apiserver.NewNotFound(info.GroupResource(), t.name)
 		}
@@ -210,10 +210,24 @@ func (h *Handler) parseTarget(gv apiserver.GroupVersion, rest []string) (target,
 	return t, nil
 }
 
+// namespaceSubresource reports whether rest names a subresource of a
+// namespace (/api/v1/namespaces/{name}/status or /finalize), not a
+// collection in it: no core resource has those names.
+func namespaceSubresource(gv apiserver.GroupVersion, rest []string) bool {
+	return gv.Group == "" && len(rest) == 3 && (rest[2] == "status" || rest[2] == "finalize")
+}
+
 // client returns the server's client for the target's resource and
 // namespace.
 func (h *Handler) client(t target) *apiserver.ResourceClient {
 	return h.srv.Resource(t.info.GroupVersionResource()).Namespace(t.namespace)
+}
+
+// hasFinalize reports whether a kind has the finalize subresource: the
+// kind of namespaces, if the server can run their lifecycle.
+func hasFinalize(info apiserver.KindInfo) bool {
+	_, ok := info.New().(apiserver.NamespaceObject)
+	return ok && info.GroupVersionResource() == apiserver.NamespacesResource
 }
 
 // hasStatus reports whether a kind has a status subresource: whether its

@@ -29,6 +29,8 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 		err = errMethodNotAllowed(w, r.Method, t.path+fmt.Sprintf(
 			" (%s is namespaced: write through /namespaces/{namespace}/%s)", t.info.GroupResource(), t.info.Resource),
 			http.MethodGet)
+	case t.subresource == "finalize" && r.Method != http.MethodPut:
+		err = errVerbNotServed()
 	case r.Method == http.MethodGet:
 		err = h.get(w, r, t)
 	case r.Method == http.MethodPut:
@@ -45,6 +47,15 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 	if err != nil {
 		writeError(w, err)
 	}
+}
+
+// errVerbNotServed is kube-apiserver's 405 for a verb a subresource does
+// not serve (a GET on a namespace's finalize), in its words.
+func errVerbNotServed() error {
+	err := newStatusError(http.StatusMethodNotAllowed, apiserver.StatusReasonMethodNotAllowed,
+		"the server does not allow this method on the requested resource")
+	err.ErrStatus.Details = &apiserver.StatusDetails{}
+	return err
 }
 
 // list answers GET on a collection: a list, or with watch=true a watch.
@@ -161,8 +172,8 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request, t target) error
 	return nil
 }
 
-// update answers PUT on an object (Update) or on its status
-// (UpdateStatus).
+// update answers PUT on an object (Update), on its status
+// (UpdateStatus) or on a namespace's finalize (Finalize).
 func (h *Handler) update(w http.ResponseWriter, r *http.Request, t target) error {
 	dry, err := dryRun(r.URL.Query(), "UpdateOptions")
 	if err != nil {
@@ -174,9 +185,12 @@ func (h *Handler) update(w http.ResponseWriter, r *http.Request, t target) error
 	}
 	c, opts := h.client(t), apiserver.UpdateOptions{DryRun: dry, FieldManager: fieldManager(r)}
 	var out apiserver.Object
-	if t.subresource == "status" {
+	switch t.subresource {
+	case "status":
 		out, err = c.UpdateStatus(r.Context(), obj, opts)
-	} else {
+	case "finalize":
+		out, err = c.Finalize(r.Context(), obj, opts)
+	default:
 		out, err = c.Update(r.Context(), obj, opts)
 	}
 	if err != nil {

@@ -78,10 +78,11 @@ func judge(t *testing.T, key string, st step, diff string) (string, bool) {
 
 // newKitchensync is kitchensync's server for the suite: the test kinds,
 // and namespaces made real (the built-in Namespace kind, with "default",
-// as a cluster has it).
+// as a cluster has it). Its namespace controller is off: the real server
+// runs without kube-controller-manager, whose controller it stands for.
 func newKitchensync(t *testing.T) *apiserver.Server {
 	t.Helper()
-	srv := apiservertest.NewServer(t)
+	srv := apiservertest.NewServerWithOptions(t, apiserver.Options{DisableNamespaceController: true})
 	if err := srv.Scheme().Register(builtin.NamespaceKind()); err != nil {
 		t.Fatal(err)
 	}

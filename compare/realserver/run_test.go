@@ -12,7 +12,7 @@ import (
 
 // step is one raw HTTP request. Path is relative to the Widgets of
 // namespace default ("" is the collection, "/a" an object, "?..." a
-// query), unless it starts with "/apis/". Path and Body may hold {{rv:N}} and {{continue:N}}: the
+// query), unless it starts with "/apis/" or "/api/". Path and Body may hold {{rv:N}} and {{continue:N}}: the
 // resourceVersion and continue token of step N's answer on the same
 // server.
 //
@@ -105,7 +105,7 @@ func newRequest(base string, st step, m *memory) (*http.Request, error) {
 		body = strings.NewReader(m.fill(st.Body))
 	}
 	path := m.fill(st.Path)
-	if !strings.HasPrefix(path, "/apis/") {
+	if !strings.HasPrefix(path, "/apis/") && !strings.HasPrefix(path, "/api/") {
 		path = widgets + path
 	}
 	req, err := http.NewRequest(st.Method, base+path, body)
