@@ -26,6 +26,11 @@
 // known are listed, with their reason, in knownDifferences: the test fails
 // only on a new difference, and logs a known one that has come to agree.
 //
+// The graduation test (TestGraduationConvergence, and its benchmark
+// BenchmarkGraduationConvergence) runs the library's own informer and
+// controller over its HTTP client against both servers: the same writes,
+// the same controller, the same convergence checks.
+//
 // In the kitchen: the same tickets handed to our kitchen and to the famous
 // one across the street, compared plate by plate.
 package realserver

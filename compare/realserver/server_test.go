@@ -22,6 +22,8 @@ const enableVar = "KITCHENSYNC_REAL_APISERVER"
 type real struct {
 	url    string
 	client *http.Client
+	// kubeconfig is start.sh's kubeconfig, for clients of their own.
+	kubeconfig string
 }
 
 // startReal starts a real kube-apiserver with the tools' start.sh and
@@ -55,6 +57,7 @@ func startReal(t testing.TB) *real {
 	if err != nil {
 		t.Fatal(err)
 	}
+	r.kubeconfig = vars["KUBECONFIG"]
 	return r
 }
 
