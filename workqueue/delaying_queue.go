@@ -12,16 +12,43 @@ import (
 // time they become ready; one goroutine sleeps on a timer set to the
 // earliest of those times and adds each item to the queue when it is due.
 //
+// AddAfter itself does not touch the heap: like client-go, which sends
+// each delayed add to its waiting loop over a channel, it only notes the
+// item and its ready time, and the timer goroutine files what was noted
+// into the heap, a batch at a time. A producer pays for an append, not a
+// heap insert, and wakes the goroutine only when the new ready time is
+// earlier than the one its timer is set for, or when 1,024 adds are
+// noted; otherwise the batch waits for the timer, which fires no later
+// than any of its ready times. Where client-go's producer blocks on a full
+// channel, ours files the batch itself once twice that many are noted, so
+// that a goroutine short of CPU cannot let them pile up.
+//
 // Create a DelayingQueue with [NewDelaying] or [NewDelayingWithConfig] and
 // end it with ShutDown or ShutDownWithDrain, which also end its goroutine;
 // items still waiting then are dropped. It is safe for concurrent use.
 type DelayingQueue[T comparable] struct {
 	*Queue[T]
 
-	wmu     sync.Mutex // guards waiting; when both are held, wmu is taken before Queue.mu
+	// Queue.mu guards noted, spare and armed.
+	noted []delayed[T] // delayed adds not yet filed in waiting, oldest first
+	spare []delayed[T] // the previous batch's slice, emptied, for reuse
+	armed time.Time    // when the timer goroutine wakes next; zero: not before it is woken
+
+	wmu     sync.Mutex // guards waiting and due; when both are held, wmu is taken before Queue.mu
 	waiting waitSet[T]
-	wake    chan struct{} // capacity 1: the earliest ready time moved earlier
+	due     []T           // the items popDue found due, reused
+	wake    chan struct{} // capacity 1: something was noted
 	loop    sync.WaitGroup
+}
+
+// maxNoted is how many delayed adds may be noted before the timer
+// goroutine is woken to file them, like the 1,000 of client-go's channel.
+const maxNoted = 1024
+
+// delayed is one noted AddAfter.
+type delayed[T any] struct {
+	item    T
+	readyAt time.Time
 }
 
 // NewDelaying returns an empty delaying queue without metrics.
@@ -36,7 +63,7 @@ func NewDelayingWithConfig[T comparable](cfg QueueConfig) *DelayingQueue[T] {
 		Queue: NewWithConfig[T](cfg),
 		wake:  make(chan struct{}, 1),
 	}
-	q.waiting.init()
+	q.waiting.init(time.Now())
 	q.loop.Go(func() { runTimerLoop(q.stopCh, q.wake, q.addDue) })
 	return q
 }
@@ -57,35 +84,63 @@ func (q *DelayingQueue[T]) AddAfter(item T, d time.Duration) {
 }
 
 // addAfter is AddAfter; action names a delayed add in the trace
-// (trace.Delayed, or trace.RateLimited for AddRateLimited).
+// (trace.Delayed, or trace.RateLimited for AddRateLimited). Every call
+// counts in the retries metric, whatever its delay, as in client-go.
 func (q *DelayingQueue[T]) addAfter(item T, d time.Duration, action trace.Action) {
-	if q.ShuttingDown() {
+	var readyAt time.Time
+	if d > 0 {
+		readyAt = time.Now().Add(d)
+	}
+	q.mu.Lock()
+	if q.shuttingDown {
+		q.mu.Unlock()
 		return
 	}
+	q.metrics.retry()
 	if d <= 0 {
-		q.retry()
-		q.Add(item)
+		q.addLocked(item)
+		q.mu.Unlock()
 		return
 	}
-	readyAt := time.Now().Add(d)
-	q.wmu.Lock()
-	q.retry()
-	if q.tracer.Enabled() {
-		q.emit(action, item, q.Len(), 0, d)
+	q.trace(action, item, q.queue.len(), 0, d)
+	q.noted = append(q.noted, delayed[T]{item, readyAt})
+	n, earlier := len(q.noted), q.armed.IsZero() || readyAt.Before(q.armed)
+	if earlier {
+		q.armed = readyAt // later adds need not wake it again
 	}
-	first := q.waiting.add(item, readyAt)
-	q.wmu.Unlock()
-	if first {
+	q.mu.Unlock()
+	if earlier || n == maxNoted {
 		notify(q.wake)
+	}
+	if n >= 2*maxNoted { // the timer goroutine is behind: file them here
+		q.wmu.Lock()
+		q.file(q.takeNoted())
+		q.wmu.Unlock()
 	}
 }
 
-// retry counts a delayed add in the retries metric, as client-go does for
-// every AddAfter, whatever its delay.
-func (q *DelayingQueue[T]) retry() {
-	q.Queue.mu.Lock()
-	q.Queue.metrics.retry()
-	q.Queue.mu.Unlock()
+// takeNoted returns the delayed adds noted since the last call, and keeps
+// the slice of the batch before for the next one to fill.
+func (q *DelayingQueue[T]) takeNoted() []delayed[T] {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	batch := q.noted
+	q.noted, q.spare = q.spare[:0], nil
+	return batch
+}
+
+// arm records that the timer goroutine sleeps until next, unless more
+// adds were noted meanwhile; it reports whether it did. Both in one
+// critical section, so that no add needing an earlier wake-up slips in
+// between.
+func (q *DelayingQueue[T]) arm(next time.Time) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.noted) > 0 {
+		return false
+	}
+	q.armed = next
+	return true
 }
 
 // ShutDown shuts the queue down (see [Queue.ShutDown]), drops the items
@@ -102,93 +157,67 @@ func (q *DelayingQueue[T]) ShutDownWithDrain() {
 	q.loop.Wait()
 }
 
-// addDue adds every waiting item whose time has come and returns the next
-// ready time (zero if none). The timer loop calls it.
+// addDue files the noted adds in the waiting set, adds every waiting item
+// whose time has come, and returns the next ready time (zero if none).
+// The timer loop calls it.
 func (q *DelayingQueue[T]) addDue(now time.Time) time.Time {
 	q.wmu.Lock()
 	defer q.wmu.Unlock()
+	q.file(q.takeNoted())
+	next := q.popDue(now)
+	if !q.arm(next) {
+		// Producers noted more while this ran: come back at once, with a
+		// fresh now, rather than file them against a stale one.
+		return now
+	}
+	return next
+}
+
+// file puts a batch of noted adds in the waiting set, then empties the
+// batch, so that it holds no items, and keeps it for the next one unless
+// a burst made it large. Call with wmu held.
+func (q *DelayingQueue[T]) file(batch []delayed[T]) {
+	if len(batch) == 0 {
+		return
+	}
+	for _, d := range batch {
+		q.waiting.add(d.item, d.readyAt)
+	}
+	if cap(batch) > 2*maxNoted {
+		return
+	}
+	clear(batch)
+	q.mu.Lock()
+	q.spare = batch
+	q.mu.Unlock()
+}
+
+// popDue adds every waiting item whose time has come and returns the
+// next ready time (zero if none). Call with wmu held.
+func (q *DelayingQueue[T]) popDue(now time.Time) (next time.Time) {
+	due := q.due[:0]
 	for q.waiting.len() > 0 {
 		item, readyAt := q.waiting.first()
 		if readyAt.After(now) {
-			return readyAt
+			next = readyAt
+			break
 		}
 		q.waiting.removeFirst()
-		q.Add(item)
+		due = append(due, item)
 	}
-	return time.Time{}
-}
-
-// waitEntry is one item waiting for its ready time.
-type waitEntry[T any] struct {
-	item    T
-	readyAt time.Time
-	seq     uint64 // arrival order: equal ready times come out first in, first out
-	pos     int    // position in the heap
-}
-
-// waitSet is the set of waiting items, at most one entry per item, ordered
-// by ready time. Entries live in a slab whose freed slots are reused, so a
-// steady stream of AddAfter calls does not allocate.
-// It is not safe for concurrent use.
-type waitSet[T comparable] struct {
-	entries []waitEntry[T]
-	free    []int32     // unused slots of entries
-	slots   map[T]int32 // the slot of each waiting item
-	heap    slotHeap    // slots, earliest ready time first
-	seq     uint64      // next waitEntry.seq
-}
-
-func (w *waitSet[T]) init() {
-	w.slots = map[T]int32{}
-	w.heap.less = func(a, b int32) bool {
-		ea, eb := &w.entries[a], &w.entries[b]
-		if !ea.readyAt.Equal(eb.readyAt) {
-			return ea.readyAt.Before(eb.readyAt)
+	if len(due) > 0 { // all in one critical section: workers wait for the lock once
+		q.mu.Lock()
+		for _, item := range due {
+			if !q.shuttingDown {
+				q.addLocked(item)
+			}
 		}
-		return ea.seq < eb.seq
+		q.mu.Unlock()
+		clear(due)
 	}
-	w.heap.moved = func(slot int32, pos int) { w.entries[slot].pos = pos }
-}
-
-func (w *waitSet[T]) len() int { return w.heap.len() }
-
-// add makes item wait until readyAt, or keeps its earlier ready time if it
-// is already waiting. It reports whether item is now the first to be ready.
-func (w *waitSet[T]) add(item T, readyAt time.Time) (first bool) {
-	if slot, ok := w.slots[item]; ok {
-		e := &w.entries[slot]
-		if !readyAt.Before(e.readyAt) {
-			return false
-		}
-		e.readyAt = readyAt
-		w.heap.fix(e.pos)
-		return w.heap.top() == slot
+	if cap(due) > maxNoted {
+		due = nil // a burst: do not keep its buffer
 	}
-	var slot int32
-	if n := len(w.free); n > 0 {
-		slot, w.free = w.free[n-1], w.free[:n-1]
-	} else {
-		w.entries = append(w.entries, waitEntry[T]{})
-		slot = int32(len(w.entries) - 1)
-	}
-	w.entries[slot] = waitEntry[T]{item: item, readyAt: readyAt, seq: w.seq}
-	w.seq++
-	w.slots[item] = slot
-	w.heap.push(slot)
-	return w.heap.top() == slot
-}
-
-// first returns the item with the earliest ready time. The set must not be
-// empty.
-func (w *waitSet[T]) first() (T, time.Time) {
-	e := &w.entries[w.heap.top()]
-	return e.item, e.readyAt
-}
-
-// removeFirst removes the item with the earliest ready time.
-func (w *waitSet[T]) removeFirst() {
-	slot := w.heap.pop()
-	delete(w.slots, w.entries[slot].item)
-	w.entries[slot] = waitEntry[T]{} // drop references held by the item
-	w.free = append(w.free, slot)
+	q.due = due
+	return next
 }

@@ -136,9 +136,9 @@ func TestDelayingShutDownWithDrain(t *testing.T) {
 // compares it with a map of earliest ready times.
 func TestWaitSetModel(t *testing.T) {
 	var w waitSet[int]
-	w.init()
-	model := map[int]time.Time{}
 	base := time.Unix(0, 0)
+	w.init(base)
+	model := map[int]time.Time{}
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 2000 {
 		if r.IntN(3) > 0 {

@@ -45,17 +45,17 @@ func checkQueue[T comparable](t *testing.T, q *Queue[T]) {
 // the item index and the free list.
 func checkWaitSet[T comparable](t *testing.T, w *waitSet[T]) {
 	t.Helper()
-	checkHeap(t, "waiting", &w.heap, func(slot int32) int { return w.entries[slot].pos })
+	checkHeap(t, "waiting", &w.heap, func(slot int32) int { return int(w.entries.at(slot).pos) })
 	if len(w.slots) != w.heap.len() {
 		t.Fatalf("%d items indexed, %d in the heap", len(w.slots), w.heap.len())
 	}
 	for item, slot := range w.slots {
-		if w.entries[slot].item != item {
-			t.Fatalf("item %v indexed at slot %d holding %v", item, slot, w.entries[slot].item)
+		if got := w.entries.at(slot).item; got != item {
+			t.Fatalf("item %v indexed at slot %d holding %v", item, slot, got)
 		}
 	}
-	if len(w.slots)+len(w.free) != len(w.entries) {
-		t.Fatalf("%d used + %d free slots != %d entries", len(w.slots), len(w.free), len(w.entries))
+	if len(w.slots) != w.entries.inUse() {
+		t.Fatalf("%d items indexed, %d slots in use", len(w.slots), w.entries.inUse())
 	}
 }
 

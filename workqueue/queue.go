@@ -65,9 +65,13 @@ func NewWithConfig[T comparable](cfg QueueConfig) *Queue[T] {
 func (q *Queue[T]) Add(item T) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.shuttingDown {
-		return
+	if !q.shuttingDown {
+		q.addLocked(item)
 	}
+}
+
+// addLocked is Add on a queue that is not shut down. Call with mu held.
+func (q *Queue[T]) addLocked(item T) {
 	s := q.state[item]
 	if s&stateDirty != 0 {
 		q.trace(trace.Merged, item, q.queue.len(), 0, 0)
