@@ -14,9 +14,10 @@
 // [Namespace] (core/v1) is opt-in on its own ([NamespaceKind], not part
 // of [Register]): once registered, objects can only be created in a
 // namespace that exists, as on a cluster.
-// Each kind also reads Kubernetes' protobuf form of itself
-// (UnmarshalProtobuf), which client-go's typed clients send, and Lease
-// writes it too (MarshalProtobuf), with
+//
+// Each kind also reads and writes Kubernetes' protobuf form of itself
+// (UnmarshalProtobuf, MarshalProtobuf), which client-go's typed clients
+// send and prefer to read, with
 // google.golang.org/protobuf's wire package and the field numbers of
 // k8s.io/api's generated.proto; no generated types.
 //
