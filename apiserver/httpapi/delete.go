@@ -18,6 +18,9 @@ import (
 // changes.
 func (h *Handler) delete(w http.ResponseWriter, r *http.Request, t target) error {
 	body, err := h.readBody(w, r)
+	if err == nil {
+		body, err = deleteOptionsJSON(mediaType(r), body)
+	}
 	if err != nil {
 		return err
 	}
@@ -33,11 +36,11 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request, t target) error
 	case gone && hasFinalize(t.info):
 		writeJSON(w, http.StatusOK, obj) // a namespace is answered, not a Status, as kube-apiserver does
 	case gone:
-		writeJSON(w, http.StatusOK, successStatus(t.info, obj.GetObjectMeta()))
+		writeObject(w, r, t.info, http.StatusOK, successStatus(t.info, obj.GetObjectMeta()))
 	case opts.OrphanDependents != nil && !*opts.OrphanDependents:
-		writeJSON(w, http.StatusAccepted, obj) // as the real server answers this deprecated form
+		writeObject(w, r, t.info, http.StatusAccepted, obj) // as the real server answers this deprecated form
 	default:
-		writeJSON(w, http.StatusOK, obj)
+		writeObject(w, r, t.info, http.StatusOK, obj)
 	}
 	return nil
 }
@@ -48,6 +51,9 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request, t target) error
 // with the list of those objects as they were before.
 func (h *Handler) deleteCollection(w http.ResponseWriter, r *http.Request, t target) error {
 	body, err := h.readBody(w, r)
+	if err == nil {
+		body, err = deleteOptionsJSON(mediaType(r), body)
+	}
 	if err != nil {
 		return err
 	}

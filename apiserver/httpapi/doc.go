@@ -41,7 +41,7 @@
 // fieldManager (default: the user agent up to its first "/"), force and
 // fieldValidation (Ignore, Warn — the default, answered with Warning
 // headers — or Strict, which kubectl sends). Bodies are JSON, decoded into
-// the kind's Go type.
+// the kind's Go type, or protobuf (below).
 //
 // A client that asks for "application/json;as=Table;v=v1;g=meta.k8s.io",
 // as kubectl get does, gets a meta.k8s.io/v1 Table: the columns are Name,
@@ -53,19 +53,27 @@
 // ("application/vnd.kubernetes.protobuf", what client-go's typed clients
 // send for built-in kinds) for a kind whose objects read it (an
 // UnmarshalProtobuf([]byte) error method, as package builtin's kinds
-// have); other kinds answer such a body 415. An object is answered in the
-// envelope when Accept puts protobuf before JSON and its kind writes
-// protobuf (a MarshalProtobuf() ([]byte, error) method: builtin's Lease);
-// otherwise in JSON, which client-go reads by the Content-Type, and an
-// Accept that allows only protobuf is then 406. Lists, watches and errors
-// are always JSON.
+// have); other kinds answer such a body 415. So may a delete's
+// DeleteOptions. When Accept puts protobuf before any JSON, as client-go's
+// typed clients do, a kind that writes protobuf (a MarshalProtobuf()
+// ([]byte, error) method: builtin's Lease, Event and Namespace) is
+// answered in it throughout: objects, lists (LeaseList, ...), watch
+// streams ("application/vnd.kubernetes.protobuf;stream=watch": each event
+// a 4-byte big-endian length and a WatchEvent message whose object is a
+// whole protobuf body) and error Statuses. Other kinds are answered in
+// JSON, which client-go reads by the Content-Type, and an Accept that
+// allows only protobuf is 406 for them, as the real server answers for
+// custom resources.
 //
-// Simplified: no authentication, no protobuf lists or watch frames, no
-// strategic merge patch (kubectl patch needs --type=merge or --type=json;
-// kubectl apply falls back to merge patches by itself), no
-// deletecollection, no aggregated discovery (kubectl falls back to the
-// older per-group documents). A delete answers a Success Status even
-// when finalizers keep the object (Kubernetes returns the object then).
+// fieldValidation=Strict does not apply to protobuf bodies: as in
+// kube-apiserver, whose protobuf decoder has no strict mode, unknown
+// fields in a protobuf body are dropped without an error or a warning.
+//
+// Simplified: no authentication, no strategic merge patch (kubectl patch
+// needs --type=merge or --type=json; kubectl apply falls back to merge
+// patches by itself), no aggregated discovery (kubectl falls back to the
+// older per-group documents), and a deletecollection answers its list in
+// JSON whatever Accept says.
 //
 // # Watches over HTTP
 //

@@ -30,6 +30,6 @@ func (h *Handler) patch(w http.ResponseWriter, r *http.Request, t target) error 
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, out)
+	writeObject(w, r, t.info, http.StatusOK, out)
 	return nil
 }

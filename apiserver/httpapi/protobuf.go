@@ -3,21 +3,19 @@ package httpapi
 import (
 	"bytes"
 	"fmt"
-	"mime"
-	"net/http"
-	"strings"
 
 	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/internal/kubeproto"
 )
 
 // protobufMediaType is Kubernetes' protobuf envelope, which client-go's
 // typed clients send built-in kinds in.
-const protobufMediaType = "application/vnd.kubernetes.protobuf"
+const protobufMediaType = kubeproto.MediaType
 
 // protobufMagic starts every body in the envelope.
-var protobufMagic = []byte("k8s\x00")
+var protobufMagic = kubeproto.Magic
 
 // protobufUnmarshaler is a kind that reads its own protobuf message (the
 // built-in kinds of package builtin do).
@@ -119,60 +117,4 @@ func walkMessage(b []byte, fn func(protowire.Number, []byte) error) error {
 		}
 	}
 	return nil
-}
-
-// protobufMarshaler is a kind that writes its own protobuf message
-// (package builtin's Lease does).
-type protobufMarshaler interface {
-	MarshalProtobuf() ([]byte, error)
-}
-
-// wantsProtobuf reports whether the client prefers the protobuf envelope:
-// it comes in Accept before any JSON form. client-go's typed clients send
-// "application/vnd.kubernetes.protobuf, application/json".
-func wantsProtobuf(r *http.Request) bool {
-	for _, part := range strings.Split(r.Header.Get("Accept"), ",") {
-		mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
-		switch {
-		case err != nil:
-		case mt == protobufMediaType && len(params) == 0:
-			return true
-		case mt == "application/json" || mt == "application/*" || mt == "*/*":
-			return false
-		}
-	}
-	return false
-}
-
-// writeObject sends obj with the given code: in the protobuf envelope
-// when the client prefers it and the kind can write it, else as JSON.
-func writeObject(w http.ResponseWriter, r *http.Request, code int, obj apiserver.Object) {
-	pm, ok := obj.(protobufMarshaler)
-	if !ok || !wantsProtobuf(r) {
-		writeJSON(w, code, obj)
-		return
-	}
-	raw, err := pm.MarshalProtobuf()
-	if err != nil {
-		writeError(w, apiserver.NewInternalError(fmt.Errorf("encoding the response: %w", err)))
-		return
-	}
-	tm := obj.GetTypeMeta()
-	meta := protowire.AppendString(protowire.AppendTag(nil, 1, protowire.BytesType), tm.APIVersion)
-	meta = protowire.AppendString(protowire.AppendTag(meta, 2, protowire.BytesType), tm.Kind)
-	body := append([]byte(nil), protobufMagic...)
-	body = protowire.AppendBytes(protowire.AppendTag(body, 1, protowire.BytesType), meta)
-	body = protowire.AppendBytes(protowire.AppendTag(body, 2, protowire.BytesType), raw)
-	w.Header().Set("Content-Type", protobufMediaType)
-	w.WriteHeader(code)
-	_, _ = w.Write(body)
-}
-
-// negotiateObject is [negotiate] for an answer of one object of the
-// kind: a kind that writes protobuf may also be asked for protobuf alone.
-func negotiateObject(r *http.Request, info apiserver.KindInfo) (representation, error) {
-	if _, ok := info.New().(protobufMarshaler); ok && wantsProtobuf(r) {
-		return asObject, nil
-	}
-	return negotiate(r)
 }

@@ -45,7 +45,7 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 		err = errMethodNotAllowed(w, r.Method, t.path, http.MethodGet, http.MethodPut, http.MethodPatch, http.MethodDelete)
 	}
 	if err != nil {
-		writeError(w, err)
+		writeResourceError(w, r, t.info, err)
 	}
 }
 
@@ -64,12 +64,15 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request, t target) error {
 	if err != nil {
 		return err
 	}
-	as, err := negotiate(r)
+	as, err := negotiateObject(r, t.info)
 	if err != nil {
 		return err
 	}
 	if watch {
 		return h.watch(w, r, t, opts, as)
+	}
+	if as == asProtobuf {
+		return writeListProtobuf(w, r, t.info, h.client(t), opts)
 	}
 	if as != asTable {
 		return writeListJSON(w, r, h.client(t), opts)
@@ -101,7 +104,7 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request, t target) error {
 		writeJSON(w, http.StatusOK, h.table(t.info, meta, obj))
 		return nil
 	}
-	writeObject(w, r, http.StatusOK, obj)
+	writeObject(w, r, t.info, http.StatusOK, obj)
 	return nil
 }
 
@@ -168,7 +171,7 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request, t target) error
 	if err != nil {
 		return err
 	}
-	writeObject(w, r, http.StatusCreated, out)
+	writeObject(w, r, t.info, http.StatusCreated, out)
 	return nil
 }
 
@@ -196,7 +199,7 @@ func (h *Handler) update(w http.ResponseWriter, r *http.Request, t target) error
 	if err != nil {
 		return err
 	}
-	writeObject(w, r, http.StatusOK, out)
+	writeObject(w, r, t.info, http.StatusOK, out)
 	return nil
 }
 

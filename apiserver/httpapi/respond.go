@@ -28,13 +28,22 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 // 500 InternalError. A 429 or 504 that suggests a delay also gets the
 // Retry-After header, as the real server sends it.
 func writeError(w http.ResponseWriter, err error) {
+	if st, code, ok := errorStatus(w, err); ok {
+		writeJSON(w, code, st)
+	}
+}
+
+// errorStatus is the Status and HTTP code that answer err, with the
+// Retry-After header set where it applies. For a path the server does not
+// serve it answers itself, in plain text, and returns false.
+func errorStatus(w http.ResponseWriter, err error) (*apiserver.Status, int, bool) {
 	var se *apiserver.StatusError
 	if !errors.As(err, &se) || se == nil {
 		se = apiserver.NewInternalError(err)
 	}
 	if se == pageNotFound {
 		http.NotFound(w, nil)
-		return
+		return nil, 0, false
 	}
 	st := se.Status()
 	code := int(st.Code)
@@ -44,7 +53,7 @@ func writeError(w http.ResponseWriter, err error) {
 	if secs, ok := apiserver.SuggestsClientDelay(se); ok {
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
 	}
-	writeJSON(w, code, st)
+	return st, code, true
 }
 
 // newStatusError builds a failure Status for the errors only the HTTP

@@ -15,8 +15,9 @@ import (
 type representation int
 
 const (
-	asObject representation = iota // the objects themselves
-	asTable                        // a meta.k8s.io/v1 Table, for kubectl get
+	asObject   representation = iota // the objects themselves
+	asTable                          // a meta.k8s.io/v1 Table, for kubectl get
+	asProtobuf                       // the objects in Kubernetes' protobuf envelope
 )
 
 // negotiate reads the Accept header, in order of the client's preference:

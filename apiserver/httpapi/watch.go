@@ -39,7 +39,7 @@ func (h *Handler) watch(w http.ResponseWriter, r *http.Request, t target, opts a
 	}
 	defer wi.Stop()
 	rc := http.NewResponseController(w)
-	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Type", watchMediaType(as))
 	w.WriteHeader(http.StatusOK)
 	if err := rc.Flush(); err != nil {
 		return nil // the client is gone, or cannot stream: nothing more to say
@@ -68,9 +68,12 @@ func (h *Handler) watch(w http.ResponseWriter, r *http.Request, t target, opts a
 func (h *Handler) writeEvent(w http.ResponseWriter, t target, ev apiserver.Event, as representation) bool {
 	var line []byte
 	var err error
-	if as == asObject {
+	switch as {
+	case asObject:
 		line, err = h.encoded.line(ev)
-	} else {
+	case asProtobuf:
+		line, err = protobufFrame(t.info, ev)
+	default:
 		line, err = encodeLine(h.eventBody(t, ev, as))
 	}
 	if err == nil {
