@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"reflect"
 	"testing"
 	"time"
 
@@ -22,6 +23,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
 	"github.com/kitchensync/kitchensync/apiserver/envtest"
 )
@@ -107,21 +109,19 @@ func TestProtobufRequestBodies(t *testing.T) {
 }
 
 // TestProtobufNegotiation: an Accept that allows only protobuf is 406 for
-// a kind that cannot write it (Event); one that allows JSON too is
-// answered in JSON; a malformed envelope is 400.
+// a kind that cannot write it (a custom kind, as on the real server); one
+// that puts JSON first is answered in JSON; a malformed envelope is 400.
 func TestProtobufNegotiation(t *testing.T) {
-	env := envtest.Start(t, envtest.Options{Kinds: []apiserver.KindInfo{builtin.LeaseKind(), builtin.EventKind()}})
+	env := envtest.Start(t, envtest.Options{Kinds: []apiserver.KindInfo{builtin.LeaseKind(), apiservertest.WidgetKind()}})
 	pb := protobuf.NewSerializer(clientgoscheme.Scheme, clientgoscheme.Scheme)
 	tc := protobufCases()["Lease"]
 	var body bytes.Buffer
 	require.NoError(t, pb.Encode(tc.obj, &body))
 
-	ev := protobufCases()["Event"]
-	var evBody bytes.Buffer
-	require.NoError(t, pb.Encode(ev.obj, &evBody))
-	out := send(t, http.MethodPost, env.Config.Host+ev.path, "application/vnd.kubernetes.protobuf", evBody.Bytes(),
+	out := send(t, http.MethodGet, env.Config.Host+"/apis/test.kitchensync.io/v1/namespaces/default/widgets", "", nil,
 		"Accept", "application/vnd.kubernetes.protobuf")
 	require.Equal(t, http.StatusNotAcceptable, out.code, "%s", out.body)
+	require.Equal(t, "application/json", out.contentType)
 
 	out = send(t, http.MethodPost, env.Config.Host+tc.path, "application/vnd.kubernetes.protobuf", body.Bytes(),
 		"Accept", "application/json, application/vnd.kubernetes.protobuf")
@@ -157,35 +157,44 @@ func send(t *testing.T, method, url, contentType string, body []byte, header ...
 	return response{code: resp.StatusCode, contentType: resp.Header.Get("Content-Type"), body: b}
 }
 
-// TestProtobufLeaseAnswers: a Lease is answered in the protobuf envelope
-// to a client that prefers it, and client-go's own decoder reads the same
-// Lease from it as from the JSON answer.
-func TestProtobufLeaseAnswers(t *testing.T) {
-	env := envtest.Start(t, envtest.Options{Kinds: []apiserver.KindInfo{builtin.LeaseKind()}})
+// TestProtobufAnswers: each built-in kind is answered in the protobuf
+// envelope to a client that prefers it (or accepts only it), and
+// client-go's own decoder reads the same object from it as from the JSON
+// answer.
+func TestProtobufAnswers(t *testing.T) {
 	pb := protobuf.NewSerializer(clientgoscheme.Scheme, clientgoscheme.Scheme)
-	tc := protobufCases()["Lease"]
-	var body bytes.Buffer
-	require.NoError(t, pb.Encode(tc.obj, &body))
-	out := send(t, http.MethodPost, env.Config.Host+tc.path, "application/vnd.kubernetes.protobuf", body.Bytes(),
-		"Accept", "application/vnd.kubernetes.protobuf, application/json")
-	require.Equal(t, http.StatusCreated, out.code, "%s", out.body)
-	require.Equal(t, "application/vnd.kubernetes.protobuf", out.contentType)
+	for name, tc := range protobufCases() {
+		t.Run(name, func(t *testing.T) {
+			env := envtest.Start(t, envtest.Options{Kinds: []apiserver.KindInfo{tc.kind}})
+			var body bytes.Buffer
+			require.NoError(t, pb.Encode(tc.obj, &body))
+			out := send(t, http.MethodPost, env.Config.Host+tc.path, "application/vnd.kubernetes.protobuf", body.Bytes(),
+				"Accept", "application/vnd.kubernetes.protobuf, application/json")
+			require.Equal(t, http.StatusCreated, out.code, "%s", out.body)
+			require.Equal(t, "application/vnd.kubernetes.protobuf", out.contentType)
+			name := tc.obj.(metav1.Object).GetName()
 
-	fromProtobuf, _, err := pb.Decode(out.body, nil, &coordinationv1.Lease{})
-	require.NoError(t, err)
-	lease := tc.obj.(*coordinationv1.Lease)
-	out = send(t, http.MethodGet, env.Config.Host+tc.path+"/"+lease.Name, "", nil, "Accept", "application/json")
-	require.Equal(t, http.StatusOK, out.code, "%s", out.body)
-	fromJSON := &coordinationv1.Lease{}
-	require.NoError(t, json.Unmarshal(out.body, fromJSON))
-	want, err := json.Marshal(fromJSON)
-	require.NoError(t, err)
-	got, err := json.Marshal(fromProtobuf)
-	require.NoError(t, err)
-	require.JSONEq(t, string(want), string(got))
-	require.Equal(t, "me", *fromProtobuf.(*coordinationv1.Lease).Spec.HolderIdentity)
+			for _, accept := range []string{"application/vnd.kubernetes.protobuf, application/json", "application/vnd.kubernetes.protobuf"} {
+				out = send(t, http.MethodGet, env.Config.Host+tc.path+"/"+name, "", nil, "Accept", accept)
+				require.Equal(t, http.StatusOK, out.code, "%s", out.body)
+				require.Equal(t, "application/vnd.kubernetes.protobuf", out.contentType)
+				fromProtobuf, _, err := pb.Decode(out.body, nil, empty(tc.obj))
+				require.NoError(t, err)
+				out = send(t, http.MethodGet, env.Config.Host+tc.path+"/"+name, "", nil, "Accept", "application/json")
+				require.Equal(t, http.StatusOK, out.code, "%s", out.body)
+				fromJSON := empty(tc.obj)
+				require.NoError(t, json.Unmarshal(out.body, fromJSON))
+				want, err := json.Marshal(fromJSON)
+				require.NoError(t, err)
+				got, err := json.Marshal(fromProtobuf)
+				require.NoError(t, err)
+				require.JSONEq(t, string(want), string(got))
+			}
+		})
+	}
+}
 
-	out = send(t, http.MethodGet, env.Config.Host+tc.path+"/"+lease.Name, "", nil, "Accept", "application/vnd.kubernetes.protobuf")
-	require.Equal(t, http.StatusOK, out.code, "%s", out.body)
-	require.Equal(t, "application/vnd.kubernetes.protobuf", out.contentType)
+// empty returns a new, empty object of obj's type.
+func empty(obj runtime.Object) runtime.Object {
+	return reflect.New(reflect.TypeOf(obj).Elem()).Interface().(runtime.Object)
 }
