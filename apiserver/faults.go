@@ -133,11 +133,14 @@ func (s *Server) RequestCounts() map[RequestKey]int64 {
 // is kept either way): a client re-watching from the last resourceVersion
 // it saw gets them again.
 func (s *Server) CloseWatches() {
+	s.fanMu.Lock()
+	defer s.fanMu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := 0
 	for _, ws := range s.watchers {
 		for w := range ws {
+			w.feedFromHistoryLocked() // what was committed before the close first, if there is room
 			w.endLocked()
 			n++
 		}
@@ -153,8 +156,15 @@ func (s *Server) CloseWatches() {
 // Running watches that have read everything are not affected; one still
 // catching up is cut off, re-watches and gets 410.
 func (s *Server) CompactHistory() {
+	s.fanMu.Lock()
+	defer s.fanMu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	for _, ws := range s.watchers {
+		for w := range ws {
+			w.feedFromHistoryLocked() // a live watch has read everything
+		}
+	}
 	s.hist.compact()
 	if t := s.opts.Tracer; t.Enabled() {
 		t.Emit(trace.Record{Component: trace.APIServer, Action: trace.Compacted, ResourceVersion: formatRV(s.hist.last)})

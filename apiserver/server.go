@@ -128,11 +128,14 @@ func (o Options) withDefaults() Options {
 // once, as an etcd compaction does.
 //
 // Watches. All watchers share one copy of each event, and of its object,
-// as the Kubernetes watch cache shares its cyclic buffer. A writer filters
-// each event through every watcher's selectors and puts it straight into
-// the watcher's channel, without waiting. A watcher whose channel is full
-// falls back on the history: a goroutine of its own reads the events from
-// there, from where it stopped, until it has caught up. More than
+// as the Kubernetes watch cache shares its cyclic buffer, and each reads
+// it from its own position. A writer appends its event to the history;
+// one fan-out goroutine then filters the events written since it last
+// ran through every watcher's selectors and puts them into the watcher's
+// channel, all of them in a row and without waiting, so that a receiver
+// is woken once per batch rather than once per event. A watcher whose
+// channel is full is topped up from where it stopped by the next batch,
+// or, when the writers pause, by a goroutine of its own. More than
 // [Options.WatchBufferSize] behind, it is cut off (a plain close), so a
 // reader can never slow down or block a writer. See
 // [ResourceClient.Watch].
@@ -155,16 +158,21 @@ func (o Options) withDefaults() Options {
 // history window for all resources.
 //
 // A Server is safe for concurrent use. Writers hold one mutex only long
-// enough to update a map, append to the history ring and offer the event
-// to each watcher's channel; encoding and deep copies happen outside it.
+// enough to update a map and append to the history ring; encoding, deep
+// copies and the fan-out to watchers happen outside it.
 type Server struct {
 	scheme *Scheme
 	opts   Options
 
-	mu       sync.Mutex // guards objects, hist, watchers and dependents
-	objects  map[GroupResource]map[string]*entry
-	hist     *history
-	watchers map[GroupResource]map[*watcher]struct{}
+	// fanMu guards the watchers' delivery state; it is taken before mu
+	// (see watch_fanout.go).
+	fanMu      sync.Mutex
+	lagging    map[*watcher]struct{} // live watchers with a full channel; guarded by fanMu
+	fanningOut bool                  // a fan-out goroutine runs; guarded by mu
+	mu         sync.Mutex            // guards objects, hist, watchers and dependents
+	objects    map[GroupResource]map[string]*entry
+	hist       *history
+	watchers   map[GroupResource]map[*watcher]struct{}
 	// dependents maps an owner's UID to the objects whose ownerReferences
 	// name it, for the garbage collector.
 	dependents map[string]map[objectRef]struct{}
@@ -187,6 +195,7 @@ func NewServer(scheme *Scheme, opts Options) *Server {
 		objects:    make(map[GroupResource]map[string]*entry),
 		hist:       newHistory(opts.HistorySize, opts.ResourceVersionStart),
 		watchers:   make(map[GroupResource]map[*watcher]struct{}),
+		lagging:    make(map[*watcher]struct{}),
 		dependents: make(map[string]map[objectRef]struct{}),
 		rand:       rand.New(rand.NewPCG(1, 2)),
 	}
@@ -273,7 +282,7 @@ func (s *Server) mutate(gr GroupResource, key string, fn func(old *entry) (chang
 }
 
 // commitLocked makes ch.obj the state of key with the next resourceVersion,
-// records the event and offers it to the resource's watchers. For
+// records the event and has it fanned out to the resource's watchers. For
 // EventDeleted obj is the final state and the key is removed. s.mu must
 // be held; obj must not be shared yet (its resourceVersion is set here).
 func (s *Server) commitLocked(gr GroupResource, key string, ch change, prev *entry) {
@@ -296,9 +305,7 @@ func (s *Server) commitLocked(gr GroupResource, key string, ch change, prev *ent
 	ev := &event{typ: typ, gr: gr, key: key, ns: obj.obj.GetObjectMeta().Namespace, obj: obj, prev: prev}
 	s.hist.add(ev)
 	s.traceCommitLocked(ch, key, prev)
-	for w := range s.watchers[gr] {
-		w.offerLocked(ev)
-	}
+	s.fanOutAfterCommitLocked(gr)
 }
 
 // randomString returns n characters from the alphabet Kubernetes uses for

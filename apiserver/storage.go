@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 )
 
 // entry is one stored state of one object. Once committed it is never
@@ -78,10 +79,17 @@ type event struct {
 // buf[r%len(buf)] and the ring holds exactly the events with
 // compacted < r <= last. Like etcd after a compaction, a watch or a
 // paged list that needs an event at or below compacted gets 410 Expired.
+//
+// The fields are guarded by the server's mu, but the slots may be read
+// without it: the fan-out does (see watch_fanout.go), and [history.at]
+// tells it when a slot has been overwritten since.
 type history struct {
-	buf       []*event
+	buf       []atomic.Pointer[event]
 	compacted int64 // every event with rv <= compacted is forgotten
 	last      int64 // the newest resourceVersion
+	// fannedOut: every event up to here has been offered to the live
+	// watchers, or is being offered (see watch_fanout.go).
+	fannedOut int64
 }
 
 func newHistory(size int, start int64) *history {
@@ -93,25 +101,34 @@ func newHistory(size int, start int64) *history {
 	// start counts as compacted: a client of an earlier server that
 	// watches from its old resourceVersion gets 410 and lists again.
 	start = max(start, 1)
-	return &history{buf: make([]*event, size), last: start, compacted: start}
+	return &history{buf: make([]atomic.Pointer[event], size), last: start, compacted: start, fannedOut: start}
 }
 
 // add appends the event of resourceVersion h.last+1.
 func (h *history) add(ev *event) {
 	h.last++
-	h.buf[h.last%int64(len(h.buf))] = ev
+	h.buf[h.last%int64(len(h.buf))].Store(ev)
 	if h.last-h.compacted > int64(len(h.buf)) {
 		h.compacted = h.last - int64(len(h.buf))
 	}
 }
 
-// at returns the event of resourceVersion rv; the caller checks that
-// compacted < rv <= last.
-func (h *history) at(rv int64) *event { return h.buf[rv%int64(len(h.buf))] }
+// at returns the event of resourceVersion rv, or nil if the ring no
+// longer holds it. Holding the server's mu, the caller checks that
+// compacted < rv <= last instead.
+func (h *history) at(rv int64) *event {
+	ev := h.buf[rv%int64(len(h.buf))].Load()
+	if ev == nil || ev.obj.rv != rv {
+		return nil
+	}
+	return ev
+}
 
 // compact forgets every event.
 func (h *history) compact() {
-	clear(h.buf)
+	for i := range h.buf {
+		h.buf[i].Store(nil)
+	}
 	h.compacted = h.last
 }
 

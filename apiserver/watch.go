@@ -18,14 +18,17 @@ const watchOutBuffer = 128
 // A watcher is in one of two modes, and out has exactly one sender in
 // each:
 //
-//   - live: it has every event so far. A writer, holding the server's
-//     lock, filters each new event through the watcher's selectors and
-//     puts it straight into out without waiting. When out is full, the
-//     watcher falls behind: it becomes catching up.
+//   - live: it has been offered every event up to sentRV, and the
+//     fan-out (watch_fanout.go) offers it the next ones: filtered through
+//     the watcher's selectors, put into out without waiting, a batch at a
+//     time. When out is full, it is lagging: the fan-out's next batch
+//     tops it up from sentRV, and if the writers pause first, it becomes
+//     catching up.
 //   - catching up: its own goroutine (catchUp) sends the initial events,
-//     then reads the history from sentRV on, in batches, and sends them;
-//     writers leave it alone. When it has read everything, it becomes
-//     live again and the goroutine ends.
+//     then reads the history from sentRV on, in batches, and sends them,
+//     waiting for the receiver; the fan-out leaves it alone. When it has
+//     read everything, or the fan-out runs again, it becomes live and the
+//     goroutine ends.
 //
 // Writers never wait for a reader. A watcher more than
 // [Options.WatchBufferSize] resourceVersions behind, or whose next event
@@ -37,11 +40,13 @@ type watcher struct {
 	info KindInfo
 	ns   string // "" watches all namespaces
 	sel  selectors
+	all  bool // sel is empty: every object matches
 
 	out       chan Event
 	bookmarks bool
 
-	// Guarded by srv.mu:
+	// Guarded by srv.fanMu (and set before the watcher is registered);
+	// ending a watch needs srv.mu as well:
 	live     bool
 	ended    bool
 	done     chan struct{} // closed when a catching-up watch ends
@@ -59,20 +64,25 @@ func (w *watcher) ResultChan() <-chan Event { return w.out }
 
 // Stop ends the watch; see [WatchInterface].
 func (w *watcher) Stop() {
-	w.srv.mu.Lock()
-	defer w.srv.mu.Unlock()
+	s := w.srv
+	s.fanMu.Lock()
+	defer s.fanMu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w.feedFromHistoryLocked() // what was committed before the stop is delivered, if there is room
 	w.endLocked()
 }
 
 // endLocked ends the watch, once: a live watch's channel closes now (the
 // events already in it can still be read), a catching-up one's when its
-// goroutine sees done. s.mu must be held.
+// goroutine sees done. s.fanMu and s.mu must be held.
 func (w *watcher) endLocked() {
 	if w.ended {
 		return
 	}
 	w.ended = true
 	delete(w.srv.watchers[w.gr], w)
+	delete(w.srv.lagging, w)
 	if w.stopCtx != nil {
 		w.stopCtx()
 	}
@@ -88,45 +98,12 @@ func (w *watcher) endLocked() {
 	}
 }
 
-// offerLocked hands ev to the watcher without blocking. s.mu must be held.
-func (w *watcher) offerLocked(ev *event) {
-	if !w.live {
-		// Its goroutine will read ev from the history, unless the watcher
-		// is too far behind: then, like the Kubernetes watch cache with an
-		// unresponsive watcher, end the watch rather than wait for it.
-		if w.behindLocked(w.sentRV) {
-			w.endLocked()
-		}
-		return
-	}
-	if (w.ns != "" && ev.ns != w.ns) || ev.obj.rv <= w.sentRV {
-		return // another namespace, or before a start in the future
-	}
-	typ, obj := w.translate(ev)
-	if typ == "" {
-		return
-	}
-	select {
-	case w.out <- Event{Type: typ, Object: obj}:
-		w.toldRV = ev.obj.rv
-	default: // full: fall behind
-		if w.behindLocked(ev.obj.rv - 1) {
-			w.endLocked()
-			return
-		}
-		w.live = false
-		w.sentRV = ev.obj.rv - 1
-		w.done = make(chan struct{})
-		go w.catchUp(nil, false, 0, w.done)
-	}
-}
-
-// behindLocked says whether a watcher that has been sent everything up to
-// sentRV is too far behind to catch up: more than [Options.WatchBufferSize]
-// resourceVersions (of any resource) waiting, its channel's included.
-// s.mu must be held.
-func (w *watcher) behindLocked(sentRV int64) bool {
-	return w.srv.hist.last-sentRV+int64(len(w.out)) > int64(w.srv.opts.WatchBufferSize)
+// behind says whether a watcher that has been sent everything up to
+// sentRV is too far behind to catch up, last being the newest
+// resourceVersion: more than [Options.WatchBufferSize] resourceVersions
+// (of any resource) waiting, its channel's included. s.fanMu must be held.
+func (w *watcher) behind(sentRV, last int64) bool {
+	return last-sentRV+int64(len(w.out)) > int64(w.srv.opts.WatchBufferSize)
 }
 
 // translate turns a stored change into the event this watcher sees, as the
@@ -137,6 +114,17 @@ func (w *watcher) behindLocked(sentRV int64) bool {
 // shared by every watcher; only the DELETED of an object leaving the
 // selection is a copy, made for its new resourceVersion.
 func (w *watcher) translate(ev *event) (EventType, Object) {
+	if w.all { // the same answers, without looking at the objects
+		switch {
+		case ev.typ == EventDeleted && ev.prev == nil:
+			return "", nil
+		case ev.typ == EventDeleted:
+			return EventDeleted, ev.obj.obj
+		case ev.prev != nil:
+			return EventModified, ev.obj.obj
+		}
+		return EventAdded, ev.obj.obj
+	}
 	was := ev.prev != nil && w.sel.matches(w.info, ev.prev.obj)
 	if ev.typ == EventDeleted {
 		if !was {

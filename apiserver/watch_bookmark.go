@@ -71,8 +71,14 @@ func (w *watcher) scheduleBookmarkLocked(now time.Time) {
 // pre-timeout bookmark there is no other.
 func (w *watcher) sendBookmark() {
 	s := w.srv
+	s.fanMu.Lock()
+	defer s.fanMu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if w.ended {
+		return
+	}
+	w.feedFromHistoryLocked() // every event before the bookmark first
 	if w.ended {
 		return
 	}

@@ -19,6 +19,11 @@ func (w *watcher) catchUp(initial []*entry, endBookmark bool, startRV int64, don
 	told := int64(0)
 	send := func(typ EventType, obj Object) bool {
 		select {
+		case w.out <- Event{Type: typ, Object: obj}: // room: no need to look at done
+			return true
+		default:
+		}
+		select {
 		case w.out <- Event{Type: typ, Object: obj}:
 			return true
 		case <-done:
@@ -63,6 +68,8 @@ func (w *watcher) catchUp(initial []*entry, endBookmark bool, startRV int64, don
 // nextBatch does).
 func (w *watcher) nextBatch(told int64) (batch []*event, more bool) {
 	s := w.srv
+	s.fanMu.Lock()
+	defer s.fanMu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	w.toldRV = max(w.toldRV, told)
@@ -71,6 +78,13 @@ func (w *watcher) nextBatch(told int64) (batch []*event, more bool) {
 	}
 	if w.ended {
 		close(w.out)
+		return nil, false
+	}
+	if s.fanningOut {
+		// The fan-out runs: it goes on from sentRV, topping the channel
+		// up, round after round, with no goroutine waiting on it.
+		w.live, w.done = true, nil
+		s.lagging[w] = struct{}{}
 		return nil, false
 	}
 	end := min(s.hist.last, w.sentRV+catchUpScan)

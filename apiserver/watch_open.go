@@ -72,7 +72,7 @@ func (c *ResourceClient) Watch(ctx context.Context, opts ListOptions) (WatchInte
 		from = n
 	}
 	w := &watcher{
-		srv: c.srv, gr: info.GroupResource(), info: info, ns: c.ns, sel: sel,
+		srv: c.srv, gr: info.GroupResource(), info: info, ns: c.ns, sel: sel, all: sel.empty(),
 		out:       make(chan Event, min(c.srv.opts.WatchBufferSize, watchOutBuffer)),
 		bookmarks: opts.AllowWatchBookmarks,
 	}
@@ -112,9 +112,11 @@ func (s *Server) startWatch(ctx context.Context, w *watcher, opts ListOptions, f
 		initial = s.currentLocked(w.gr, w.ns)
 		w.sentRV = last
 	case from == 0:
-		w.sentRV = last
+		w.sentRV, w.live = last, true
 	case from < s.hist.compacted:
 		return newErrorWatch(errTooOld(from, s.hist.compacted)), nil
+	case from >= s.hist.fannedOut:
+		w.sentRV, w.live = from, true // the fan-out has the rest
 	default:
 		w.sentRV = from // the history has the backlog
 	}
@@ -130,10 +132,12 @@ func (s *Server) startWatch(ctx context.Context, w *watcher, opts ListOptions, f
 		s.watchers[w.gr] = ws
 	}
 	ws[w] = struct{}{}
-	w.done = make(chan struct{})
 	w.startRV = max(w.sentRV, last)
+	if !w.live {
+		w.done = make(chan struct{})
+		go w.catchUp(initial, initialEvents, w.sentRV, w.done)
+	}
 	w.watchContextLocked(ctx, timeout)
-	go w.catchUp(initial, initialEvents, w.sentRV, w.done)
 	return w, nil
 }
 

@@ -1,0 +1,213 @@
+package apiserver
+
+import (
+	"runtime"
+	"slices"
+)
+
+// Fan-out: how committed events reach the live watchers.
+//
+// A writer does not hand its event to every watcher itself: that would
+// wake each parked receiver once per event, and waking a goroutine costs
+// far more than the send. It appends the event to the history ring and,
+// unless one is already running, starts a fan-out goroutine (fanOut).
+// That goroutine runs rounds: each takes the events committed since the
+// last one and, without holding s.mu (writers go on committing
+// meanwhile; the ring's slots are read atomically), gives each live
+// watcher all of them in a row. A receiver is woken once per round, not
+// once per event, and the faster writers go, the more events a round
+// carries.
+//
+// Each watcher is offered each event in resourceVersion order, through
+// its selectors, without waiting, from its own position in the ring
+// (sentRV), like the watch cache's cursor per watcher. A watcher whose
+// channel is full is lagging: the next round tops it up from where it
+// stopped, and when the writers pause with watchers still lagging, each
+// of them gets a goroutine of its own that waits for its receiver
+// (catchUp), until the fan-out runs again.
+//
+// Locks: s.fanMu guards the watchers' delivery state (see [watcher]) and
+// the lagging set, and is taken before s.mu, never after. Every event up
+// to s.hist.fannedOut has been offered to every live watcher that is not
+// lagging, or is in a round under way.
+
+// fanOutAfterCommitLocked is called by a writer after it appended an event
+// of gr to the history. s.mu must be held.
+func (s *Server) fanOutAfterCommitLocked(gr GroupResource) {
+	switch {
+	case s.fanningOut:
+		// The running fan-out picks the event up.
+	case s.hist.fannedOut == s.hist.last-1 && len(s.watchers[gr]) == 0:
+		s.hist.fannedOut = s.hist.last // nobody to tell
+	default:
+		s.fanningOut = true
+		go s.fanOut()
+	}
+}
+
+// fanOut is the fan-out goroutine: it runs rounds while there are new
+// events, or lagging watchers whose receivers make progress.
+func (s *Server) fanOut() {
+	r := fanOutRound{progress: true}
+	for r.next(s) {
+		r.run(s)
+		if r.lagging {
+			// Let the receivers drain their channels before the next
+			// round fills them up again.
+			runtime.Gosched()
+		}
+	}
+}
+
+// fanOutRound is one round of the fan-out: the watchers to offer events
+// up to last, read under s.mu, lagging ones included. Its slices are
+// reused from round to round.
+type fanOutRound struct {
+	last     int64
+	watchers []*watcher
+	grs      []GroupResource
+	// progress: the last round sent an event; lagging: it left watchers
+	// lagging.
+	progress, lagging bool
+}
+
+// fanOutNextLocked reads the watchers of the next round into r. When
+// there is no new event, and no lagging watcher took one in the last
+// round, it hands the lagging watchers to goroutines of their own, ends
+// the fan-out and returns false. s.fanMu and s.mu must be held.
+func (s *Server) fanOutNextLocked(r *fanOutRound) bool {
+	if s.hist.fannedOut >= s.hist.last && (len(s.lagging) == 0 || !r.progress) {
+		for w := range s.lagging {
+			w.catchUpLocked()
+		}
+		s.fanningOut = false
+		return false
+	}
+	from := max(s.hist.fannedOut, s.hist.compacted) + 1
+	r.last = s.hist.last
+	s.hist.fannedOut = r.last
+	r.grs = r.grs[:0]
+	for rv := from; rv <= r.last; rv++ {
+		if gr := s.hist.at(rv).gr; !slices.Contains(r.grs, gr) {
+			r.grs = append(r.grs, gr)
+		}
+	}
+	r.watchers = r.watchers[:0]
+	for _, gr := range r.grs {
+		for w := range s.watchers[gr] {
+			if _, ok := s.lagging[w]; !ok {
+				r.watchers = append(r.watchers, w)
+			}
+		}
+	}
+	for w := range s.lagging {
+		r.watchers = append(r.watchers, w)
+	}
+	clear(s.lagging)
+	return true
+}
+
+// next takes s.fanMu and s.mu to read the next round; see fanOutNextLocked.
+// It releases s.mu, and s.fanMu too if there is no round.
+func (r *fanOutRound) next(s *Server) bool {
+	s.fanMu.Lock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.fanOutNextLocked(r) {
+		s.fanMu.Unlock()
+		return false
+	}
+	return true
+}
+
+// run offers the round's watchers the events up to r.last, ends the
+// watches that fell too far behind, and releases s.fanMu.
+func (r *fanOutRound) run(s *Server) {
+	defer s.fanMu.Unlock()
+	var cut []*watcher
+	r.progress = false
+	for _, w := range r.watchers {
+		told := w.toldRV
+		switch {
+		case w.ended:
+		case !w.live:
+			if w.behind(w.sentRV, r.last) {
+				cut = append(cut, w)
+			}
+		case !w.feedLocked(r.last):
+			cut = append(cut, w)
+		}
+		r.progress = r.progress || w.toldRV != told
+	}
+	r.lagging = len(s.lagging) > 0
+	clear(r.watchers)
+	if len(cut) > 0 {
+		s.mu.Lock()
+		for _, w := range cut {
+			w.endLocked()
+		}
+		s.mu.Unlock()
+	}
+}
+
+// feedLocked offers the live watcher, without waiting, the events after
+// its sentRV up to last. When its channel fills up the watcher is lagging
+// and the next round goes on from there. It returns false if the watcher
+// is too far behind, or its next event has left the history, and must be
+// cut off (which needs s.mu). s.fanMu must be held.
+func (w *watcher) feedLocked(last int64) bool {
+	for rv := w.sentRV + 1; rv <= last; rv++ {
+		ev := w.srv.hist.at(rv)
+		if ev == nil {
+			return false
+		}
+		if ev.gr != w.gr || (w.ns != "" && ev.ns != w.ns) {
+			w.sentRV = rv
+			continue
+		}
+		typ, obj := w.translate(ev)
+		if typ == "" {
+			w.sentRV = rv
+			continue
+		}
+		select {
+		case w.out <- Event{Type: typ, Object: obj}:
+			w.sentRV, w.toldRV = rv, rv
+		default: // full: lagging
+			if w.behind(rv-1, last) {
+				return false
+			}
+			w.srv.lagging[w] = struct{}{}
+			return true
+		}
+	}
+	return true
+}
+
+// feedFromHistoryLocked offers a live watcher, without waiting, every
+// committed event it has not been offered yet, so that what was
+// committed before a stop, a close or a bookmark reaches it first. It
+// leaves a watcher that is not live alone, and cuts one off that cannot
+// catch up. s.fanMu and s.mu must be held.
+func (w *watcher) feedFromHistoryLocked() {
+	s := w.srv
+	if !w.live || w.ended {
+		return
+	}
+	if !w.feedLocked(s.hist.last) {
+		w.endLocked()
+		return
+	}
+	if _, ok := s.lagging[w]; ok && !s.fanningOut {
+		w.catchUpLocked() // no round will top it up
+	}
+}
+
+// catchUpLocked hands a lagging watcher to a goroutine of its own, which
+// waits for its receiver. s.fanMu and s.mu must be held.
+func (w *watcher) catchUpLocked() {
+	delete(w.srv.lagging, w)
+	w.live = false
+	w.done = make(chan struct{})
+	go w.catchUp(nil, false, 0, w.done)
+}
