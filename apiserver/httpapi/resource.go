@@ -74,14 +74,24 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request, t target) error {
 	if as == asProtobuf {
 		return writeListProtobuf(w, r, t.info, h.client(t), opts)
 	}
-	if as != asTable {
+	if as != asTable && !isBuiltin(t.info) {
 		return writeListJSON(w, r, h.client(t), opts)
 	}
 	list, err := h.client(t).List(r.Context(), opts)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, h.table(t.info, list.ListMeta, list.Items...))
+	if as == asTable {
+		writeJSON(w, http.StatusOK, h.table(t.info, list.ListMeta, list.Items...))
+		return nil
+	}
+	// The items of a built-in kind's list carry no apiVersion and kind,
+	// as kube-apiserver's typed storage writes them (a custom resource's
+	// items keep theirs); the list's own kind says what they are.
+	for _, item := range list.Items {
+		*item.GetTypeMeta() = apiserver.TypeMeta{}
+	}
+	writeJSON(w, http.StatusOK, list)
 	return nil
 }
 

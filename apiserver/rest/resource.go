@@ -192,6 +192,12 @@ func (r *ResourceClient) UpdateStatus(ctx context.Context, obj apiserver.Object,
 	return r.put(ctx, obj, opts, "status")
 }
 
+// Finalize writes the spec.finalizers of obj, a namespace, through its
+// finalize subresource; see [apiserver.ResourceClient.Finalize].
+func (r *ResourceClient) Finalize(ctx context.Context, obj apiserver.Object, opts apiserver.UpdateOptions) (apiserver.Object, error) {
+	return r.put(ctx, obj, opts, "finalize")
+}
+
 // put sends obj with PUT to the object or its subresource.
 func (r *ResourceClient) put(ctx context.Context, obj apiserver.Object, opts apiserver.UpdateOptions, sub string) (apiserver.Object, error) {
 	info, err := r.kind()
@@ -288,7 +294,9 @@ func (r *ResourceClient) DeleteObject(ctx context.Context, name string, opts api
 }
 
 // decodeDeleted reads the answer to a delete: a Success Status (gone), or
-// the object, gone unless it still has finalizers.
+// the object, gone unless it still has finalizers. A namespace is
+// answered as the object whether it went or only began terminating (as
+// kube-apiserver answers): it counts as not gone, and a Get tells.
 func decodeDeleted(info apiserver.KindInfo, raw []byte) (apiserver.Object, bool, error) {
 	var head apiserver.TypeMeta
 	if err := json.Unmarshal(raw, &head); err != nil {
@@ -300,6 +308,9 @@ func decodeDeleted(info apiserver.KindInfo, raw []byte) (apiserver.Object, bool,
 	obj := info.New()
 	if err := json.Unmarshal(raw, obj); err != nil {
 		return nil, false, fmt.Errorf("decoding the answer to a delete: %w", err)
+	}
+	if _, ok := obj.(apiserver.NamespaceObject); ok {
+		return obj, false, nil
 	}
 	return obj, len(obj.GetObjectMeta().Finalizers) == 0, nil
 }
@@ -359,6 +370,7 @@ func (r *ResourceClient) List(ctx context.Context, opts apiserver.ListOptions) (
 		if err := json.Unmarshal(raw, obj); err != nil {
 			return nil, fmt.Errorf("GET %s: decoding item %d: %w", req.path, i, err)
 		}
+		*obj.GetTypeMeta() = info.TypeMeta() // a built-in kind's items come without it
 		out.Items[i] = obj
 	}
 	return out, nil

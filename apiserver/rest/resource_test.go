@@ -13,6 +13,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/builtin"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
 	"github.com/kitchensync/kitchensync/apiserver/rest"
 	"github.com/kitchensync/kitchensync/apiserver/rest/resttest"
@@ -237,6 +238,34 @@ func TestDeleteObject(t *testing.T) {
 		obj, gone, err = widgets.DeleteObject(t.Context(), "free", apiserver.DeleteOptions{})
 		if err != nil || !gone || obj != nil {
 			t.Errorf("DeleteObject = %v, gone %t, %v; want nil, gone", obj, gone, err)
+		}
+	})
+}
+
+// TestDeleteObjectNamespace: deleting a namespace answers it,
+// Terminating, and not gone, though no metadata.finalizers hold it;
+// Finalize over HTTP lets it go.
+func TestDeleteObjectNamespace(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := apiservertest.NewServerWithOptions(t, apiserver.Options{DisableNamespaceController: true})
+		if err := srv.Scheme().Register(builtin.NamespaceKind()); err != nil {
+			t.Fatal(err)
+		}
+		namespaces := newClient(t, srv, rest.Config{}).Resource(apiserver.NamespacesResource)
+		if _, err := namespaces.Create(t.Context(), builtin.NewNamespace("team"), apiserver.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		obj, gone, err := namespaces.DeleteObject(t.Context(), "team", apiserver.DeleteOptions{})
+		ns, _ := obj.(*builtin.Namespace)
+		if err != nil || gone || ns == nil || ns.Status.Phase != apiserver.NamespaceTerminating {
+			t.Fatalf("DeleteObject of a namespace = %v, gone %t, %v; want it Terminating, not gone", obj, gone, err)
+		}
+		ns.Spec.Finalizers = nil
+		if _, err := namespaces.Finalize(t.Context(), ns, apiserver.UpdateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := namespaces.Get(t.Context(), "team", apiserver.GetOptions{}); !apiserver.IsNotFound(err) {
+			t.Errorf("namespace after Finalize: %v, want 404", err)
 		}
 	})
 }

@@ -67,8 +67,3 @@ var namespaceCases = []diffCase{
 		{Method: "GET", Path: namespaces + "?fieldSelector=metadata.name%3Ddefault"},
 	}},
 }
-
-func init() {
-	knownDifferences["namespace-immortal/1"] = "the items of a list of a built-in kind carry apiVersion and kind " +
-		"(real: omitted for built-in kinds, kept for custom resources)"
-}

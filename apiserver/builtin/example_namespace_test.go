@@ -1,0 +1,45 @@
+package builtin_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/builtin"
+)
+
+// Namespaces made real: a new namespace is Active and carries the
+// namespace controller's finalizer; deleting it answers it Terminating;
+// the server's namespace controller deletes what is in it, then removes
+// its finalizer, and the namespace goes. A watch shows each step.
+func ExampleNamespaceKind() {
+	ctx := context.Background()
+	scheme := apiserver.NewScheme()
+	if err := scheme.Register(builtin.LeaseKind(), builtin.NamespaceKind()); err != nil {
+		panic(err)
+	}
+	srv := apiserver.NewServer(scheme, apiserver.Options{})
+	namespaces := apiserver.NewClient[*builtin.Namespace](srv)
+	leases := apiserver.NewClient[*builtin.Lease](srv)
+
+	_, err := leases.Create(ctx, &builtin.Lease{ObjectMeta: apiserver.ObjectMeta{Namespace: "dinner", Name: "chef"}}, apiserver.CreateOptions{})
+	fmt.Println("before the namespace:", err)
+	ns, _ := namespaces.Create(ctx, builtin.NewNamespace("dinner"), apiserver.CreateOptions{})
+	fmt.Println("created:", ns.Status.Phase, ns.Spec.Finalizers)
+	_, _ = leases.Create(ctx, &builtin.Lease{ObjectMeta: apiserver.ObjectMeta{Namespace: "dinner", Name: "chef"}}, apiserver.CreateOptions{})
+
+	w, _ := srv.Resource(builtin.LeasesResource).Watch(ctx, apiserver.ListOptions{ResourceVersion: srv.ResourceVersion()})
+	defer w.Stop()
+	obj, _, _ := srv.Resource(apiserver.NamespacesResource).DeleteObject(ctx, "dinner", apiserver.DeleteOptions{})
+	fmt.Println("delete answered:", obj.(*builtin.Namespace).Status.Phase)
+	ev := <-w.ResultChan()
+	fmt.Println("the namespace controller:", ev.Type, ev.Object.GetObjectMeta().Name)
+	_, err = namespaces.Get(ctx, "dinner", apiserver.GetOptions{})
+	fmt.Println("afterwards:", err)
+	// Output:
+	// before the namespace: namespaces "dinner" not found
+	// created: Active [kubernetes]
+	// delete answered: Terminating
+	// the namespace controller: DELETED chef
+	// afterwards: namespaces "dinner" not found
+}
