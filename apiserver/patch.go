@@ -30,6 +30,13 @@ const (
 // A metadata.resourceVersion that the patch sets is a precondition
 // instead: 409 Conflict if stale.
 //
+// A strategic merge patch ([StrategicMergePatchType]) is taken by kinds
+// that declare KindInfo.StrategicMergePatch (Kubernetes' built-in kinds);
+// it merges metadata.finalizers as a set, metadata.ownerReferences on
+// uid and the kind's ListMapKeys lists item by item, with the "$patch",
+// "$retainKeys", "$deleteFromPrimitiveList" and "$setElementOrder"
+// directives, and is otherwise a JSON merge patch.
+//
 // A server-side apply ([ApplyPatchType], opts.FieldManager required)
 // creates the object if it is missing, and is 409 Conflict when it would
 // change a field another manager owns, unless opts.Force; see the
@@ -54,7 +61,7 @@ func (c *ResourceClient) Patch(ctx context.Context, name string, pt PatchType, d
 	if err != nil {
 		return nil, err
 	}
-	if pt != MergePatchType && pt != JSONPatchType && pt != ApplyPatchType {
+	if pt != MergePatchType && pt != JSONPatchType && pt != ApplyPatchType && (pt != StrategicMergePatchType || !info.StrategicMergePatch) {
 		return nil, NewBadRequest(fmt.Sprintf("patch type %q is not supported: use %q, %q or %q",
 			pt, MergePatchType, JSONPatchType, ApplyPatchType))
 	}
@@ -111,9 +118,12 @@ func (s *Server) preparePatch(info KindInfo, old *entry, ns, name string, pt Pat
 // kind. The patch may change neither the kind nor the object's identity
 // (name, namespace); every other rule is Update's.
 func applyPatch(info KindInfo, cur Object, pt PatchType, data []byte) (Object, error) {
-	apply, err := patchFunc(pt, data)
-	if err != nil {
-		return nil, err
+	apply := func(doc []byte) ([]byte, error) { return strategicMerge(info, doc, data) }
+	if pt != StrategicMergePatchType {
+		var err error
+		if apply, err = patchFunc(pt, data); err != nil {
+			return nil, err
+		}
 	}
 	doc, err := json.Marshal(cur)
 	if err != nil {
@@ -123,6 +133,8 @@ func applyPatch(info KindInfo, cur Object, pt PatchType, data []byte) (Object, e
 	switch {
 	case err != nil && pt == JSONPatchType:
 		return nil, errJSONPatchFailed(err)
+	case err != nil && pt == StrategicMergePatchType:
+		return nil, err
 	case err != nil:
 		return nil, NewBadRequest(fmt.Sprintf("the patch cannot be applied: %v", err))
 	}

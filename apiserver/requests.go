@@ -100,8 +100,7 @@ type UpdateOptions struct {
 // types.PatchType does; an HTTP front takes it from the Content-Type.
 type PatchType string
 
-// The patch types [ResourceClient.Patch] applies. Kubernetes also has
-// strategic merge patch; the server does not.
+// The patch types [ResourceClient.Patch] applies.
 const (
 	// JSONPatchType is a JSON patch (RFC 6902): a list of operations
 	// (add, remove, replace, move, copy, test) on JSON pointers, applied
@@ -114,6 +113,10 @@ const (
 	// intent for the fields it manages, in YAML (or JSON), merged into the
 	// object field by field; see [ResourceClient.Patch].
 	ApplyPatchType PatchType = "application/apply-patch+yaml"
+	// StrategicMergePatchType is Kubernetes' strategic merge patch, for
+	// kinds that take it (KindInfo.StrategicMergePatch): a merge patch in
+	// which some lists merge item by item, steered by "$" directives.
+	StrategicMergePatchType PatchType = "application/strategic-merge-patch+json"
 )
 
 // PatchOptions modify a Patch.

@@ -58,6 +58,11 @@ type KindInfo struct {
 	// merges such a list item by item, each item with its own owners;
 	// every other list is atomic, owned and replaced whole.
 	ListMapKeys map[string][]string
+	// StrategicMergePatch, for Kubernetes' built-in kinds, makes the kind
+	// take [StrategicMergePatchType] patches, as client-side kubectl apply
+	// sends them. Custom kinds leave it false: the real server answers a
+	// strategic merge patch of a custom resource 415, and so does this one.
+	StrategicMergePatch bool
 	// Schema, when set, is the kind's OpenAPI v3 schema, published for
 	// kubectl explain; otherwise [SchemaOf] derives one from the Go type.
 	Schema *Schema

@@ -149,9 +149,9 @@ func (o Options) withDefaults() Options {
 // compare an informer with polling.
 //
 // Simplifications, compared with a real API server: no admission, no
-// defaulting or schema validation beyond names, labels and size; no
-// server-side apply or strategic merge patch (JSON patch and JSON merge
-// patch only); deletes are immediate or wait for finalizers, with no grace
+// defaulting or schema validation beyond names, labels and size; server-side
+// apply and strategic merge patch (for kinds that declare it) merge by a
+// simpler schema than the real server's (see [ResourceClient.Patch]); deletes are immediate or wait for finalizers, with no grace
 // period, and the garbage collector carries out propagation policies at
 // once, inside the call that made the garbage, as the namespace
 // controller empties a deleted namespace (see [NamespaceObject]); one

@@ -69,9 +69,14 @@
 // kube-apiserver, whose protobuf decoder has no strict mode, unknown
 // fields in a protobuf body are dropped without an error or a warning.
 //
-// Simplified: no authentication, no strategic merge patch (kubectl patch
-// needs --type=merge or --type=json; kubectl apply falls back to merge
-// patches by itself), no aggregated discovery (kubectl falls back to the
+// A strategic merge patch ("application/strategic-merge-patch+json", what
+// client-side kubectl apply and kubectl patch send for built-in kinds)
+// is taken by kinds that declare it (KindInfo.StrategicMergePatch:
+// builtin's Lease, Event and Namespace) and is 415 for the others, as
+// the real server answers it for custom resources; kubectl falls back to
+// a merge patch for those by itself.
+//
+// Simplified: no authentication, no aggregated discovery (kubectl falls back to the
 // older per-group documents), and a deletecollection answers its list in
 // JSON whatever Accept says.
 //

@@ -7,11 +7,13 @@ import (
 )
 
 // patch answers PATCH on an object or its status: the Content-Type names
-// the patch type, and the server's Patch applies it. Types the server
-// does not apply (strategic merge) are 415.
+// the patch type, and the server's Patch applies it. A strategic merge
+// patch is 415 for a kind that does not take it (a custom kind), as on
+// the real server.
 func (h *Handler) patch(w http.ResponseWriter, r *http.Request, t target) error {
 	pt := apiserver.PatchType(mediaType(r))
-	if pt != apiserver.MergePatchType && pt != apiserver.JSONPatchType && pt != apiserver.ApplyPatchType {
+	smp := pt == apiserver.StrategicMergePatchType && t.info.StrategicMergePatch
+	if pt != apiserver.MergePatchType && pt != apiserver.JSONPatchType && pt != apiserver.ApplyPatchType && !smp {
 		return errUnsupportedPatch()
 	}
 	opts, err := patchOptions(r, pt)
