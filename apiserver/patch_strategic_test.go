@@ -75,3 +75,22 @@ func TestStrategicMergeBadPatches(t *testing.T) {
 		}
 	}
 }
+
+// FuzzStrategicMerge: no patch makes strategicMerge panic, and what it
+// returns without an error is JSON. Run longer with
+// go test -run '^$' -fuzz FuzzStrategicMerge -fuzztime 1m ./apiserver/
+func FuzzStrategicMerge(f *testing.F) {
+	doc := `{"metadata":{"finalizers":["a",{"b":1}],"ownerReferences":[{"uid":"1"},{"uid":{"x":[1]}}]},"spec":{"lines":[{"name":"l1"},[1]],"tags":[1,"x"]}}`
+	for _, seed := range []string{`{}`, `{"metadata":{"$setElementOrder/finalizers":[{"b":1},"a"],"$deleteFromPrimitiveList/finalizers":[{"b":1}]}}`,
+		`{"spec":{"lines":[{"$patch":"replace"},{"name":"x"}],"$retainKeys":[{"a":1},"lines"]}}`,
+		`{"metadata":{"ownerReferences":[{"uid":{"x":[1]},"$patch":"delete"}],"$setElementOrder/ownerReferences":[{"uid":{"x":[1]}}]}}`} {
+		f.Add(seed)
+	}
+	info := KindInfo{ListMapKeys: map[string][]string{"spec.lines": {"name"}}}
+	f.Fuzz(func(t *testing.T, patch string) {
+		out, err := strategicMerge(info, []byte(doc), []byte(patch))
+		if err == nil && !json.Valid(out) {
+			t.Fatalf("not JSON: %s", out)
+		}
+	})
+}
