@@ -27,7 +27,7 @@ func (c *ResourceClient) DeleteCollection(ctx context.Context, opts DeleteOption
 	if err := ValidateDeleteOptions(opts); err != nil {
 		return nil, err
 	}
-	list, err := c.list(info, listOpts)
+	list, err := c.list(ctx, info, listOpts)
 	if err != nil {
 		return nil, err
 	}

@@ -82,10 +82,13 @@ var errContinueExpired = NewResourceExpired("The provided continue parameter is 
 //
 // ResourceVersion: "" and "0" read the latest state; N (with
 // ResourceVersionMatch unset or NotOlderThan) also reads the latest state,
-// which is never older than N here, but an N the server has not reached
-// yet is 504 Timeout "Too large resource version"; N with
-// ResourceVersionMatchExact reads the state exactly at N, rebuilt from the
-// history (410 Expired once compacted).
+// which is never older than N here; N with ResourceVersionMatchExact
+// reads the state exactly at N, rebuilt from the history (410 Expired
+// once compacted). An N the server has not reached yet (also in a
+// continue token) is waited for, as the Kubernetes watch cache waits to
+// catch up: up to 3 seconds, then 504 Timeout "Too large resource
+// version: N, current: M" (retry after 1 second); if the server gets
+// there in time, the list is served as usual.
 //
 // Paging: with Limit, a page holds at most Limit items, and
 // ListMeta.Continue fetches the next one. Every page is read at the first
@@ -97,12 +100,12 @@ func (c *ResourceClient) List(ctx context.Context, opts ListOptions) (*List, err
 	if err != nil {
 		return nil, err
 	}
-	return c.list(info, opts)
+	return c.list(ctx, info, opts)
 }
 
 // list is List once the request is counted.
-func (c *ResourceClient) list(info KindInfo, opts ListOptions) (*List, error) {
-	list, selected, err := c.listEntries(info, opts)
+func (c *ResourceClient) list(ctx context.Context, info KindInfo, opts ListOptions) (*List, error) {
+	list, selected, err := c.listEntries(ctx, info, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +117,7 @@ func (c *ResourceClient) list(info KindInfo, opts ListOptions) (*List, error) {
 
 // listEntries is list without the copies: the list's metadata (Items
 // empty) and the selected entries, which must not be mutated.
-func (c *ResourceClient) listEntries(info KindInfo, opts ListOptions) (*List, []*entry, error) {
+func (c *ResourceClient) listEntries(ctx context.Context, info KindInfo, opts ListOptions) (*List, []*entry, error) {
 	if err := validateListOptions(opts); err != nil {
 		return nil, nil, err
 	}
@@ -124,6 +127,9 @@ func (c *ResourceClient) listEntries(info KindInfo, opts ListOptions) (*List, []
 	}
 	at, err := listStart(opts)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := c.srv.waitForRV(ctx, at.rv); err != nil {
 		return nil, nil, err
 	}
 	entries, rv, err := c.srv.snapshot(info.GroupResource(), c.ns, at)

@@ -16,7 +16,7 @@ func (c *ResourceClient) ListJSON(ctx context.Context, opts ListOptions) ([]byte
 	if err != nil {
 		return nil, err
 	}
-	list, selected, err := c.listEntries(info, opts)
+	list, selected, err := c.listEntries(ctx, info, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -169,10 +169,13 @@ type Server struct {
 	fanMu      sync.Mutex
 	lagging    map[*watcher]struct{} // live watchers with a full channel; guarded by fanMu
 	fanningOut bool                  // a fan-out goroutine runs; guarded by mu
-	mu         sync.Mutex            // guards objects, hist, watchers and dependents
+	mu         sync.Mutex            // guards objects, hist, watchers, advanced and dependents
 	objects    map[GroupResource]map[string]*entry
 	hist       *history
 	watchers   map[GroupResource]map[*watcher]struct{}
+	// advanced, when not nil, is closed at the next write: readers
+	// waiting for a resourceVersion the server has not reached wait on it.
+	advanced chan struct{}
 	// dependents maps an owner's UID to the objects whose ownerReferences
 	// name it, for the garbage collector.
 	dependents map[string]map[objectRef]struct{}
@@ -304,6 +307,7 @@ func (s *Server) commitLocked(gr GroupResource, key string, ch change, prev *ent
 	s.indexOwnersLocked(objectRef{gr, key}, typ, obj, prev)
 	ev := &event{typ: typ, gr: gr, key: key, ns: obj.obj.GetObjectMeta().Namespace, obj: obj, prev: prev}
 	s.hist.add(ev)
+	s.announceAdvanceLocked()
 	s.traceCommitLocked(ch, key, prev)
 	s.fanOutAfterCommitLocked(gr)
 }

@@ -28,8 +28,8 @@ func errTooOld(rv, compacted int64) *StatusError {
 	return NewResourceExpired(fmt.Sprintf("too old resource version: %d (%d)", rv, compacted))
 }
 
-// errTooLarge is the 504 for a resourceVersion the server has not reached,
-// as Kubernetes sends it after waiting (here at once: nothing lags).
+// errTooLargeRV is the 504 for a resourceVersion the server has not
+// reached after waiting for it (see waitForRV), as Kubernetes words it.
 func errTooLargeRV(rv, current int64) *StatusError {
 	err := NewTimeout(fmt.Sprintf("Too large resource version: %d, current: %d", rv, current), 1)
 	err.ErrStatus.Details.Causes = []StatusCause{{Type: "ResourceVersionTooLarge", Message: "Too large resource version"}}

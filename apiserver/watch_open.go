@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -47,10 +48,14 @@ import (
 // Each event's object is shared by every watcher and read-only (see
 // "Shared objects" in the package doc).
 //
+// Watch-list mode from an N the server has not reached waits for N, as a
+// list does: if the server gets there within 3 seconds, the watch starts
+// as usual; otherwise it delivers a single ERROR event carrying 504
+// "Too large resource version" and closes, as the real server answers.
+//
 // Errors (returned by Watch itself): 400 for malformed selectors or
 // resourceVersion, 422 for contradictory options (as Kubernetes
-// validates them), 504 "Too large resource version" for watch-list mode
-// from an N the server has not reached.
+// validates them).
 func (c *ResourceClient) Watch(ctx context.Context, opts ListOptions) (WatchInterface, error) {
 	info, err := c.begin(ctx, VerbWatch)
 	if err != nil {
@@ -70,6 +75,14 @@ func (c *ResourceClient) Watch(ctx context.Context, opts ListOptions) (WatchInte
 			return nil, errBadRV(rv)
 		}
 		from = n
+	}
+	if opts.SendInitialEvents != nil && *opts.SendInitialEvents {
+		var tooLarge *StatusError
+		if err := c.srv.waitForRV(ctx, from); errors.As(err, &tooLarge) {
+			return newErrorWatch(tooLarge), nil
+		} else if err != nil {
+			return nil, err
+		}
 	}
 	w := &watcher{
 		srv: c.srv, gr: info.GroupResource(), info: info, ns: c.ns, sel: sel, all: sel.empty(),
@@ -106,8 +119,6 @@ func (s *Server) startWatch(ctx context.Context, w *watcher, opts ListOptions, f
 	last := s.hist.last
 	var initial []*entry
 	switch {
-	case initialEvents && from > last:
-		return nil, errTooLargeRV(from, last)
 	case initialEvents || legacyInitial:
 		initial = s.currentLocked(w.gr, w.ns)
 		w.sentRV = last

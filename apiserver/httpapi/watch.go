@@ -23,10 +23,10 @@ type watchEvent struct {
 // timeout, on a clean close) or when the client goes away: the request's
 // context ends the server's watch, and nothing outlives the request.
 //
-// Errors from starting the watch (bad options, or 504 "Too large
-// resource version" in watch-list mode) are sent as a Status with their
-// code, before any event; later errors, such as 410 for a compacted
-// resourceVersion, travel as ERROR events.
+// Errors from starting the watch (bad options) are sent as a Status with
+// their code, before any event; the others, such as 410 for a compacted
+// resourceVersion or 504 "Too large resource version" in watch-list
+// mode, travel as ERROR events, as from the real server.
 func (h *Handler) watch(w http.ResponseWriter, r *http.Request, t target, opts apiserver.ListOptions, as representation) error {
 	ctx := r.Context()
 	if (opts.TimeoutSeconds == nil || *opts.TimeoutSeconds == 0) && h.watchTimeout > 0 {

@@ -183,6 +183,11 @@ var cases = []diffCase{
 		{Method: "GET", Path: "?watch=true&resourceVersion={{rv:0}}&allowWatchBookmarks=true&labelSelector=set%3Dwb&timeoutSeconds=5",
 			During: []step{{Method: "POST", Body: widget(`"name":"wc","labels":{"set":"wc"}`, "")}}},
 	}},
+	{"too-large-rv", []step{
+		// Each waits 3 seconds for the resourceVersion before the 504.
+		{Method: "GET", Path: "?resourceVersion=999999999&resourceVersionMatch=Exact&labelSelector=set%3Dnone"},
+		{Method: "GET", Path: "?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=999999999&labelSelector=set%3Dnone&timeoutSeconds=5"},
+	}},
 	{"delete-collection-finalizers", []step{
 		{Method: "POST", Body: widget(`"name":"dcf","labels":{"set":"dcm"},"finalizers":["example.com/hold"]`, "")},
 		{Method: "POST", Body: widget(`"name":"dcg","labels":{"set":"dcm"}`, "")},

@@ -59,3 +59,25 @@ func TestWatchBookmarkBeforeTimeoutOverHTTP(t *testing.T) {
 		}
 	})
 }
+
+// A list from a resourceVersion the server has not reached waits 3
+// seconds for it, then answers 504 with a Retry-After, as the real
+// server's watch cache does.
+func TestListTooLargeResourceVersionWaits(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := httpapi.NewHandler(seeded(t, apiserver.Options{}))
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest("GET", wPath+"?resourceVersion=9&resourceVersionMatch=Exact", nil)
+		req.Host = "localhost"
+		start := time.Now()
+		h.ServeHTTP(rec, req)
+		want := failure(504, "Timeout", `Timeout: Too large resource version: 9, current: 5`,
+			`{"causes":[{"reason":"ResourceVersionTooLarge","message":"Too large resource version"}],"retryAfterSeconds":1}`)
+		if diff := cmp.Diff(decode(t, want), decode(t, rec.Body.String())); diff != "" {
+			t.Errorf("body (-want +got):\n%s", diff)
+		}
+		if took := time.Since(start); rec.Code != 504 || rec.Header().Get("Retry-After") != "1" || took != 3*time.Second {
+			t.Errorf("after %v: %d, Retry-After %q; want 504 with Retry-After 1 after 3s", took, rec.Code, rec.Header().Get("Retry-After"))
+		}
+	})
+}
