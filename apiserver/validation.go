@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -39,14 +38,6 @@ const (
 	labelValueMsg       = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
 )
 
-var (
-	dns1123LabelRE     = regexp.MustCompile("^" + dns1123LabelFmt + "$")
-	dns1123SubdomainRE = regexp.MustCompile("^" + dns1123SubdomainFmt + "$")
-	dns1035LabelRE     = regexp.MustCompile("^" + dns1035LabelFmt + "$")
-	labelKeyRE         = regexp.MustCompile("^" + labelKeyFmt + "$")
-	labelValueRE       = regexp.MustCompile("^" + labelValueFmt + "$")
-)
-
 // regexError explains a failed pattern the Kubernetes way: what is
 // allowed, examples, and the regular expression itself.
 func regexError(msg, re string, examples ...string) string {
@@ -74,8 +65,8 @@ func IsDNS1123Label(value string) []string {
 	if len(value) > DNS1123LabelMaxLength {
 		errs = append(errs, maxLenError(DNS1123LabelMaxLength, "characters"))
 	}
-	if !dns1123LabelRE.MatchString(value) {
-		if dns1123SubdomainRE.MatchString(value) {
+	if !matchDNS1123Label(value) {
+		if matchDNS1123Subdomain(value) {
 			errs = append(errs, "must not contain dots") // a subdomain, so only dots are wrong
 		} else {
 			errs = append(errs, regexError(dns1123LabelMsg, dns1123LabelFmt, "my-name", "123-abc"))
@@ -91,7 +82,7 @@ func IsDNS1123Subdomain(value string) []string {
 	if len(value) > DNS1123SubdomainMaxLength {
 		errs = append(errs, maxLenError(DNS1123SubdomainMaxLength, "characters"))
 	}
-	if !dns1123SubdomainRE.MatchString(value) {
+	if !matchDNS1123Subdomain(value) {
 		errs = append(errs, regexError(dns1123SubdomainMsg, dns1123SubdomainFmt, "example.com"))
 	}
 	return errs
@@ -105,7 +96,7 @@ func IsDNS1035Label(value string) []string {
 	if len(value) > DNS1035LabelMaxLength {
 		errs = append(errs, maxLenError(DNS1035LabelMaxLength, "characters"))
 	}
-	if !dns1035LabelRE.MatchString(value) {
+	if !matchDNS1035Label(value) {
 		errs = append(errs, regexError(dns1035LabelMsg, dns1035LabelFmt, "my-name", "abc-123"))
 	}
 	return errs
@@ -140,7 +131,7 @@ func IsLabelKey(value string) []string {
 	case len(name) > LabelKeyNameMaxLength:
 		errs = append(errs, "name part "+maxLenError(LabelKeyNameMaxLength, "bytes"))
 	}
-	if !labelKeyRE.MatchString(name) {
+	if !matchLabelName(name) {
 		errs = append(errs, "name part "+regexError(labelKeyMsg, labelKeyFmt, "MyName", "my.name", "123-abc"))
 	}
 	return errs
@@ -153,7 +144,7 @@ func IsLabelValue(value string) []string {
 	if len(value) > LabelValueMaxLength {
 		errs = append(errs, maxLenError(LabelValueMaxLength, "bytes"))
 	}
-	if !labelValueRE.MatchString(value) {
+	if !matchLabelValue(value) {
 		errs = append(errs, regexError(labelValueMsg, labelValueFmt, "MyValue", "my_value", "12345"))
 	}
 	return errs
