@@ -113,6 +113,27 @@ func (s *Server) newEntry(obj Object) (*entry, error) {
 
 // Get returns the object name (in the client's namespace).
 func (c *ResourceClient) Get(ctx context.Context, name string, opts GetOptions) (Object, error) {
+	e, err := c.getEntry(ctx, name, opts)
+	if err != nil {
+		return nil, err
+	}
+	return e.obj.DeepCopyObject(), nil
+}
+
+// GetJSON is [ResourceClient.Get] encoded: the bytes json.Marshal makes
+// of the object Get returns, written from the JSON the server keeps of
+// it (as [ResourceClient.ListJSON] writes a list's items), not copied
+// and encoded again.
+func (c *ResourceClient) GetJSON(ctx context.Context, name string, opts GetOptions) ([]byte, error) {
+	e, err := c.getEntry(ctx, name, opts)
+	if err != nil {
+		return nil, err
+	}
+	return appendEntryJSON(nil, e)
+}
+
+// getEntry is the stored state Get answers with.
+func (c *ResourceClient) getEntry(ctx context.Context, name string, opts GetOptions) (*entry, error) {
 	info, err := c.begin(ctx, VerbGet)
 	if err != nil {
 		return nil, err
@@ -133,7 +154,7 @@ func (c *ResourceClient) Get(ctx context.Context, name string, opts GetOptions) 
 	if err := checkShared(info.GroupResource(), key, e); err != nil {
 		return nil, err
 	}
-	return e.obj.DeepCopyObject(), nil
+	return e, nil
 }
 
 // Create stores a new object and returns it as stored: with a uid,

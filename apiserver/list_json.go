@@ -41,6 +41,22 @@ func (c *ResourceClient) ListJSON(ctx context.Context, opts ListOptions) ([]byte
 	return append(out, ']', '}'), nil
 }
 
+// AppendObjectJSON appends to out the bytes json.Marshal makes of obj.
+// For an object of a watch event, which is the server's own state as
+// committed (see "Shared objects" in the package doc), it writes them
+// from the JSON the server keeps of that state, as long as its history
+// still holds the event, instead of encoding obj again. Any other object
+// is encoded.
+func (s *Server) AppendObjectJSON(out []byte, obj Object) ([]byte, error) {
+	if rv, ok := parseRV(obj.GetObjectMeta().ResourceVersion); ok && rv > 0 {
+		if ev := s.hist.at(rv); ev != nil && ev.obj.obj == obj {
+			return appendEntryJSON(out, ev.obj)
+		}
+	}
+	b, err := json.Marshal(obj)
+	return append(out, b...), err
+}
+
 // appendEntryJSON appends the JSON of e's object: its content with the
 // resourceVersion spliced in, or, for an object whose JSON does not have
 // the shape of ObjectMeta, the object encoded afresh.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+	"testing/synctest"
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
@@ -18,6 +19,40 @@ func TestListJSONEqualsMarshal(t *testing.T) {
 	ctx := context.Background()
 	srv := apiservertest.NewServer(t)
 	rc := srv.Resource(apiservertest.WidgetsResource)
+	fillForJSON(t, srv)
+	for _, tc := range []struct {
+		ns   string
+		opts apiserver.ListOptions
+	}{
+		{"", apiserver.ListOptions{}},
+		{"default", apiserver.ListOptions{}},
+		{"other", apiserver.ListOptions{LabelSelector: "app=x"}},
+		{"", apiserver.ListOptions{Limit: 3}},
+		{"default", apiserver.ListOptions{LabelSelector: "app=none"}},
+	} {
+		c := rc.Namespace(tc.ns)
+		list, err := c.List(ctx, tc.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := json.Marshal(list)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.ListJSON(ctx, tc.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("ns %q %+v:\n got %s\nwant %s", tc.ns, tc.opts, got, want)
+		}
+	}
+}
+
+// fillForJSON creates widgets in two namespaces with labels, status,
+// managedFields, generateName and characters JSON escapes.
+func fillForJSON(t *testing.T, srv *apiserver.Server) {
+	ctx := context.Background()
 	for _, ns := range []string{"default", "other"} {
 		c := apiserver.NewClient[*apiservertest.Widget](srv).Namespace(ns)
 		for i := range 5 {
@@ -49,31 +84,75 @@ func TestListJSONEqualsMarshal(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, tc := range []struct {
-		ns   string
-		opts apiserver.ListOptions
-	}{
-		{"", apiserver.ListOptions{}},
-		{"default", apiserver.ListOptions{}},
-		{"other", apiserver.ListOptions{LabelSelector: "app=x"}},
-		{"", apiserver.ListOptions{Limit: 3}},
-		{"default", apiserver.ListOptions{LabelSelector: "app=none"}},
-	} {
-		c := rc.Namespace(tc.ns)
-		list, err := c.List(ctx, tc.opts)
+}
+
+// TestGetJSONAndWatchJSONEqualMarshal checks that GetJSON, and
+// AppendObjectJSON of every object a watch delivers (changes, deletes,
+// objects leaving a selection), give exactly json.Marshal's bytes.
+func TestGetJSONAndWatchJSONEqualMarshal(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		srv := apiservertest.NewServer(t)
+		rc := srv.Resource(apiservertest.WidgetsResource)
+		all, err := rc.Watch(ctx, apiserver.ListOptions{ResourceVersion: srv.ResourceVersion()})
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := json.Marshal(list)
+		selected, err := rc.Watch(ctx, apiserver.ListOptions{ResourceVersion: srv.ResourceVersion(), LabelSelector: "app=x"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := c.ListJSON(ctx, tc.opts)
+		fillForJSON(t, srv)
+		c := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
+		w0, err := c.Get(ctx, "w0", apiserver.GetOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if string(got) != string(want) {
-			t.Errorf("ns %q %+v:\n got %s\nwant %s", tc.ns, tc.opts, got, want)
+		w0.Labels = nil // leaves app=x
+		if _, err := c.Update(ctx, w0, apiserver.UpdateOptions{}); err != nil {
+			t.Fatal(err)
 		}
+		if err := c.Delete(ctx, "w2", apiserver.DeleteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		all.Stop()
+		selected.Stop()
+		n := 0
+		for _, w := range []apiserver.WatchInterface{all, selected} {
+			for ev := range w.ResultChan() {
+				n++
+				checkJSON(t, ev.Type, ev.Object, func() ([]byte, error) { return srv.AppendObjectJSON([]byte("x"), ev.Object) }, "x")
+			}
+		}
+		if n < 15 {
+			t.Errorf("the watches delivered %d events, want at least 15", n)
+		}
+		list, err := rc.List(ctx, apiserver.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, obj := range list.Items {
+			m := obj.GetObjectMeta()
+			checkJSON(t, "GET", obj, func() ([]byte, error) {
+				return rc.Namespace(m.Namespace).GetJSON(ctx, m.Name, apiserver.GetOptions{})
+			}, "")
+		}
+	})
+}
+
+// checkJSON compares encode's bytes with prefix and json.Marshal of obj.
+func checkJSON(t *testing.T, what apiserver.EventType, obj apiserver.Object, encode func() ([]byte, error), prefix string) {
+	t.Helper()
+	want, err := json.Marshal(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != prefix+string(want) {
+		t.Errorf("%s %s:\n got %s\nwant %s%s", what, obj.GetObjectMeta().Name, got, prefix, want)
 	}
 }

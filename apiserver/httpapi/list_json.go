@@ -14,8 +14,13 @@ func writeListJSON(w http.ResponseWriter, r *http.Request, c *apiserver.Resource
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(append(body, '\n'))
+	writeRawJSON(w, http.StatusOK, body)
 	return nil
+}
+
+// writeRawJSON sends body, already encoded, as writeJSON sends a value.
+func writeRawJSON(w http.ResponseWriter, code int, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	_, _ = w.Write(append(body, '\n'))
 }

@@ -105,6 +105,14 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request, t target) error {
 		return err
 	}
 	rv := r.URL.Query().Get("resourceVersion")
+	if as == asObject && !wantsProtobuf(r) {
+		body, err := h.client(t).GetJSON(r.Context(), t.name, apiserver.GetOptions{ResourceVersion: rv})
+		if err != nil {
+			return err
+		}
+		writeRawJSON(w, http.StatusOK, body)
+		return nil
+	}
 	obj, err := h.client(t).Get(r.Context(), t.name, apiserver.GetOptions{ResourceVersion: rv})
 	if err != nil {
 		return err

@@ -70,7 +70,7 @@ func (h *Handler) writeEvent(w http.ResponseWriter, t target, ev apiserver.Event
 	var err error
 	switch as {
 	case asObject:
-		line, err = h.encoded.line(ev)
+		line, err = h.encoded.line(h.srv, ev)
 	case asProtobuf:
 		line, err = protobufFrame(t.info, ev)
 	default:

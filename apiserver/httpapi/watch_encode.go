@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/json"
+	"strconv"
 	"sync"
 
 	"github.com/kitchensync/kitchensync/apiserver"
@@ -34,7 +35,7 @@ type encodedKey struct {
 // line returns ev's JSON line, newline included, encoding it only if no
 // other watcher has done so lately. The returned slice must not be
 // changed.
-func (c *encodedEvents) line(ev apiserver.Event) ([]byte, error) {
+func (c *encodedEvents) line(srv *apiserver.Server, ev apiserver.Event) ([]byte, error) {
 	switch ev.Type {
 	case apiserver.EventAdded, apiserver.EventModified, apiserver.EventDeleted:
 	default:
@@ -47,7 +48,7 @@ func (c *encodedEvents) line(ev apiserver.Event) ([]byte, error) {
 	if ok {
 		return b, nil
 	}
-	b, err := encodeLine(watchEvent{Type: ev.Type, Object: ev.Object})
+	b, err := encodeChange(srv, ev)
 	if err != nil {
 		return nil, err
 	}
@@ -72,4 +73,18 @@ func encodeLine(v any) ([]byte, error) {
 		return nil, err
 	}
 	return append(b, '\n'), nil
+}
+
+// encodeChange encodes a change as encodeLine does, writing the object
+// from the server's stored JSON ([apiserver.Server.AppendObjectJSON]).
+func encodeChange(srv *apiserver.Server, ev apiserver.Event) ([]byte, error) {
+	b := make([]byte, 0, 512)
+	b = append(b, `{"type":`...)
+	b = strconv.AppendQuote(b, string(ev.Type)) // ADDED, MODIFIED or DELETED: nothing to escape
+	b = append(b, `,"object":`...)
+	b, err := srv.AppendObjectJSON(b, ev.Object)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '}', '\n'), nil
 }
