@@ -30,9 +30,11 @@ func (w *watcher) catchUp(initial []*entry, endBookmark bool, startRV int64, don
 			return false
 		}
 	}
+	// Only what the selectors let through needs sorting.
+	initial = slices.DeleteFunc(initial, func(e *entry) bool { return !w.sel.matches(w.info, e.obj) })
 	slices.SortFunc(initial, func(a, b *entry) int { return compareKeys(a.obj, b.obj) })
 	for _, e := range initial {
-		if w.sel.matches(w.info, e.obj) && !send(EventAdded, e.obj) {
+		if !send(EventAdded, e.obj) {
 			close(w.out)
 			return
 		}
