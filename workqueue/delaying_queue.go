@@ -119,12 +119,15 @@ func (q *DelayingQueue[T]) addAfter(item T, d time.Duration, action trace.Action
 	}
 }
 
-// takeNoted returns the delayed adds noted since the last call, and keeps
-// the slice of the batch before for the next one to fill.
+// takeNoted returns the delayed adds noted since the last call (nil if
+// none), and gives noted the slice of the batch before to fill.
 func (q *DelayingQueue[T]) takeNoted() []delayed[T] {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	batch := q.noted
+	if len(batch) == 0 {
+		return nil // and noted keeps its slice
+	}
 	q.noted, q.spare = q.spare[:0], nil
 	return batch
 }
@@ -183,7 +186,7 @@ func (q *DelayingQueue[T]) file(batch []delayed[T]) {
 	for _, d := range batch {
 		q.waiting.add(d.item, d.readyAt)
 	}
-	if cap(batch) > 2*maxNoted {
+	if cap(batch) > 4*maxNoted { // a burst; a batch is 2*maxNoted at most alone, plus append's slack
 		return
 	}
 	clear(batch)
