@@ -141,8 +141,8 @@
 //
 // Real clusters misbehave, and a controller must cope. The server can
 // misbehave on demand, deterministically: [Server.CloseWatches] ends every
-// watch, [Server.CompactHistory] forgets history so that older
-// resourceVersions get 410, [Server.FailNext] fails the next requests of a
+// watch, [Server.CompactHistory] (with [Options.CompactionDropsHistory])
+// forgets history so that older resourceVersions get 410, [Server.FailNext] fails the next requests of a
 // verb with a chosen error, and [Server.SetLatency] slows every call.
 // [Server.RequestCount] shows how many calls a client made.
 //

@@ -75,7 +75,7 @@ func ExampleResourceClient_Watch() {
 // again and watch from the new list's resourceVersion.
 func ExampleServer_CompactHistory() {
 	ctx := context.Background()
-	srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{})
+	srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{CompactionDropsHistory: true})
 	widgets := srv.Resource(apiservertest.WidgetsResource).Namespace("default")
 	for _, name := range []string{"a", "b", "c"} {
 		_, _ = widgets.Create(ctx, apiservertest.NewWidget("default", name), apiserver.CreateOptions{})

@@ -150,8 +150,14 @@ func (s *Server) CloseWatches() {
 	}
 }
 
-// CompactHistory forgets every event so far, like an etcd compaction at
-// the current revision: a watch, or a paged list, from any older
+// CompactHistory compacts the storage at the current resourceVersion, as
+// an etcd compaction does. As under a real API server, whose watch cache
+// keeps the recent events, watches and exact or continued lists from a
+// resourceVersion still in the history window ([Options.HistorySize]) are
+// served as before; older ones got 410 Expired already.
+//
+// With [Options.CompactionDropsHistory] it forgets every event so far
+// too: a watch, an exact list or a continue token from any older
 // resourceVersion now gets 410 Expired, and its client must list again.
 // Running watches that have read everything are not affected; one still
 // catching up is cut off, re-watches and gets 410.
@@ -160,12 +166,14 @@ func (s *Server) CompactHistory() {
 	defer s.fanMu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, ws := range s.watchers {
-		for w := range ws {
-			w.feedFromHistoryLocked() // a live watch has read everything
+	if s.opts.CompactionDropsHistory {
+		for _, ws := range s.watchers {
+			for w := range ws {
+				w.feedFromHistoryLocked() // a live watch has read everything
+			}
 		}
+		s.hist.compact()
 	}
-	s.hist.compact()
 	if t := s.opts.Tracer; t.Enabled() {
 		t.Emit(trace.Record{Component: trace.APIServer, Action: trace.Compacted, ResourceVersion: formatRV(s.hist.last)})
 	}

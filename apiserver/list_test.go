@@ -106,7 +106,7 @@ func TestListPagingIsConsistent(t *testing.T) {
 
 func TestListContinueAfterCompactionIsExpired(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := newFixture(t, apiserver.Options{})
+		f := newFixture(t, apiserver.Options{CompactionDropsHistory: true})
 		for _, n := range []string{"a", "b", "c"} {
 			f.create(t, n, "red", nil)
 		}

@@ -83,6 +83,15 @@ type Options struct {
 	// reflector records its own lists and watches, and the DeltaFIFO each
 	// event it receives. Nil means none, at no cost.
 	Tracer *trace.Tracer
+	// CompactionDropsHistory makes [Server.CompactHistory] also empty the
+	// history window, so that every older resourceVersion gets 410
+	// Expired at once: a watch, an exact list or a continue token from
+	// before the compaction must list again. For lessons and tests that
+	// show a 410 on demand. Without it, a compaction is what an etcd
+	// compaction is under a real API server, whose watch cache keeps
+	// serving the events it holds: only resourceVersions that have left
+	// the window ([Options.HistorySize]) get 410.
+	CompactionDropsHistory bool
 	// SnapshotEvery is, for a durable server (see [Open]), how many writes
 	// it logs before it writes a snapshot of all objects and starts a new
 	// log, which bounds how much a restart replays. Default
@@ -124,8 +133,9 @@ func (o Options) withDefaults() Options {
 // History. The server keeps the last [Options.HistorySize] events (one per
 // resourceVersion, shared by all resources), like the Kubernetes watch
 // cache. A watch or paged list that needs an older event gets 410 Expired:
-// the client must list again. [Server.CompactHistory] forgets it all at
-// once, as an etcd compaction does.
+// the client must list again. [Server.CompactHistory] compacts as etcd
+// does, which, as under a real watch cache, leaves the window served;
+// with [Options.CompactionDropsHistory] it forgets the window too.
 //
 // Watches. All watchers share one copy of each event, and of its object,
 // as the Kubernetes watch cache shares its cyclic buffer, and each reads
@@ -142,7 +152,8 @@ func (o Options) withDefaults() Options {
 //
 // Faults. For lessons and tests the server misbehaves on request,
 // deterministically: [Server.CloseWatches] ends every watch,
-// [Server.CompactHistory] makes old resourceVersions expire,
+// [Server.CompactHistory] (with [Options.CompactionDropsHistory]) makes
+// old resourceVersions expire,
 // [Server.FailNext] fails the next requests of a verb with a chosen error,
 // and [Server.SetLatency] delays every request. [Server.RequestCount]
 // tells how many requests each verb and resource received, e.g. to

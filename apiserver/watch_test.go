@@ -51,7 +51,7 @@ func TestWatchFromEmptyRVStartsWithSyntheticAdds(t *testing.T) {
 
 func TestWatchFromCompactedRVGets410ThenCloses(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		f := newFixture(t, apiserver.Options{})
+		f := newFixture(t, apiserver.Options{CompactionDropsHistory: true})
 		f.create(t, "a", "red", nil)
 		f.create(t, "b", "red", nil)
 		f.srv.CompactHistory()

@@ -242,7 +242,7 @@ func TestInformerMatchesClientGo(t *testing.T) {
 // anything else, so that the informers do not start on a fresh server
 // (TestInformerFreshServer covers that; finding F2 in FINDINGS.md).
 func runInformers(t *testing.T, opts informer.Options[*apiservertest.Widget], initial []ops.Object, steps []ops.InformerOp, warm bool) (ks, cg informerOutcome, server []string) {
-	srv := apiservertest.NewServer(t)
+	srv := apiservertest.NewServerWithOptions(t, apiserver.Options{CompactionDropsHistory: true})
 	rc := srv.Resource(apiservertest.WidgetsResource)
 	ctx, cancel := context.WithCancel(context.Background())
 	if warm {

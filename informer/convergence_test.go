@@ -224,7 +224,7 @@ func TestConvergence(t *testing.T) {
 // ListerWatcher that over makes for the server (nil: the server's own
 // client, in process).
 func runConvergence(t *testing.T, seed uint64, ops int, opts Options[*widget], over func(*apiserver.Server) ListerWatcher) {
-	srv := apiservertest.NewServerWithOptions(t, apiserver.Options{HistorySize: 500, WatchBufferSize: 64})
+	srv := apiservertest.NewServerWithOptions(t, apiserver.Options{HistorySize: 500, WatchBufferSize: 64, CompactionDropsHistory: true})
 	c := &convergence{
 		t: t, ctx: t.Context(), rnd: rand.New(rand.NewPCG(seed, 42)), srv: srv,
 		client: srv.Resource(apiservertest.WidgetsResource), deleted: map[string]bool{},

@@ -15,7 +15,7 @@ import (
 // creates one widget per name in namespace "default", the i-th of size i,
 // labelled env=prod (env=staging if its name ends in 2).
 func newServer(names ...string) (*apiserver.Server, *apiserver.ResourceClient) {
-	srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{})
+	srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{CompactionDropsHistory: true})
 	widgets := srv.Resource(apiservertest.WidgetsResource)
 	for i, name := range names {
 		createWidget(widgets, name, i+1)

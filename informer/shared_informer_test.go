@@ -60,7 +60,7 @@ type env struct {
 }
 
 func newEnv(t *testing.T, opts Options[*widget]) *env {
-	e := &env{t: t, ctx: t.Context(), srv: apiservertest.NewServer(t)}
+	e := &env{t: t, ctx: t.Context(), srv: apiservertest.NewServerWithOptions(t, apiserver.Options{CompactionDropsHistory: true})}
 	e.client = e.srv.Resource(apiservertest.WidgetsResource)
 	opts.Resource = apiservertest.WidgetsResource
 	opts.WatchErrorHandler = func(err error) {

@@ -146,7 +146,7 @@ func TestWatchTable(t *testing.T) {
 }
 
 func TestWatchExpired(t *testing.T) {
-	srv := seeded(t, apiserver.Options{})
+	srv := seeded(t, apiserver.Options{CompactionDropsHistory: true})
 	ts := serve(t, srv)
 	srv.CompactHistory()
 	s := watch(t, ts.URL+wPath+"?watch=true&resourceVersion=3")

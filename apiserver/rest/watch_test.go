@@ -187,7 +187,7 @@ func TestWatchEnds(t *testing.T) {
 // then ends.
 func TestWatchExpired(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		srv := apiservertest.NewServer(t)
+		srv := apiservertest.NewServerWithOptions(t, apiserver.Options{CompactionDropsHistory: true})
 		c := newClient(t, srv, rest.Config{})
 		writes(t, srv, "old")
 		srv.CompactHistory()

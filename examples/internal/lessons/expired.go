@@ -33,7 +33,7 @@ func WatchExpired(ctx context.Context, w io.Writer) error {
 	// lesson a kitchen minute lasts a real second.
 	clock := kitchen.NewClock(time.Second)
 	log := kitchen.NewNarrator(w, clock, kitchen.HandOffs)
-	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
+	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{CompactionDropsHistory: true})
 	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
 	for i := 1; i <= 3; i++ {
 		if _, err := orders.Create(ctx, soup(fmt.Sprintf("order-%d", i), i), apiserver.CreateOptions{}); err != nil {

@@ -20,7 +20,7 @@ func openKitchen() (r *kitchen.Restaurant, ctx context.Context, close func()) {
 // minute of real time (0: [kitchen.DefaultMinute]).
 func openKitchenAt(minute time.Duration) (r *kitchen.Restaurant, ctx context.Context, close func()) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	r, err := kitchen.Open(ctx, kitchen.Config{Minute: minute})
+	r, err := kitchen.Open(ctx, kitchen.Config{Minute: minute, Server: apiserver.Options{CompactionDropsHistory: true}})
 	if err != nil {
 		panic(err)
 	}

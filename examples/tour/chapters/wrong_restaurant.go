@@ -127,7 +127,7 @@ func CustomResourcesLiveUnderApis(w io.Writer) {
 func ExpiredIsAboutHistory(w io.Writer) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
+	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{CompactionDropsHistory: true})
 	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
 	first, _ := orders.Create(ctx, order("table-1", 1, "main", "tomato-soup"), apiserver.CreateOptions{})
 	orders.Create(ctx, order("table-2", 2, "main", "caesar-salad"), apiserver.CreateOptions{})
