@@ -16,25 +16,32 @@ func checkQueue[T comparable](t *testing.T, q *Queue[T]) {
 	defer q.mu.Unlock()
 	seen := map[T]bool{}
 	for i := range q.queue.len() {
-		item := q.queue.at(i)
-		if seen[item] {
-			t.Fatalf("item %v is queued twice", item)
+		e := q.items.at(q.queue.at(i))
+		if seen[e.item] {
+			t.Fatalf("item %v is queued twice", e.item)
 		}
-		seen[item] = true
-		if s := q.state[item]; s != stateDirty {
-			t.Fatalf("queued item %v has state %b, want dirty and not processing", item, s)
+		seen[e.item] = true
+		if e.state != stateDirty {
+			t.Fatalf("queued item %v has state %b, want dirty and not processing", e.item, e.state)
 		}
 	}
-	processing := 0
-	for item, s := range q.state {
-		switch {
+	processing, idle := 0, 0
+	for item, slot := range q.items.slots {
+		e := q.items.at(slot)
+		if e.item != item {
+			t.Fatalf("item %v has the entry of %v", item, e.item)
+		}
+		switch s := e.state; {
 		case s == 0:
-			t.Fatalf("item %v is kept with an empty state", item)
+			idle++
 		case s&stateProcessing != 0:
 			processing++
 		case !seen[item]:
 			t.Fatalf("dirty item %v is neither queued nor processing", item)
 		}
+	}
+	if idle != q.items.idle {
+		t.Fatalf("idle count = %d, but %d items are idle", q.items.idle, idle)
 	}
 	if processing != q.processing {
 		t.Fatalf("processing count = %d, but %d items are processing", q.processing, processing)

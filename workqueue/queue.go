@@ -18,8 +18,8 @@ type QueueConfig struct {
 	Tracer *trace.Tracer
 }
 
-// itemState says where an item known to a [Queue] is. An item that is
-// neither dirty nor processing is not in the state map at all.
+// itemState says where an item known to a [Queue] is. Zero means idle:
+// neither dirty nor processing.
 type itemState uint8
 
 const (
@@ -41,8 +41,8 @@ type Queue[T comparable] struct {
 	lifecycle[T] // the lock, the in-progress count and shutdown
 
 	// lifecycle.mu guards the fields below.
-	queue ring[T]         // items ready for Get, oldest first; each one is dirty and not processing
-	state map[T]itemState // every dirty or processing item
+	queue ring[int32]  // slots in items of the items ready for Get, oldest first; each one is dirty and not processing
+	items itemTable[T] // every dirty or processing item, and some idle ones
 }
 
 // New returns an empty queue without metrics.
@@ -54,7 +54,8 @@ func New[T comparable]() *Queue[T] {
 // metrics, a goroutine refreshes the unfinished-work gauges until the queue
 // is shut down.
 func NewWithConfig[T comparable](cfg QueueConfig) *Queue[T] {
-	q := &Queue[T]{state: map[T]itemState{}}
+	q := &Queue[T]{}
+	q.items.init()
 	q.init(cfg)
 	return q
 }
@@ -72,18 +73,20 @@ func (q *Queue[T]) Add(item T) {
 
 // addLocked is Add on a queue that is not shut down. Call with mu held.
 func (q *Queue[T]) addLocked(item T) {
-	s := q.state[item]
+	slot := q.items.slotOf(item)
+	e := q.items.at(slot)
+	s := e.state
 	if s&stateDirty != 0 {
 		q.trace(trace.Merged, item, q.queue.len(), 0, 0)
 		return
 	}
 	q.metrics.add(item)
-	q.state[item] = s | stateDirty
+	q.items.setState(e, s|stateDirty)
 	if s&stateProcessing != 0 {
 		q.trace(trace.Deferred, item, q.queue.len(), 0, 0)
 		return // Done will queue it
 	}
-	q.queue.push(item)
+	q.queue.push(slot)
 	q.trace(trace.Added, item, q.queue.len(), 0, 0)
 	q.cond.Signal()
 }
@@ -109,8 +112,9 @@ func (q *Queue[T]) Get() (item T, shutdown bool) {
 	if q.queue.len() == 0 {
 		return item, true
 	}
-	item = q.queue.pop()
-	q.state[item] = stateProcessing // it was dirty only: dirty and processing items are never in the FIFO
+	e := q.items.at(q.queue.pop())
+	item = e.item
+	q.items.setState(e, stateProcessing) // it was dirty only: dirty and processing items are never in the FIFO
 	q.startProcessing(item)
 	q.trace(trace.Got, item, q.queue.len(), 0, 0)
 	return item, false
@@ -122,19 +126,23 @@ func (q *Queue[T]) Get() (item T, shutdown bool) {
 func (q *Queue[T]) Done(item T) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	s := q.state[item]
-	if s&stateProcessing == 0 {
+	slot, ok := q.items.lookup(item)
+	if !ok {
+		return
+	}
+	e := q.items.at(slot)
+	if e.state&stateProcessing == 0 {
 		return
 	}
 	q.finishProcessing(item)
 	q.trace(trace.Done, item, q.queue.len(), 0, 0)
-	if s&stateDirty != 0 {
-		q.state[item] = stateDirty
-		q.queue.push(item)
+	if e.state&stateDirty != 0 {
+		q.items.setState(e, stateDirty)
+		q.queue.push(slot)
 		q.trace(trace.Requeued, item, q.queue.len(), 0, 0)
 		q.cond.Signal()
 	} else {
-		delete(q.state, item)
+		q.items.setState(e, 0)
 	}
 }
 
