@@ -1,0 +1,48 @@
+package workqueue
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestQueueForgetsIdleItems: idle items are kept to be cheap to add again,
+// but a queue that has seen many items forgets them once most are idle,
+// and an item forgotten or kept behaves the same when added again.
+func TestQueueForgetsIdleItems(t *testing.T) {
+	q := New[int]()
+	const n = 3 * maxIdleItems
+	for i := range n {
+		q.Add(i)
+	}
+	held, _ := q.Get() // item 0 stays in progress through the sweeps
+	for i := range n - 1 {
+		item, _ := q.Get()
+		q.Done(item)
+		if i%500 == 0 {
+			checkQueue(t, q)
+		}
+	}
+	if got := len(q.items.slots); got > maxIdleItems+1 {
+		t.Errorf("the queue keeps %d items after all but one are done, want at most %d", got, maxIdleItems+1)
+	}
+	for _, item := range []int{held, 1, n - 1} { // in progress, forgotten, kept
+		q.Add(item)
+		q.Add(item)
+	}
+	checkQueue(t, q)
+	if got := q.Len(); got != 2 {
+		t.Fatalf("Len() = %d after adding two idle items twice, want 2", got)
+	}
+	q.Done(held) // it was added again while in progress: queued now, last
+	var got []int
+	for q.Len() > 0 {
+		item, _ := q.Get()
+		q.Done(item)
+		got = append(got, item)
+	}
+	if diff := cmp.Diff([]int{1, n - 1, held}, got); diff != "" {
+		t.Errorf("items got (-want +got):\n%s", diff)
+	}
+	checkQueue(t, q)
+}
