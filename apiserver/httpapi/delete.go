@@ -17,14 +17,7 @@ import (
 // without a body, from the query; all are checked before anything
 // changes.
 func (h *Handler) delete(w http.ResponseWriter, r *http.Request, t target) error {
-	body, err := h.readBody(w, r)
-	if err == nil {
-		body, err = deleteOptionsJSON(mediaType(r), body)
-	}
-	if err != nil {
-		return err
-	}
-	opts, err := deleteOptions(body, r.URL.Query())
+	opts, err := h.readDeleteOptions(w, r)
 	if err != nil {
 		return err
 	}
@@ -50,14 +43,7 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request, t target) error
 // selectors pick, with the options of the body or query, and answers 200
 // with the list of those objects as they were before.
 func (h *Handler) deleteCollection(w http.ResponseWriter, r *http.Request, t target) error {
-	body, err := h.readBody(w, r)
-	if err == nil {
-		body, err = deleteOptionsJSON(mediaType(r), body)
-	}
-	if err != nil {
-		return err
-	}
-	opts, err := deleteOptions(body, r.URL.Query())
+	opts, err := h.readDeleteOptions(w, r)
 	if err != nil {
 		return err
 	}
@@ -121,4 +107,17 @@ func deleteOptions(body []byte, v url.Values) (apiserver.DeleteOptions, error) {
 		opts.Preconditions = &apiserver.Preconditions{UID: p.UID, ResourceVersion: p.ResourceVersion}
 	}
 	return opts, nil
+}
+
+// readDeleteOptions reads a DELETE's options: from its body, a
+// DeleteOptions in JSON or protobuf, or without a body from its query.
+func (h *Handler) readDeleteOptions(w http.ResponseWriter, r *http.Request) (apiserver.DeleteOptions, error) {
+	body, err := h.readBody(w, r)
+	if err == nil {
+		body, err = deleteOptionsJSON(mediaType(r), body)
+	}
+	if err != nil {
+		return apiserver.DeleteOptions{}, err
+	}
+	return deleteOptions(body, r.URL.Query())
 }
