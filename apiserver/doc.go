@@ -175,7 +175,8 @@
 //   - The server: [Server] and its [Options]; the clients
 //     [ResourceClient] and [Client]; what requests carry and return
 //     ([ListOptions], [CreateOptions], [PatchType], [List], [Event],
-//     [WatchInterface] and the rest); faults by [Verb].
+//     [WatchInterface] and the rest); faults by [Verb]; the lifecycle of
+//     namespaces ([NamespaceObject]) and the garbage collector.
 //   - Durability: [Open] a server on a data directory that keeps every
 //     acknowledged write, as etcd does behind the real one;
 //     [Server.Snapshot] and [Restore] for backups; [StorageError].
@@ -187,7 +188,7 @@
 // and scheme.go; errors.go and status.go; server.go, client.go,
 // requests.go and a file per kind of request (list.go, update.go,
 // patch.go, apply.go, delete.go, watch.go), with managedfields*.go,
-// faults.go and gc.go; durable.go, persist.go, restore.go and wal.go for
+// faults.go, gc.go and namespace_controller.go; durable.go, persist.go, restore.go and wal.go for
 // the data directory; selectors.go and validation.go.
 //
 // Beside it: [github.com/kitchensync/kitchensync/apiserver/httpapi]
