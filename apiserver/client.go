@@ -101,14 +101,20 @@ func (c *ResourceClient) namespaceFor(info KindInfo, name, ns string) (string, e
 // newEntry encodes obj (already set up for storing) into an entry,
 // enforcing MaxObjectBytes.
 func (s *Server) newEntry(obj Object) (*entry, error) {
-	content, err := contentJSON(obj)
+	content, err := encodeContent(obj)
 	if err != nil {
-		return nil, NewBadRequest(fmt.Sprintf("the object cannot be encoded as JSON: %v", err))
+		return nil, err
 	}
+	return s.entryOf(obj, content)
+}
+
+// entryOf is the entry of obj with content, its contentJSON, enforcing
+// MaxObjectBytes.
+func (s *Server) entryOf(obj Object, content []byte) (*entry, error) {
 	if len(content) > s.opts.MaxObjectBytes {
 		return nil, NewRequestEntityTooLarge(fmt.Sprintf("limit is %d", s.opts.MaxObjectBytes))
 	}
-	return &entry{obj: obj, content: content}, nil
+	return &entry{obj: obj, content: content, encoded: true}, nil
 }
 
 // Get returns the object name (in the client's namespace).
@@ -202,7 +208,7 @@ func (c *ResourceClient) Create(ctx context.Context, obj Object, opts CreateOpti
 // create makes one attempt at storing a copy of obj in namespace ns.
 func (c *ResourceClient) create(info KindInfo, obj Object, ns string, opts CreateOptions) (*entry, error) {
 	in := obj.DeepCopyObject()
-	*in.GetTypeMeta() = info.TypeMeta()
+	info.setTypeMeta(in.GetTypeMeta())
 	m := in.GetObjectMeta()
 	m.Namespace = ns
 	if err := c.srv.checkNamespace(info, m); err != nil {

@@ -35,11 +35,11 @@ func (c *Client[T]) Resource() (*ResourceClient, error) {
 	if t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
 		return nil, NewBadRequest(fmt.Sprintf("the type parameter %s of Client is not a pointer to a struct", t))
 	}
-	info, err := c.srv.scheme.KindFor(reflect.New(t.Elem()).Interface().(Object))
+	info, err := c.srv.scheme.kindForType(t)
 	if err != nil {
 		return nil, err
 	}
-	return c.srv.Resource(info.GroupVersionResource()).Namespace(c.ns), nil
+	return &ResourceClient{srv: c.srv, gvr: info.GroupVersionResource(), ns: c.ns}, nil
 }
 
 // typed converts a result of the untyped client.

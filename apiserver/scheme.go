@@ -118,6 +118,24 @@ func (k KindInfo) TypeMeta() TypeMeta {
 	return TypeMeta{APIVersion: GroupVersion{k.Group, k.Version}.String(), Kind: k.Kind}
 }
 
+// isAPIVersion says whether apiVersion is the kind's "group/version" (or
+// "version" for the core group), without building that string.
+func (k KindInfo) isAPIVersion(apiVersion string) bool {
+	if k.Group == "" {
+		return apiVersion == k.Version
+	}
+	return len(apiVersion) == len(k.Group)+1+len(k.Version) && apiVersion[len(k.Group)] == '/' &&
+		apiVersion[:len(k.Group)] == k.Group && apiVersion[len(k.Group)+1:] == k.Version
+}
+
+// setTypeMeta sets tm to the kind's apiVersion and kind, keeping the
+// strings tm already holds when they are right (no new string per write).
+func (k KindInfo) setTypeMeta(tm *TypeMeta) {
+	if tm.Kind != k.Kind || !k.isAPIVersion(tm.APIVersion) {
+		*tm = k.TypeMeta()
+	}
+}
+
 // SupportedFields lists, sorted, the field names a field selector may use
 // on this kind: metadata.name, metadata.namespace and the kind's Fields.
 func (k KindInfo) SupportedFields() []string {
@@ -293,15 +311,15 @@ func (s *Scheme) KindFor(obj Object) (KindInfo, error) {
 	if obj == nil || (v.Kind() == reflect.Pointer && v.IsNil()) {
 		return KindInfo{}, NewBadRequest("the object is nil")
 	}
-	s.mu.RLock()
-	gvk, ok := s.byType[v.Type()]
-	info := s.byGVK[gvk]
-	s.mu.RUnlock()
-	if !ok {
-		return KindInfo{}, NewBadRequest(fmt.Sprintf(
-			"no kind is registered for the Go type %s; register it with Scheme.Register", v.Type()))
+	info, err := s.kindForType(v.Type())
+	if err != nil {
+		return KindInfo{}, err
 	}
-	tm, want := obj.GetTypeMeta(), info.TypeMeta()
+	tm := obj.GetTypeMeta()
+	if (tm.Kind == "" || tm.Kind == info.Kind) && (tm.APIVersion == "" || info.isAPIVersion(tm.APIVersion)) {
+		return info, nil // the common case, told without building strings
+	}
+	want := info.TypeMeta()
 	var errs FieldErrors
 	if tm.Kind != "" && tm.Kind != want.Kind {
 		errs.Invalid("kind", tm.Kind, "must be "+want.Kind)
@@ -310,8 +328,19 @@ func (s *Scheme) KindFor(obj Object) (KindInfo, error) {
 		errs.Invalid("apiVersion", tm.APIVersion, "must be "+want.APIVersion)
 	}
 	claimed := GroupKind{Group: ParseGroupVersion(cmp.Or(tm.APIVersion, want.APIVersion)).Group, Kind: cmp.Or(tm.Kind, want.Kind)}
-	if err := errs.ToError(claimed, obj.GetObjectMeta().Name); err != nil {
-		return KindInfo{}, err
+	return KindInfo{}, errs.ToError(claimed, obj.GetObjectMeta().Name)
+}
+
+// kindForType finds the kind registered for the Go type t, or answers
+// 400 BadRequest naming t.
+func (s *Scheme) kindForType(t reflect.Type) (KindInfo, error) {
+	s.mu.RLock()
+	gvk, ok := s.byType[t]
+	info := s.byGVK[gvk]
+	s.mu.RUnlock()
+	if !ok {
+		return KindInfo{}, NewBadRequest(fmt.Sprintf(
+			"no kind is registered for the Go type %s; register it with Scheme.Register", t))
 	}
 	return info, nil
 }

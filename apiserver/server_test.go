@@ -1,6 +1,7 @@
 package apiserver_test
 
 import (
+	"encoding/json"
 	"testing"
 	"testing/synctest"
 
@@ -149,6 +150,43 @@ func TestGenerationBumpsOnlyOnSpecChanges(t *testing.T) {
 			if a.Generation != st.wantGen || a.ResourceVersion != st.wantRV {
 				t.Errorf("%s: generation %d rv %s, want %d and %s", st.name, a.Generation, a.ResourceVersion, st.wantGen, st.wantRV)
 			}
+		}
+	})
+}
+
+// The generation a spec change moves is the one in the JSON the server
+// keeps (which GetJSON writes), also when its digits grow in number; a
+// spec that encodes as before (an empty list for none) moves nothing.
+func TestGenerationInStoredJSONFollowsSpec(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{})
+		a := f.create(t, "a", "red", nil)
+		for range 11 {
+			a.Spec.Size++
+			var err error
+			if a, err = f.widgets.Update(f.ctx, a, apiserver.UpdateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		a.Spec.Tags = []string{} // encodes as no tags at all
+		b, err := f.widgets.Update(f.ctx, a, apiserver.UpdateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Generation != 12 || b.ResourceVersion != a.ResourceVersion {
+			t.Errorf("generation %d rv %s, want 12 and %s (no change)", b.Generation, b.ResourceVersion, a.ResourceVersion)
+		}
+		got, err := f.widgets.Resource()
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := got.GetJSON(f.ctx, "a", apiserver.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := json.Marshal(b)
+		if diff := cmp.Diff(string(want), string(raw)); diff != "" {
+			t.Errorf("stored JSON (-want +got):\n%s", diff)
 		}
 	})
 }

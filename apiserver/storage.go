@@ -22,6 +22,10 @@ type entry struct {
 	// would write to etcd).
 	content []byte
 	rv      int64
+	// encoded: content is this process's json.Marshal of obj, not read
+	// back from a file, so parts of it can be compared with another
+	// entry's.
+	encoded bool
 	// committedJSON is the object's JSON as committed, kept only with
 	// [Options].CacheMutationDetector on, to catch a change made to it
 	// afterwards by anyone it was shared with.
@@ -137,6 +141,10 @@ func (h *history) compact() {
 // field.
 type kindFields struct {
 	spec, status int
+	// specKey and metaKey are the JSON member names of Spec and of the
+	// embedded ObjectMeta, or "" where the content cannot be read that
+	// way (see [kindFields.jsonKeys]).
+	specKey, metaKey string
 }
 
 var kindFieldsCache sync.Map // reflect.Type -> kindFields
@@ -155,6 +163,7 @@ func fieldsOf(obj Object) kindFields {
 		if f, ok := t.Elem().FieldByName("Status"); ok && len(f.Index) == 1 {
 			kf.status = f.Index[0]
 		}
+		kf.jsonKeys(t)
 	}
 	kindFieldsCache.Store(t, kf)
 	return kf

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -89,17 +90,14 @@ func (s *Server) prepareUpdate(info KindInfo, old *entry, next Object, status, d
 		in := next
 		next = old.obj.DeepCopyObject()
 		copyField(next, in, kf.status)
-	} else if err := s.prepareSpecUpdate(info, old, next, kf); err != nil {
+	} else if err := s.prepareSpecUpdate(info, old, next); err != nil {
 		return change{}, err
 	}
 	if err := track(info, old.obj, next, status); err != nil {
 		return change{}, err
 	}
-	*next.GetTypeMeta() = info.TypeMeta()
-	if err := info.validate(next); err != nil {
-		return change{}, err
-	}
-	e, err := s.newEntry(next)
+	info.setTypeMeta(next.GetTypeMeta())
+	e, err := s.encodeUpdate(info, old, next, status, kf)
 	if err != nil {
 		return change{}, err
 	}
@@ -118,6 +116,23 @@ func (s *Server) prepareUpdate(info KindInfo, old *entry, next Object, status, d
 	return change{typ: EventModified, obj: e}, nil
 }
 
+// encodeUpdate encodes next, the new state of old, once: its generation
+// follows its spec (see nextGeneration) unless status is being written;
+// then it is validated.
+func (s *Server) encodeUpdate(info KindInfo, old *entry, next Object, status bool, kf kindFields) (*entry, error) {
+	content, err := encodeContent(next)
+	if err == nil && !status {
+		content, err = nextGeneration(old, next, content, kf)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := info.validate(next); err != nil {
+		return nil, err
+	}
+	return s.entryOf(next, content)
+}
+
 // deleteDuringUpdate is the change of an update (next) that removes the
 // last finalizer of an object being deleted (old): the object goes, as
 // kube-apiserver's registry deletes it — the update itself is never
@@ -126,7 +141,7 @@ func (s *Server) prepareUpdate(info KindInfo, old *entry, next Object, status, d
 // resourceVersion it read (no write made it).
 func deleteDuringUpdate(old, next *entry) change {
 	next.obj.GetObjectMeta().ResourceVersion = old.obj.GetObjectMeta().ResourceVersion
-	last := &entry{obj: old.obj.DeepCopyObject(), content: old.content}
+	last := &entry{obj: old.obj.DeepCopyObject(), content: old.content, encoded: old.encoded}
 	return change{typ: EventDeleted, obj: last, reply: next}
 }
 
@@ -153,11 +168,12 @@ func checkUpdate(info KindInfo, om, nm *ObjectMeta) error {
 }
 
 // prepareSpecUpdate applies the rules of a main-resource update to next:
-// status and server-owned metadata come from old, the generation follows
-// spec, and no finalizer may be added to an object being deleted.
-func (s *Server) prepareSpecUpdate(info KindInfo, old *entry, next Object, kf kindFields) error {
+// status and server-owned metadata come from old (the generation too:
+// encodeUpdate moves it if spec changed), and no finalizer may be added
+// to an object being deleted.
+func (s *Server) prepareSpecUpdate(info KindInfo, old *entry, next Object) error {
 	nm, om := next.GetObjectMeta(), old.obj.GetObjectMeta()
-	if kf.status >= 0 {
+	if kf := fieldsOf(next); kf.status >= 0 {
 		copyField(next, old.obj, kf.status) // shared, never mutated: old is immutable
 	}
 	nm.UID = om.UID
@@ -165,8 +181,15 @@ func (s *Server) prepareSpecUpdate(info KindInfo, old *entry, next Object, kf ki
 	nm.DeletionTimestamp, nm.DeletionGracePeriodSeconds = om.DeletionTimestamp, om.DeletionGracePeriodSeconds
 	nm.Generation = om.Generation
 	prepareNamespaceUpdate(old.obj, next)
-	errs := ValidateLabels("metadata.labels", nm.Labels)
-	errs = append(errs, ValidateAnnotations("metadata.annotations", nm.Annotations)...)
+	var errs FieldErrors
+	// Labels and annotations the update leaves as stored were checked
+	// when they were written: only changed ones are checked again.
+	if !maps.Equal(nm.Labels, om.Labels) {
+		errs = append(errs, ValidateLabels("metadata.labels", nm.Labels)...)
+	}
+	if !maps.Equal(nm.Annotations, om.Annotations) {
+		errs = append(errs, ValidateAnnotations("metadata.annotations", nm.Annotations)...)
+	}
 	errs = append(errs, ValidateOwnerReferences("metadata.ownerReferences", nm.OwnerReferences)...)
 	errs = append(errs, ValidateFinalizers("metadata.finalizers", nm.Finalizers)...)
 	if om.DeletionTimestamp != nil {
@@ -181,18 +204,7 @@ func (s *Server) prepareSpecUpdate(info KindInfo, old *entry, next Object, kf ki
 				"no new finalizers can be added if the object is being deleted, found new finalizers %q", added))
 		}
 	}
-	if err := errs.ToError(info.GroupKind(), nm.Name); err != nil {
-		return err
-	}
-	oldSpec, err1 := specJSON(old.obj, kf)
-	newSpec, err2 := specJSON(next, kf)
-	if err := cmpErr(err1, err2); err != nil {
-		return NewBadRequest(fmt.Sprintf("the object cannot be encoded as JSON: %v", err))
-	}
-	if !bytes.Equal(oldSpec, newSpec) {
-		nm.Generation++
-	}
-	return nil
+	return errs.ToError(info.GroupKind(), nm.Name)
 }
 
 func cmpErr(a, b error) error {

@@ -262,6 +262,9 @@ func ValidateName(field, name string) FieldErrors {
 // ValidateLabels checks every key and value of labels held in field
 // (usually "metadata.labels"), in key order so that messages are stable.
 func ValidateLabels(field string, labels map[string]string) FieldErrors {
+	if len(labels) == 0 {
+		return nil
+	}
 	var errs FieldErrors
 	for _, k := range slices.Sorted(maps.Keys(labels)) {
 		for _, msg := range IsLabelKey(k) {
@@ -279,6 +282,9 @@ func ValidateLabels(field string, labels map[string]string) FieldErrors {
 // label key once lowercased, and keys and values together must fit in
 // [TotalAnnotationSizeLimit] bytes. Values may hold anything.
 func ValidateAnnotations(field string, annotations map[string]string) FieldErrors {
+	if len(annotations) == 0 {
+		return nil
+	}
 	var errs FieldErrors
 	total := 0
 	for _, k := range slices.Sorted(maps.Keys(annotations)) {

@@ -1,0 +1,205 @@
+package apiserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// A write encodes the new state once, into its entry's content. Whether
+// the desired state changed (which moves metadata.generation) is read
+// from that content and the stored one, as the spec members of the two
+// JSON documents, not by encoding both specs again; when it did, the
+// generation is rewritten in the content in place.
+
+// nextGeneration sets next's generation (encoded in content as old's) to
+// one more than old's if its desired state differs from old's, and
+// returns content with that generation. It owns next and content.
+func nextGeneration(old *entry, next Object, content []byte, kf kindFields) ([]byte, error) {
+	changed, err := specChanged(old, next, content, kf)
+	if err != nil || !changed {
+		return content, err
+	}
+	nm := next.GetObjectMeta()
+	nm.Generation++
+	if out, ok := setGeneration(content, kf.metaKey, nm.Generation); ok {
+		return out, nil
+	}
+	return encodeContent(next)
+}
+
+// specChanged says whether next's desired state differs from old's.
+func specChanged(old *entry, next Object, content []byte, kf kindFields) (bool, error) {
+	if kf.specKey != "" && old.encoded {
+		a, aok := jsonMember(old.content, kf.specKey)
+		b, bok := jsonMember(content, kf.specKey)
+		if aok && bok {
+			return !bytes.Equal(a, b), nil
+		}
+	}
+	oldSpec, err1 := specJSON(old.obj, kf)
+	newSpec, err2 := specJSON(next, kf)
+	if err := cmpErr(err1, err2); err != nil {
+		return false, errUnencodable(err)
+	}
+	return !bytes.Equal(oldSpec, newSpec), nil
+}
+
+// setGeneration rewrites the number of metadata.generation in content
+// (the JSON of an object whose metadata is the member metaKey) to gen;
+// ok is false if there is no such number to rewrite.
+func setGeneration(content []byte, metaKey string, gen int64) (out []byte, ok bool) {
+	if metaKey == "" {
+		return nil, false
+	}
+	meta, ok := jsonMember(content, metaKey)
+	if !ok {
+		return nil, false
+	}
+	num, ok := jsonMember(meta, "generation")
+	if !ok {
+		return nil, false
+	}
+	at := offsetIn(content, num)
+	var digits [20]byte
+	d := strconv.AppendInt(digits[:0], gen, 10)
+	if len(d) == len(num) {
+		copy(content[at:], d)
+		return content, true
+	}
+	out = make([]byte, 0, len(content)-len(num)+len(d))
+	return append(append(append(out, content[:at]...), d...), content[at+len(num):]...), true
+}
+
+// offsetIn returns where sub, a subslice of b, starts in b.
+func offsetIn(b, sub []byte) int {
+	return cap(b) - cap(sub)
+}
+
+// jsonMember returns the value of the member named key in doc, a JSON
+// object as json.Marshal writes it (compact), or ok false if doc has no
+// such member or is not such an object. The value is a subslice of doc.
+func jsonMember(doc []byte, key string) (value []byte, ok bool) {
+	if len(doc) < 2 || doc[0] != '{' {
+		return nil, false
+	}
+	for i := 1; i < len(doc) && doc[i] == '"'; {
+		k := skipJSONString(doc, i)
+		if k < 0 || k >= len(doc) || doc[k] != ':' {
+			return nil, false
+		}
+		v := skipJSONValue(doc, k+1)
+		if v < 0 || v >= len(doc) {
+			return nil, false
+		}
+		if string(doc[i+1:k-1]) == key {
+			return doc[k+1 : v], true
+		}
+		if doc[v] != ',' {
+			return nil, false
+		}
+		i = v + 1
+	}
+	return nil, false
+}
+
+// skipJSONString returns the index just past the JSON string that starts
+// at doc[i], or -1.
+func skipJSONString(doc []byte, i int) int {
+	for j := i + 1; j < len(doc); j++ {
+		switch doc[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return -1
+}
+
+// skipJSONValue returns the index just past the compact JSON value that
+// starts at doc[i], or -1.
+func skipJSONValue(doc []byte, i int) int {
+	if i >= len(doc) {
+		return -1
+	}
+	switch doc[i] {
+	case '"':
+		return skipJSONString(doc, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(doc); j++ {
+			switch doc[j] {
+			case '"':
+				k := skipJSONString(doc, j)
+				if k < 0 {
+					return -1
+				}
+				j = k - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return -1
+	}
+	j := i // a number, true, false or null
+	for j < len(doc) && doc[j] != ',' && doc[j] != '}' && doc[j] != ']' {
+		j++
+	}
+	if j == i {
+		return -1
+	}
+	return j
+}
+
+// jsonKeys finds the JSON member names of a kind's Spec field and
+// embedded ObjectMeta (t is the pointer type), leaving them empty where
+// the content cannot be read that way: a kind or metadata with its own
+// MarshalJSON, a field left out of JSON or flattened into its parent.
+func (kf *kindFields) jsonKeys(t reflect.Type) {
+	marshaler := reflect.TypeFor[json.Marshaler]()
+	if t.Implements(marshaler) || t.Elem().Implements(marshaler) {
+		return
+	}
+	if kf.spec >= 0 {
+		kf.specKey = jsonName(t.Elem().Field(kf.spec))
+	}
+	if f, ok := t.Elem().FieldByName("ObjectMeta"); ok && len(f.Index) == 1 && f.Type == reflect.TypeFor[ObjectMeta]() {
+		kf.metaKey = jsonName(f)
+	}
+}
+
+// jsonName is the member name encoding/json gives the field f, or "" if
+// it is left out or flattened.
+func jsonName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	switch {
+	case name == "-" && f.Tag.Get("json") == "-":
+		return ""
+	case name != "":
+		return name
+	case f.Anonymous:
+		return ""
+	}
+	return f.Name
+}
+
+// encodeContent is contentJSON with its error as the server answers it.
+func encodeContent(obj Object) ([]byte, error) {
+	content, err := contentJSON(obj)
+	if err != nil {
+		return nil, errUnencodable(err)
+	}
+	return content, nil
+}
+
+// errUnencodable is the 400 for an object encoding/json cannot encode.
+func errUnencodable(err error) error {
+	return NewBadRequest("the object cannot be encoded as JSON: " + err.Error())
+}
