@@ -4,18 +4,21 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"sync/atomic"
 )
 
 // Client is a typed client for the kind whose Go type is T (a pointer to
 // a registered struct, e.g. *Order): the calls of [ResourceClient], with
 // T in and out instead of [Object], like a client-go typed clientset.
-// It finds the kind through the server's scheme on every call, so if T is
-// not registered each call fails with a 400 BadRequest that says so.
+// It finds the kind through the server's scheme, so if T is not
+// registered each call fails with a 400 BadRequest that says so; once
+// found, the kind is kept (a Go type's kind never changes).
 //
 // A Client is safe for concurrent use.
 type Client[T Object] struct {
 	srv *Server
 	ns  string
+	rc  atomic.Pointer[ResourceClient] // set once T's kind is found
 }
 
 // NewClient returns a typed client for T on s, across all namespaces.
@@ -31,6 +34,9 @@ func (c *Client[T]) Namespace(ns string) *Client[T] {
 // Resource returns the untyped client that c uses, or an error if T is
 // not registered.
 func (c *Client[T]) Resource() (*ResourceClient, error) {
+	if rc := c.rc.Load(); rc != nil {
+		return rc, nil
+	}
 	t := reflect.TypeFor[T]()
 	if t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
 		return nil, NewBadRequest(fmt.Sprintf("the type parameter %s of Client is not a pointer to a struct", t))
@@ -39,7 +45,9 @@ func (c *Client[T]) Resource() (*ResourceClient, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &ResourceClient{srv: c.srv, gvr: info.GroupVersionResource(), ns: c.ns}, nil
+	rc := &ResourceClient{srv: c.srv, gvr: info.GroupVersionResource(), ns: c.ns}
+	c.rc.Store(rc)
+	return rc, nil
 }
 
 // typed converts a result of the untyped client.

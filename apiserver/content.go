@@ -108,13 +108,20 @@ func jsonMember(doc []byte, key string) (value []byte, ok bool) {
 // skipJSONString returns the index just past the JSON string that starts
 // at doc[i], or -1.
 func skipJSONString(doc []byte, i int) int {
-	for j := i + 1; j < len(doc); j++ {
-		switch doc[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
+	for j := i + 1; j < len(doc); {
+		k := bytes.IndexByte(doc[j:], '"')
+		if k < 0 {
+			return -1
 		}
+		q := j + k
+		b := q - 1 // an even number of backslashes before q: q ends the string
+		for b > i && doc[b] == '\\' {
+			b--
+		}
+		if (q-1-b)%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
 	}
 	return -1
 }

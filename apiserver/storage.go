@@ -128,6 +128,32 @@ func (h *history) at(rv int64) *event {
 	return ev
 }
 
+// cursor reads the ring's events in resourceVersion order, from rv on,
+// with a division for the first slot only: see [history.at], which next
+// is.
+type cursor struct {
+	buf     []atomic.Pointer[event]
+	rv, pos int64
+}
+
+func (h *history) cursor(rv int64) cursor {
+	return cursor{buf: h.buf, rv: rv, pos: rv % int64(len(h.buf))}
+}
+
+// next returns the event of resourceVersion c.rv, or nil if the ring no
+// longer holds it, and moves on to the next resourceVersion.
+func (c *cursor) next() *event {
+	ev := c.buf[c.pos].Load()
+	if ev != nil && ev.obj.rv != c.rv {
+		ev = nil
+	}
+	c.rv++
+	if c.pos++; c.pos == int64(len(c.buf)) {
+		c.pos = 0
+	}
+	return ev
+}
+
 // compact forgets every event.
 func (h *history) compact() {
 	for i := range h.buf {

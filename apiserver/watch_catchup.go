@@ -44,11 +44,13 @@ func (w *watcher) catchUp(initial []*entry, endBookmark bool, startRV int64, don
 		close(w.out)
 		return
 	}
+	var buf []*event // reused from batch to batch
 	for {
-		batch, more := w.nextBatch(told)
+		batch, more := w.nextBatch(told, buf)
 		if !more {
 			return
 		}
+		buf = batch
 		for _, ev := range batch {
 			typ, obj := w.translate(ev)
 			if typ == "" {
@@ -60,15 +62,17 @@ func (w *watcher) catchUp(initial []*entry, endBookmark bool, startRV int64, don
 			}
 			told = ev.obj.rv
 		}
+		clear(batch)
 	}
 }
 
 // nextBatch returns the next events of the watcher's resource from the
-// history, after recording that the receiver has seen told. When there
-// are none left it makes the watcher live; more is false then, and when
-// the watch has ended (its channel then still needs closing, which
-// nextBatch does).
-func (w *watcher) nextBatch(told int64) (batch []*event, more bool) {
+// history, in buf's array, after recording that the receiver has seen
+// told. When there are none left it makes the watcher live; more is false
+// then, and when the watch has ended (its channel then still needs
+// closing, which nextBatch does).
+func (w *watcher) nextBatch(told int64, buf []*event) (batch []*event, more bool) {
+	batch = buf[:0]
 	s := w.srv
 	s.fanMu.Lock()
 	defer s.fanMu.Unlock()

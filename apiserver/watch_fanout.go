@@ -66,6 +66,9 @@ type fanOutRound struct {
 	last     int64
 	watchers []*watcher
 	grs      []GroupResource
+	// events are the round's new events, read from the history once for
+	// all watchers: events[i] has resourceVersion last-len(events)+1+i.
+	events []*event
 	// progress: the last round sent an event; lagging: it left watchers
 	// lagging.
 	progress, lagging bool
@@ -86,10 +89,12 @@ func (s *Server) fanOutNextLocked(r *fanOutRound) bool {
 	from := max(s.hist.fannedOut, s.hist.compacted) + 1
 	r.last = s.hist.last
 	s.hist.fannedOut = r.last
-	r.grs = r.grs[:0]
+	r.grs, r.events = r.grs[:0], r.events[:0]
 	for rv := from; rv <= r.last; rv++ {
-		if gr := s.hist.at(rv).gr; !slices.Contains(r.grs, gr) {
-			r.grs = append(r.grs, gr)
+		ev := s.hist.at(rv)
+		r.events = append(r.events, ev)
+		if !slices.Contains(r.grs, ev.gr) {
+			r.grs = append(r.grs, ev.gr)
 		}
 	}
 	r.watchers = r.watchers[:0]
@@ -134,13 +139,14 @@ func (r *fanOutRound) run(s *Server) {
 			if w.behind(w.sentRV, r.last) {
 				cut = append(cut, w)
 			}
-		case !w.feedLocked(r.last):
+		case !w.feedLocked(r.last, r.events):
 			cut = append(cut, w)
 		}
 		r.progress = r.progress || w.toldRV != told
 	}
 	r.lagging = len(s.lagging) > 0
 	clear(r.watchers)
+	clear(r.events)
 	if len(cut) > 0 {
 		s.mu.Lock()
 		for _, w := range cut {
@@ -151,14 +157,20 @@ func (r *fanOutRound) run(s *Server) {
 }
 
 // feedLocked offers the live watcher, without waiting, the events after
-// its sentRV up to last. When its channel fills up the watcher is lagging
-// and the next round goes on from there. It returns false if the watcher
-// is too far behind, or its next event has left the history, and must be
-// cut off (which needs s.mu). s.fanMu must be held.
-func (w *watcher) feedLocked(last int64) bool {
+// its sentRV up to last, the newest of which may have been read from the
+// history already (recent: the events up to last). When its channel
+// fills up the watcher is lagging and the next round goes on from there.
+// It returns false if the watcher is too far behind, or its next event
+// has left the history, and must be cut off (which needs s.mu). s.fanMu
+// must be held.
+func (w *watcher) feedLocked(last int64, recent []*event) bool {
+	first := last - int64(len(recent)) + 1
+	older := w.srv.hist.cursor(w.sentRV + 1)
 	for rv := w.sentRV + 1; rv <= last; rv++ {
-		ev := w.srv.hist.at(rv)
-		if ev == nil {
+		var ev *event
+		if rv >= first {
+			ev = recent[rv-first]
+		} else if ev = older.next(); ev == nil {
 			return false
 		}
 		if ev.gr != w.gr || (w.ns != "" && ev.ns != w.ns) {
@@ -194,7 +206,7 @@ func (w *watcher) feedFromHistoryLocked() {
 	if !w.live || w.ended {
 		return
 	}
-	if !w.feedLocked(s.hist.last) {
+	if !w.feedLocked(s.hist.last, nil) {
 		w.endLocked()
 		return
 	}
