@@ -92,6 +92,27 @@ type row struct {
 	// lo and hi are the smallest and largest time ratio of one round (a
 	// kitchensync run and the client-go run beside it): the spread.
 	lo, hi float64
+	// cpu is the spread of the process CPU time ratio, for the pairs
+	// that report bench.CPUUnit.
+	cpu spread
+}
+
+// spread is the smallest and largest ratio of one round.
+type spread struct{ lo, hi float64 }
+
+// spreadOf returns the spread of the per-round ratios f(ks[i]) / f(cg[i]).
+func spreadOf(ks, cg []testing.BenchmarkResult, f func(testing.BenchmarkResult) float64) spread {
+	var s spread
+	for i := range ks {
+		r := ratio(f(ks[i]), f(cg[i]))
+		if i == 0 || r < s.lo {
+			s.lo = r
+		}
+		if i == 0 || r > s.hi {
+			s.hi = r
+		}
+	}
+	return s
 }
 
 type result struct {
@@ -113,15 +134,9 @@ func measure(p bench.Pair, reps int) row {
 		fmt.Fprint(os.Stderr, ".")
 	}
 	r := row{name: p.Name, ks: medians(ks), cg: medians(cg)}
-	for i := range ks {
-		ratio := nsPerOp(ks[i]) / nsPerOp(cg[i])
-		if i == 0 || ratio < r.lo {
-			r.lo = ratio
-		}
-		if i == 0 || ratio > r.hi {
-			r.hi = ratio
-		}
-	}
+	t := spreadOf(ks, cg, nsPerOp)
+	r.lo, r.hi = t.lo, t.hi
+	r.cpu = spreadOf(ks, cg, func(r testing.BenchmarkResult) float64 { return r.Extra[bench.CPUUnit] })
 	return r
 }
 
@@ -150,7 +165,7 @@ func medians(rs []testing.BenchmarkResult) result {
 
 func render(rows []row, args, bt string, reps int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Medians of %d alternating runs of %s each; \"100k\" workloads at %d objects; ratio = kitchensync / client-go (below 1: kitchensync faster or leaner); the time ratio's spread is the lowest and highest ratio of one round.\n", reps, bt, bench.Scale)
+	fmt.Fprintf(&b, "Medians of %d alternating runs of %s each; \"100k\" workloads at %d objects; ratio = kitchensync / client-go (below 1: kitchensync faster or leaner); the time ratio's spread is the lowest and highest ratio of one round; %s is process CPU time (user + system, all threads, GC included) in the same timed region, with its ratio and spread.\n", reps, bt, bench.Scale, bench.CPUUnit)
 	fmt.Fprintf(&b, "Command: `cd compare && go run ./cmd/sidebyside %s` (%s, %s/%s, %d CPUs, %s).\n\n",
 		args, runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), time.Now().UTC().Format("2006-01-02 15:04 MST"))
 	b.WriteString("| Benchmark | kitchensync | client-go | time ratio (spread) | B/op ks / cg | allocs/op ks / cg | other (ks / cg) |\n")
@@ -179,7 +194,11 @@ func extras(r row) string {
 	sort.Strings(units)
 	var parts []string
 	for _, u := range units {
-		parts = append(parts, fmt.Sprintf("%s %s / %s", u, num(r.ks.extra[u]), num(r.cg.extra[u])))
+		part := fmt.Sprintf("%s %s / %s", u, num(r.ks.extra[u]), num(r.cg.extra[u]))
+		if u == bench.CPUUnit {
+			part += fmt.Sprintf(" (%.2f, %.2f–%.2f)", ratio(r.ks.extra[u], r.cg.extra[u]), r.cpu.lo, r.cpu.hi)
+		}
+		parts = append(parts, part)
 	}
 	return strings.Join(parts, "; ")
 }

@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"runtime"
+	"runtime/metrics"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -30,7 +31,16 @@ import (
 //
 // Reported: ns/op for both phases together, objects/s through the
 // pipeline, the heap the informer holds per cached object (what is freed
-// when the informer is dropped, divided by Scale), and lists/op.
+// when the informer is dropped, divided by Scale), lists/op, and
+// cpu-ms/op: the process's CPU time (user + system, every thread) in the
+// same timed region as ns/op. Wall time on a busy machine swings with
+// how the list, watch and writer goroutines share the cores; CPU time
+// counts the work done. It covers the whole process on both sides alike:
+// the informer, the server's writer and watch fan-out, client-go's
+// adapter, and the garbage collector's share of it all (the forced
+// collections that measure the held heap run outside the region), and
+// gc/op, the garbage collections that finished in that region: the
+// largest single swing in cpu-ms/op is whether one more happened.
 
 // counter closes addsDone at the want-th OnAdd and updDone at the
 // want-th OnUpdate.
@@ -100,10 +110,13 @@ func informerBench(b *testing.B, run informerRun) {
 		b.Fatal(err)
 	}
 	var heldBytes uint64
+	var cpu time.Duration
+	var gcs uint64
 	lists0 := srv.RequestCount(apiserver.VerbList, apiservertest.WidgetsResource.GroupResource())
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
+		cpu0, gc0 := processCPU(), gcCycles()
 		c := newCounter(Scale)
 		stop := run(rc, c)
 		<-c.addsDone
@@ -117,6 +130,8 @@ func informerBench(b *testing.B, run informerRun) {
 			list.Items[i] = got
 		}
 		<-c.updDone
+		cpu += processCPU() - cpu0
+		gcs += gcCycles() - gc0
 		b.StopTimer()
 		held := heapAlloc()
 		stop()
@@ -128,7 +143,21 @@ func informerBench(b *testing.B, run informerRun) {
 	b.ReportMetric(float64(heldBytes)/(float64(Scale)*n), "heap-B/object")
 	lists := srv.RequestCount(apiserver.VerbList, apiservertest.WidgetsResource.GroupResource()) - lists0
 	b.ReportMetric(float64(lists)/n, "lists/op")
+	b.ReportMetric(float64(cpu)/1e6/n, CPUUnit)
+	b.ReportMetric(float64(gcs)/n, "gc/op")
 }
+
+// gcCycles returns how many garbage collections have finished, read
+// without stopping the world.
+func gcCycles() uint64 {
+	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// CPUUnit is the metric of process CPU time per operation, in
+// milliseconds, that the informer pairs report.
+const CPUUnit = "cpu-ms/op"
 
 func heapAlloc() uint64 {
 	runtime.GC()
