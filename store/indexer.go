@@ -74,6 +74,25 @@ func (x *Indexer[T]) Update(obj T) error {
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	_, _, err = x.updateLocked(key, obj)
+	return err
+}
+
+// UpdateByKey is [Indexer.Update] for a caller that has keyed obj already:
+// it stores obj under key, which must be what the key function gives for
+// obj, and returns the object it replaced, if any. The informer uses it
+// with the key its FIFO made for the delta, so that each change is keyed
+// once and looked up once (client-go's cache hands its ThreadSafeStore
+// the key in the same way). If an index function fails, nothing changes.
+func (x *Indexer[T]) UpdateByKey(key string, obj T) (old T, existed bool, err error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.updateLocked(key, obj)
+}
+
+// updateLocked stores obj under key and refiles it in every index,
+// returning the object it replaced. Call with mu held.
+func (x *Indexer[T]) updateLocked(key string, obj T) (old T, had bool, err error) {
 	// The values of every index first, so that a failure changes nothing;
 	// on the stack for the usual handful of indexes.
 	var buf [4][]string
@@ -81,14 +100,13 @@ func (x *Indexer[T]) Update(obj T) error {
 	for _, ix := range x.indexes {
 		v, err := ix.compute(key, obj)
 		if err != nil {
-			return err
+			return old, false, err
 		}
 		vals = append(vals, v)
 	}
 	if x.ids == nil {
 		x.ids = map[string]uint32{}
 	}
-	var old T
 	id, had := x.ids[key]
 	if had {
 		e := x.entries.at(id)
@@ -100,7 +118,7 @@ func (x *Indexer[T]) Update(obj T) error {
 	for i, ix := range x.indexes {
 		ix.refile(id, old, had, vals[i])
 	}
-	return nil
+	return old, had, nil
 }
 
 // Delete removes the object with obj's key, wherever it is filed. Only the

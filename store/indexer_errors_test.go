@@ -26,6 +26,7 @@ func TestIndexerIndexFuncErrorChangesNothing(t *testing.T) {
 	}{
 		{"Add of a new key", func() error { return x.Add(other) }},
 		{"Update of a stored key", func() error { return x.Update(bad) }},
+		{"UpdateByKey of a stored key", func() error { _, _, err := x.UpdateByKey("a/w1", bad); return err }},
 		{"Replace", func() error { return x.Replace([]*widget{newWidget("a", "w9", "red"), bad}, "7") }},
 		{"AddIndexers", func() error {
 			return x.AddIndexers(Indexers[*widget]{"fails": func(*widget) ([]string, error) { return nil, errNegativeSize }})

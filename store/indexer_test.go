@@ -244,6 +244,39 @@ func TestIndexerSteps(t *testing.T) {
 	}
 }
 
+// TestIndexerUpdateByKey checks that UpdateByKey files an object as
+// Update does and hands back the object it replaced.
+func TestIndexerUpdateByKey(t *testing.T) {
+	byKey, byObj := NewIndexer(nil, testIndexers()), NewIndexer(nil, testIndexers())
+	first, second := newWidget("a", "w1", "red", "x"), newWidget("a", "w1", "blue", "y")
+	type got struct {
+		Old     *widget
+		Existed bool
+	}
+	for _, step := range []struct {
+		obj  *widget
+		want got
+	}{
+		{first, got{nil, false}},
+		{second, got{first, true}},
+	} {
+		old, existed, err := byKey.UpdateByKey("a/w1", step.obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(step.want, got{old, existed}); diff != "" {
+			t.Errorf("UpdateByKey returned (-want +got):\n%s", diff)
+		}
+		if err := byObj.Update(step.obj); err != nil {
+			t.Fatal(err)
+		}
+		checkIndexer(t, byKey)
+		if diff := cmp.Diff(snap(t, byObj), snap(t, byKey)); diff != "" {
+			t.Errorf("UpdateByKey filed differently from Update (-Update +UpdateByKey):\n%s", diff)
+		}
+	}
+}
+
 func TestIndexerDuplicateIndexValues(t *testing.T) {
 	x := NewIndexer(nil, Indexers[*widget]{"tags": tagsIndex})
 	if err := x.Add(newWidget("a", "w", "", "x", "x")); err != nil {
