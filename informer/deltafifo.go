@@ -122,9 +122,18 @@ func (f *DeltaFIFO[T]) queuedLocked(key string) bool {
 // enqueueLocked appends d to key's deltas, queueing the key if it was not,
 // and wakes a waiting Pop. Call with mu held.
 func (f *DeltaFIFO[T]) enqueueLocked(key string, d Delta[T]) {
+	f.enqueueInLocked(key, d, nil)
+}
+
+// enqueueInLocked is enqueueLocked, except that a key not yet queued
+// starts its deltas in room (empty, with capacity for d) if room is not
+// nil. Replace gives each listed key a slot of one array, so that a list
+// of n objects costs one allocation instead of n. Call with mu held.
+func (f *DeltaFIFO[T]) enqueueInLocked(key string, d Delta[T], room Deltas[T]) {
 	old, queued := f.items[key]
 	if !queued {
 		f.queue = append(f.queue, key)
+		old = room
 	}
 	f.items[key] = dedupDeltas(append(old, d))
 	f.peak = max(f.peak, len(f.items))
@@ -227,8 +236,12 @@ func (f *DeltaFIFO[T]) replaceLocked(listed []keyedDelta[T], keys *listedKeys[T]
 		f.items = make(map[string]Deltas[T], len(listed)) // grown once
 	}
 	f.queue = slices.Grow(f.queue, len(listed))
-	for _, o := range listed {
-		f.enqueueLocked(o.key, o.delta)
+	// One slot each, capacity one: a key that gets a second delta before
+	// it is popped moves out, so no slot ever spills into the next. The
+	// array lives until the last of these keys has been popped.
+	slots := make(Deltas[T], len(listed))
+	for i, o := range listed {
+		f.enqueueInLocked(o.key, o.delta, slots[i:i:i+1])
 	}
 	for _, key := range gone {
 		f.enqueueLocked(key, tombstone(key, f.items[key].Newest().Object))

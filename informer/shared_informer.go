@@ -282,8 +282,9 @@ func (i *SharedIndexInformer[T]) Run(ctx context.Context) {
 
 // popLoop moves changes from the FIFO into the cache and the handlers.
 func (i *SharedIndexInformer[T]) popLoop(ctx context.Context) {
+	process := PopProcessFunc[T](i.process) // made once, not once a Pop
 	for {
-		_, err := i.fifo.Pop(ctx, i.process)
+		_, err := i.fifo.Pop(ctx, process)
 		switch {
 		case ctx.Err() != nil || errors.Is(err, ErrFIFOClosed):
 			return
@@ -366,8 +367,10 @@ func (i *SharedIndexInformer[T]) processDelta(key string, d Delta[T], isInInitia
 		i.distribute(notification[T]{kind: deleteNotification, flag: d.Tombstone != nil, newObj: obj}, false)
 		return nil
 	}
-	old, exists, _ := i.indexer.GetByKey(key)
-	if err := i.indexer.Update(d.Object); err != nil {
+	// The FIFO keyed the delta already: store under that key, and learn
+	// what was cached before in the same lookup.
+	old, exists, err := i.indexer.UpdateByKey(key, d.Object)
+	if err != nil {
 		return err
 	}
 	i.traceCached(key, d)
