@@ -98,8 +98,11 @@ func (q *DelayingQueue[T]) addAfter(item T, d time.Duration, action trace.Action
 	}
 	q.metrics.retry()
 	if d <= 0 {
-		q.addLocked(item)
+		wake := q.addLocked(item, q.items.hash(item))
 		q.mu.Unlock()
+		if wake {
+			q.cond.Signal()
+		}
 		return
 	}
 	q.trace(action, item, q.queue.len(), 0, d)
@@ -209,13 +212,17 @@ func (q *DelayingQueue[T]) popDue(now time.Time) (next time.Time) {
 		due = append(due, item)
 	}
 	if len(due) > 0 { // all in one critical section: workers wait for the lock once
+		queued := 0
 		q.mu.Lock()
 		for _, item := range due {
-			if !q.shuttingDown {
-				q.addLocked(item)
+			if !q.shuttingDown && q.addLocked(item, q.items.hash(item)) {
+				queued++
 			}
 		}
 		q.mu.Unlock()
+		for range queued {
+			q.cond.Signal()
+		}
 		clear(due)
 	}
 	if cap(due) > maxNoted {

@@ -26,10 +26,20 @@ func checkQueue[T comparable](t *testing.T, q *Queue[T]) {
 		}
 	}
 	processing, idle := 0, 0
-	for item, slot := range q.items.slots {
+	n := 0
+	for _, w := range q.items.index {
+		if w == 0 {
+			continue
+		}
+		n++
+		slot := int32(uint32(w)) - 1
 		e := q.items.at(slot)
-		if e.item != item {
-			t.Fatalf("item %v has the entry of %v", item, e.item)
+		item := e.item
+		if got, ok := q.items.lookup(item, q.items.hash(item)); !ok || got != slot {
+			t.Fatalf("item %v in slot %d is found in slot %d (%t)", item, slot, got, ok)
+		}
+		if w>>32 != q.items.hash(item)>>32 {
+			t.Fatalf("item %v is indexed with the wrong hash", item)
 		}
 		switch s := e.state; {
 		case s == 0:
@@ -39,6 +49,12 @@ func checkQueue[T comparable](t *testing.T, q *Queue[T]) {
 		case !seen[item]:
 			t.Fatalf("dirty item %v is neither queued nor processing", item)
 		}
+	}
+	if n != q.items.len() || n != q.items.entries.inUse() {
+		t.Fatalf("%d items indexed, count %d, %d slab slots in use", n, q.items.len(), q.items.entries.inUse())
+	}
+	if 4*n > 3*len(q.items.index) {
+		t.Fatalf("%d items in an index of %d buckets: more than 3/4 full", n, len(q.items.index))
 	}
 	if idle != q.items.idle {
 		t.Fatalf("idle count = %d, but %d items are idle", q.items.idle, idle)

@@ -64,31 +64,42 @@ func NewWithConfig[T comparable](cfg QueueConfig) *Queue[T] {
 // nothing changes (it keeps its place); if a worker is processing it, it is
 // queued again when the worker calls Done. After shutdown, Add does nothing.
 func (q *Queue[T]) Add(item T) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if !q.shuttingDown {
-		q.addLocked(item)
+	// Hash outside the lock and wake a worker after unlocking: the less
+	// work under the lock, the less the others wait for it.
+	if q.add(item, q.items.hash(item)) {
+		q.cond.Signal()
 	}
 }
 
-// addLocked is Add on a queue that is not shut down. Call with mu held.
-func (q *Queue[T]) addLocked(item T) {
-	slot := q.items.slotOf(item)
+// add is Add of item whose hash is h, under mu. It reports whether it
+// queued the item.
+func (q *Queue[T]) add(item T, h uint64) (queued bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return !q.shuttingDown && q.addLocked(item, h)
+}
+
+// addLocked is Add on a queue that is not shut down, of item whose hash is
+// h (see itemTable.hash). Call with mu held.
+// It reports whether it queued the item, in which case the caller must
+// signal q.cond (after unlocking, so that the woken Get finds mu free).
+func (q *Queue[T]) addLocked(item T, h uint64) (queued bool) {
+	slot := q.items.slotOf(item, h)
 	e := q.items.at(slot)
 	s := e.state
 	if s&stateDirty != 0 {
 		q.trace(trace.Merged, item, q.queue.len(), 0, 0)
-		return
+		return false
 	}
 	q.metrics.add(item)
 	q.items.setState(e, s|stateDirty)
 	if s&stateProcessing != 0 {
 		q.trace(trace.Deferred, item, q.queue.len(), 0, 0)
-		return // Done will queue it
+		return false // Done will queue it
 	}
 	q.queue.push(slot)
 	q.trace(trace.Added, item, q.queue.len(), 0, 0)
-	q.cond.Signal()
+	return true
 }
 
 // Len returns the number of items ready for Get. Items in progress, even if
@@ -124,26 +135,34 @@ func (q *Queue[T]) Get() (item T, shutdown bool) {
 // goes to the back of the queue now. Done of an item that is not in progress
 // does nothing.
 func (q *Queue[T]) Done(item T) {
+	if q.done(item, q.items.hash(item)) { // as in Add: hash before locking, wake after
+		q.cond.Signal()
+	}
+}
+
+// done is Done of item whose hash is h, under mu. It reports whether it
+// queued the item again.
+func (q *Queue[T]) done(item T, h uint64) (requeued bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	slot, ok := q.items.lookup(item)
+	slot, ok := q.items.lookup(item, h)
 	if !ok {
-		return
+		return false
 	}
 	e := q.items.at(slot)
 	if e.state&stateProcessing == 0 {
-		return
+		return false
 	}
 	q.finishProcessing(item)
 	q.trace(trace.Done, item, q.queue.len(), 0, 0)
-	if e.state&stateDirty != 0 {
-		q.items.setState(e, stateDirty)
-		q.queue.push(slot)
-		q.trace(trace.Requeued, item, q.queue.len(), 0, 0)
-		q.cond.Signal()
-	} else {
+	if e.state&stateDirty == 0 {
 		q.items.setState(e, 0)
+		return false
 	}
+	q.items.setState(e, stateDirty)
+	q.queue.push(slot)
+	q.trace(trace.Requeued, item, q.queue.len(), 0, 0)
+	return true
 }
 
 // ShutDown makes the queue ignore new adds and lets Get report shutdown once
