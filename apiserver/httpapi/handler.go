@@ -40,6 +40,7 @@ type Handler struct {
 	acceptHosts  []*regexp.Regexp // nil: loopback names only
 	token        string           // "": no authentication
 	encoded      encodedEvents    // the latest watch events' JSON, shared by watchers
+	initial      initialSnapshots // the latest watches' initial events, shared by watchers
 }
 
 // Defaults of the [Handler] options.

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"math/rand/v2"
 	"net/http"
 	"time"
@@ -18,7 +19,8 @@ type watchEvent struct {
 // watch streams the events of a watch as newline-delimited JSON, one
 // {"type":...,"object":...} per line, flushed whenever no further event is
 // waiting. Each event is encoded once for all the watchers that receive
-// it (see [encodedEvents]). It
+// it (see [encodedEvents]), and initial events once for all the watches
+// that start together (see [initialSnapshots]). It
 // ends when the server ends the watch (after an ERROR event, on a
 // timeout, on a clean close) or when the client goes away: the request's
 // context ends the server's watch, and nothing outlives the request.
@@ -33,14 +35,21 @@ func (h *Handler) watch(w http.ResponseWriter, r *http.Request, t target, opts a
 		secs := max(int64((h.watchTimeout+rand.N(h.watchTimeout))/time.Second), 1)
 		opts.TimeoutSeconds = &secs
 	}
-	wi, err := h.client(t).Watch(ctx, opts)
+	ws, err := h.startWatch(ctx, t, opts, as)
 	if err != nil {
 		return err
 	}
+	wi := ws.wi
 	defer wi.Stop()
 	rc := http.NewResponseController(w)
 	w.Header().Set("Content-Type", watchMediaType(as))
 	w.WriteHeader(http.StatusOK)
+	if _, err := w.Write(ws.initial); err != nil {
+		return nil
+	}
+	if ws.first != nil && !h.writeEvent(w, t, *ws.first, as) {
+		return nil
+	}
 	if err := rc.Flush(); err != nil {
 		return nil // the client is gone, or cannot stream: nothing more to say
 	}
@@ -95,4 +104,48 @@ func (h *Handler) eventBody(t target, ev apiserver.Event, as representation) wat
 		return watchEvent{Type: ev.Type, Object: h.table(t.info, meta)}
 	}
 	return watchEvent{Type: ev.Type, Object: h.table(t.info, meta, ev.Object)}
+}
+
+// watchStart is a watch that the server started: the initial events to
+// send first (shared, not to be changed), then the event first, if any,
+// then the events of wi.
+type watchStart struct {
+	wi      apiserver.WatchInterface
+	initial []byte
+	first   *apiserver.Event
+}
+
+// startWatch starts the server's watch for a request, with its initial
+// events from a shared snapshot when it can (see [initialSnapshots]): the
+// watch then starts at the snapshot's resourceVersion. Should that be
+// gone from the history already (the watch's first event an ERROR), it
+// starts as asked instead.
+func (h *Handler) startWatch(ctx context.Context, t target, opts apiserver.ListOptions, as representation) (watchStart, error) {
+	c := h.client(t)
+	if !sharedInitialEvents(opts, as) {
+		wi, err := c.Watch(ctx, opts)
+		return watchStart{wi: wi}, err
+	}
+	snap := h.initial.get(ctx, t, c, h.srv.ResourceVersion(), opts)
+	if snap == nil || snap.err != nil {
+		wi, err := c.Watch(ctx, opts) // gives the error, if it was not ctx's
+		return watchStart{wi: wi}, err
+	}
+	from := opts
+	from.ResourceVersion = snap.rv
+	wi, err := c.Watch(ctx, from)
+	if err != nil {
+		return watchStart{}, err
+	}
+	select {
+	case ev, ok := <-wi.ResultChan():
+		if !ok || ev.Type == apiserver.EventError {
+			wi.Stop()
+			wi, err := c.Watch(ctx, opts)
+			return watchStart{wi: wi}, err
+		}
+		return watchStart{wi: wi, initial: snap.lines, first: &ev}, nil
+	default:
+		return watchStart{wi: wi, initial: snap.lines}, nil
+	}
 }
