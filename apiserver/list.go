@@ -137,6 +137,9 @@ func (c *ResourceClient) listEntries(ctx context.Context, info KindInfo, opts Li
 		return nil, nil, err
 	}
 	for _, e := range entries {
+		if !c.srv.opts.CacheMutationDetector {
+			break // nothing to check
+		}
 		m := e.obj.GetObjectMeta()
 		if err := checkShared(info.GroupResource(), objectKey(m.Namespace, m.Name), e); err != nil {
 			return nil, nil, err
@@ -151,7 +154,7 @@ func (c *ResourceClient) listEntries(ctx context.Context, info KindInfo, opts Li
 // continue token when more remain. It returns the list's metadata (Items
 // empty) and the selected entries, which must not be mutated.
 func selectPage(info KindInfo, sel selectors, entries []*entry, rv int64, after Object, limit int64) (*List, []*entry) {
-	slices.SortFunc(entries, func(a, b *entry) int { return compareKeys(a.obj, b.obj) })
+	sortEntries(entries)
 	list := &List{
 		TypeMeta: TypeMeta{APIVersion: info.TypeMeta().APIVersion, Kind: info.Kind + "List"},
 		ListMeta: ListMeta{ResourceVersion: formatRV(rv)},

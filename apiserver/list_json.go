@@ -12,15 +12,7 @@ import (
 // the resourceVersion put back, instead of copying and encoding it again,
 // which is most of the cost of a large list served over HTTP.
 func (c *ResourceClient) ListJSON(ctx context.Context, opts ListOptions) ([]byte, error) {
-	info, err := c.begin(ctx, VerbList)
-	if err != nil {
-		return nil, err
-	}
-	list, selected, err := c.listEntries(ctx, info, opts)
-	if err != nil {
-		return nil, err
-	}
-	head, err := json.Marshal(list) // Items empty: ends with "items":[]}
+	head, selected, err := c.listJSON(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -28,14 +20,45 @@ func (c *ResourceClient) ListJSON(ctx context.Context, opts ListOptions) ([]byte
 	for _, e := range selected {
 		size += len(e.content) + 40
 	}
-	out := make([]byte, 0, size)
-	out = append(out, head[:len(head)-2]...)
+	return appendListJSON(make([]byte, 0, size), head, selected, nil)
+}
+
+// listJSON reads a list for ListJSON: the JSON of its metadata, up to
+// the opening bracket of its items, and the selected entries.
+func (c *ResourceClient) listJSON(ctx context.Context, opts ListOptions) ([]byte, []*entry, error) {
+	info, err := c.begin(ctx, VerbList)
+	if err != nil {
+		return nil, nil, err
+	}
+	list, selected, err := c.listEntries(ctx, info, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	head, err := json.Marshal(list) // Items empty: ends with "items":[]}
+	if err != nil {
+		return nil, nil, err
+	}
+	return head[:len(head)-2], selected, nil
+}
+
+// appendListJSON appends to out the list of head and selected (see
+// listJSON). If flush is not nil, it is handed out whenever out holds
+// more than listJSONPiece bytes, and out starts again empty.
+func appendListJSON(out, head []byte, selected []*entry, flush func([]byte) error) ([]byte, error) {
+	out = append(out, head...)
+	var err error
 	for i, e := range selected {
 		if i > 0 {
 			out = append(out, ',')
 		}
 		if out, err = appendEntryJSON(out, e); err != nil {
 			return nil, err
+		}
+		if flush != nil && len(out) > listJSONPiece {
+			if err := flush(out); err != nil {
+				return nil, err
+			}
+			out = out[:0]
 		}
 	}
 	return append(out, ']', '}'), nil
@@ -79,8 +102,15 @@ func appendEntryJSON(out []byte, e *entry) ([]byte, error) {
 	return append(out, b...), err
 }
 
-// metaBeforeRV are the keys ObjectMeta writes before resourceVersion.
-var metaBeforeRV = map[string]bool{"name": true, "generateName": true, "namespace": true, "uid": true}
+// metaBeforeRV reports whether ObjectMeta writes key before
+// resourceVersion.
+func metaBeforeRV(key []byte) bool {
+	switch string(key) {
+	case "name", "generateName", "namespace", "uid":
+		return true
+	}
+	return false
+}
 
 // rvOffset finds where resourceVersion goes in content, the JSON of an
 // object with it cleared: at is the offset, and comma says whether a
@@ -109,7 +139,7 @@ func rvOffset(content []byte) (at int, comma byte, ok bool) {
 		if !ok || end >= len(content) || content[end] != ':' {
 			return 0, 0, false
 		}
-		if !metaBeforeRV[string(key)] {
+		if !metaBeforeRV(key) {
 			return p, '>', true
 		}
 		_, vend, ok := scanString(content, end+1)

@@ -1,6 +1,9 @@
 package apiserver
 
-import "context"
+import (
+	"context"
+	"io"
+)
 
 // AppendListItemsJSON appends to out, for each item [ResourceClient.List]
 // would return for opts, before, the item's JSON (as
@@ -30,4 +33,29 @@ func (c *ResourceClient) AppendListItemsJSON(ctx context.Context, out []byte, op
 		out = append(out, after...)
 	}
 	return out, list.ResourceVersion, nil
+}
+
+// listJSONPiece is about how many bytes WriteListJSON writes at a time.
+const listJSONPiece = 64 << 10
+
+// WriteListJSON writes what [ResourceClient.ListJSON] returns to the
+// writer that start returns, in pieces of about 64 KiB, so that a large
+// list is never whole in memory and its reader can start on it at once.
+// It calls start once the list is read, and so not at all on an error of
+// the list; an error after start is the writer's.
+func (c *ResourceClient) WriteListJSON(ctx context.Context, opts ListOptions, start func() io.Writer) error {
+	head, selected, err := c.listJSON(ctx, opts)
+	if err != nil {
+		return err
+	}
+	w := start()
+	write := func(b []byte) error {
+		_, err := w.Write(b)
+		return err
+	}
+	out, err := appendListJSON(make([]byte, 0, listJSONPiece+4<<10), head, selected, write)
+	if err != nil {
+		return err
+	}
+	return write(out)
 }

@@ -1,21 +1,29 @@
 package httpapi
 
 import (
+	"io"
 	"net/http"
 
 	"github.com/kitchensync/kitchensync/apiserver"
 )
 
 // writeListJSON answers a list as JSON from the server's stored encodings
-// ([apiserver.ResourceClient.ListJSON]): the same bytes as writeJSON of
-// the List, without encoding every object again.
+// ([apiserver.ResourceClient.WriteListJSON]): the same bytes as writeJSON
+// of the List, without encoding every object again, written as they are
+// made rather than once whole.
 func writeListJSON(w http.ResponseWriter, r *http.Request, c *apiserver.ResourceClient, opts apiserver.ListOptions) error {
-	body, err := c.ListJSON(r.Context(), opts)
-	if err != nil {
-		return err
+	started := false
+	err := c.WriteListJSON(r.Context(), opts, func() io.Writer {
+		started = true
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusOK)
+		return w
+	})
+	if started {
+		_, _ = io.WriteString(w, "\n")
+		return nil // an error now is the client's: it is gone
 	}
-	writeRawJSON(w, http.StatusOK, body)
-	return nil
+	return err
 }
 
 // writeRawJSON sends body, already encoded, as writeJSON sends a value.
