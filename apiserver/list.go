@@ -132,9 +132,15 @@ func (c *ResourceClient) listEntries(ctx context.Context, info KindInfo, opts Li
 	if err := c.srv.waitForRV(ctx, at.rv); err != nil {
 		return nil, nil, err
 	}
-	entries, rv, err := c.srv.snapshot(info.GroupResource(), c.ns, at)
+	entries, rv, sorted, err := c.srv.snapshot(info.GroupResource(), c.ns, at)
 	if err != nil {
 		return nil, nil, err
+	}
+	if !sorted {
+		sortEntries(entries)
+		if !at.exact {
+			c.srv.rememberOrder(info.GroupResource(), c.ns, rv, entries)
+		}
 	}
 	for _, e := range entries {
 		if !c.srv.opts.CacheMutationDetector {
@@ -149,12 +155,11 @@ func (c *ResourceClient) listEntries(ctx context.Context, info KindInfo, opts Li
 	return list, selected, nil
 }
 
-// selectPage sorts entries and picks the page of those selected, after
+// selectPage picks, from entries sorted by key, the page of those selected, after
 // the key of after (if any), at most limit of them (if > 0), with a
 // continue token when more remain. It returns the list's metadata (Items
 // empty) and the selected entries, which must not be mutated.
 func selectPage(info KindInfo, sel selectors, entries []*entry, rv int64, after Object, limit int64) (*List, []*entry) {
-	sortEntries(entries)
 	list := &List{
 		TypeMeta: TypeMeta{APIVersion: info.TypeMeta().APIVersion, Kind: info.Kind + "List"},
 		ListMeta: ListMeta{ResourceVersion: formatRV(rv)},
@@ -246,22 +251,27 @@ func validateListOptions(opts ListOptions) error {
 }
 
 // snapshot returns the entries of resource gr in namespace ns ("" for all)
-// at the read point, unsorted, and the resourceVersion they were read at.
-// A past state is rebuilt by undoing, newest first, the events after it.
-func (s *Server) snapshot(gr GroupResource, ns string, at readPoint) ([]*entry, int64, error) {
+// at the read point, and the resourceVersion they were read at: sorted by
+// key and shared (see [Server.sortedLocked]), or unsorted and the
+// caller's. A past state is rebuilt by undoing, newest first, the events
+// after it.
+func (s *Server) snapshot(gr GroupResource, ns string, at readPoint) (entries []*entry, rv int64, sorted bool, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	last := s.hist.last
 	switch {
 	case at.rv > last:
-		return nil, 0, errTooLargeRV(at.rv, last)
+		return nil, 0, false, errTooLargeRV(at.rv, last)
 	case at.exact && at.rv < s.hist.compacted && at.cont:
-		return nil, 0, errContinueExpired
+		return nil, 0, false, errContinueExpired
 	case at.exact && at.rv < s.hist.compacted:
-		return nil, 0, errTooOld(at.rv, s.hist.compacted)
+		return nil, 0, false, errTooOld(at.rv, s.hist.compacted)
 	}
 	if !at.exact {
-		return s.currentLocked(gr, ns), last, nil
+		if entries, ok := s.sortedLocked(gr, ns); ok {
+			return entries, last, true, nil
+		}
+		return s.currentLocked(gr, ns), last, false, nil
 	}
 	state := make(map[string]*entry)
 	for key, e := range s.objects[gr] {
@@ -280,7 +290,7 @@ func (s *Server) snapshot(gr GroupResource, ns string, at readPoint) ([]*entry, 
 			state[ev.key] = ev.prev
 		}
 	}
-	return slices.Collect(maps.Values(state)), at.rv, nil
+	return slices.Collect(maps.Values(state)), at.rv, false, nil
 }
 
 // currentLocked returns the current entries of gr in namespace ns ("" for

@@ -190,6 +190,8 @@ type Server struct {
 	// dependents maps an owner's UID to the objects whose ownerReferences
 	// name it, for the garbage collector.
 	dependents map[string]map[objectRef]struct{}
+	// orders are the sorted entries of the latest lists (list_order.go).
+	orders map[listOrderKey]listOrder
 
 	randMu sync.Mutex // guards rand
 	rand   *rand.Rand // names from generateName, seeded: runs repeat

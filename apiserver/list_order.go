@@ -1,0 +1,67 @@
+package apiserver
+
+// The key order of the latest lists. A list returns its objects sorted by
+// namespace and name; sorting is most of the server's work for a large
+// list. The real server's watch cache keeps its objects in key order (a
+// B-tree), so that a list does not sort; here the server remembers the
+// sorted entries of each resource and namespace it listed, and uses them
+// again as long as nothing of that resource and namespace was written
+// since.
+
+// listOrderKept is how many resource and namespace pairs the order is
+// remembered for; past that, the remembered orders are forgotten.
+const listOrderKept = 64
+
+// listOrderKey is a resource in a namespace ("" for all).
+type listOrderKey struct {
+	gr GroupResource
+	ns string
+}
+
+// listOrder is the entries of a resource and namespace at resourceVersion
+// rv, sorted by key; shared and read-only.
+type listOrder struct {
+	rv      int64
+	entries []*entry
+}
+
+// sortedLocked returns the current entries of gr in ns sorted by key, if
+// the server remembers them (shared: not to be changed). s.mu must be
+// held.
+func (s *Server) sortedLocked(gr GroupResource, ns string) ([]*entry, bool) {
+	o, ok := s.orders[listOrderKey{gr, ns}]
+	if !ok || !s.unwrittenSinceLocked(gr, ns, o.rv) {
+		return nil, false
+	}
+	return o.entries, true
+}
+
+// unwrittenSinceLocked reports whether the history shows no write to gr
+// in ns ("" for any) after rv. It looks at up to catchUpScan events: a
+// list after more writes than that sorts again. s.mu must be held.
+func (s *Server) unwrittenSinceLocked(gr GroupResource, ns string, rv int64) bool {
+	if rv < s.hist.compacted || s.hist.last-rv > catchUpScan {
+		return false
+	}
+	for r := rv + 1; r <= s.hist.last; r++ {
+		if ev := s.hist.at(r); ev == nil || (ev.gr == gr && (ns == "" || ev.ns == ns)) {
+			return false
+		}
+	}
+	return true
+}
+
+// rememberOrder remembers entries, the current entries of gr in ns at rv
+// sorted by key, for the lists that follow. entries must not be changed
+// from now on.
+func (s *Server) rememberOrder(gr GroupResource, ns string, rv int64, entries []*entry) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.orders == nil || len(s.orders) >= listOrderKept {
+		s.orders = make(map[listOrderKey]listOrder)
+	}
+	key := listOrderKey{gr, ns}
+	if o, ok := s.orders[key]; !ok || o.rv <= rv {
+		s.orders[key] = listOrder{rv, entries}
+	}
+}
