@@ -105,16 +105,16 @@ func (s *Server) newEntry(obj Object) (*entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.entryOf(obj, content)
+	return s.entryOf(obj, content, specSpan(content, fieldsOf(obj)))
 }
 
-// entryOf is the entry of obj with content, its contentJSON, enforcing
-// MaxObjectBytes.
-func (s *Server) entryOf(obj Object, content []byte) (*entry, error) {
+// entryOf is the entry of obj with content, its contentJSON, whose spec
+// lies at spec, enforcing MaxObjectBytes.
+func (s *Server) entryOf(obj Object, content []byte, spec span) (*entry, error) {
 	if len(content) > s.opts.MaxObjectBytes {
 		return nil, NewRequestEntityTooLarge(fmt.Sprintf("limit is %d", s.opts.MaxObjectBytes))
 	}
-	return &entry{obj: obj, content: content, encoded: true}, nil
+	return &entry{obj: obj, content: content, spec: spec}, nil
 }
 
 // Get returns the object name (in the client's namespace).

@@ -3,6 +3,7 @@ package apiserver
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -11,66 +12,89 @@ import (
 // A write encodes the new state once, into its entry's content. Whether
 // the desired state changed (which moves metadata.generation) is read
 // from that content and the stored one, as the spec members of the two
-// JSON documents, not by encoding both specs again; when it did, the
-// generation is rewritten in the content in place.
+// JSON documents (each entry remembers where its spec lies), not by
+// encoding both specs again; when it did, the generation is rewritten in
+// the content in place.
+
+// span is where a member's value lies in an entry's content, [start,
+// end); end 0 means unknown.
+type span struct{ start, end int32 }
+
+// specSpan locates the spec member's value in content, this process's
+// encoding of an object of a kind with fields kf.
+func specSpan(content []byte, kf kindFields) span {
+	if kf.specKey == "" || len(content) > math.MaxInt32 {
+		return span{}
+	}
+	v, ok := jsonMember(content, kf.specKey)
+	if !ok {
+		return span{}
+	}
+	at := offsetIn(content, v)
+	return span{int32(at), int32(at + len(v))}
+}
 
 // nextGeneration sets next's generation (encoded in content as old's) to
 // one more than old's if its desired state differs from old's, and
-// returns content with that generation. It owns next and content.
-func nextGeneration(old *entry, next Object, content []byte, kf kindFields) ([]byte, error) {
-	changed, err := specChanged(old, next, content, kf)
-	if err != nil || !changed {
-		return content, err
+// returns content with that generation, and where its spec lies. It owns
+// next and content.
+func nextGeneration(old *entry, next Object, content []byte, kf kindFields) ([]byte, span, error) {
+	sp := specSpan(content, kf)
+	var changed bool
+	if sp.end > 0 && old.spec.end > 0 {
+		changed = !bytes.Equal(content[sp.start:sp.end], old.content[old.spec.start:old.spec.end])
+	} else {
+		oldSpec, err1 := specJSON(old.obj, kf)
+		newSpec, err2 := specJSON(next, kf)
+		if err := cmpErr(err1, err2); err != nil {
+			return nil, span{}, errUnencodable(err)
+		}
+		changed = !bytes.Equal(oldSpec, newSpec)
+	}
+	if !changed {
+		return content, sp, nil
 	}
 	nm := next.GetObjectMeta()
 	nm.Generation++
-	if out, ok := setGeneration(content, kf.metaKey, nm.Generation); ok {
-		return out, nil
-	}
-	return encodeContent(next)
-}
-
-// specChanged says whether next's desired state differs from old's.
-func specChanged(old *entry, next Object, content []byte, kf kindFields) (bool, error) {
-	if kf.specKey != "" && old.encoded {
-		a, aok := jsonMember(old.content, kf.specKey)
-		b, bok := jsonMember(content, kf.specKey)
-		if aok && bok {
-			return !bytes.Equal(a, b), nil
+	if out, at, grew, ok := setGeneration(content, kf.metaKey, nm.Generation); ok {
+		if sp.end > 0 && int(sp.start) > at {
+			sp.start, sp.end = sp.start+int32(grew), sp.end+int32(grew)
 		}
+		return out, sp, nil
 	}
-	oldSpec, err1 := specJSON(old.obj, kf)
-	newSpec, err2 := specJSON(next, kf)
-	if err := cmpErr(err1, err2); err != nil {
-		return false, errUnencodable(err)
+	content, err := encodeContent(next)
+	if err != nil {
+		return nil, span{}, err
 	}
-	return !bytes.Equal(oldSpec, newSpec), nil
+	return content, specSpan(content, kf), nil
 }
 
 // setGeneration rewrites the number of metadata.generation in content
-// (the JSON of an object whose metadata is the member metaKey) to gen;
-// ok is false if there is no such number to rewrite.
-func setGeneration(content []byte, metaKey string, gen int64) (out []byte, ok bool) {
+// (the JSON of an object whose metadata is the member metaKey) to gen,
+// at offset at, growing the content by grew bytes (0 or a few, or fewer
+// than 0); ok is false if there is no such number to rewrite.
+func setGeneration(content []byte, metaKey string, gen int64) (out []byte, at, grew int, ok bool) {
 	if metaKey == "" {
-		return nil, false
+		return nil, 0, 0, false
 	}
 	meta, ok := jsonMember(content, metaKey)
 	if !ok {
-		return nil, false
+		return nil, 0, 0, false
 	}
 	num, ok := jsonMember(meta, "generation")
 	if !ok {
-		return nil, false
+		return nil, 0, 0, false
 	}
-	at := offsetIn(content, num)
+	at = offsetIn(content, num)
 	var digits [20]byte
 	d := strconv.AppendInt(digits[:0], gen, 10)
 	if len(d) == len(num) {
 		copy(content[at:], d)
-		return content, true
+		return content, at, 0, true
 	}
 	out = make([]byte, 0, len(content)-len(num)+len(d))
-	return append(append(append(out, content[:at]...), d...), content[at+len(num):]...), true
+	out = append(append(append(out, content[:at]...), d...), content[at+len(num):]...)
+	return out, at, len(d) - len(num), true
 }
 
 // offsetIn returns where sub, a subslice of b, starts in b.

@@ -225,7 +225,12 @@ func (t Time) MarshalJSON() ([]byte, error) {
 	if t.IsZero() {
 		return []byte("null"), nil
 	}
-	return json.Marshal(t.UTC().Format(time.RFC3339))
+	// An RFC 3339 time is digits, letters and punctuation that JSON
+	// strings hold as they are: no escaping, no second encoder.
+	b := make([]byte, 0, len(`"2006-01-02T15:04:05Z"`))
+	b = append(b, '"')
+	b = t.UTC().AppendFormat(b, time.RFC3339)
+	return append(b, '"'), nil
 }
 
 // UnmarshalJSON reads an RFC 3339 string or null.

@@ -22,10 +22,10 @@ type entry struct {
 	// would write to etcd).
 	content []byte
 	rv      int64
-	// encoded: content is this process's json.Marshal of obj, not read
-	// back from a file, so parts of it can be compared with another
-	// entry's.
-	encoded bool
+	// spec is where content holds obj's spec, when content is this
+	// process's json.Marshal of obj (not read back from a file), so that
+	// it can be compared with another entry's (see nextGeneration).
+	spec span
 	// committedJSON is the object's JSON as committed, kept only with
 	// [Options].CacheMutationDetector on, to catch a change made to it
 	// afterwards by anyone it was shared with.

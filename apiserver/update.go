@@ -121,16 +121,19 @@ func (s *Server) prepareUpdate(info KindInfo, old *entry, next Object, status, d
 // then it is validated.
 func (s *Server) encodeUpdate(info KindInfo, old *entry, next Object, status bool, kf kindFields) (*entry, error) {
 	content, err := encodeContent(next)
-	if err == nil && !status {
-		content, err = nextGeneration(old, next, content, kf)
-	}
 	if err != nil {
+		return nil, err
+	}
+	var spec span
+	if status {
+		spec = specSpan(content, kf)
+	} else if content, spec, err = nextGeneration(old, next, content, kf); err != nil {
 		return nil, err
 	}
 	if err := info.validate(next); err != nil {
 		return nil, err
 	}
-	return s.entryOf(next, content)
+	return s.entryOf(next, content, spec)
 }
 
 // deleteDuringUpdate is the change of an update (next) that removes the
@@ -141,7 +144,7 @@ func (s *Server) encodeUpdate(info KindInfo, old *entry, next Object, status boo
 // resourceVersion it read (no write made it).
 func deleteDuringUpdate(old, next *entry) change {
 	next.obj.GetObjectMeta().ResourceVersion = old.obj.GetObjectMeta().ResourceVersion
-	last := &entry{obj: old.obj.DeepCopyObject(), content: old.content, encoded: old.encoded}
+	last := &entry{obj: old.obj.DeepCopyObject(), content: old.content, spec: old.spec}
 	return change{typ: EventDeleted, obj: last, reply: next}
 }
 
