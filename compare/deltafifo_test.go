@@ -302,7 +302,7 @@ func runFIFO(f fifoImpl, seq []ops.FIFOOp) []string {
 // Sync deltas or tombstones.
 func TestDeltaFIFOMatchesClientGo(t *testing.T) {
 	tombstones := 0
-	for seed := range uint64(seeds(t, 3000)) {
+	for seed := range seeds(t, 3000) {
 		seq := ops.FIFOOps(rand.New(rand.NewPCG(seed, 17)), 60, 8)
 		transform := seed%2 == 1
 		var want, got []string
@@ -327,7 +327,7 @@ func TestDeltaFIFOMatchesClientGo(t *testing.T) {
 // (what Options.InOrder selects) with client-go's RealFIFO, one
 // delta per Pop, on the same sequences (with a transform on odd seeds).
 func TestInOrderDeltaFIFOMatchesRealFIFO(t *testing.T) {
-	for seed := range uint64(seeds(t, 3000)) {
+	for seed := range seeds(t, 3000) {
 		seq := ops.FIFOOps(rand.New(rand.NewPCG(seed, 23)), 60, 8)
 		transform := seed%2 == 1
 		var want, got []string

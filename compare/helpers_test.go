@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"iter"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,12 +20,26 @@ import (
 // long multiplies the number of seeded sequences per test. CI runs the
 // default (a few minutes in all); `go test -long` or COMPARE_LONG=1 runs
 // ten times as many, and COMPARE_SEEDS=N sets the multiplier exactly.
+// COMPARE_SEED=85,399 replays only the listed seeds (the number a failure
+// names), e.g. to run one of them many times with -count.
 var long = flag.Bool("long", false, "run ten times as many seeded sequences")
 
-// seeds returns how many seeded sequences a test runs: base, scaled by
-// -long or COMPARE_SEEDS, and cut to a tenth under -short.
-func seeds(t *testing.T, base int) int {
+// seeds returns the seeds of the sequences a test runs: 0 up to base,
+// scaled by -long or COMPARE_SEEDS and cut to a tenth under -short, or just
+// those COMPARE_SEED lists.
+func seeds(t *testing.T, base int) iter.Seq[uint64] {
 	t.Helper()
+	if s := os.Getenv("COMPARE_SEED"); s != "" {
+		var list []uint64
+		for f := range strings.SplitSeq(s, ",") {
+			n, err := strconv.ParseUint(strings.TrimSpace(f), 10, 64)
+			if err != nil {
+				t.Fatalf("COMPARE_SEED=%q: %v", s, err)
+			}
+			list = append(list, n)
+		}
+		return slices.Values(list)
+	}
 	n := base
 	if *long || os.Getenv("COMPARE_LONG") != "" {
 		n *= 10
@@ -36,7 +52,13 @@ func seeds(t *testing.T, base int) int {
 	if testing.Short() {
 		n = max(1, n/10)
 	}
-	return n
+	return func(yield func(uint64) bool) {
+		for seed := range uint64(n) {
+			if !yield(seed) {
+				return
+			}
+		}
+	}
 }
 
 // formatOps prints a sequence one step a line, numbered as in the traces.

@@ -154,7 +154,7 @@ func sortedOrError(keys []string, err error) []string {
 // extra index (AddIndexers on a filled store). Answers are compared sorted:
 // client-go returns them in map order, kitchensync sorted.
 func TestIndexerMatchesClientGo(t *testing.T) {
-	for seed := range uint64(seeds(t, 300)) {
+	for seed := range seeds(t, 300) {
 		r := rand.New(rand.NewPCG(seed, 13))
 		seq := ops.IndexerOps(r, 60, 8)
 		ks := store.NewIndexer(store.MetaNamespaceKeyFunc, ksIndexers())

@@ -210,7 +210,7 @@ func TestInformerMatchesClientGo(t *testing.T) {
 			defer func() {
 				t.Logf("updates with an unchanged resourceVersion (F1; compared only when configured like client-go): client-go %d, kitchensync %d", sameRV[0], sameRV[1])
 			}()
-			for seed := range uint64(seeds(t, 2000)) {
+			for seed := range seeds(t, 2000) {
 				initial, steps := ops.InformerOps(rand.New(rand.NewPCG(seed, 19)), 40, 8)
 				var ks, cg informerOutcome
 				var server []string

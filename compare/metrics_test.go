@@ -127,7 +127,7 @@ func (l *metricsLog) summary() metricsSummary {
 // and the unfinished-work and longest-running-processor gauges.
 func TestWorkqueueMetricsMatchClientGo(t *testing.T) {
 	cfg := ops.QueueConfig{Ops: 80, Keys: 6, Hold: true, Delaying: true, RateLimited: true, ShutDown: true}
-	for seed := range uint64(seeds(t, 1000)) {
+	for seed := range seeds(t, 1000) {
 		seq := ops.QueueOps(rand.New(rand.NewPCG(seed, 29)), cfg)
 		ksLog, cgLog := &metricsLog{}, &metricsLog{}
 		synctest.Test(t, func(t *testing.T) {

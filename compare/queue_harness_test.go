@@ -148,8 +148,17 @@ func runQueue(q queueImpl, seq []ops.QueueOp, withPriority bool) []string {
 			trace = append(trace, fmt.Sprintf("%d: requeues %s %d", i, op.Key, q.numRequeues(op.Key)))
 		}
 	}
-	for _, item := range held {
+	// Finish the held items one at a time, letting the bubble settle after
+	// each Done: a worker blocked in Get may take the item a Done releases,
+	// and without the settling it would race the next Done (which item
+	// it gets, and in which order work durations are observed, would
+	// depend on the scheduler).
+	for len(held) > 0 {
+		item := held[0]
+		held = held[1:]
 		q.done(item)
+		synctest.Wait()
+		collect(len(seq))
 	}
 	synctest.Wait()
 	collect(len(seq))

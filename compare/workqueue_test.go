@@ -47,7 +47,7 @@ func diffQueues(t *testing.T, cfg ops.QueueConfig, withPriority bool, newKS, new
 			t.Fatal("no sequence handed out any item: the harness is broken")
 		}
 	}()
-	for seed := range uint64(seeds(t, 5000)) {
+	for seed := range seeds(t, 5000) {
 		seq := ops.QueueOps(rand.New(rand.NewPCG(seed, 7)), cfg)
 		var want, got []string
 		synctest.Test(t, func(t *testing.T) {
@@ -190,7 +190,7 @@ func runLimiter(l limiterAPI, seq []ops.LimiterOp) []any {
 func TestRateLimitersMatchClientGo(t *testing.T) {
 	for _, p := range limiterPairs() {
 		t.Run(p.name, func(t *testing.T) {
-			for seed := range uint64(seeds(t, 300)) {
+			for seed := range seeds(t, 300) {
 				seq := ops.LimiterOps(rand.New(rand.NewPCG(seed, 11)), 200, 4)
 				var want, got []any
 				synctest.Test(t, func(t *testing.T) {
