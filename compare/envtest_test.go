@@ -9,8 +9,10 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
@@ -38,7 +40,7 @@ func TestEnvtestControllerRuntime(t *testing.T) {
 
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Metrics: metricsserver.Options{BindAddress: "0"}})
 	require.NoError(t, err)
-	err = ctrl.NewControllerManagedBy(mgr).For(newWidget()).Named("painter").
+	err = ctrl.NewControllerManagedBy(mgr).For(newWidget()).Named("painter").WithOptions(rerunnable).
 		Complete(reconcile.Func(func(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 			w := newWidget()
 			if err := mgr.GetClient().Get(ctx, req.NamespacedName, w); err != nil {
@@ -80,6 +82,11 @@ func TestEnvtestControllerRuntime(t *testing.T) {
 	}
 	require.Equal(t, "painted red", phase)
 }
+
+// rerunnable lets a test build its named controller again when -count
+// runs it again in the same process: controller-runtime remembers every
+// controller name for the life of the process and refuses a second one.
+var rerunnable = controller.Options{SkipNameValidation: ptr.To(true)}
 
 // startManager runs mgr until the test ends, and waits for it to stop
 // before the server's cleanup runs.

@@ -38,7 +38,7 @@ func TestManagerLeaderElectionAndEvents(t *testing.T) {
 	//lint:ignore SA1019 core/v1 Events are what kitchensync serves and kubectl events lists
 	recorder := mgr.GetEventRecorderFor("painter")
 	reconciled := make(chan string, 10)
-	err = ctrl.NewControllerManagedBy(mgr).For(newWidget()).Named("elected-painter").
+	err = ctrl.NewControllerManagedBy(mgr).For(newWidget()).Named("elected-painter").WithOptions(rerunnable).
 		Complete(reconcile.Func(func(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 			w := newWidget()
 			if err := mgr.GetClient().Get(ctx, req.NamespacedName, w); err != nil {
