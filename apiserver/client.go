@@ -105,7 +105,7 @@ func (s *Server) newEntry(obj Object) (*entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.entryOf(obj, content, specSpan(content, fieldsOf(obj)))
+	return s.entryOf(obj, content, specSpan(content, fieldsOf(obj), 1))
 }
 
 // entryOf is the entry of obj with content, its contentJSON, whose spec

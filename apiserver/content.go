@@ -21,12 +21,16 @@ import (
 type span struct{ start, end int32 }
 
 // specSpan locates the spec member's value in content, this process's
-// encoding of an object of a kind with fields kf.
-func specSpan(content []byte, kf kindFields) span {
-	if kf.specKey == "" || len(content) > math.MaxInt32 {
+// encoding of an object of a kind with fields kf, looking from the member
+// that starts at content[from] on (1: the first).
+func specSpan(content []byte, kf kindFields, from int) span {
+	if kf.specKey == "" || len(content) > math.MaxInt32 || len(content) < 2 || content[0] != '{' {
 		return span{}
 	}
-	v, ok := jsonMember(content, kf.specKey)
+	v, ok := jsonMemberAt(content, from, kf.specKey)
+	if !ok && from != 1 {
+		v, ok = jsonMemberAt(content, 1, kf.specKey)
+	}
 	if !ok {
 		return span{}
 	}
@@ -39,7 +43,14 @@ func specSpan(content []byte, kf kindFields) span {
 // returns content with that generation, and where its spec lies. It owns
 // next and content.
 func nextGeneration(old *entry, next Object, content []byte, kf kindFields) ([]byte, span, error) {
-	sp := specSpan(content, kf)
+	var meta []byte // spec usually follows metadata: look for it there
+	from := 1
+	if kf.metaKey != "" {
+		if m, ok := jsonMember(content, kf.metaKey); ok {
+			meta, from = m, offsetIn(content, m)+len(m)+1
+		}
+	}
+	sp := specSpan(content, kf, from)
 	var changed bool
 	if sp.end > 0 && old.spec.end > 0 {
 		changed = !bytes.Equal(content[sp.start:sp.end], old.content[old.spec.start:old.spec.end])
@@ -56,7 +67,7 @@ func nextGeneration(old *entry, next Object, content []byte, kf kindFields) ([]b
 	}
 	nm := next.GetObjectMeta()
 	nm.Generation++
-	if out, at, grew, ok := setGeneration(content, kf.metaKey, nm.Generation); ok {
+	if out, at, grew, ok := setGeneration(content, meta, nm.Generation); ok {
 		if sp.end > 0 && int(sp.start) > at {
 			sp.start, sp.end = sp.start+int32(grew), sp.end+int32(grew)
 		}
@@ -66,21 +77,14 @@ func nextGeneration(old *entry, next Object, content []byte, kf kindFields) ([]b
 	if err != nil {
 		return nil, span{}, err
 	}
-	return content, specSpan(content, kf), nil
+	return content, specSpan(content, kf, 1), nil
 }
 
-// setGeneration rewrites the number of metadata.generation in content
-// (the JSON of an object whose metadata is the member metaKey) to gen,
-// at offset at, growing the content by grew bytes (0 or a few, or fewer
-// than 0); ok is false if there is no such number to rewrite.
-func setGeneration(content []byte, metaKey string, gen int64) (out []byte, at, grew int, ok bool) {
-	if metaKey == "" {
-		return nil, 0, 0, false
-	}
-	meta, ok := jsonMember(content, metaKey)
-	if !ok {
-		return nil, 0, 0, false
-	}
+// setGeneration rewrites the number of metadata.generation in content to
+// gen, meta being the metadata's value in content, at offset at, growing
+// the content by grew bytes (0 or a few, or fewer than 0); ok is false if
+// there is no such number to rewrite.
+func setGeneration(content, meta []byte, gen int64) (out []byte, at, grew int, ok bool) {
 	num, ok := jsonMember(meta, "generation")
 	if !ok {
 		return nil, 0, 0, false
@@ -109,7 +113,13 @@ func jsonMember(doc []byte, key string) (value []byte, ok bool) {
 	if len(doc) < 2 || doc[0] != '{' {
 		return nil, false
 	}
-	for i := 1; i < len(doc) && doc[i] == '"'; {
+	return jsonMemberAt(doc, 1, key)
+}
+
+// jsonMemberAt is jsonMember looking from the member that starts at
+// doc[from] on.
+func jsonMemberAt(doc []byte, from int, key string) (value []byte, ok bool) {
+	for i := from; i < len(doc) && doc[i] == '"'; {
 		k := skipJSONString(doc, i)
 		if k < 0 || k >= len(doc) || doc[k] != ':' {
 			return nil, false

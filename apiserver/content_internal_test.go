@@ -47,7 +47,8 @@ func TestSetGenerationRewritesTheNumber(t *testing.T) {
 	for _, tc := range []struct{ from, to int64 }{{1, 2}, {9, 10}, {10, 9}, {99, 100}} {
 		m := ObjectMeta{Name: "w", Generation: tc.from, Labels: map[string]string{"generation": "7"}}
 		raw, _ := json.Marshal(map[string]any{"metadata": m, "spec": map[string]int{"generation": 5}})
-		got, _, _, ok := setGeneration(raw, "metadata", tc.to)
+		meta, _ := jsonMember(raw, "metadata")
+		got, _, _, ok := setGeneration(raw, meta, tc.to)
 		if !ok {
 			t.Fatalf("%d -> %d: not rewritten", tc.from, tc.to)
 		}
@@ -58,10 +59,11 @@ func TestSetGenerationRewritesTheNumber(t *testing.T) {
 		}
 	}
 	raw, _ := json.Marshal(map[string]any{"metadata": ObjectMeta{Name: "w"}})
-	if _, _, _, ok := setGeneration(raw, "metadata", 1); ok {
+	meta, _ := jsonMember(raw, "metadata")
+	if _, _, _, ok := setGeneration(raw, meta, 1); ok {
 		t.Error("rewrote a generation that is not there")
 	}
-	if _, _, _, ok := setGeneration(raw, "", 1); ok {
+	if _, _, _, ok := setGeneration(raw, nil, 1); ok {
 		t.Error("rewrote a generation without knowing where metadata is")
 	}
 }

@@ -126,7 +126,7 @@ func (s *Server) encodeUpdate(info KindInfo, old *entry, next Object, status boo
 	}
 	var spec span
 	if status {
-		spec = specSpan(content, kf)
+		spec = specSpan(content, kf, 1)
 	} else if content, spec, err = nextGeneration(old, next, content, kf); err != nil {
 		return nil, err
 	}
