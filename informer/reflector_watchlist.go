@@ -122,9 +122,11 @@ func (r *Reflector) readInitialEvent(ctx context.Context, w apiserver.WatchInter
 }
 
 // collector is the temporary store of a watch-list: the streamed state by
-// key (client-go uses a temporary cache.Store the same way).
+// key (client-go uses a temporary cache.Store the same way), and the keys
+// in the order they first arrived.
 type collector struct {
-	objs map[string]apiserver.Object
+	objs  map[string]apiserver.Object
+	order []string
 }
 
 func (c *collector) Add(obj apiserver.Object) error           { return c.Update(obj) }
@@ -134,6 +136,9 @@ func (c *collector) Replace([]apiserver.Object, string) error { return nil }
 func (c *collector) Update(obj apiserver.Object) error {
 	key, err := store.MetaNamespaceKeyFunc(obj)
 	if err == nil {
+		if _, seen := c.objs[key]; !seen {
+			c.order = append(c.order, key)
+		}
 		c.objs[key] = obj
 	}
 	return err
@@ -147,16 +152,34 @@ func (c *collector) Delete(obj apiserver.Object) error {
 	return err
 }
 
-// sorted returns the collected objects sorted by key.
+// sorted returns the collected objects sorted by key. The server streams
+// the initial state in key order, so the arrival order usually is that
+// order already, and then nothing is sorted; otherwise (a key deleted and
+// added again, or a server that streams in another order) the keys are.
 func (c *collector) sorted() []apiserver.Object {
-	keys := make([]string, 0, len(c.objs))
-	for k := range c.objs {
-		keys = append(keys, k)
+	keys := c.order
+	if !strictlyIncreasing(keys) {
+		keys = make([]string, 0, len(c.objs))
+		for k := range c.objs {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
 	}
-	sort.Strings(keys)
-	out := make([]apiserver.Object, len(keys))
-	for i, k := range keys {
-		out[i] = c.objs[k]
+	out := make([]apiserver.Object, 0, len(c.objs))
+	for _, k := range keys {
+		if obj, ok := c.objs[k]; ok { // deleted keys are in order, not in objs
+			out = append(out, obj)
+		}
 	}
 	return out
+}
+
+// strictlyIncreasing reports whether keys are sorted and each appears once.
+func strictlyIncreasing(keys []string) bool {
+	for i := 1; i < len(keys); i++ {
+		if keys[i-1] >= keys[i] {
+			return false
+		}
+	}
+	return true
 }
