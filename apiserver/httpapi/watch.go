@@ -44,51 +44,59 @@ func (h *Handler) watch(w http.ResponseWriter, r *http.Request, t target, opts a
 	rc := http.NewResponseController(w)
 	w.Header().Set("Content-Type", watchMediaType(as))
 	w.WriteHeader(http.StatusOK)
-	if _, err := w.Write(ws.initial); err != nil {
-		return nil
+	batch := ws.initial
+	if ws.first != nil {
+		line, err := h.eventLine(t, *ws.first, as)
+		if err != nil {
+			return nil
+		}
+		batch = append(batch[:len(batch):len(batch)], line...) // a copy: the snapshot is shared
 	}
-	if ws.first != nil && !h.writeEvent(w, t, *ws.first, as) {
-		return nil
-	}
-	if err := rc.Flush(); err != nil {
+	if _, err := w.Write(batch); err != nil || rc.Flush() != nil {
 		return nil // the client is gone, or cannot stream: nothing more to say
 	}
+	batch = nil
 	for {
 		select {
 		case ev, ok := <-wi.ResultChan():
 			if !ok {
 				return nil
 			}
-			if !h.writeEvent(w, t, ev, as) {
+			line, err := h.eventLine(t, ev, as)
+			if err != nil {
 				return nil
 			}
-			// One write system call for all the events waiting.
-			if len(wi.ResultChan()) == 0 && rc.Flush() != nil {
+			batch = append(batch, line...)
+			// One write, and a few system calls, for all the events
+			// waiting (up to watchBatchBytes of them).
+			if len(wi.ResultChan()) > 0 && len(batch) < watchBatchBytes {
+				continue
+			}
+			if _, err := w.Write(batch); err != nil || rc.Flush() != nil {
 				return nil
 			}
+			batch = batch[:0]
 		case <-ctx.Done():
 			return nil
 		}
 	}
 }
 
-// writeEvent writes one event's line; false means the client is gone or
-// the event cannot be encoded, which ends the watch.
-func (h *Handler) writeEvent(w http.ResponseWriter, t target, ev apiserver.Event, as representation) bool {
-	var line []byte
-	var err error
+// watchBatchBytes is about how many bytes of events a watch writes at
+// most at a time.
+const watchBatchBytes = 64 << 10
+
+// eventLine is the bytes of one event on the wire (not to be changed: it
+// may be shared); an error (the event cannot be encoded) ends the watch.
+func (h *Handler) eventLine(t target, ev apiserver.Event, as representation) ([]byte, error) {
 	switch as {
 	case asObject:
-		line, err = h.encoded.line(h.srv, ev)
+		return h.encoded.line(h.srv, ev)
 	case asProtobuf:
-		line, err = protobufFrame(t.info, ev)
+		return protobufFrame(t.info, ev)
 	default:
-		line, err = encodeLine(h.eventBody(t, ev, as))
+		return encodeLine(h.eventBody(t, ev, as))
 	}
-	if err == nil {
-		_, err = w.Write(line)
-	}
-	return err == nil
 }
 
 // eventBody is what one event looks like on the wire: the object itself,
