@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
@@ -134,6 +135,7 @@ func BenchmarkWatchInitialOverHTTP(b *testing.B) {
 			defer ts.Close()
 			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: watchers}}
 			b.ResetTimer()
+			cpu := processCPU()
 			for range b.N {
 				var wg sync.WaitGroup
 				for range watchers {
@@ -151,6 +153,7 @@ func BenchmarkWatchInitialOverHTTP(b *testing.B) {
 				wg.Wait()
 			}
 			b.ReportMetric(float64(b.N*watchers*objects)/b.Elapsed().Seconds(), "events/s")
+			b.ReportMetric(float64(processCPU()-cpu)/float64(time.Microsecond)/float64(b.N*watchers*objects), "cpu-µs/event")
 		})
 	}
 }
