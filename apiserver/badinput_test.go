@@ -112,7 +112,7 @@ func TestBadInput(t *testing.T) {
 			a.UID = "not-the-uid"
 			_, err := f.widgets.Update(f.ctx, a, apiserver.UpdateOptions{})
 			return err
-		}, apiserver.IsInvalid, `metadata.uid: Invalid value: "not-the-uid": field is immutable`},
+		}, apiserver.IsConflict, `Key: /registry/test.kitchensync.io/widgets/ns/a, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: not-the-uid, UID in object meta: `},
 		{"update of a missing object", func(f *fixture) error {
 			w := apiservertest.NewWidget("ns", "ghost")
 			w.ResourceVersion = "1"

@@ -38,7 +38,10 @@ var immortalNamespaces = []string{"default", "kube-public", "kube-system"}
 //   - Create sets status.phase to [NamespaceActive], adds
 //     [FinalizerKubernetes] to spec.finalizers and the label
 //     [LabelMetadataName]. An update keeps spec.finalizers (only
-//     [ResourceClient.Finalize] changes them) and status.
+//     [ResourceClient.Finalize] changes them) and status; a status update
+//     keeps spec but, unlike other kinds', takes metadata from the
+//     request. builtin.NamespaceKind lets both leave out resourceVersion
+//     ([KindInfo.AllowUnconditionalUpdate]).
 //   - Delete marks the namespace: deletionTimestamp, and status.phase
 //     [NamespaceTerminating]. It goes once spec.finalizers and
 //     metadata.finalizers are both empty.
@@ -128,6 +131,13 @@ func prepareNamespaceUpdate(old, next Object) {
 	}
 	ns.SetNamespaceFinalizers(old.(NamespaceObject).NamespaceFinalizers())
 	labelNamespace(next.GetObjectMeta())
+}
+
+// isNamespace reports whether obj is a namespace, whose status update
+// takes metadata from the request like a main update (see prepareUpdate).
+func isNamespace(obj Object) bool {
+	_, ok := obj.(NamespaceObject)
+	return ok
 }
 
 // labelNamespace sets the label [LabelMetadataName] to the name.

@@ -63,6 +63,17 @@ type KindInfo struct {
 	// sends them. Custom kinds leave it false: the real server answers a
 	// strategic merge patch of a custom resource 415, and so does this one.
 	StrategicMergePatch bool
+	// AllowUnconditionalUpdate, as a built-in kind's registry strategy
+	// says, lets an update without metadata.resourceVersion replace what
+	// is stored, whatever its resourceVersion (the last write wins).
+	// Kubernetes allows it for Namespace and Event, not for Lease; custom
+	// kinds leave it false, and such an update is 422 Invalid.
+	AllowUnconditionalUpdate bool
+	// NoGeneration, for built-in kinds whose strategy keeps no
+	// metadata.generation (Namespace, Event, Lease), leaves it unset.
+	// Otherwise, as for a custom resource, it is 1 at create and goes up
+	// when spec changes.
+	NoGeneration bool
 	// Schema, when set, is the kind's OpenAPI v3 schema, published for
 	// kubectl explain; otherwise [SchemaOf] derives one from the Go type.
 	Schema *Schema

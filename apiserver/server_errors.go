@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 )
 
 // The errors only the server's request paths produce; the general
@@ -20,6 +21,31 @@ func errUnknownResource(gr GroupResource) *StatusError {
 // errConflict is the 409 for a stale resourceVersion.
 func errConflict(info KindInfo, name string) *StatusError {
 	return NewConflict(info.GroupResource(), name, fmt.Errorf("%s", ConflictMessage))
+}
+
+// errUIDPrecondition is the 409 for an update whose metadata.uid is not
+// the stored object's: kube-apiserver makes the uid a precondition of the
+// write, and words the failure as its storage (etcd) does, naming the key.
+func errUIDPrecondition(info KindInfo, stored *ObjectMeta, uid string) *StatusError {
+	return NewConflict(info.GroupResource(), stored.Name, preconditionError(fmt.Sprintf(
+		"StorageError: invalid object, Code: 4, Key: %s, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: %s, UID in object meta: %s",
+		storageKey(info, stored), uid, stored.UID)))
+}
+
+// storageKey is the etcd key kube-apiserver keeps an object under:
+// /registry/, the group for custom resources only (built-in groups are
+// "" or end in k8s.io, or have no dot, like apps), the resource, the
+// namespace if any, the name.
+func storageKey(info KindInfo, m *ObjectMeta) string {
+	key := "/registry/"
+	if g := info.Group; g != "" && strings.Contains(g, ".") && !strings.HasSuffix(g, ".k8s.io") {
+		key += g + "/"
+	}
+	key += info.Resource + "/"
+	if info.Namespaced {
+		key += m.Namespace + "/"
+	}
+	return key + m.Name
 }
 
 // errTooOld is the 410 for a resourceVersion below the retained history,

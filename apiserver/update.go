@@ -23,16 +23,24 @@ import (
 // the finalizer), and Update returns the object as updated, with the
 // resourceVersion it had, as kube-apiserver answers.
 //
-// Errors: 404 NotFound; 409 Conflict; 422 Invalid for an empty
-// resourceVersion (required for updates of custom resources), a changed
-// uid or namespace, bad labels or annotations, or new finalizers while
-// deleting; 400 and 413 as for Create.
+// An update without resourceVersion is unconditional (it replaces what
+// is stored) for kinds with [KindInfo.AllowUnconditionalUpdate], such as
+// Namespace and Event; for the others, custom resources among them, it is
+// 422 Invalid.
+//
+// Errors: 404 NotFound; 409 Conflict for a stale resourceVersion or a
+// uid that is not the stored object's; 422 Invalid for an empty
+// resourceVersion (see above), a changed namespace, bad labels or
+// annotations, or new finalizers while deleting; 400 and 413 as for
+// Create.
 func (c *ResourceClient) Update(ctx context.Context, obj Object, opts UpdateOptions) (Object, error) {
 	return c.update(ctx, obj, opts, false)
 }
 
 // UpdateStatus writes obj's status through the status subresource: only
-// status changes, and metadata.generation does not move. The
+// status changes, and metadata.generation does not move. (A namespace is
+// the exception, as in Kubernetes: its status update also takes
+// metadata, labels included, from obj; only spec stays as stored.) The
 // resourceVersion rules are those of Update. A kind without a Status field
 // has no status subresource: 404 NotFound.
 func (c *ResourceClient) UpdateStatus(ctx context.Context, obj Object, opts UpdateOptions) (Object, error) {
@@ -84,13 +92,13 @@ func (s *Server) prepareUpdate(info KindInfo, old *entry, next Object, status, d
 		return change{}, err
 	}
 	kf := fieldsOf(next)
-	if status {
+	if status && !isNamespace(next) {
 		// Only status comes from the request; even metadata stays as
 		// stored (Kubernetes' ResetObjectMetaForStatus).
 		in := next
 		next = old.obj.DeepCopyObject()
 		copyField(next, in, kf.status)
-	} else if err := s.prepareSpecUpdate(info, old, next); err != nil {
+	} else if err := s.prepareSpecUpdate(info, old, next, kf, status); err != nil {
 		return change{}, err
 	}
 	if err := track(info, old.obj, next, status); err != nil {
@@ -117,15 +125,15 @@ func (s *Server) prepareUpdate(info KindInfo, old *entry, next Object, status, d
 }
 
 // encodeUpdate encodes next, the new state of old, once: its generation
-// follows its spec (see nextGeneration) unless status is being written;
-// then it is validated.
+// follows its spec (see nextGeneration) unless status is being written or
+// the kind keeps no generation; then it is validated.
 func (s *Server) encodeUpdate(info KindInfo, old *entry, next Object, status bool, kf kindFields) (*entry, error) {
 	content, err := encodeContent(next)
 	if err != nil {
 		return nil, err
 	}
 	var spec span
-	if status {
+	if status || info.NoGeneration {
 		spec = specSpan(content, kf, 1)
 	} else if content, spec, err = nextGeneration(old, next, content, kf); err != nil {
 		return nil, err
@@ -148,23 +156,23 @@ func deleteDuringUpdate(old, next *entry) change {
 	return change{typ: EventDeleted, obj: last, reply: next}
 }
 
-// checkUpdate checks the resourceVersion and uid an update carries
-// against the stored metadata om.
+// checkUpdate checks the uid and resourceVersion an update carries
+// against the stored metadata om, in kube-apiserver's order: a uid is a
+// precondition, checked first; then an update without resourceVersion is
+// unconditional if the kind allows it, and invalid if not.
 func checkUpdate(info KindInfo, om, nm *ObjectMeta) error {
-	var errs FieldErrors
 	switch {
+	case nm.UID != "" && nm.UID != om.UID:
+		return errUIDPrecondition(info, om, nm.UID)
+	case nm.ResourceVersion == "" && info.AllowUnconditionalUpdate:
+		return nil
 	case nm.ResourceVersion == "":
 		// Worded as kube-apiserver's storage words it: the resource
 		// (not the kind) in the message and details, the value as 0.
+		var errs FieldErrors
 		errs.Invalid("metadata.resourceVersion", 0, "must be specified for an update")
 		return errs.ToError(GroupKind{Group: info.Group, Kind: info.Resource}, nm.Name)
-	case nm.UID != "" && nm.UID != om.UID:
-		errs.Invalid("metadata.uid", nm.UID, "field is immutable")
-	}
-	if err := errs.ToError(info.GroupKind(), nm.Name); err != nil {
-		return err
-	}
-	if nm.ResourceVersion != om.ResourceVersion {
+	case nm.ResourceVersion != om.ResourceVersion:
 		return errConflict(info, nm.Name)
 	}
 	return nil
@@ -173,10 +181,15 @@ func checkUpdate(info KindInfo, om, nm *ObjectMeta) error {
 // prepareSpecUpdate applies the rules of a main-resource update to next:
 // status and server-owned metadata come from old (the generation too:
 // encodeUpdate moves it if spec changed), and no finalizer may be added
-// to an object being deleted.
-func (s *Server) prepareSpecUpdate(info KindInfo, old *entry, next Object) error {
+// to an object being deleted. With status set (a namespace's status
+// update, which Kubernetes' namespaceStatusStrategy does not reset to the
+// stored metadata), spec comes from old instead of status.
+func (s *Server) prepareSpecUpdate(info KindInfo, old *entry, next Object, kf kindFields, status bool) error {
 	nm, om := next.GetObjectMeta(), old.obj.GetObjectMeta()
-	if kf := fieldsOf(next); kf.status >= 0 {
+	switch {
+	case status && kf.spec >= 0:
+		copyField(next, old.obj, kf.spec)
+	case !status && kf.status >= 0:
 		copyField(next, old.obj, kf.status) // shared, never mutated: old is immutable
 	}
 	nm.UID = om.UID

@@ -73,8 +73,8 @@ func clone[T any](p *T) *T {
 // "leases" in coordination.k8s.io/v1, with a negative duration refused.
 func LeaseKind() apiserver.KindInfo {
 	return apiserver.KindInfo{
-		StrategicMergePatch: true,
-		Group:               CoordinationGroup, Version: CoordinationVersion, Kind: "Lease", Resource: "leases", Namespaced: true,
+		StrategicMergePatch: true, NoGeneration: true,
+		Group: CoordinationGroup, Version: CoordinationVersion, Kind: "Lease", Resource: "leases", Namespaced: true,
 		New: func() apiserver.Object { return &Lease{} },
 		Validate: apiserver.ValidateAs(func(l *Lease) apiserver.FieldErrors {
 			var errs apiserver.FieldErrors

@@ -77,8 +77,8 @@ func (n *Namespace) SetNamespaceFinalizers(finalizers []string) { n.Spec.Finaliz
 // part of [Register]: register it on its own to make namespaces real.
 func NamespaceKind() apiserver.KindInfo {
 	return apiserver.KindInfo{
-		StrategicMergePatch: true,
-		Version:             apiserver.NamespacesResource.Version, Kind: "Namespace", Resource: apiserver.NamespacesResource.Resource,
+		StrategicMergePatch: true, AllowUnconditionalUpdate: true, NoGeneration: true,
+		Version: apiserver.NamespacesResource.Version, Kind: "Namespace", Resource: apiserver.NamespacesResource.Resource,
 		New: func() apiserver.Object { return &Namespace{} },
 		Fields: map[string]apiserver.FieldFunc{
 			"status.phase": func(obj apiserver.Object) string { return obj.(*Namespace).Status.Phase },

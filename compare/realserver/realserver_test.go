@@ -77,13 +77,13 @@ func judge(t *testing.T, key string, st step, diff string) (string, bool) {
 }
 
 // newKitchensync is kitchensync's server for the suite: the test kinds,
-// and namespaces made real (the built-in Namespace kind, with "default",
+// the built-in Lease and Event, and namespaces made real (the built-in Namespace kind, with "default",
 // as a cluster has it). Its namespace controller is off: the real server
 // runs without kube-controller-manager, whose controller it stands for.
 func newKitchensync(t *testing.T) *apiserver.Server {
 	t.Helper()
 	srv := apiservertest.NewServerWithOptions(t, apiserver.Options{DisableNamespaceController: true})
-	if err := srv.Scheme().Register(builtin.NamespaceKind()); err != nil {
+	if err := srv.Scheme().Register(builtin.NamespaceKind(), builtin.LeaseKind(), builtin.EventKind()); err != nil {
 		t.Fatal(err)
 	}
 	namespaces := apiserver.NewClient[*builtin.Namespace](srv)
