@@ -231,9 +231,14 @@ func TestOverHTTP(t *testing.T) {
 		stopA := candidate(t, client(), j, "chef-a", true)
 		synctest.Wait()
 		stopB := candidate(t, client(), j, "chef-b", true)
-		time.Sleep(10 * time.Second)
+		// Stop chef-a between two of its renewals (at 0s, 2s, ... 8s,
+		// 10s), never at one: at the same instant, a renewal's Update
+		// abandoned by the cancel can still land after release read the
+		// lease, so that release's Update fails 409 and chef-b must wait
+		// out the lease. Which goes first is up to the scheduler.
+		time.Sleep(9 * time.Second)
 		stopA()
-		time.Sleep(10 * time.Second)
+		time.Sleep(11 * time.Second)
 		synctest.Wait()
 		stopB()
 		if len(j.lines) != 4 || j.lines[0][7:] != "chef-a starts leading" || j.lines[2][7:] != "chef-b starts leading" {
