@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/builtin"
 )
 
 // representation is the form a response body takes.
@@ -117,25 +118,43 @@ func columnName(field string) string {
 	return strings.ToUpper(last[:1]) + last[1:]
 }
 
-// table converts objects of one kind into a Table with a row each.
+// table converts objects of one kind into a Table with a row each. The
+// built-in Event has kube-apiserver's own columns (see eventColumns);
+// every other kind the generic ones of columns.
 func (h *Handler) table(info apiserver.KindInfo, meta apiserver.ListMeta, objs ...apiserver.Object) *table {
+	cols, event := columns(info), isEvent(info)
+	if event {
+		cols = eventColumns
+	}
 	t := &table{
 		Kind: "Table", APIVersion: "meta.k8s.io/v1", Metadata: meta,
-		ColumnDefinitions: columns(info), Rows: []tableRow{},
+		ColumnDefinitions: cols, Rows: []tableRow{},
 	}
 	now := h.now()
 	for _, obj := range objs {
 		m := obj.GetObjectMeta()
-		cells := []any{m.Name}
-		for _, field := range fieldNames(info) {
-			cells = append(cells, info.Fields[field](obj))
+		var cells []any
+		if e, ok := obj.(*builtin.Event); ok && event {
+			cells = eventCells(e, now)
+		} else {
+			cells = genericCells(info, obj, now)
 		}
-		cells = append(cells, age(m.CreationTimestamp, now))
 		t.Rows = append(t.Rows, tableRow{Cells: cells, Object: partialObjectMetadata{
 			Kind: "PartialObjectMetadata", APIVersion: "meta.k8s.io/v1", Metadata: m.DeepCopy(),
 		}})
 	}
 	return t
+}
+
+// genericCells is obj's row under the columns of columns: name, the
+// kind's field selectors, age.
+func genericCells(info apiserver.KindInfo, obj apiserver.Object, now time.Time) []any {
+	m := obj.GetObjectMeta()
+	cells := []any{m.Name}
+	for _, field := range fieldNames(info) {
+		cells = append(cells, info.Fields[field](obj))
+	}
+	return append(cells, age(m.CreationTimestamp, now))
 }
 
 // age words how long ago created was, as kubectl's AGE column does:
