@@ -6,7 +6,8 @@ package apiserver
 // B-tree), so that a list does not sort; here the server remembers the
 // sorted entries of each resource and namespace it listed, and uses them
 // again as long as nothing of that resource and namespace was written
-// since.
+// since. A write forgets the orders it makes stale, so that a remembered
+// order never keeps replaced objects alive.
 
 // listOrderKept is how many resource and namespace pairs the order is
 // remembered for; past that, the remembered orders are forgotten.
@@ -30,10 +31,17 @@ type listOrder struct {
 // held.
 func (s *Server) sortedLocked(gr GroupResource, ns string) ([]*entry, bool) {
 	o, ok := s.orders[listOrderKey{gr, ns}]
-	if !ok || !s.unwrittenSinceLocked(gr, ns, o.rv) {
-		return nil, false
+	return o.entries, ok
+}
+
+// forgetOrdersLocked forgets the remembered orders a write to gr in ns
+// makes stale: that of ns and that of all namespaces. s.mu must be held.
+func (s *Server) forgetOrdersLocked(gr GroupResource, ns string) {
+	if len(s.orders) == 0 {
+		return
 	}
-	return o.entries, true
+	delete(s.orders, listOrderKey{gr, ns})
+	delete(s.orders, listOrderKey{gr, ""})
 }
 
 // unwrittenSinceLocked reports whether the history shows no write to gr
@@ -59,6 +67,9 @@ func (s *Server) rememberOrder(gr GroupResource, ns string, rv int64, entries []
 	defer s.mu.Unlock()
 	if s.orders == nil || len(s.orders) >= listOrderKept {
 		s.orders = make(map[listOrderKey]listOrder)
+	}
+	if !s.unwrittenSinceLocked(gr, ns, rv) {
+		return // written while the list was sorted: stale already
 	}
 	key := listOrderKey{gr, ns}
 	if o, ok := s.orders[key]; !ok || o.rv <= rv {

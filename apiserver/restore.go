@@ -146,6 +146,7 @@ func (s *Server) applyRecord(rec record) error {
 	}
 	prev := objs[rec.Key]
 	ref := objectRef{gr, rec.Key}
+	s.orders = nil // restored writes have no history to tell stale orders by
 	switch rec.Type {
 	case EventDeleted:
 		delete(objs, rec.Key)

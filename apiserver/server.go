@@ -319,6 +319,7 @@ func (s *Server) commitLocked(gr GroupResource, key string, ch change, prev *ent
 	}
 	s.indexOwnersLocked(objectRef{gr, key}, typ, obj, prev)
 	ev := &event{typ: typ, gr: gr, key: key, ns: obj.obj.GetObjectMeta().Namespace, obj: obj, prev: prev}
+	s.forgetOrdersLocked(gr, ev.ns)
 	s.hist.add(ev)
 	s.announceAdvanceLocked()
 	s.traceCommitLocked(ch, key, prev)
