@@ -43,6 +43,12 @@ func (b *Brigade) Reconcile(ctx context.Context, req reconcile.Request) (reconci
 	if phase == cook.Status.Phase || phase == CookStopped {
 		return reconcile.Result{}, nil
 	}
+	if phase == CookWaiting && cook.Status.Phase == CookCooking {
+		// Started by a chef that is gone (a failover, a restart): these
+		// stations queue it again, but its phase does not go back, as a
+		// pod's does not; it is written again when it is done.
+		return reconcile.Result{}, nil
+	}
 	msg := b.message(cook, phase)
 	b.Log.Say("cook", "%s: %s", key, msg) // before the write: the runner may pass it on before UpdateStatus returns
 	var stored *Cook
