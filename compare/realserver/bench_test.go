@@ -17,6 +17,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/compare/internal/bench"
 )
 
 // The HTTP fronts side by side: kitchensync's apiserver/httpapi (in this
@@ -63,7 +64,7 @@ func fronts(b *testing.B) map[string]front {
 		b.Cleanup(ks.Close)
 		client := ks.Client()
 		client.Transport.(*http.Transport).MaxIdleConnsPerHost = 200
-		fs[name] = front{ks.URL, client, processCPU}
+		fs[name] = front{ks.URL, client, bench.ProcessCPU}
 	}
 	return fs
 }

@@ -5,18 +5,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
-
-// processCPU is the CPU time this process has used, user and system.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // realCPU returns a function giving the CPU time used so far by the real
 // server's processes (etcd and kube-apiserver), which start.sh lists in

@@ -7,10 +7,10 @@ import (
 	"time"
 )
 
-// processCPU returns the CPU time (user + system) this process has used so
+// ProcessCPU returns the CPU time (user + system) this process has used so
 // far, all threads together: the goroutines of both libraries, the
 // server's writer and the garbage collector's workers alike.
-func processCPU() time.Duration {
+func ProcessCPU() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0

@@ -119,7 +119,7 @@ func informerBench(b *testing.B, run informerRun) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		cpu0, gc0 := processCPU(), gcCycles()
+		cpu0, gc0 := ProcessCPU(), gcCycles()
 		c := newCounter(Scale)
 		stop := run(rc, c)
 		<-c.addsDone
@@ -133,7 +133,7 @@ func informerBench(b *testing.B, run informerRun) {
 			list.Items[i] = got
 		}
 		<-c.updDone
-		cpu += processCPU() - cpu0
+		cpu += ProcessCPU() - cpu0
 		gcs += gcCycles() - gc0
 		b.StopTimer()
 		held := heapAlloc()
