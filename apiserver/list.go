@@ -142,13 +142,12 @@ func (c *ResourceClient) listEntries(ctx context.Context, info KindInfo, opts Li
 			c.srv.rememberOrder(info.GroupResource(), c.ns, rv, entries)
 		}
 	}
-	for _, e := range entries {
-		if !c.srv.opts.CacheMutationDetector {
-			break // nothing to check
-		}
-		m := e.obj.GetObjectMeta()
-		if err := checkShared(info.GroupResource(), objectKey(m.Namespace, m.Name), e); err != nil {
-			return nil, nil, err
+	if c.srv.opts.CacheMutationDetector {
+		for _, e := range entries {
+			m := e.obj.GetObjectMeta()
+			if err := checkShared(info.GroupResource(), objectKey(m.Namespace, m.Name), e); err != nil {
+				return nil, nil, err
+			}
 		}
 	}
 	list, selected := selectPage(info, sel, entries, rv, at.after, opts.Limit)

@@ -83,8 +83,13 @@
 // # Watches over HTTP
 //
 // GET with ?watch=true answers 200 at once and then streams one JSON
-// object per line, {"type":"ADDED","object":{...}}, flushed as each event
-// happens, exactly the events [apiserver.ResourceClient.Watch] delivers.
+// object per line, {"type":"ADDED","object":{...}}, exactly the events
+// [apiserver.ResourceClient.Watch] delivers. Events that are already
+// waiting go out in one write; the stream is flushed whenever none is
+// left, so no event waits for the next. Watches from no resourceVersion
+// that start together, as the informers of many controllers do, share
+// one snapshot of their initial ADDED events, encoded once, as the real
+// server's watch cache serves them from one state.
 // The response ends when the watch does: after an ERROR event (a 410
 // Expired Status for a resourceVersion older than the server's history),
 // after timeoutSeconds, or on a clean close by the server (the client
