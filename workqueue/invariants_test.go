@@ -16,32 +16,34 @@ func checkQueue[T comparable](t *testing.T, q *Queue[T]) {
 	defer q.mu.Unlock()
 	seen := map[T]bool{}
 	for i := range q.queue.len() {
-		e := q.items.at(q.queue.at(i))
-		if seen[e.item] {
-			t.Fatalf("item %v is queued twice", e.item)
+		n := q.queue.at(i)
+		if seen[n.item] {
+			t.Fatalf("item %v is queued twice", n.item)
 		}
-		seen[e.item] = true
-		if e.state != stateDirty {
-			t.Fatalf("queued item %v has state %b, want dirty and not processing", e.item, e.state)
+		seen[n.item] = true
+		if s := n.itemState(); s != stateDirty {
+			t.Fatalf("queued item %v has state %b, want dirty and not processing", n.item, s)
+		}
+		if got := q.items.lookup(n.item, q.items.hash(n.item)); got != n {
+			t.Fatalf("queued item %v is a node the index does not hold", n.item)
 		}
 	}
 	processing, idle := 0, 0
-	n := 0
-	for _, w := range q.items.index {
-		if w == 0 {
+	count := 0
+	idx := q.items.index.Load()
+	for pos := range idx.buckets {
+		n := idx.buckets[pos].Load()
+		if n == nil {
 			continue
 		}
-		n++
-		slot := int32(uint32(w)) - 1
-		e := q.items.at(slot)
-		item := e.item
-		if got, ok := q.items.lookup(item, q.items.hash(item)); !ok || got != slot {
-			t.Fatalf("item %v in slot %d is found in slot %d (%t)", item, slot, got, ok)
+		count++
+		item := n.item
+		if got := q.items.lookup(item, q.items.hash(item)); got != n {
+			t.Fatalf("item %v in bucket %d is found as %p, want %p", item, pos, got, n)
 		}
-		if w>>32 != q.items.hash(item)>>32 {
-			t.Fatalf("item %v is indexed with the wrong hash", item)
-		}
-		switch s := e.state; {
+		switch s := n.itemState(); {
+		case s == stateForgotten:
+			t.Fatalf("item %v is forgotten but still indexed", item)
 		case s == 0:
 			idle++
 		case s&stateProcessing != 0:
@@ -50,11 +52,11 @@ func checkQueue[T comparable](t *testing.T, q *Queue[T]) {
 			t.Fatalf("dirty item %v is neither queued nor processing", item)
 		}
 	}
-	if n != q.items.len() || n != q.items.entries.inUse() {
-		t.Fatalf("%d items indexed, count %d, %d slab slots in use", n, q.items.len(), q.items.entries.inUse())
+	if count != q.items.len() {
+		t.Fatalf("%d items indexed, count %d", count, q.items.len())
 	}
-	if 4*n > 3*len(q.items.index) {
-		t.Fatalf("%d items in an index of %d buckets: more than 3/4 full", n, len(q.items.index))
+	if 4*count > 3*len(idx.buckets) {
+		t.Fatalf("%d items in an index of %d buckets: more than 3/4 full", count, len(idx.buckets))
 	}
 	if idle != q.items.idle {
 		t.Fatalf("idle count = %d, but %d items are idle", q.items.idle, idle)

@@ -1,152 +1,211 @@
 package workqueue
 
-import "hash/maphash"
+import (
+	"hash/maphash"
+	"sync/atomic"
+)
 
 // maxIdleItems is how many idle items (neither dirty nor processing) an
 // [itemTable] may keep beyond as many as it has live ones.
 const maxIdleItems = 4096
 
-// itemEntry is one item known to a [Queue], with its state.
-type itemEntry[T any] struct {
+// stateForgotten marks an item node the table has dropped. It is never
+// combined with the other states and never changes again, so a reader
+// without the lock that finds the node in an old index sees that it is
+// no longer the item's node.
+const stateForgotten itemState = 1 << 7
+
+// itemNode is one item known to a [Queue], with its state. Its item
+// never changes; its state is written only under the queue's lock,
+// but may be read without it (see [itemTable]).
+type itemNode[T comparable] struct {
 	item  T
-	state itemState // zero: idle, kept only to save work when the item comes back
+	state atomic.Uint32 // an itemState; zero: idle, kept only to save work when the item comes back
 }
 
-// itemTable holds the state of the items of a [Queue] in a slab, found by
-// slot through a hash index of its own rather than a Go map: the index is
-// one slice of words, each a slot and the high half of its item's hash,
-// probed linearly, so it costs 8 bytes per bucket where a map[T]int32 of
-// strings costs about 24, and the hash is computed by the caller, outside
-// the queue's lock ([itemTable.hash]). Once an item has its slot, Get and
-// Done work on the entry without hashing the item again, and an item that
-// goes idle keeps its entry for a while, so that adding it again costs one
+// itemState returns the node's state.
+func (n *itemNode[T]) itemState() itemState { return itemState(n.state.Load()) }
+
+// itemIndex is an open-addressed hash index of nodes, probed linearly. It
+// never shrinks or grows: the table replaces it whole.
+type itemIndex[T comparable] struct {
+	buckets []atomic.Pointer[itemNode[T]] // a power of two long; nil: empty
+}
+
+// itemTable holds the state of the items of a [Queue]: one node per item,
+// found through a hash index of its own, hashed by the caller outside the
+// queue's lock ([itemTable.hash]). The FIFO holds nodes, so Get and Done
+// work on a node without hashing its item again, and an item that goes
+// idle keeps its node for a while, so that adding it again costs one
 // probe.
 //
-// Idle entries are swept when there are more than maxIdleItems of them and
+// Reads need no lock. A node is complete before it is stored in the index,
+// the index is filled before it is published, and a node the table drops
+// is marked forgotten first, so [itemTable.lookup] without the lock finds
+// either the item's current node or nothing, or a forgotten one. That is
+// what lets Add see that an item is already queued without taking the
+// queue's lock. Writes (insert, setState, sweep) need the queue's lock.
+//
+// Seeing "dirty" without the lock is a safe answer because states are
+// written with atomic stores, which Go orders with atomic loads as one
+// sequence: if Add reads dirty, the Get that will hand the item out has
+// not stored "processing" yet, so the worker that gets it runs after
+// everything the producer did before Add (such as updating the cache the
+// worker reads). The same holds for an item in progress that is dirty: its
+// Done queues it again.
+//
+// Nodes are never reused, since a reader without the lock may still be
+// reading an old one; a sweep copies the nodes it keeps instead.
+//
+// Idle nodes are swept when there are more than maxIdleItems of them and
 // more than live ones, so a sweep removes at least half the table
 // (amortized constant work per Done) and the table holds at most twice the
-// live items plus maxIdleItems. A sweep also rebuilds the index at the size
+// live items plus maxIdleItems. A sweep also builds the index at the size
 // the remaining items need, so the index shrinks after a burst. The zero
-// value is not usable (call init); it is not safe for concurrent use,
-// except hash.
+// value is not usable (call init).
 type itemTable[T comparable] struct {
-	seed    maphash.Seed
-	index   []uint64 // a power of two long; 0: empty, else hash>>32<<32 | slot+1
-	n       int      // entries in the index
-	entries slab[itemEntry[T]]
-	idle    int // entries whose state is zero
+	seed  maphash.Seed
+	index atomic.Pointer[itemIndex[T]]
+	chunk []itemNode[T] // unused nodes, handed out from the front
+	n     int           // nodes in the index
+	idle  int           // nodes whose state is zero
 }
 
-func (t *itemTable[T]) init() { t.seed = maphash.MakeSeed() }
+func (t *itemTable[T]) init() {
+	t.seed = maphash.MakeSeed()
+	t.index.Store(&itemIndex[T]{buckets: make([]atomic.Pointer[itemNode[T]], 8)})
+}
 
-// hash returns item's hash for lookup and slotOf. It only reads the seed,
+// hash returns item's hash for lookup and insert. It only reads the seed,
 // which init sets once: safe to call without the queue's lock.
 func (t *itemTable[T]) hash(item T) uint64 { return maphash.Comparable(t.seed, item) }
 
-// at returns the entry in slot.
-func (t *itemTable[T]) at(slot int32) *itemEntry[T] { return t.entries.at(slot) }
-
-// len returns the number of items that have an entry.
+// len returns the number of items that have a node. Call with the lock.
 func (t *itemTable[T]) len() int { return t.n }
 
-// find returns the index position holding item, whose hash is h, and
-// whether it is there; if not, the position is the empty bucket where item
-// belongs. The index must not be full.
-func (t *itemTable[T]) find(item T, h uint64) (pos int, ok bool) {
-	mask := len(t.index) - 1
-	tag := h >> 32 << 32
-	for pos = int(h) & mask; ; pos = (pos + 1) & mask {
-		w := t.index[pos]
-		if w == 0 {
-			return pos, false
-		}
-		if w&^0xffffffff == tag && t.entries.at(int32(uint32(w))-1).item == item {
-			return pos, true
+// find returns the position in idx holding item, whose hash is h, and its
+// node; if item has none, the node is nil and the position is the empty
+// bucket where item belongs. idx must not be full.
+func find[T comparable](idx *itemIndex[T], item T, h uint64) (int, *itemNode[T]) {
+	mask := len(idx.buckets) - 1
+	for pos := int(h) & mask; ; pos = (pos + 1) & mask {
+		n := idx.buckets[pos].Load()
+		if n == nil || n.item == item {
+			return pos, n
 		}
 	}
 }
 
-// lookup returns the slot of item, whose hash is h, and whether item has
-// an entry.
-func (t *itemTable[T]) lookup(item T, h uint64) (int32, bool) {
-	if t.n == 0 {
-		return 0, false
-	}
-	pos, ok := t.find(item, h)
-	return int32(uint32(t.index[pos])) - 1, ok
+// lookup returns the node of item, whose hash is h, or nil. Without the
+// lock, it may also return nil for an item being inserted meanwhile, or a
+// node being forgotten meanwhile (its state tells).
+func (t *itemTable[T]) lookup(item T, h uint64) *itemNode[T] {
+	_, n := find(t.index.Load(), item, h)
+	return n
 }
 
-// slotOf returns the slot of item, whose hash is h, giving it an idle
-// entry if it has none.
-func (t *itemTable[T]) slotOf(item T, h uint64) int32 {
-	if 4*(t.n+1) > 3*len(t.index) { // keep the index at most 3/4 full
-		t.rebuild(max(8, 2*len(t.index)), false)
+// insert returns the node of item, whose hash is h, giving it an idle
+// node if it has none. Call with the lock.
+func (t *itemTable[T]) insert(item T, h uint64) *itemNode[T] {
+	idx := t.index.Load()
+	if 4*(t.n+1) > 3*len(idx.buckets) { // keep the index at most 3/4 full
+		idx = t.grow(2 * len(idx.buckets))
 	}
-	pos, ok := t.find(item, h)
-	if ok {
-		return int32(uint32(t.index[pos])) - 1
+	pos, n := find(idx, item, h)
+	if n != nil {
+		return n
 	}
-	slot := t.entries.alloc()
-	*t.entries.at(slot) = itemEntry[T]{item: item}
-	t.index[pos] = h>>32<<32 | uint64(slot+1)
+	n = t.newNode()
+	n.item = item
+	idx.buckets[pos].Store(n)
 	t.n++
 	t.idle++
-	return slot
+	return n
 }
 
-// setState sets the state of the entry e. Changes to and from idle are
-// counted; a change to idle may sweep the idle entries.
-func (t *itemTable[T]) setState(e *itemEntry[T], s itemState) {
-	switch was := e.state; {
+// setState sets the state of node n. Changes to and from idle are counted.
+// Call with the lock.
+func (t *itemTable[T]) setState(n *itemNode[T], s itemState) {
+	switch was := n.itemState(); {
 	case was == 0 && s != 0:
 		t.idle--
 	case was != 0 && s == 0:
 		t.idle++
 	}
-	e.state = s
-	if s == 0 && t.idle > maxIdleItems && 2*t.idle > t.n {
-		t.sweep()
-	}
+	n.state.Store(uint32(s))
 }
 
-// sweep forgets every idle entry and fits the index to the items left.
+// newNode returns an unused node. Nodes come in chunks that grow with the
+// table, up to 256 nodes, so that a table of many items makes few
+// allocations and keeps its nodes close together. Call with the lock.
+func (t *itemTable[T]) newNode() *itemNode[T] {
+	if len(t.chunk) == 0 {
+		t.chunk = make([]itemNode[T], min(max(8, t.n), 256))
+	}
+	n := &t.chunk[0]
+	t.chunk = t.chunk[1:]
+	return n
+}
+
+// needsSweep reports whether there are more than maxIdleItems idle nodes,
+// and more idle nodes than live ones. Call with the lock.
+func (t *itemTable[T]) needsSweep() bool {
+	return t.idle > maxIdleItems && 2*t.idle > t.n
+}
+
+// sweep forgets every idle node and moves the others to new nodes, side
+// by side in one chunk, under a new index fitted to them; the old nodes
+// are all forgotten, so that none of their chunks stays alive for one
+// item. Whoever holds nodes (the FIFO) must find them again afterwards.
+// Call with the lock.
 func (t *itemTable[T]) sweep() {
 	live := t.n - t.idle
 	size := 8
 	for 2*live > size { // at most half full
 		size *= 2
 	}
-	t.rebuild(size, true)
-	t.idle = 0
-}
-
-// rebuild moves the index to a new one of size buckets, releasing the
-// entries of idle items if forget is set.
-func (t *itemTable[T]) rebuild(size int, forget bool) {
-	old := t.index
-	t.index, t.n = make([]uint64, size), 0
-	for _, w := range old {
-		if w == 0 {
+	old := t.index.Load()
+	idx := &itemIndex[T]{buckets: make([]atomic.Pointer[itemNode[T]], size)}
+	chunk := make([]itemNode[T], live)
+	for i := range old.buckets {
+		n := old.buckets[i].Load()
+		if n == nil {
 			continue
 		}
-		slot := int32(uint32(w)) - 1
-		e := t.entries.at(slot)
-		if forget && e.state == 0 {
-			t.entries.release(slot)
-			continue
+		if s := n.itemState(); s != 0 {
+			c := &chunk[0]
+			chunk = chunk[1:]
+			c.item = n.item
+			c.state.Store(uint32(s))
+			place(idx, c, t.hash(c.item))
 		}
-		t.place(t.hash(e.item), w)
-		t.n++
+		n.state.Store(uint32(stateForgotten)) // readers of the old index take the lock and find c
 	}
+	t.index.Store(idx)
+	t.chunk, t.n, t.idle = nil, live, 0
 }
 
-// place puts the index word w, of an item whose hash is h and which is
-// not in the index yet, in the first empty bucket from where h belongs.
-func (t *itemTable[T]) place(h, w uint64) {
-	mask := len(t.index) - 1
+// grow publishes a new index of size buckets holding the nodes of the
+// current one, and returns it. Call with the lock.
+func (t *itemTable[T]) grow(size int) *itemIndex[T] {
+	old := t.index.Load()
+	idx := &itemIndex[T]{buckets: make([]atomic.Pointer[itemNode[T]], size)}
+	for i := range old.buckets {
+		if n := old.buckets[i].Load(); n != nil {
+			place(idx, n, t.hash(n.item))
+		}
+	}
+	t.index.Store(idx)
+	return idx
+}
+
+// place puts node n, whose item is not in idx yet and hashes to h, in
+// the first empty bucket from where h belongs.
+func place[T comparable](idx *itemIndex[T], n *itemNode[T], h uint64) {
+	mask := len(idx.buckets) - 1
 	pos := int(h) & mask
-	for t.index[pos] != 0 {
+	for idx.buckets[pos].Load() != nil {
 		pos = (pos + 1) & mask
 	}
-	t.index[pos] = w
+	idx.buckets[pos].Store(n)
 }

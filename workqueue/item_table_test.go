@@ -26,7 +26,7 @@ func TestQueueForgetsIdleItems(t *testing.T) {
 	if got := q.items.len(); got > maxIdleItems+1 {
 		t.Errorf("the queue keeps %d items after all but one are done, want at most %d", got, maxIdleItems+1)
 	}
-	if got, n := len(q.items.index), q.items.len(); got > 4*n {
+	if got, n := len(q.items.index.Load().buckets), q.items.len(); got > 4*n {
 		t.Errorf("the index has %d buckets for %d items: it did not shrink with the table", got, n)
 	}
 	for _, item := range []int{held, 1, n - 1} { // in progress, forgotten, kept

@@ -41,8 +41,8 @@ type Queue[T comparable] struct {
 	lifecycle[T] // the lock, the in-progress count and shutdown
 
 	// lifecycle.mu guards the fields below.
-	queue ring[int32]  // slots in items of the items ready for Get, oldest first; each one is dirty and not processing
-	items itemTable[T] // every dirty or processing item, and some idle ones
+	queue ring[*itemNode[T]] // the items ready for Get, oldest first; each one is dirty and not processing
+	items itemTable[T]       // every dirty or processing item, and some idle ones
 }
 
 // New returns an empty queue without metrics.
@@ -66,17 +66,31 @@ func NewWithConfig[T comparable](cfg QueueConfig) *Queue[T] {
 func (q *Queue[T]) Add(item T) {
 	// Hash outside the lock and wake a worker after unlocking: the less
 	// work under the lock, the less the others wait for it.
-	if q.add(item, q.items.hash(item)) {
+	h := q.items.hash(item)
+	n := q.items.lookup(item, h)
+	if n != nil && n.itemState()&stateDirty != 0 && q.tracer == nil {
+		// Already queued, or to be queued again at Done: an add now
+		// changes nothing, so it need not wait for the lock. (Traced
+		// adds take it, to record the merge in order.)
+		return
+	}
+	if q.add(item, h, n) {
 		q.cond.Signal()
 	}
 }
 
-// add is Add of item whose hash is h, under mu. It reports whether it
-// queued the item.
-func (q *Queue[T]) add(item T, h uint64) (queued bool) {
+// add is Add of item whose hash is h, under mu; n is item's node if a
+// lookup without the lock found one. It reports whether it queued the item.
+func (q *Queue[T]) add(item T, h uint64, n *itemNode[T]) (queued bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return !q.shuttingDown && q.addLocked(item, h)
+	if q.shuttingDown {
+		return false
+	}
+	if n == nil || n.itemState() == stateForgotten {
+		n = q.items.insert(item, h)
+	}
+	return q.addNodeLocked(n)
 }
 
 // addLocked is Add on a queue that is not shut down, of item whose hash is
@@ -84,21 +98,24 @@ func (q *Queue[T]) add(item T, h uint64) (queued bool) {
 // It reports whether it queued the item, in which case the caller must
 // signal q.cond (after unlocking, so that the woken Get finds mu free).
 func (q *Queue[T]) addLocked(item T, h uint64) (queued bool) {
-	slot := q.items.slotOf(item, h)
-	e := q.items.at(slot)
-	s := e.state
+	return q.addNodeLocked(q.items.insert(item, h))
+}
+
+// addNodeLocked is addLocked of the item whose current node is n.
+func (q *Queue[T]) addNodeLocked(n *itemNode[T]) (queued bool) {
+	s := n.itemState()
 	if s&stateDirty != 0 {
-		q.trace(trace.Merged, item, q.queue.len(), 0, 0)
+		q.trace(trace.Merged, n.item, q.queue.len(), 0, 0)
 		return false
 	}
-	q.metrics.add(item)
-	q.items.setState(e, s|stateDirty)
+	q.metrics.add(n.item)
+	q.items.setState(n, s|stateDirty)
 	if s&stateProcessing != 0 {
-		q.trace(trace.Deferred, item, q.queue.len(), 0, 0)
+		q.trace(trace.Deferred, n.item, q.queue.len(), 0, 0)
 		return false // Done will queue it
 	}
-	q.queue.push(slot)
-	q.trace(trace.Added, item, q.queue.len(), 0, 0)
+	q.queue.push(n)
+	q.trace(trace.Added, n.item, q.queue.len(), 0, 0)
 	return true
 }
 
@@ -123,9 +140,9 @@ func (q *Queue[T]) Get() (item T, shutdown bool) {
 	if q.queue.len() == 0 {
 		return item, true
 	}
-	e := q.items.at(q.queue.pop())
-	item = e.item
-	q.items.setState(e, stateProcessing) // it was dirty only: dirty and processing items are never in the FIFO
+	n := q.queue.pop()
+	item = n.item
+	q.items.setState(n, stateProcessing) // it was dirty only: dirty and processing items are never in the FIFO
 	q.startProcessing(item)
 	q.trace(trace.Got, item, q.queue.len(), 0, 0)
 	return item, false
@@ -135,34 +152,52 @@ func (q *Queue[T]) Get() (item T, shutdown bool) {
 // goes to the back of the queue now. Done of an item that is not in progress
 // does nothing.
 func (q *Queue[T]) Done(item T) {
-	if q.done(item, q.items.hash(item)) { // as in Add: hash before locking, wake after
+	// As in Add: find the node before locking (an item in progress always
+	// has one), wake after.
+	h := q.items.hash(item)
+	if q.done(item, h, q.items.lookup(item, h)) {
 		q.cond.Signal()
 	}
 }
 
-// done is Done of item whose hash is h, under mu. It reports whether it
-// queued the item again.
-func (q *Queue[T]) done(item T, h uint64) (requeued bool) {
+// done is Done of item whose hash is h, under mu; n is item's node if a
+// lookup without the lock found one. It reports whether it queued the
+// item again.
+func (q *Queue[T]) done(item T, h uint64, n *itemNode[T]) (requeued bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	slot, ok := q.items.lookup(item, h)
-	if !ok {
-		return false
+	if n == nil || n.itemState() == stateForgotten {
+		if n = q.items.lookup(item, h); n == nil {
+			return false
+		}
 	}
-	e := q.items.at(slot)
-	if e.state&stateProcessing == 0 {
+	s := n.itemState()
+	if s&stateProcessing == 0 {
 		return false
 	}
 	q.finishProcessing(item)
 	q.trace(trace.Done, item, q.queue.len(), 0, 0)
-	if e.state&stateDirty == 0 {
-		q.items.setState(e, 0)
+	if s&stateDirty == 0 {
+		q.items.setState(n, 0)
+		if q.items.needsSweep() {
+			q.sweepLocked()
+		}
 		return false
 	}
-	q.items.setState(e, stateDirty)
-	q.queue.push(slot)
+	q.items.setState(n, stateDirty)
+	q.queue.push(n)
 	q.trace(trace.Requeued, item, q.queue.len(), 0, 0)
 	return true
+}
+
+// sweepLocked forgets idle items (see itemTable.sweep) and points the
+// FIFO at the items' new nodes. Call with mu held.
+func (q *Queue[T]) sweepLocked() {
+	q.items.sweep()
+	for i := range q.queue.len() {
+		n := q.queue.at(i)
+		q.queue.set(i, q.items.lookup(n.item, q.items.hash(n.item)))
+	}
 }
 
 // ShutDown makes the queue ignore new adds and lets Get report shutdown once

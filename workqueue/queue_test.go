@@ -217,6 +217,45 @@ func TestQueueConcurrent(t *testing.T) {
 	})
 }
 
+// TestQueueConcurrentSweeps is TestQueueConcurrent over so many items that
+// the queue forgets idle ones while producers look items up without its
+// lock: an add that finds a forgotten node must not be lost.
+func TestQueueConcurrentSweeps(t *testing.T) {
+	const producers, workers, keys = 4, 2, 5 * maxIdleItems
+	q := New[int]()
+	var mu sync.Mutex
+	inFlight := map[int]bool{}
+	addedSince := map[int]bool{}
+	var wg sync.WaitGroup
+	for p := range producers {
+		wg.Go(func() {
+			for i := range 2 * keys {
+				k := (i/2 + p*keys/producers) % keys // each key twice in a row: the second add usually merges
+				mu.Lock()
+				addedSince[k] = true
+				mu.Unlock()
+				q.Add(k)
+			}
+		})
+	}
+	var workersWG sync.WaitGroup
+	for range workers {
+		workersWG.Go(func() { work(t, q, &mu, inFlight, addedSince) })
+	}
+	wg.Wait()
+	q.ShutDownWithDrain()
+	workersWG.Wait()
+	checkQueue(t, q)
+	for k, pending := range addedSince {
+		if pending {
+			t.Errorf("item %d was added but never processed afterwards", k)
+		}
+	}
+	if n := q.items.len(); n > 2*maxIdleItems {
+		t.Errorf("the queue keeps %d of %d items, all idle: it never swept", n, keys)
+	}
+}
+
 // work is a worker that checks, under mu, that no item is processed twice at
 // once, and clears addedSince for each item it processes.
 func work(t *testing.T, q worker[int], mu *sync.Mutex, inFlight, addedSince map[int]bool) {

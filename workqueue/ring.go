@@ -36,6 +36,9 @@ func (r *ring[T]) pop() T {
 // at returns the i-th item from the front, for tests and inspection.
 func (r *ring[T]) at(i int) T { return r.buf[(r.head+i)&(len(r.buf)-1)] }
 
+// set replaces the i-th item from the front with x.
+func (r *ring[T]) set(i int, x T) { r.buf[(r.head+i)&(len(r.buf)-1)] = x }
+
 // grow doubles the capacity (16 at least), unrolling the items to the start.
 func (r *ring[T]) grow() {
 	buf := make([]T, max(16, 2*len(r.buf)))
