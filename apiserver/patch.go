@@ -57,32 +57,42 @@ const (
 // As in kube-apiserver (whose JSON patch library is json-patch v4), a
 // "replace" of a key that an object does not have adds it.
 func (c *ResourceClient) Patch(ctx context.Context, name string, pt PatchType, data []byte, opts PatchOptions, subresources ...string) (Object, error) {
+	out, _, err := c.PatchObject(ctx, name, pt, data, opts, subresources...)
+	return out, err
+}
+
+// PatchObject is [ResourceClient.Patch], and also reports whether the
+// patch created the object (a server-side apply of a missing object),
+// which the HTTP front answers 201 Created, as kube-apiserver does.
+func (c *ResourceClient) PatchObject(ctx context.Context, name string, pt PatchType, data []byte, opts PatchOptions, subresources ...string) (Object, bool, error) {
 	info, err := c.begin(ctx, VerbPatch)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if pt != MergePatchType && pt != JSONPatchType && pt != ApplyPatchType && (pt != StrategicMergePatchType || !info.StrategicMergePatch) {
-		return nil, NewBadRequest(fmt.Sprintf("patch type %q is not supported: use %q, %q or %q",
+		return nil, false, NewBadRequest(fmt.Sprintf("patch type %q is not supported: use %q, %q or %q",
 			pt, MergePatchType, JSONPatchType, ApplyPatchType))
 	}
 	if err := validatePatchOptions(pt, opts); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	status, err := patchesStatus(info, subresources)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	key, err := c.key(info, name)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
+	var created bool
 	e, err := c.srv.mutate(info.GroupResource(), key, func(old *entry) (change, error) {
+		created = old == nil
 		return c.srv.preparePatch(info, old, c.ns, name, pt, data, status, opts)
 	})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return e.obj.DeepCopyObject(), nil
+	return e.obj.DeepCopyObject(), created, nil
 }
 
 // patchesStatus reports whether subresources, as Patch takes them, name

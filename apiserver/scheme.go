@@ -69,6 +69,14 @@ type KindInfo struct {
 	// Kubernetes allows it for Namespace and Event, not for Lease; custom
 	// kinds leave it false, and such an update is 422 Invalid.
 	AllowUnconditionalUpdate bool
+	// AllowCreateOnUpdate, as a built-in kind's registry strategy says,
+	// makes an update of an object that does not exist create it (HTTP
+	// 201 Created), as if it had been created: any resourceVersion in
+	// it is ignored, and its namespace must exist and not be
+	// terminating. Kubernetes allows it for Event and Lease, not for
+	// Namespace; custom kinds leave it false, and such an update is 404
+	// NotFound. (A server-side apply creates whatever this says.)
+	AllowCreateOnUpdate bool
 	// NoGeneration, for built-in kinds whose strategy keeps no
 	// metadata.generation (Namespace, Event, Lease), leaves it unset.
 	// Otherwise, as for a custom resource, it is 1 at create and goes up

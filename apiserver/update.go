@@ -28,6 +28,11 @@ import (
 // Namespace and Event; for the others, custom resources among them, it is
 // 422 Invalid.
 //
+// For a kind with [KindInfo.AllowCreateOnUpdate] (Event, Lease), an
+// update of an object that does not exist creates it, as Create would
+// (its resourceVersion ignored); see [ResourceClient.UpdateObject] to
+// tell the two apart. For the others it is 404 NotFound.
+//
 // Errors: 404 NotFound; 409 Conflict for a stale resourceVersion or a
 // uid that is not the stored object's; 422 Invalid for an empty
 // resourceVersion (see above), a changed namespace, bad labels or
@@ -48,35 +53,46 @@ func (c *ResourceClient) UpdateStatus(ctx context.Context, obj Object, opts Upda
 }
 
 func (c *ResourceClient) update(ctx context.Context, obj Object, opts UpdateOptions, status bool) (Object, error) {
+	out, _, err := c.updateObject(ctx, obj, opts, status)
+	return out, err
+}
+
+// updateObject is Update or UpdateStatus; it reports whether the object
+// was created (see [KindInfo.AllowCreateOnUpdate]).
+func (c *ResourceClient) updateObject(ctx context.Context, obj Object, opts UpdateOptions, status bool) (Object, bool, error) {
 	info, err := c.begin(ctx, VerbUpdate)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if err := c.checkBody(info, obj); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if status && fieldsOf(obj).status < 0 {
-		return nil, errUnknownResource(GroupResource{Group: info.Group, Resource: info.Resource + "/status"})
+		return nil, false, errUnknownResource(GroupResource{Group: info.Group, Resource: info.Resource + "/status"})
 	}
 	m := obj.GetObjectMeta()
 	if m.Name == "" {
 		var errs FieldErrors
 		errs.Required("metadata.name", "name is required for an update")
-		return nil, errs.ToError(info.GroupKind(), "")
+		return nil, false, errs.ToError(info.GroupKind(), "")
 	}
 	ns, err := c.namespaceFor(info, m.Name, m.Namespace)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
+	var created bool
 	e, err := c.srv.mutate(info.GroupResource(), objectKey(ns, m.Name), func(old *entry) (change, error) {
 		next := obj.DeepCopyObject()
 		next.GetObjectMeta().Namespace = ns
+		if created = old == nil && info.AllowCreateOnUpdate && !status; created {
+			return c.srv.prepareCreateOnUpdate(info, next, opts)
+		}
 		return c.srv.prepareUpdate(info, old, next, status, opts.DryRun, updateTracker(opts.FieldManager))
 	})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return e.obj.DeepCopyObject(), nil
+	return e.obj.DeepCopyObject(), created, nil
 }
 
 // prepareUpdate decides what replacing old by next means, applying the

@@ -89,7 +89,7 @@ func (e *Event) DeepCopyObject() apiserver.Object {
 // source; an event must name its involved object.
 func EventKind() apiserver.KindInfo {
 	return apiserver.KindInfo{
-		StrategicMergePatch: true, AllowUnconditionalUpdate: true, NoGeneration: true,
+		StrategicMergePatch: true, AllowUnconditionalUpdate: true, AllowCreateOnUpdate: true, NoGeneration: true,
 		Version: "v1", Kind: "Event", Resource: "events", Namespaced: true,
 		New:      func() apiserver.Object { return &Event{} },
 		Fields:   eventFields(),

@@ -73,7 +73,7 @@ func clone[T any](p *T) *T {
 // "leases" in coordination.k8s.io/v1, with a negative duration refused.
 func LeaseKind() apiserver.KindInfo {
 	return apiserver.KindInfo{
-		StrategicMergePatch: true, NoGeneration: true,
+		StrategicMergePatch: true, AllowCreateOnUpdate: true, NoGeneration: true,
 		Group: CoordinationGroup, Version: CoordinationVersion, Kind: "Lease", Resource: "leases", Namespaced: true,
 		New: func() apiserver.Object { return &Lease{} },
 		Validate: apiserver.ValidateAs(func(l *Lease) apiserver.FieldErrors {

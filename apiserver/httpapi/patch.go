@@ -9,7 +9,8 @@ import (
 // patch answers PATCH on an object or its status: the Content-Type names
 // the patch type, and the server's Patch applies it. A strategic merge
 // patch is 415 for a kind that does not take it (a custom kind), as on
-// the real server.
+// the real server. A server-side apply that creates the object is 201
+// Created, any other patch 200.
 func (h *Handler) patch(w http.ResponseWriter, r *http.Request, t target) error {
 	pt := apiserver.PatchType(mediaType(r))
 	smp := pt == apiserver.StrategicMergePatchType && t.info.StrategicMergePatch
@@ -28,10 +29,14 @@ func (h *Handler) patch(w http.ResponseWriter, r *http.Request, t target) error 
 	if t.subresource != "" {
 		subresources = []string{t.subresource}
 	}
-	out, err := h.client(t).Patch(r.Context(), t.name, pt, data, opts, subresources...)
+	out, created, err := h.client(t).PatchObject(r.Context(), t.name, pt, data, opts, subresources...)
 	if err != nil {
 		return err
 	}
-	writeObject(w, r, t.info, http.StatusOK, out)
+	code := http.StatusOK
+	if created { // a server-side apply of a missing object
+		code = http.StatusCreated
+	}
+	writeObject(w, r, t.info, code, out)
 	return nil
 }

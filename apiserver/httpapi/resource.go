@@ -194,7 +194,9 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request, t target) error
 }
 
 // update answers PUT on an object (Update), on its status
-// (UpdateStatus) or on a namespace's finalize (Finalize).
+// (UpdateStatus) or on a namespace's finalize (Finalize): 200 with the
+// stored object, or 201 when the PUT created it (see
+// [apiserver.KindInfo.AllowCreateOnUpdate]).
 func (h *Handler) update(w http.ResponseWriter, r *http.Request, t target) error {
 	dry, err := dryRun(r.URL.Query(), "UpdateOptions")
 	if err != nil {
@@ -206,18 +208,23 @@ func (h *Handler) update(w http.ResponseWriter, r *http.Request, t target) error
 	}
 	c, opts := h.client(t), apiserver.UpdateOptions{DryRun: dry, FieldManager: fieldManager(r)}
 	var out apiserver.Object
+	var created bool
 	switch t.subresource {
 	case "status":
 		out, err = c.UpdateStatus(r.Context(), obj, opts)
 	case "finalize":
 		out, err = c.Finalize(r.Context(), obj, opts)
 	default:
-		out, err = c.Update(r.Context(), obj, opts)
+		out, created, err = c.UpdateObject(r.Context(), obj, opts)
 	}
 	if err != nil {
 		return err
 	}
-	writeObject(w, r, t.info, http.StatusOK, out)
+	code := http.StatusOK
+	if created { // a kind that allows create on update (Event, Lease)
+		code = http.StatusCreated
+	}
+	writeObject(w, r, t.info, code, out)
 	return nil
 }
 

@@ -1,0 +1,40 @@
+package apiserver
+
+import "context"
+
+// UpdateObject is [ResourceClient.Update], and also reports whether the
+// update created the object: for a kind with [KindInfo.AllowCreateOnUpdate],
+// an update of an object that does not exist creates it, and the HTTP
+// front answers 201 Created instead of 200 OK, as kube-apiserver does.
+func (c *ResourceClient) UpdateObject(ctx context.Context, obj Object, opts UpdateOptions) (Object, bool, error) {
+	return c.updateObject(ctx, obj, opts, false)
+}
+
+// prepareCreateOnUpdate is the change of an update that creates next, an
+// object not stored yet, as kube-apiserver's registry makes it when the
+// kind's strategy allows create on update: a uid in next is a
+// precondition no missing object meets (409 Conflict); the namespace is
+// admitted as for a create; its resourceVersion is ignored; then next is
+// prepared and validated as Create prepares a new object. It owns next.
+func (s *Server) prepareCreateOnUpdate(info KindInfo, next Object, opts UpdateOptions) (change, error) {
+	m := next.GetObjectMeta()
+	if m.UID != "" {
+		return change{}, errUIDPrecondition(info, &ObjectMeta{Name: m.Name, Namespace: m.Namespace}, m.UID)
+	}
+	if err := s.checkNamespace(info, m); err != nil {
+		return change{}, err
+	}
+	m.ResourceVersion = ""
+	info.setTypeMeta(next.GetTypeMeta())
+	if err := trackCreate(info, next, opts.FieldManager); err != nil {
+		return change{}, err
+	}
+	e, err := s.prepareNew(info, next)
+	switch {
+	case err != nil:
+		return change{}, err
+	case opts.DryRun:
+		return change{obj: e}, nil
+	}
+	return change{typ: EventAdded, obj: e}, nil
+}
