@@ -41,8 +41,14 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request, t target) error
 // deleteCollection answers DELETE on a collection (the deletecollection
 // verb) as kube-apiserver does: it deletes every object the query's
 // selectors pick, with the options of the body or query, and answers 200
-// with the list of those objects as they were before.
+// with the list of those objects as they were before, in the form Accept
+// asks for, as a list is answered (JSON, protobuf, a Table). An Accept the
+// server cannot answer is 406 before anything is deleted.
 func (h *Handler) deleteCollection(w http.ResponseWriter, r *http.Request, t target) error {
+	as, err := negotiateObject(r, t.info)
+	if err != nil {
+		return err
+	}
 	opts, err := h.readDeleteOptions(w, r)
 	if err != nil {
 		return err
@@ -55,8 +61,7 @@ func (h *Handler) deleteCollection(w http.ResponseWriter, r *http.Request, t tar
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, list)
-	return nil
+	return h.writeList(w, t.info, as, list)
 }
 
 // deleteOptions reads the options of a delete: the JSON body (the wire

@@ -101,13 +101,10 @@ func protobufBody(obj any) ([]byte, error) {
 // writeListProtobuf answers a list of the kind as its list kind
 // (LeaseList, ...) in the envelope: the ListMeta, then each item's own
 // message.
-func writeListProtobuf(w http.ResponseWriter, r *http.Request, info apiserver.KindInfo, c *apiserver.ResourceClient, opts apiserver.ListOptions) error {
-	list, err := c.List(r.Context(), opts)
-	if err != nil {
-		return err
-	}
+func writeListProtobuf(w http.ResponseWriter, info apiserver.KindInfo, list *apiserver.List) error {
 	items := make([][]byte, len(list.Items))
 	for i, obj := range list.Items {
+		var err error
 		if items[i], err = obj.(protobufMarshaler).MarshalProtobuf(); err != nil {
 			return apiserver.NewInternalError(fmt.Errorf("encoding the response: %w", err))
 		}

@@ -80,6 +80,12 @@ func get(t *testing.T, url, accept string) (*http.Response, []byte) {
 		t.Fatal(err)
 	}
 	req.Header.Set("Accept", accept)
+	return doRaw(t, req)
+}
+
+// doRaw sends req and reads the whole answer.
+func doRaw(t *testing.T, req *http.Request) (*http.Response, []byte) {
+	t.Helper()
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -71,25 +71,32 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request, t target) error {
 	if watch {
 		return h.watch(w, r, t, opts, as)
 	}
-	if as == asProtobuf {
-		return writeListProtobuf(w, r, t.info, h.client(t), opts)
-	}
-	if as != asTable && !isBuiltin(t.info) {
+	if as == asObject && !isBuiltin(t.info) {
 		return writeListJSON(w, r, h.client(t), opts)
 	}
 	list, err := h.client(t).List(r.Context(), opts)
 	if err != nil {
 		return err
 	}
-	if as == asTable {
-		writeJSON(w, http.StatusOK, h.table(t.info, list.ListMeta, list.Items...))
+	return h.writeList(w, t.info, as, list)
+}
+
+// writeList sends list, of the kind, as the client asked (as): a Table,
+// the list kind (LeaseList, ...) in the protobuf envelope, or as JSON.
+// The items of a built-in kind's list carry no apiVersion and kind, as
+// kube-apiserver's typed storage writes them (a custom resource's items
+// keep theirs); the list's own kind says what they are.
+func (h *Handler) writeList(w http.ResponseWriter, info apiserver.KindInfo, as representation, list *apiserver.List) error {
+	switch {
+	case as == asTable:
+		writeJSON(w, http.StatusOK, h.table(info, list.ListMeta, list.Items...))
 		return nil
-	}
-	// The items of a built-in kind's list carry no apiVersion and kind,
-	// as kube-apiserver's typed storage writes them (a custom resource's
-	// items keep theirs); the list's own kind says what they are.
-	for _, item := range list.Items {
-		*item.GetTypeMeta() = apiserver.TypeMeta{}
+	case as == asProtobuf:
+		return writeListProtobuf(w, info, list)
+	case isBuiltin(info):
+		for _, item := range list.Items {
+			*item.GetTypeMeta() = apiserver.TypeMeta{}
+		}
 	}
 	writeJSON(w, http.StatusOK, list)
 	return nil

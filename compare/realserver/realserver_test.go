@@ -19,7 +19,22 @@ import (
 var knownDifferences = map[string]string{
 	"more-bad-input/6": "a JSON array as the body is 400 BadRequest (real: 500 InternalError, a server bug that kitchensync does not copy)",
 	"more-bad-input/7": "a watch with resourceVersion=abc is 400 BadRequest, as a list is (real: 500 InternalError)",
+	// 406 Not Acceptable: the same code, reason and (for deletecollection)
+	// nothing deleted, but kitchensync's message names the forms it serves
+	// (JSON and Tables; protobuf for built-in kinds), where the real
+	// server's names YAML too, in wording that varies by verb; and to a
+	// client asking a custom resource for protobuf only, the real server
+	// answers the Status in protobuf, which kitchensync has no form of
+	// for custom kinds.
+	"delete-collection-protobuf/4":       notAcceptable,
+	"delete-collection-not-acceptable/1": notAcceptable,
+	"delete-collection-not-acceptable/3": notAcceptable,
+	"delete-collection-not-acceptable/4": notAcceptable,
+	"delete-collection-not-acceptable/5": notAcceptable,
 }
+
+const notAcceptable = "406's message names the forms kitchensync serves (no YAML); " +
+	"a custom kind's 406 is JSON even to a protobuf-only client (real: protobuf)"
 
 // TestRealServer plays every case on a real kube-apiserver and on
 // kitchensync, and compares the answers step by step.

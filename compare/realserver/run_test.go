@@ -19,17 +19,23 @@ import (
 // During are requests played on the same server once this step's answer
 // has begun (a watch's headers have arrived: the watch is open), before
 // its body is read; their answers are not compared.
+//
+// Accept, when set, is the request's Accept header; the answer's
+// Content-Type is then compared too, and a protobuf body is compared
+// decoded (see decodeProtobuf).
 type step struct {
 	Method, Path, ContentType, Body string
+	Accept                          string
 	During                          []step
 }
 
 // answer is a server's normalised answer to a step.
 type answer struct {
-	Code    int
-	Warning []string // Warning headers
-	SameRV  bool     // a single object with the previous step's resourceVersion
-	Body    any      // normalised JSON; a watch's events as a list
+	Code        int
+	ContentType string   // only for a step with Accept
+	Warning     []string // Warning headers
+	SameRV      bool     // a single object with the previous step's resourceVersion
+	Body        any      // normalised JSON; a watch's events as a list
 }
 
 // widgets is the path of the Widgets of namespace default.
@@ -71,10 +77,16 @@ func send(c *http.Client, base string, st step, m *memory) (answer, error) {
 	if err != nil {
 		return answer{}, err
 	}
-	return answer{
-		Code: resp.StatusCode, Warning: resp.Header.Values("Warning"),
-		SameRV: m.remember(raw), Body: decode(raw),
-	}, nil
+	a := answer{Code: resp.StatusCode, Warning: resp.Header.Values("Warning"), SameRV: m.remember(raw)}
+	if st.Accept != "" {
+		a.ContentType = resp.Header.Get("Content-Type")
+	}
+	if a.ContentType == protobufMediaType {
+		a.Body = decodeProtobuf(raw)
+	} else {
+		a.Body = decode(raw)
+	}
+	return a, nil
 }
 
 // playDuring plays steps one after the other, their answers read and
@@ -111,6 +123,9 @@ func newRequest(base string, st step, m *memory) (*http.Request, error) {
 	req, err := http.NewRequest(st.Method, base+path, body)
 	if err != nil {
 		return nil, err
+	}
+	if st.Accept != "" {
+		req.Header.Set("Accept", st.Accept)
 	}
 	if st.Body != "" {
 		ct := st.ContentType
@@ -152,7 +167,7 @@ func decode(raw []byte) any {
 		} else if err != nil {
 			return strings.TrimSpace(string(raw))
 		}
-		doc := sortResources(normalise(v))
+		doc := tableWithoutColumns(sortResources(normalise(v)))
 		if len(docs) > 0 && isBookmark(doc) && reflect.DeepEqual(doc, docs[len(docs)-1]) {
 			continue
 		}
