@@ -107,6 +107,38 @@ func checkHeap(t *testing.T, name string, h *slotHeap, pos func(int32) int) {
 	}
 }
 
+// checkRun verifies the run of a readySet and returns its slots: in
+// order, each recording its push, holes only between entries, and the
+// counts and last entry right.
+func checkRun(t *testing.T, r *readySet, pos func(int32) int) []int32 {
+	t.Helper()
+	var slots []int32
+	mask := len(r.run) - 1
+	for i := r.head; i < r.tail; i++ {
+		s := r.run[i&mask]
+		if s == -1 {
+			if i == r.head || i == r.tail-1 {
+				t.Fatalf("ready run: a hole at its end (%d in [%d, %d))", i, r.head, r.tail)
+			}
+			continue
+		}
+		if p := pos(s); p != -(i + 1) {
+			t.Fatalf("ready run: slot %d is push %d but records %d", s, i, p)
+		}
+		if n := len(slots); n > 0 && !r.less(slots[n-1], s) {
+			t.Fatalf("ready run: slot %d does not come after slot %d", s, slots[n-1])
+		}
+		slots = append(slots, s)
+	}
+	if len(slots) != r.live {
+		t.Fatalf("ready run: %d entries, live count %d", len(slots), r.live)
+	}
+	if r.live > 0 && r.last != slots[len(slots)-1] {
+		t.Fatalf("ready run: last = %d, want %d", r.last, slots[len(slots)-1])
+	}
+	return slots
+}
+
 // checkPriorityQueue verifies the invariants of a PriorityQueue: each
 // entry is in exactly the structure its state names, no ready item is
 // processing (ready ∩ processing = ∅), held items are processing, both heaps
@@ -115,11 +147,17 @@ func checkPriorityQueue[T comparable](t *testing.T, q *PriorityQueue[T]) {
 	t.Helper()
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	pos := func(slot int32) int { return q.entries[slot].pos }
-	checkHeap(t, "ready", &q.ready, pos)
+	pos := func(slot int32) int { return q.entries.at(slot).pos }
+	checkHeap(t, "ready", &q.ready.heap, pos)
 	checkHeap(t, "waiting", &q.waiting, pos)
 	inHeap := map[int32]where{}
-	for _, s := range q.ready.slots {
+	for _, s := range checkRun(t, &q.ready, pos) {
+		inHeap[s] = inReady
+	}
+	for _, s := range q.ready.heap.slots {
+		if _, dup := inHeap[s]; dup {
+			t.Fatalf("slot %d is in the ready run and the ready heap", s)
+		}
 		inHeap[s] = inReady
 	}
 	for _, s := range q.waiting.slots {
@@ -128,19 +166,25 @@ func checkPriorityQueue[T comparable](t *testing.T, q *PriorityQueue[T]) {
 		}
 		inHeap[s] = inWaiting
 	}
-	processing := 0
+	processing, idle := 0, 0
 	for item, slot := range q.slots {
-		e := q.entries[slot]
+		e := *q.entries.at(slot)
 		checkEntry(t, item, e, inHeap[slot])
-		if e.processing {
+		switch {
+		case e.processing:
 			processing++
+		case e.where == nowhere:
+			idle++
 		}
+	}
+	if idle != q.idle {
+		t.Fatalf("idle count = %d, but %d entries are idle", q.idle, idle)
 	}
 	if processing != q.processing {
 		t.Fatalf("processing count = %d, but %d items are processing", q.processing, processing)
 	}
-	if len(q.slots)+len(q.free) != len(q.entries) || len(inHeap) != q.ready.len()+q.waiting.len() {
-		t.Fatalf("slab: %d used + %d free != %d entries", len(q.slots), len(q.free), len(q.entries))
+	if len(q.slots) != q.entries.inUse() || len(inHeap) != q.ready.len()+q.waiting.len() {
+		t.Fatalf("slab: %d slots in use for %d items, %d in heaps", q.entries.inUse(), len(q.slots), len(inHeap))
 	}
 }
 
@@ -160,8 +204,8 @@ func checkEntry[T comparable](t *testing.T, item T, e pqEntry[T], heap where) {
 		t.Fatalf("item %v: state %d but found in heap %d", item, e.where, heap)
 	case e.where == inReady && e.processing:
 		t.Fatalf("item %v is ready and processing", item)
-	case (e.where == held || e.where == nowhere) && !e.processing:
-		t.Fatalf("item %v: state %d but not processing", item, e.where)
+	case e.where == held && !e.processing:
+		t.Fatalf("item %v: held but not processing", item)
 	case (e.where == inWaiting) == e.readyAt.IsZero():
 		t.Fatalf("item %v: state %d with ready time %v", item, e.where, e.readyAt)
 	}

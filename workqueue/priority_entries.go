@@ -38,8 +38,10 @@ func (q *PriorityQueue[T]) addLocked(item T, o AddOpts, now time.Time) (earlier 
 	if !ok {
 		slot = q.newEntry(item)
 	}
-	if q.entries[slot].where == nowhere {
-		e := &q.entries[slot]
+	if e := q.entries.at(slot); e.where == nowhere {
+		if !e.processing {
+			q.idle-- // an idle entry comes back
+		}
 		e.priority, e.order = priority, q.takeOrder()
 		return q.place(slot, readyAt)
 	}
@@ -53,7 +55,7 @@ func (q *PriorityQueue[T]) place(slot int32, readyAt time.Time) (first bool) {
 		q.makeReady(slot)
 		return false
 	}
-	e := &q.entries[slot]
+	e := q.entries.at(slot)
 	e.readyAt, e.where = readyAt, inWaiting
 	q.waiting.push(slot)
 	return q.waiting.top() == slot
@@ -63,7 +65,7 @@ func (q *PriorityQueue[T]) place(slot int32, readyAt time.Time) (first bool) {
 // earlier ready time win. A raised priority takes a new order, so the item
 // goes to the back of its new priority, as in controller-runtime.
 func (q *PriorityQueue[T]) update(slot int32, priority int, readyAt time.Time) (earlier bool) {
-	e := &q.entries[slot]
+	e := q.entries.at(slot)
 	raised := priority > e.priority
 	if raised {
 		e.priority, e.order = priority, q.takeOrder()
@@ -98,7 +100,7 @@ func (q *PriorityQueue[T]) update(slot int32, priority int, readyAt time.Time) (
 // makeReady makes an entry that is in no heap ready: into the ready heap,
 // or held if a worker is processing its item.
 func (q *PriorityQueue[T]) makeReady(slot int32) {
-	e := &q.entries[slot]
+	e := q.entries.at(slot)
 	e.readyAt = time.Time{}
 	q.metrics.add(e.item)
 	if e.processing {
@@ -112,7 +114,7 @@ func (q *PriorityQueue[T]) makeReady(slot int32) {
 
 // pushReady puts an entry into the ready heap and wakes one Get.
 func (q *PriorityQueue[T]) pushReady(slot int32) {
-	q.entries[slot].where = inReady
+	q.entries.at(slot).where = inReady
 	q.ready.push(slot)
 	q.cond.Signal()
 }
@@ -125,11 +127,11 @@ func (q *PriorityQueue[T]) moveDue(now time.Time) time.Time {
 	defer q.mu.Unlock()
 	for q.waiting.len() > 0 && !q.shuttingDown {
 		slot := q.waiting.top()
-		if readyAt := q.entries[slot].readyAt; readyAt.After(now) {
+		if readyAt := q.entries.at(slot).readyAt; readyAt.After(now) {
 			return readyAt
 		}
 		q.waiting.pop()
-		q.entries[slot].order = q.takeOrder()
+		q.entries.at(slot).order = q.takeOrder()
 		q.makeReady(slot)
 	}
 	return time.Time{}
@@ -141,24 +143,35 @@ func (q *PriorityQueue[T]) takeOrder() uint64 {
 	return q.nextOrder
 }
 
-// newEntry returns a fresh entry for item, reusing a freed slot if any.
-// It may grow the slab: pointers into entries taken before are invalid.
+// newEntry returns a fresh entry for item, idle, reusing a freed slot if any.
 func (q *PriorityQueue[T]) newEntry(item T) int32 {
-	var slot int32
-	if n := len(q.free); n > 0 {
-		slot, q.free = q.free[n-1], q.free[:n-1]
-	} else {
-		q.entries = append(q.entries, pqEntry[T]{})
-		slot = int32(len(q.entries) - 1)
-	}
-	q.entries[slot] = pqEntry[T]{item: item}
+	slot := q.entries.alloc()
+	*q.entries.at(slot) = pqEntry[T]{item: item}
 	q.slots[item] = slot
+	q.idle++ // until it is placed
 	return slot
+}
+
+// goIdle notes that the entry in slot is neither queued nor processing any
+// more. It keeps the entry, so that adding its item again finds it, until
+// idle entries are more than maxIdleItems and more than the others; then
+// it forgets them all, which costs as much as the Dones that made them
+// idle did.
+func (q *PriorityQueue[T]) goIdle() {
+	q.idle++
+	if q.idle <= maxIdleItems || 2*q.idle <= len(q.slots) {
+		return
+	}
+	for _, slot := range q.slots {
+		if e := q.entries.at(slot); e.where == nowhere && !e.processing {
+			q.release(slot)
+		}
+	}
+	q.idle = 0
 }
 
 // release forgets an entry that is neither queued nor processing.
 func (q *PriorityQueue[T]) release(slot int32) {
-	delete(q.slots, q.entries[slot].item)
-	q.entries[slot] = pqEntry[T]{}
-	q.free = append(q.free, slot)
+	delete(q.slots, q.entries.at(slot).item)
+	q.entries.release(slot)
 }

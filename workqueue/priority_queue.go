@@ -65,12 +65,12 @@ type PriorityQueue[T comparable] struct {
 	lifecycle[T] // the lock, the in-progress count (entries with processing set) and shutdown
 
 	// lifecycle.mu guards the fields below.
-	slots     map[T]int32  // the entry of every item queued, waiting or processing
-	entries   []pqEntry[T] // the slab the slots point into
-	free      []int32      // unused slots of entries
-	ready     slotHeap     // highest priority first, then lowest order
-	waiting   slotHeap     // earliest readyAt first
-	nextOrder uint64       // the order the next add gets
+	slots     map[T]int32      // the entry of every item queued, waiting or processing, and of some idle ones
+	idle      int              // entries neither queued nor processing, kept for their item's next add
+	entries   slab[pqEntry[T]] // the entries the slots point into
+	ready     readySet         // highest priority first, then lowest order
+	waiting   slotHeap         // earliest readyAt first
+	nextOrder uint64           // the order the next add gets
 
 	limiter RateLimiter[T]
 	wake    chan struct{} // capacity 1: the earliest ready time moved earlier
@@ -89,8 +89,7 @@ func NewPriorityQueue[T comparable](limiter RateLimiter[T], cfg QueueConfig) *Pr
 		wake:    make(chan struct{}, 1),
 	}
 	q.init(cfg)
-	q.ready.less = q.lessReady
-	q.ready.moved = q.setPos
+	q.ready.init(q.lessReady, q.setPos)
 	q.waiting.less = q.lessWaiting
 	q.waiting.moved = q.setPos
 	q.wg.Go(func() { runTimerLoop(q.stopCh, q.wake, q.moveDue) })
@@ -99,7 +98,7 @@ func NewPriorityQueue[T comparable](limiter RateLimiter[T], cfg QueueConfig) *Pr
 
 // lessReady orders the ready heap: higher priority, then earlier order.
 func (q *PriorityQueue[T]) lessReady(a, b int32) bool {
-	ea, eb := &q.entries[a], &q.entries[b]
+	ea, eb := q.entries.at(a), q.entries.at(b)
 	if ea.priority != eb.priority {
 		return ea.priority > eb.priority
 	}
@@ -108,14 +107,14 @@ func (q *PriorityQueue[T]) lessReady(a, b int32) bool {
 
 // lessWaiting orders the waiting heap: earlier ready time, then as ready.
 func (q *PriorityQueue[T]) lessWaiting(a, b int32) bool {
-	ea, eb := &q.entries[a], &q.entries[b]
+	ea, eb := q.entries.at(a), q.entries.at(b)
 	if !ea.readyAt.Equal(eb.readyAt) {
 		return ea.readyAt.Before(eb.readyAt)
 	}
 	return q.lessReady(a, b)
 }
 
-func (q *PriorityQueue[T]) setPos(slot int32, pos int) { q.entries[slot].pos = pos }
+func (q *PriorityQueue[T]) setPos(slot int32, pos int) { q.entries.at(slot).pos = pos }
 
 // AddWithOpts adds items as o says. After shutdown it does nothing.
 func (q *PriorityQueue[T]) AddWithOpts(o AddOpts, items ...T) {
@@ -183,7 +182,7 @@ func (q *PriorityQueue[T]) GetWithPriority() (item T, priority int, shutdown boo
 	if q.ready.len() == 0 {
 		return item, 0, true
 	}
-	e := &q.entries[q.ready.pop()]
+	e := q.entries.at(q.ready.pop())
 	e.where, e.processing = nowhere, true
 	q.startProcessing(e.item)
 	q.trace(trace.Got, e.item, q.ready.len(), e.priority, 0)
@@ -197,10 +196,10 @@ func (q *PriorityQueue[T]) Done(item T) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	slot, ok := q.slots[item]
-	if !ok || !q.entries[slot].processing {
+	if !ok || !q.entries.at(slot).processing {
 		return
 	}
-	e := &q.entries[slot]
+	e := q.entries.at(slot)
 	e.processing = false
 	q.trace(trace.Done, item, q.ready.len(), e.priority, 0)
 	switch e.where {
@@ -208,7 +207,7 @@ func (q *PriorityQueue[T]) Done(item T) {
 		q.pushReady(slot) // at the place its add gave it
 		q.trace(trace.Requeued, item, q.ready.len(), e.priority, 0)
 	case nowhere:
-		q.release(slot)
+		q.goIdle()
 	}
 	q.finishProcessing(item)
 }
