@@ -27,7 +27,8 @@ func runPairs(b *testing.B, family string) {
 	}
 }
 
-func BenchmarkWorkqueueAddGetDone(b *testing.B) { runPairs(b, "WorkqueueAddGetDone") }
+func BenchmarkWorkqueueAddGetDone(b *testing.B)     { runPairs(b, "WorkqueueAddGetDone") }
+func BenchmarkPriorityQueueAddGetDone(b *testing.B) { runPairs(b, "PriorityQueueAddGetDone") }
 func BenchmarkWorkqueueAddRateLimitedForget(b *testing.B) {
 	runPairs(b, "WorkqueueAddRateLimitedForget")
 }

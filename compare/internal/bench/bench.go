@@ -31,6 +31,9 @@ func Pairs() []Pair {
 	for _, p := range []int{1, 4, 16} {
 		out = append(out, Pair{"WorkqueueAddGetDone/producers=" + strconv.Itoa(p), queueKS(p), queueCG(p)})
 	}
+	for _, p := range []int{1, 4} {
+		out = append(out, Pair{"PriorityQueueAddGetDone/producers=" + strconv.Itoa(p), priorityKS(p), priorityCR(p)})
+	}
 	out = append(out,
 		Pair{"WorkqueueAddRateLimitedForget", rateLimitedKS, rateLimitedCG},
 		Pair{"WorkqueueAddAfter100k", addAfterKS, addAfterCG},

@@ -7,6 +7,7 @@ import (
 
 	ksq "github.com/kitchensync/kitchensync/workqueue"
 	cgq "k8s.io/client-go/util/workqueue"
+	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
 )
 
 // The Add/Get/Done workload: queueAdds adds over queueKeys distinct keys
@@ -71,6 +72,19 @@ func queueKS(producers int) func(*testing.B) {
 
 func queueCG(producers int) func(*testing.B) {
 	return queueBench(producers, func() basicQueue { return cgq.NewTyped[string]() })
+}
+
+// priorityKS and priorityCR are the Add/Get/Done workload on the priority
+// queues, kitchensync's and controller-runtime's (whose controllers use it
+// when UsePriorityQueue is on); every add has the default priority, and
+// neither queue records metrics.
+func priorityKS(producers int) func(*testing.B) {
+	return queueBench(producers, func() basicQueue { return ksq.NewPriorityQueue[string](nil, ksq.QueueConfig{}) })
+}
+
+func priorityCR(producers int) func(*testing.B) {
+	// An empty name turns controller-runtime's metrics off.
+	return queueBench(producers, func() basicQueue { return priorityqueue.New[string]("") })
 }
 
 // rateLimited is AddRateLimited then Forget of one of 1,000 keys per op,
