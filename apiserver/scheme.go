@@ -190,6 +190,7 @@ type Scheme struct {
 	byGVK  map[GroupVersionKind]KindInfo
 	byGVR  map[GroupVersionResource]GroupVersionKind
 	byType map[reflect.Type]GroupVersionKind
+	served map[GroupVersionResource]ServedVersion // see served_version.go
 }
 
 // NewScheme returns an empty scheme.

@@ -89,9 +89,13 @@ func LeaseKind() apiserver.KindInfo {
 	}
 }
 
-// Register registers every built-in kind in s, all or nothing.
+// Register registers every built-in kind in s, all or nothing, and
+// serves Events in events.k8s.io/v1 too ([EventsV1]).
 func Register(s *apiserver.Scheme) error {
-	return s.Register(LeaseKind(), EventKind())
+	if err := s.Register(LeaseKind(), EventKind()); err != nil {
+		return err
+	}
+	return s.RegisterServedVersion(EventsV1())
 }
 
 // microTimeFormat is Kubernetes' MicroTime on the wire: RFC 3339 with

@@ -17,6 +17,9 @@ import (
 // without a body, from the query; all are checked before anything
 // changes.
 func (h *Handler) delete(w http.ResponseWriter, r *http.Request, t target) error {
+	if t.served != nil {
+		return h.deleteServed(w, r, t)
+	}
 	opts, err := h.readDeleteOptions(w, r)
 	if err != nil {
 		return err
@@ -45,6 +48,9 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request, t target) error
 // asks for, as a list is answered (JSON, protobuf, a Table). An Accept the
 // server cannot answer is 406 before anything is deleted.
 func (h *Handler) deleteCollection(w http.ResponseWriter, r *http.Request, t target) error {
+	if t.served != nil {
+		return h.deleteCollectionServed(w, r, t)
+	}
 	as, err := negotiateObject(r, t.info)
 	if err != nil {
 		return err

@@ -59,6 +59,8 @@ type (
 		Namespaced   bool     `json:"namespaced"`
 		Kind         string   `json:"kind"`
 		Verbs        []string `json:"verbs"`
+		// ShortNames are the abbreviations kubectl takes ("ev").
+		ShortNames []string `json:"shortNames,omitempty"`
 		// StorageVersionHash tells clients (the storage version migrator)
 		// when the stored version changes: a hash of group, version and
 		// kind.
@@ -154,7 +156,7 @@ func (h *Handler) groupList() (any, error) {
 // groupNames returns the named groups of the scheme, sorted.
 func (h *Handler) groupNames() []string {
 	var names []string
-	for _, k := range h.srv.Scheme().Kinds() {
+	for _, k := range h.servedKinds() {
 		if k.Group != "" && !slices.Contains(names, k.Group) {
 			names = append(names, k.Group)
 		}
@@ -166,7 +168,7 @@ func (h *Handler) groupNames() []string {
 // group is /apis/{group}: its versions, most preferred first.
 func (h *Handler) group(name string) (apiGroup, error) {
 	var versions []string
-	for _, k := range h.srv.Scheme().Kinds() {
+	for _, k := range h.servedKinds() {
 		if k.Group == name && !slices.Contains(versions, k.Version) {
 			versions = append(versions, k.Version)
 		}
@@ -190,7 +192,7 @@ func (h *Handler) group(name string) (apiGroup, error) {
 func (h *Handler) resourceList(group, version string) (any, error) {
 	gv := apiserver.GroupVersion{Group: group, Version: version}
 	list := apiResourceList{Kind: "APIResourceList", APIVersion: "v1", GroupVersion: gv.String(), Resources: []apiResource{}}
-	for _, k := range h.srv.Scheme().Kinds() {
+	for _, k := range h.servedKinds() {
 		if k.Group != group || k.Version != version {
 			continue
 		}
@@ -200,7 +202,7 @@ func (h *Handler) resourceList(group, version string) (any, error) {
 		}
 		list.Resources = append(list.Resources, apiResource{
 			Name: k.Resource, SingularName: singular(k.Kind), Namespaced: k.Namespaced, Kind: k.Kind, Verbs: verbs,
-			StorageVersionHash: storageVersionHash(k),
+			ShortNames: builtinShortNames[k.GroupResource()], StorageVersionHash: storageVersionHash(h.storedKind(k)),
 		})
 		if hasFinalize(k) {
 			list.Resources = append(list.Resources, apiResource{
@@ -217,6 +219,35 @@ func (h *Handler) resourceList(group, version string) (any, error) {
 		return nil, errNotFound()
 	}
 	return list, nil
+}
+
+// servedKinds returns every registered kind, then the kinds of the
+// served versions ([apiserver.ServedVersion]): all that discovery lists.
+func (h *Handler) servedKinds() []apiserver.KindInfo {
+	kinds := h.srv.Scheme().Kinds()
+	for _, v := range h.srv.Scheme().ServedVersions() {
+		kinds = append(kinds, v.Info)
+	}
+	return kinds
+}
+
+// storedKind is the kind whose objects k's resource holds: the stored
+// kind of a served version (whose storage version discovery names), or
+// else k.
+func (h *Handler) storedKind(k apiserver.KindInfo) apiserver.KindInfo {
+	if t, ok := h.servedTarget(k.GroupVersionResource()); ok {
+		return t.stored
+	}
+	return k
+}
+
+// builtinShortNames are the short names kube-apiserver's registry gives
+// the built-in resources kitchensync serves, as `kubectl get ev` and
+// `kubectl get ns` use them.
+var builtinShortNames = map[apiserver.GroupResource][]string{
+	{Resource: "events"}:                         {"ev"},
+	{Group: "events.k8s.io", Resource: "events"}: {"ev"},
+	{Resource: "namespaces"}:                     {"ns"},
 }
 
 // singular is the lowercase kind, as a CRD's default singular name.

@@ -173,6 +173,11 @@ type target struct {
 	// subresource is "", "status" or (for namespaces) "finalize".
 	subresource string
 	path        string
+	// served is set for a resource served in a second version (see
+	// served.go): info is then that version's, stored the kind whose
+	// objects it shows.
+	served *apiserver.ServedVersion
+	stored apiserver.KindInfo
 }
 
 // parseTarget reads the path after /apis/{group}/{version}:
@@ -194,6 +199,9 @@ func (h *Handler) parseTarget(gv apiserver.GroupVersion, rest []string) (target,
 	}
 	gvr := apiserver.GroupVersionResource{Group: gv.Group, Version: gv.Version, Resource: rest[0]}
 	info, ok := h.srv.Scheme().KindForResource(gvr)
+	if st, served := h.servedTarget(gvr); !ok && served {
+		t.served, t.stored, info, ok = st.served, st.stored, st.info, true
+	}
 	if !ok || t.namespaced != info.Namespaced && (t.namespaced || len(rest) > 1) {
 		return t, errNotFound()
 	}
@@ -218,10 +226,10 @@ func namespaceSubresource(gv apiserver.GroupVersion, rest []string) bool {
 	return gv.Group == "" && len(rest) == 3 && (rest[2] == "status" || rest[2] == "finalize")
 }
 
-// client returns the server's client for the target's resource and
-// namespace.
+// client returns the server's client for the target's resource (the
+// stored kind's, for a served version) and namespace.
 func (h *Handler) client(t target) *apiserver.ResourceClient {
-	return h.srv.Resource(t.info.GroupVersionResource()).Namespace(t.namespace)
+	return h.srv.Resource(t.storedInfo().GroupVersionResource()).Namespace(t.namespace)
 }
 
 // hasFinalize reports whether a kind has the finalize subresource: the

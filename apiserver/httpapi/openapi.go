@@ -24,7 +24,7 @@ func (h *Handler) openAPIRoot() (any, error) {
 		ServerRelativeURL string `json:"serverRelativeURL"`
 	}
 	paths := make(map[string]entry)
-	for _, k := range h.srv.Scheme().Kinds() {
+	for _, k := range h.servedKinds() {
 		p := groupVersionPath(k.Group, k.Version)
 		paths[p] = entry{ServerRelativeURL: "/openapi/v3/" + p}
 	}
@@ -44,7 +44,7 @@ func groupVersionPath(group, version string) string {
 // /openapi/v3/api/v1).
 func (h *Handler) openAPIGroupVersion(gvPath string) (any, error) {
 	paths, schemas := make(map[string]any), make(map[string]any)
-	for _, k := range h.srv.Scheme().Kinds() {
+	for _, k := range h.servedKinds() {
 		if groupVersionPath(k.Group, k.Version) != gvPath {
 			continue
 		}

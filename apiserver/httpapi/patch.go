@@ -12,6 +12,9 @@ import (
 // the real server. A server-side apply that creates the object is 201
 // Created, any other patch 200.
 func (h *Handler) patch(w http.ResponseWriter, r *http.Request, t target) error {
+	if t.served != nil {
+		return h.patchServed(w, r, t)
+	}
 	pt := apiserver.PatchType(mediaType(r))
 	smp := pt == apiserver.StrategicMergePatchType && t.info.StrategicMergePatch
 	if pt != apiserver.MergePatchType && pt != apiserver.JSONPatchType && pt != apiserver.ApplyPatchType && !smp {

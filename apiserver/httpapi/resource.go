@@ -45,7 +45,7 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 		err = errMethodNotAllowed(w, r.Method, t.path, http.MethodGet, http.MethodPut, http.MethodPatch, http.MethodDelete)
 	}
 	if err != nil {
-		writeResourceError(w, r, t.info, err)
+		writeResourceError(w, r, t.info, servedError(t, err))
 	}
 }
 
@@ -60,6 +60,9 @@ func errVerbNotServed() error {
 
 // list answers GET on a collection: a list, or with watch=true a watch.
 func (h *Handler) list(w http.ResponseWriter, r *http.Request, t target) error {
+	if t.served != nil {
+		return h.listServed(w, r, t)
+	}
 	opts, watch, err := listOptions(r.URL.Query())
 	if err != nil {
 		return err
@@ -107,6 +110,9 @@ func (h *Handler) writeList(w http.ResponseWriter, info apiserver.KindInfo, as r
 // watch one object, watch the collection with the field selector
 // metadata.name), and of the query only resourceVersion counts.
 func (h *Handler) get(w http.ResponseWriter, r *http.Request, t target) error {
+	if t.served != nil {
+		return h.getServed(w, r, t)
+	}
 	as, err := negotiateObject(r, t.info)
 	if err != nil {
 		return err
@@ -183,6 +189,9 @@ func (h *Handler) readObject(w http.ResponseWriter, r *http.Request, t target) (
 // only a create does, since an update's body does not say which
 // finalizers are new.)
 func (h *Handler) create(w http.ResponseWriter, r *http.Request, t target) error {
+	if t.served != nil {
+		return h.createServed(w, r, t)
+	}
 	dry, err := dryRun(r.URL.Query(), "CreateOptions")
 	if err != nil {
 		return err
@@ -205,6 +214,9 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request, t target) error
 // stored object, or 201 when the PUT created it (see
 // [apiserver.KindInfo.AllowCreateOnUpdate]).
 func (h *Handler) update(w http.ResponseWriter, r *http.Request, t target) error {
+	if t.served != nil {
+		return h.updateServed(w, r, t)
+	}
 	dry, err := dryRun(r.URL.Query(), "UpdateOptions")
 	if err != nil {
 		return err

@@ -89,6 +89,9 @@ const watchBatchBytes = 64 << 10
 // eventLine is the bytes of one event on the wire (not to be changed: it
 // may be shared); an error (the event cannot be encoded) ends the watch.
 func (h *Handler) eventLine(t target, ev apiserver.Event, as representation) ([]byte, error) {
+	if t.served != nil {
+		return h.servedEventLine(t, ev, as)
+	}
 	switch as {
 	case asObject:
 		return h.encoded.line(h.srv, ev)
@@ -130,7 +133,7 @@ type watchStart struct {
 // starts as asked instead.
 func (h *Handler) startWatch(ctx context.Context, t target, opts apiserver.ListOptions, as representation) (watchStart, error) {
 	c := h.client(t)
-	if !sharedInitialEvents(opts, as) {
+	if !sharedInitialEvents(opts, as) || t.served != nil {
 		wi, err := c.Watch(ctx, opts)
 		return watchStart{wi: wi}, err
 	}

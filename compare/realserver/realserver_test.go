@@ -98,7 +98,10 @@ func judge(t *testing.T, key string, st step, diff string) (string, bool) {
 func newKitchensync(t *testing.T) *apiserver.Server {
 	t.Helper()
 	srv := apiservertest.NewServerWithOptions(t, apiserver.Options{DisableNamespaceController: true})
-	if err := srv.Scheme().Register(builtin.NamespaceKind(), builtin.LeaseKind(), builtin.EventKind()); err != nil {
+	if err := srv.Scheme().Register(builtin.NamespaceKind()); err != nil {
+		t.Fatal(err)
+	}
+	if err := builtin.Register(srv.Scheme()); err != nil {
 		t.Fatal(err)
 	}
 	namespaces := apiserver.NewClient[*builtin.Namespace](srv)

@@ -1,0 +1,286 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+)
+
+// A resource served in a second version ([apiserver.ServedVersion], such
+// as events.k8s.io/v1 Events beside core/v1's) is the stored kind's
+// objects seen through a pair of conversions: a read converts what the
+// stored kind's client returns; a write decodes the body in the served
+// version, converts it, checks it against the served version's own rules
+// and writes it as the stored kind. Tables are the stored kind's, as
+// kube-apiserver prints both versions with one printer. Errors name the
+// served group ("events.events.k8s.io").
+
+// storedInfo is the kind whose objects t's requests read and write: the
+// stored kind of a served version, or else t's own.
+func (t target) storedInfo() apiserver.KindInfo {
+	if t.served != nil {
+		return t.stored
+	}
+	return t.info
+}
+
+// servedTarget finds the served version at gvr, for parseTarget.
+func (h *Handler) servedTarget(gvr apiserver.GroupVersionResource) (target, bool) {
+	v, ok := h.srv.Scheme().ServedVersionForResource(gvr)
+	if !ok {
+		return target{}, false
+	}
+	stored, ok := h.srv.Scheme().KindForGVK(v.Stored)
+	if !ok {
+		return target{}, false
+	}
+	return target{info: v.Info, stored: stored, served: &v}, true
+}
+
+// listServed lists, or watches, a served version's objects: its field
+// selector translated to the stored kind's names, each object converted.
+func (h *Handler) listServed(w http.ResponseWriter, r *http.Request, t target) error {
+	opts, watch, err := listOptions(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	if opts.FieldSelector, err = t.served.StoredFieldSelector(opts.FieldSelector); err != nil {
+		return err
+	}
+	as, err := negotiateObject(r, t.info)
+	switch {
+	case err != nil:
+		return err
+	case watch:
+		return h.watch(w, r, t, opts, as)
+	}
+	list, err := h.client(t).List(r.Context(), opts)
+	if err != nil {
+		return err
+	}
+	return h.writeServedList(w, t, as, list)
+}
+
+// writeServedList sends list, of stored objects, as writeList does: a
+// Table of the stored kind, or the served version's list (EventList),
+// each item converted.
+func (h *Handler) writeServedList(w http.ResponseWriter, t target, as representation, list *apiserver.List) error {
+	if as == asTable {
+		return h.writeList(w, t.stored, as, list)
+	}
+	out := &apiserver.List{TypeMeta: t.info.TypeMeta(), ListMeta: list.ListMeta, Items: make([]apiserver.Object, len(list.Items))}
+	out.Kind += "List"
+	for i, item := range list.Items {
+		out.Items[i] = t.served.FromStored(item)
+	}
+	return h.writeList(w, t.info, as, out)
+}
+
+// getServed answers GET on a served version's object.
+func (h *Handler) getServed(w http.ResponseWriter, r *http.Request, t target) error {
+	as, err := negotiateObject(r, t.info)
+	if err != nil {
+		return err
+	}
+	rv := r.URL.Query().Get("resourceVersion")
+	obj, err := h.client(t).Get(r.Context(), t.name, apiserver.GetOptions{ResourceVersion: rv})
+	if err != nil {
+		return err
+	}
+	if as == asTable {
+		meta := apiserver.ListMeta{ResourceVersion: obj.GetObjectMeta().ResourceVersion}
+		writeJSON(w, http.StatusOK, h.table(t.stored, meta, obj))
+		return nil
+	}
+	writeObject(w, r, t.info, http.StatusOK, t.served.FromStoredObject(obj))
+	return nil
+}
+
+// readStored reads a create or update body in the served version and
+// returns it converted to the stored kind, in the request's namespace.
+func (h *Handler) readStored(w http.ResponseWriter, r *http.Request, t target) (apiserver.Object, error) {
+	obj, err := h.readObject(w, r, t)
+	if err != nil {
+		return nil, err
+	}
+	stored := t.served.ToStored(obj)
+	if m := stored.GetObjectMeta(); m.Namespace == "" && t.info.Namespaced {
+		m.Namespace = t.namespace
+	}
+	return stored, nil
+}
+
+// createServed answers POST on a served version's collection: the body is
+// held to the served version's create rules before the stored kind's.
+func (h *Handler) createServed(w http.ResponseWriter, r *http.Request, t target) error {
+	dry, err := dryRun(r.URL.Query(), "CreateOptions")
+	if err != nil {
+		return err
+	}
+	stored, err := h.readStored(w, r, t)
+	if err != nil {
+		return err
+	}
+	if err := t.validateCreate(stored); err != nil {
+		return err
+	}
+	warn(w, apiserver.FinalizerWarnings(stored.GetObjectMeta().Finalizers, nil))
+	out, err := h.client(t).Create(r.Context(), stored, apiserver.CreateOptions{DryRun: dry, FieldManager: fieldManager(r)})
+	if err != nil {
+		return err
+	}
+	writeObject(w, r, t.info, http.StatusCreated, t.served.FromStoredObject(out))
+	return nil
+}
+
+// validateCreate and validateUpdate run the served version's own rules
+// on obj, in its stored form. Their errors name the stored kind ("Event",
+// not "Event.events.k8s.io"), as kube-apiserver's do: it validates the
+// internal form of the object.
+func (t target) validateCreate(obj apiserver.Object) error {
+	if t.served.ValidateCreate == nil {
+		return nil
+	}
+	return t.served.ValidateCreate(obj).ToError(t.stored.GroupKind(), obj.GetObjectMeta().Name)
+}
+
+func (t target) validateUpdate(obj, old apiserver.Object) error {
+	if t.served.ValidateUpdate == nil {
+		return nil
+	}
+	return t.served.ValidateUpdate(obj, old).ToError(t.stored.GroupKind(), obj.GetObjectMeta().Name)
+}
+
+// updateServed answers PUT on a served version's object.
+func (h *Handler) updateServed(w http.ResponseWriter, r *http.Request, t target) error {
+	dry, err := dryRun(r.URL.Query(), "UpdateOptions")
+	if err != nil {
+		return err
+	}
+	stored, err := h.readStored(w, r, t)
+	if err != nil {
+		return err
+	}
+	opts := apiserver.UpdateOptions{DryRun: dry, FieldManager: fieldManager(r)}
+	out, err := h.writeOver(r.Context(), t, opts, func(apiserver.Object) (apiserver.Object, error) {
+		return stored.DeepCopyObject(), nil
+	})
+	if err != nil {
+		return err
+	}
+	writeObject(w, r, t.info, http.StatusOK, t.served.FromStoredObject(out))
+	return nil
+}
+
+// writeOver stores next(old), the new stored form of the object as it is
+// now (old, nil if there is none), by the rules of an update: as
+// kube-apiserver does it, a stale resourceVersion is 409 Conflict before
+// any validation; otherwise the served version's update rules (or its
+// create rules, for a missing object) judge the change before the stored
+// kind's. The write is made conditional on old's resourceVersion, so
+// that the rules judged what it replaces, and is tried again (read,
+// judged, written) if another writer came first: a write that named a
+// resourceVersion, now stale, then gets its 409.
+func (h *Handler) writeOver(ctx context.Context, t target, opts apiserver.UpdateOptions,
+	next func(old apiserver.Object) (apiserver.Object, error)) (apiserver.Object, error) {
+	c := h.client(t)
+	for attempt := 0; ; attempt++ {
+		old, err := c.Get(ctx, t.name, apiserver.GetOptions{})
+		if err != nil && !apiserver.IsNotFound(err) {
+			return nil, err
+		}
+		obj, err := next(old)
+		if err != nil {
+			return nil, err
+		}
+		m, conditioned := obj.GetObjectMeta(), false
+		switch {
+		case old == nil:
+			err = t.validateCreate(obj)
+		case m.ResourceVersion == "" || m.ResourceVersion == old.GetObjectMeta().ResourceVersion:
+			m.ResourceVersion, conditioned = old.GetObjectMeta().ResourceVersion, true
+			err = t.validateUpdate(obj, old)
+		}
+		if err != nil {
+			return nil, err
+		}
+		out, err := c.Update(ctx, obj, opts)
+		if apiserver.IsConflict(err) && conditioned && attempt < maxWriteAttempts {
+			continue
+		}
+		return out, err
+	}
+}
+
+// maxWriteAttempts is how often writeOver tries again after losing a race.
+const maxWriteAttempts = 5
+
+// patchServed answers PATCH on a served version's object: the patch
+// applies to the object in the served version's form, and the result is
+// written as an update. Server-side apply is not served here: its field
+// ownership is kept in the stored kind's field names.
+func (h *Handler) patchServed(w http.ResponseWriter, r *http.Request, t target) error {
+	pt := apiserver.PatchType(mediaType(r))
+	if pt != apiserver.MergePatchType && pt != apiserver.JSONPatchType &&
+		(pt != apiserver.StrategicMergePatchType || !t.info.StrategicMergePatch) {
+		return newStatusError(http.StatusUnsupportedMediaType, reasonUnsupportedMediaType,
+			"the body of the request was in an unknown format - accepted media types include: "+
+				strings.Join([]string{string(apiserver.JSONPatchType), string(apiserver.MergePatchType),
+					string(apiserver.StrategicMergePatchType)}, ", "))
+	}
+	popts, err := patchOptions(r, pt)
+	if err != nil {
+		return err
+	}
+	data, err := h.readBody(w, r)
+	if err != nil {
+		return err
+	}
+	opts := apiserver.UpdateOptions{DryRun: popts.DryRun, FieldManager: popts.FieldManager}
+	out, err := h.writeOver(r.Context(), t, opts, func(old apiserver.Object) (apiserver.Object, error) {
+		if old == nil {
+			return nil, apiserver.NewNotFound(t.stored.GroupResource(), t.name)
+		}
+		next, err := apiserver.PatchObject(t.info, t.served.FromStoredObject(old), pt, data)
+		if err != nil {
+			return nil, err
+		}
+		return t.served.ToStored(next), nil
+	})
+	if err != nil {
+		return err
+	}
+	writeObject(w, r, t.info, http.StatusOK, t.served.FromStoredObject(out))
+	return nil
+}
+
+// servedError rewrites an error of the stored kind's client so that it
+// names the served version's resource, as a real server's errors name
+// the resource of the request: `events "x" not found` becomes
+// `events.events.k8s.io "x" not found`. Invalid errors keep the stored
+// kind, as kube-apiserver's do (see validateCreate).
+func servedError(t target, err error) error {
+	var se *apiserver.StatusError
+	if t.served == nil || !errors.As(err, &se) || se == pageNotFound {
+		return err
+	}
+	out := *se
+	st := &out.ErrStatus
+	d := st.Details
+	if d == nil || d.Group != t.stored.Group || d.Kind != t.stored.Resource {
+		return err
+	}
+	copied := *d
+	copied.Group = t.info.Group
+	st.Details = &copied
+	from, to := t.stored.GroupResource().String()+` "`, t.info.GroupResource().String()+` "`
+	if rest, ok := strings.CutPrefix(st.Message, from); ok {
+		st.Message = to + rest
+	} else {
+		st.Message = strings.Replace(st.Message, " on "+from, " on "+to, 1)
+	}
+	return &out
+}

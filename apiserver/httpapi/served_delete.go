@@ -1,0 +1,72 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+)
+
+// deleteServed answers DELETE on a served version's object as delete does
+// for a kind: the object converted, or a Success Status naming the served
+// version's group.
+func (h *Handler) deleteServed(w http.ResponseWriter, r *http.Request, t target) error {
+	opts, err := h.readDeleteOptions(w, r)
+	if err != nil {
+		return err
+	}
+	obj, gone, err := h.client(t).DeleteObject(r.Context(), t.name, opts)
+	switch {
+	case err != nil:
+		return err
+	case gone:
+		writeObject(w, r, t.info, http.StatusOK, successStatus(t.info, obj.GetObjectMeta()))
+	case opts.OrphanDependents != nil && !*opts.OrphanDependents:
+		writeObject(w, r, t.info, http.StatusAccepted, t.served.FromStoredObject(obj))
+	default:
+		writeObject(w, r, t.info, http.StatusOK, t.served.FromStoredObject(obj))
+	}
+	return nil
+}
+
+// deleteCollectionServed answers DELETE on a served version's collection
+// as deleteCollection does for a kind, the list in the served version
+// (or the stored kind's Table).
+func (h *Handler) deleteCollectionServed(w http.ResponseWriter, r *http.Request, t target) error {
+	as, err := negotiateObject(r, t.info)
+	if err != nil {
+		return err
+	}
+	opts, err := h.readDeleteOptions(w, r)
+	if err != nil {
+		return err
+	}
+	listOpts, _, err := listOptions(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	if listOpts.FieldSelector, err = t.served.StoredFieldSelector(listOpts.FieldSelector); err != nil {
+		return err
+	}
+	list, err := h.client(t).DeleteCollection(r.Context(), opts, listOpts)
+	if err != nil {
+		return err
+	}
+	return h.writeServedList(w, t, as, list)
+}
+
+// servedEventLine is eventLine for a watch of a served version: each
+// object converted (a bookmark's too), a table row the stored kind's.
+func (h *Handler) servedEventLine(t target, ev apiserver.Event, as representation) ([]byte, error) {
+	if as == asTable {
+		st := t
+		st.info, st.served = t.stored, nil
+		return encodeLine(h.eventBody(st, ev, as))
+	}
+	if ev.Type != apiserver.EventError {
+		ev.Object = t.served.FromStoredObject(ev.Object)
+	}
+	if as == asProtobuf {
+		return protobufFrame(t.info, ev)
+	}
+	return encodeLine(watchEvent{Type: ev.Type, Object: ev.Object})
+}
