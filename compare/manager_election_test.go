@@ -33,9 +33,9 @@ func TestManagerLeaderElectionAndEvents(t *testing.T) {
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Metrics: metricsserver.Options{BindAddress: "0"},
 		LeaderElection: true, LeaderElectionID: "painter-lock", LeaderElectionNamespace: "default"})
 	require.NoError(t, err)
-	// The newer GetEventRecorder writes events.k8s.io/v1, which kitchensync
-	// does not serve yet; this one writes core/v1 Events.
-	//lint:ignore SA1019 core/v1 Events are what kitchensync serves and kubectl events lists
+	// This older recorder writes core/v1 Events; the newer GetEventRecorder
+	// writes events.k8s.io/v1 (see TestManagerEventsV1Recorder).
+	//lint:ignore SA1019 the older recorder is the one under test here
 	recorder := mgr.GetEventRecorderFor("painter")
 	reconciled := make(chan string, 10)
 	err = ctrl.NewControllerManagedBy(mgr).For(newWidget()).Named("elected-painter").WithOptions(rerunnable).

@@ -2,7 +2,8 @@
 // with their real names and field names, for registration in an
 // [apiserver.Scheme] in one call ([Register]): [Lease]
 // (coordination.k8s.io/v1), the lock of leader election, and [Event]
-// (core/v1), the notes a controller leaves on the objects it works on.
+// (core/v1, served in events.k8s.io/v1 too), the notes a controller
+// leaves on the objects it works on.
 //
 // In the kitchen, a Lease is the chef's hat on its hook: whoever wears it
 // runs the pass, and must show it off every few seconds (renew it), or
@@ -23,4 +24,21 @@
 //
 // Lease has no status subresource, as in Kubernetes; its spec is written
 // with plain updates, guarded by resourceVersion like any other.
+//
+// # Events in two versions
+//
+// Kubernetes serves one stored Event in two versions: core/v1 (what
+// `kubectl get events`, `kubectl describe` and client-go's tools/record
+// use) and events.k8s.io/v1 (what client-go's tools/events and
+// controller-runtime's GetEventRecorder write). So does [Register]: the
+// stored kind is [Event], and [EventsV1] serves it again as
+// [EventsV1Event], an [apiserver.ServedVersion] that the HTTP front
+// (package apiserver/httpapi) applies. [EventToV1] and [EventFromV1]
+// convert field by field, as Kubernetes does: message is note,
+// involvedObject is regarding, source is deprecatedSource, and so on.
+// Writes in events.k8s.io/v1 are held to the rules of new-style events
+// ([ValidateEventsV1Create], [ValidateEventsV1Update]): eventTime,
+// reportingController, reportingInstance, action and reason required,
+// the deprecated fields unset, and nothing but the series may change
+// afterwards.
 package builtin

@@ -20,8 +20,8 @@ const (
 // one Event whose count and lastTimestamp grow (see package
 // reconcile/record).
 //
-// The field names are core/v1's. The newer events.k8s.io/v1 form
-// (eventTime, series) is carried, not produced.
+// The field names are core/v1's. The same objects are served in
+// events.k8s.io/v1 as [EventsV1Event] (see [EventsV1]).
 type Event struct {
 	apiserver.TypeMeta   `json:",inline"`
 	apiserver.ObjectMeta `json:"metadata"`

@@ -76,11 +76,11 @@ func (f pbField) message() ([]byte, error) { return f.bytes, f.want(protowire.By
 func ptr[T any](v T, err error) (*T, error) { return &v, err }
 
 // timestamp reads a meta/v1 Time or MicroTime message {1: seconds, 2:
-// nanos}. Go's zero time (what client-go sends for an unset Time) stays
-// zero.
+// nanos}. Go's zero time stays zero, and so does an empty message, which
+// is how client-go sends an unset Time (not as the Unix epoch).
 func (f pbField) timestamp() (time.Time, error) {
 	b, err := f.message()
-	if err != nil {
+	if err != nil || len(b) == 0 {
 		return time.Time{}, err
 	}
 	var secs int64

@@ -76,6 +76,15 @@
 // the real server answers it for custom resources; kubectl falls back to
 // a merge patch for those by itself.
 //
+// A kind served in a second version ([apiserver.ServedVersion], such as
+// events.k8s.io/v1 Events beside core/v1's) is served at its own paths,
+// listed in discovery, in its own form: each object converted from the
+// stored kind on the way out, each body converted to it on the way in
+// and held to the version's own rules first; field selectors take the
+// version's names; tables are the stored kind's, as kube-apiserver prints
+// both versions alike. Server-side apply is not served in such a version
+// (415), and its writes record managedFields in the stored kind's names.
+//
 // Simplified: no authentication, no aggregated discovery (kubectl falls back to the
 // older per-group documents), and a deletecollection answers its list in
 // JSON whatever Accept says.
