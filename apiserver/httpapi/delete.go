@@ -46,11 +46,10 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request, t target) error
 // selectors pick, with the options of the body or query, and answers 200
 // with the list of those objects as they were before, in the form Accept
 // asks for, as a list is answered (JSON, protobuf, a Table). An Accept the
-// server cannot answer is 406 before anything is deleted.
+// server cannot answer is 406 before anything is deleted. In a served
+// version, the field selector takes that version's names, and the list
+// is in it.
 func (h *Handler) deleteCollection(w http.ResponseWriter, r *http.Request, t target) error {
-	if t.served != nil {
-		return h.deleteCollectionServed(w, r, t)
-	}
 	as, err := negotiateObject(r, t.info)
 	if err != nil {
 		return err
@@ -60,12 +59,18 @@ func (h *Handler) deleteCollection(w http.ResponseWriter, r *http.Request, t tar
 		return err
 	}
 	listOpts, _, err := listOptions(r.URL.Query())
+	if err == nil && t.served != nil {
+		listOpts.FieldSelector, err = t.served.StoredFieldSelector(listOpts.FieldSelector)
+	}
 	if err != nil {
 		return err
 	}
 	list, err := h.client(t).DeleteCollection(r.Context(), opts, listOpts)
-	if err != nil {
+	switch {
+	case err != nil:
 		return err
+	case t.served != nil:
+		return h.writeServedList(w, t, as, list)
 	}
 	return h.writeList(w, t.info, as, list)
 }

@@ -28,32 +28,6 @@ func (h *Handler) deleteServed(w http.ResponseWriter, r *http.Request, t target)
 	return nil
 }
 
-// deleteCollectionServed answers DELETE on a served version's collection
-// as deleteCollection does for a kind, the list in the served version
-// (or the stored kind's Table).
-func (h *Handler) deleteCollectionServed(w http.ResponseWriter, r *http.Request, t target) error {
-	as, err := negotiateObject(r, t.info)
-	if err != nil {
-		return err
-	}
-	opts, err := h.readDeleteOptions(w, r)
-	if err != nil {
-		return err
-	}
-	listOpts, _, err := listOptions(r.URL.Query())
-	if err != nil {
-		return err
-	}
-	if listOpts.FieldSelector, err = t.served.StoredFieldSelector(listOpts.FieldSelector); err != nil {
-		return err
-	}
-	list, err := h.client(t).DeleteCollection(r.Context(), opts, listOpts)
-	if err != nil {
-		return err
-	}
-	return h.writeServedList(w, t, as, list)
-}
-
 // servedEventLine is eventLine for a watch of a served version: each
 // object converted (a bookmark's too), a table row the stored kind's.
 func (h *Handler) servedEventLine(t target, ev apiserver.Event, as representation) ([]byte, error) {

@@ -155,6 +155,15 @@ func TestEventsV1FieldSelectors(t *testing.T) {
 	if msg := r.Body.(map[string]any)["message"]; r.Code != 400 || msg != "field label not supported: involvedObject.name" {
 		t.Errorf("a core field name in events.k8s.io/v1: %d %v", r.Code, msg)
 	}
+	r = do(t, ts, "DELETE", v1Events+"?fieldSelector=regarding.name%3Da", "")
+	list := r.Body.(map[string]any)
+	if r.Code != 200 || list["kind"] != "EventList" || list["apiVersion"] != "events.k8s.io/v1" ||
+		len(list["items"].([]any)) != 1 || list["items"].([]any)[0].(map[string]any)["regarding"] == nil {
+		t.Errorf("deletecollection in events.k8s.io/v1: %d %s", r.Code, r.Raw)
+	}
+	if code, got := names(coreEvents); code != 200 || !cmp.Equal([]string{"b"}, got) {
+		t.Errorf("after deletecollection, core/v1 lists %d %v, want [b]", code, got)
+	}
 }
 
 // TestEventsV1WatchSeesCoreWrites: a watch in events.k8s.io/v1 sees the
