@@ -51,8 +51,9 @@ var immortalNamespaces = []string{"default", "kube-public", "kube-system"}
 //     "default", "kube-public" and "kube-system" may not be deleted (403).
 //   - The server's namespace controller (see
 //     [Options.DisableNamespaceController]) deletes everything in a
-//     terminating namespace, then removes [FinalizerKubernetes], after
-//     which the namespace goes.
+//     terminating namespace, writes status.conditions
+//     ([NamespaceContentRemaining] and the others) after each pass, then
+//     removes [FinalizerKubernetes], after which the namespace goes.
 //
 // A kind registered there that is not a NamespaceObject gets only the
 // 404 for a missing namespace. (The server knows a namespace by this
@@ -67,6 +68,10 @@ type NamespaceObject interface {
 	NamespaceFinalizers() []string
 	// SetNamespaceFinalizers sets spec.finalizers.
 	SetNamespaceFinalizers(finalizers []string)
+	// NamespaceConditions returns status.conditions.
+	NamespaceConditions() []Condition
+	// SetNamespaceConditions sets status.conditions.
+	SetNamespaceConditions(conditions []Condition)
 }
 
 // checkNamespace is kube-apiserver's NamespaceLifecycle admission of a

@@ -19,11 +19,17 @@ import (
 // namespace as it marked it (Terminating); the events that follow tell
 // the rest.
 //
+// After each pass it writes the namespace's status.conditions, as the
+// real controller does (see namespaceConditions): all five False once
+// the content is gone (just before the namespace goes, so the DELETED
+// event carries them); NamespaceContentRemaining and
+// NamespaceFinalizersRemaining True, naming what remains and the
+// finalizers holding it, while objects wait for their finalizers.
+//
 // Simplified: it deletes object by object, resources in the order of
 // their names (group, then resource) and objects in the order of their
 // names, where the real controller sends one deletecollection per
-// resource in discovery's order; it writes no status conditions
-// (NamespaceContentRemaining and the like) while it waits.
+// resource in discovery's order.
 
 // namespaceAfterLocked returns the name of the namespace the namespace
 // controller must look at after committing ch to resource gr, or "": a
@@ -74,10 +80,12 @@ func (s *Server) syncNamespace(name string) {
 	for _, obj := range s.contentsOf(name) {
 		s.mutate(obj.gr, obj.key, s.deleteContent)
 	}
-	if len(s.contentsOf(name)) > 0 {
+	uid := e.obj.GetObjectMeta().UID
+	remaining := s.contentsOf(name)
+	s.writeNamespaceConditions(ref, uid, remaining)
+	if len(remaining) > 0 {
 		return // held by finalizers: the delete of the last one brings it back here
 	}
-	uid := e.obj.GetObjectMeta().UID
 	s.mutate(ref.gr, ref.key, func(old *entry) (change, error) {
 		if old == nil || old.obj.GetObjectMeta().UID != uid {
 			return change{obj: old}, nil

@@ -15,8 +15,10 @@ import "github.com/kitchensync/kitchensync/apiserver"
 //     in spec.finalizers and the label kubernetes.io/metadata.name.
 //   - Deleting it answers the namespace, now "Terminating"; creating
 //     anything in it is then 403 Forbidden. The server's namespace
-//     controller deletes everything in it and then removes "kubernetes"
-//     (through the finalize subresource), and the namespace goes.
+//     controller deletes everything in it, says in status.conditions what
+//     still holds it (objects waiting for their finalizers), and then
+//     removes "kubernetes" (through the finalize subresource), and the
+//     namespace goes.
 //
 // Without it, a namespace is only a name and any will do, which is what
 // simple tests and lessons want; that is why [Register] leaves it out.
@@ -36,10 +38,15 @@ type NamespaceSpec struct {
 	Finalizers []string `json:"finalizers,omitempty"`
 }
 
-// NamespaceStatus says whether a namespace is "Active" or "Terminating".
-// The server sets it.
+// NamespaceStatus says whether a namespace is "Active" or "Terminating",
+// and, while it is being deleted, what its deletion waits for. The server
+// sets it.
 type NamespaceStatus struct {
 	Phase string `json:"phase,omitempty"`
+	// Conditions are written by the namespace controller while it deletes
+	// the namespace's content (apiserver.NamespaceContentRemaining and the
+	// others).
+	Conditions []apiserver.Condition `json:"conditions,omitempty"`
 }
 
 // NewNamespace returns a Namespace named name.
@@ -53,6 +60,9 @@ func (n *Namespace) DeepCopyObject() apiserver.Object {
 	out.ObjectMeta = n.ObjectMeta.DeepCopy()
 	if n.Spec.Finalizers != nil {
 		out.Spec.Finalizers = append([]string(nil), n.Spec.Finalizers...)
+	}
+	if n.Status.Conditions != nil {
+		out.Status.Conditions = append([]apiserver.Condition(nil), n.Status.Conditions...)
 	}
 	return &out
 }
@@ -69,6 +79,14 @@ func (n *Namespace) NamespaceFinalizers() []string { return n.Spec.Finalizers }
 
 // SetNamespaceFinalizers sets spec.finalizers, for the server.
 func (n *Namespace) SetNamespaceFinalizers(finalizers []string) { n.Spec.Finalizers = finalizers }
+
+// NamespaceConditions returns status.conditions, for the server.
+func (n *Namespace) NamespaceConditions() []apiserver.Condition { return n.Status.Conditions }
+
+// SetNamespaceConditions sets status.conditions, for the server.
+func (n *Namespace) SetNamespaceConditions(conditions []apiserver.Condition) {
+	n.Status.Conditions = conditions
+}
 
 // NamespaceKind returns the registration of [Namespace]: cluster-scoped,
 // resource "namespaces" in core v1 ([apiserver.NamespacesResource]), with

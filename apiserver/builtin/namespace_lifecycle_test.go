@@ -79,7 +79,7 @@ func (f *nsFixture) watchAll(t *testing.T) func() []string {
 				m := ev.Object.GetObjectMeta()
 				text := fmt.Sprintf("%s %s rv=%s", ev.Type, key(m), m.ResourceVersion)
 				if ns, ok := ev.Object.(*builtin.Namespace); ok {
-					text = fmt.Sprintf("%s %s %v", text, ns.Status.Phase, ns.Spec.Finalizers)
+					text = fmt.Sprintf("%s %s %v", text, ns.Status.Phase, ns.Spec.Finalizers) + conditionsTrue(ns)
 				}
 				n, _ := strconv.Atoi(m.ResourceVersion)
 				lines = append(lines, line{n, text})
@@ -92,6 +92,21 @@ func (f *nsFixture) watchAll(t *testing.T) func() []string {
 		}
 		return out
 	}
+}
+
+// conditionsTrue sums up a namespace's status.conditions: how many, and
+// the types of those that are True ("" when it has none).
+func conditionsTrue(ns *builtin.Namespace) string {
+	if len(ns.Status.Conditions) == 0 {
+		return ""
+	}
+	var types []string
+	for _, c := range ns.Status.Conditions {
+		if c.Status == apiserver.ConditionTrue {
+			types = append(types, c.Type)
+		}
+	}
+	return fmt.Sprintf(" conditions=%d true=%v", len(ns.Status.Conditions), types)
 }
 
 func key(m *apiserver.ObjectMeta) string {
@@ -121,7 +136,8 @@ func TestNamespaceControllerEmptiesAndFinalizes(t *testing.T) {
 			"MODIFIED namespaces/team rv=7 Terminating [kubernetes]",
 			"DELETED leases/team/a rv=8",
 			"DELETED leases/team/b rv=9",
-			"DELETED namespaces/team rv=10 Terminating [kubernetes]",
+			"MODIFIED namespaces/team rv=10 Terminating [kubernetes] conditions=5 true=[]",
+			"DELETED namespaces/team rv=11 Terminating [kubernetes] conditions=5 true=[]",
 		}
 		if diff := gocmp.Diff(want, events()); diff != "" {
 			t.Errorf("events (-want +got):\n%s", diff)
@@ -149,6 +165,7 @@ func TestNamespaceWaitsForFinalizersAndRefusesCreates(t *testing.T) {
 			"MODIFIED namespaces/team rv=6 Terminating [kubernetes]",
 			"DELETED leases/team/free rv=7",
 			"MODIFIED leases/team/held rv=8",
+			"MODIFIED namespaces/team rv=9 Terminating [kubernetes] conditions=5 true=[NamespaceContentRemaining NamespaceFinalizersRemaining]",
 		}
 		if diff := gocmp.Diff(want, events()); diff != "" {
 			t.Errorf("events while held (-want +got):\n%s", diff)
@@ -177,8 +194,9 @@ func TestNamespaceWaitsForFinalizersAndRefusesCreates(t *testing.T) {
 			t.Fatal(err)
 		}
 		want = []string{
-			"DELETED leases/team/held rv=9",
-			"DELETED namespaces/team rv=10 Terminating [kubernetes]",
+			"DELETED leases/team/held rv=10",
+			"MODIFIED namespaces/team rv=11 Terminating [kubernetes] conditions=5 true=[]",
+			"DELETED namespaces/team rv=12 Terminating [kubernetes] conditions=5 true=[]",
 		}
 		if diff := gocmp.Diff(want, events()); diff != "" {
 			t.Errorf("events once released (-want +got):\n%s", diff)

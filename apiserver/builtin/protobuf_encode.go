@@ -64,5 +64,12 @@ func appendObjectReference(b []byte, r ObjectReference) []byte {
 func (n *Namespace) MarshalProtobuf() ([]byte, error) {
 	b := kp.AppendMessage(nil, 1, kp.AppendObjectMeta(nil, &n.ObjectMeta))
 	b = kp.AppendMessage(b, 2, kp.AppendStrings(nil, 1, n.Spec.Finalizers))
-	return kp.AppendMessage(b, 3, kp.AppendString(nil, 1, n.Status.Phase)), nil
+	st := kp.AppendString(nil, 1, n.Status.Phase)
+	for _, c := range n.Status.Conditions {
+		// core/v1 NamespaceCondition: type 1, status 2, lastTransitionTime 4, reason 5, message 6.
+		m := kp.AppendString(kp.AppendString(nil, 1, c.Type), 2, string(c.Status))
+		m = kp.AppendMessage(m, 4, kp.AppendTimestamp(nil, c.LastTransitionTime.Time))
+		st = kp.AppendMessage(st, 2, kp.AppendString(kp.AppendString(m, 5, c.Reason), 6, c.Message))
+	}
+	return kp.AppendMessage(b, 3, st), nil
 }

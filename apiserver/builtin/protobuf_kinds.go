@@ -1,5 +1,7 @@
 package builtin
 
+import "github.com/kitchensync/kitchensync/apiserver"
+
 // UnmarshalProtobuf reads l from Kubernetes' protobuf form of a
 // coordination.k8s.io/v1 Lease (the message inside the envelope, as
 // client-go's typed clients send it). Unknown fields are skipped.
@@ -117,7 +119,7 @@ func (s *EventSeries) unmarshalProtobuf(b []byte) error {
 }
 
 // UnmarshalProtobuf reads n from Kubernetes' protobuf form of a core/v1
-// Namespace. Unknown fields (status.conditions among them) are skipped.
+// Namespace. Unknown fields are skipped.
 func (n *Namespace) UnmarshalProtobuf(b []byte) error {
 	return eachField(b, "Namespace", func(f pbField) error {
 		switch f.num {
@@ -137,8 +139,15 @@ func (n *Namespace) UnmarshalProtobuf(b []byte) error {
 		case 3:
 			return decodeEmbedded(f, func(b []byte) error {
 				return eachField(b, "status", func(g pbField) (err error) {
-					if g.num == 1 {
+					switch g.num {
+					case 1:
 						n.Status.Phase, err = g.str()
+					case 2:
+						err = decodeEmbedded(g, func(b []byte) error {
+							c, err := namespaceCondition(b)
+							n.Status.Conditions = append(n.Status.Conditions, c)
+							return err
+						})
 					}
 					return err
 				})
@@ -155,4 +164,26 @@ func decodeEmbedded(f pbField, decode func([]byte) error) error {
 		return err
 	}
 	return decode(b)
+}
+
+// namespaceCondition reads a core/v1 NamespaceCondition.
+func namespaceCondition(b []byte) (c apiserver.Condition, err error) {
+	err = eachField(b, "conditions", func(f pbField) (err error) {
+		switch f.num {
+		case 1:
+			c.Type, err = f.str()
+		case 2:
+			var s string
+			s, err = f.str()
+			c.Status = apiserver.ConditionStatus(s)
+		case 4:
+			c.LastTransitionTime, err = f.time()
+		case 5:
+			c.Reason, err = f.str()
+		case 6:
+			c.Message, err = f.str()
+		}
+		return err
+	})
+	return c, err
 }

@@ -138,6 +138,10 @@ func TestProtobufRoundTrip(t *testing.T) {
 			EventTime: micro, Note: "n"}, &EventsV1Event{}},
 		{"Namespace", &Namespace{ObjectMeta: apiserver.ObjectMeta{Name: "shop", CreationTimestamp: now},
 			Spec: NamespaceSpec{Finalizers: []string{"kubernetes"}}, Status: NamespaceStatus{Phase: "Active"}}, &Namespace{}},
+		{"Namespace, terminating", &Namespace{ObjectMeta: apiserver.ObjectMeta{Name: "shop", CreationTimestamp: now, DeletionTimestamp: &now},
+			Spec: NamespaceSpec{Finalizers: []string{"kubernetes"}}, Status: NamespaceStatus{Phase: "Terminating",
+				Conditions: []apiserver.Condition{{Type: apiserver.NamespaceContentRemaining, Status: apiserver.ConditionTrue,
+					LastTransitionTime: now, Reason: "SomeResourcesRemain", Message: "Some resources are remaining: leases.coordination.k8s.io has 1 resource instances"}}}}, &Namespace{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, err := tc.want.MarshalProtobuf()

@@ -1,0 +1,106 @@
+package builtin_test
+
+import (
+	"strconv"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	gocmp "github.com/google/go-cmp/cmp"
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/builtin"
+)
+
+// namespaceConditions are the five conditions the namespace controller
+// writes, all False (all content removed) at time at, except those in
+// override.
+func namespaceConditions(at time.Time, override ...apiserver.Condition) []apiserver.Condition {
+	conds := []apiserver.Condition{
+		{Type: apiserver.NamespaceDeletionDiscoveryFailure, Status: apiserver.ConditionFalse, Reason: "ResourcesDiscovered", Message: "All resources successfully discovered"},
+		{Type: apiserver.NamespaceDeletionGVParsingFailure, Status: apiserver.ConditionFalse, Reason: "ParsedGroupVersions", Message: "All legacy kube types successfully parsed"},
+		{Type: apiserver.NamespaceDeletionContentFailure, Status: apiserver.ConditionFalse, Reason: "ContentDeleted", Message: "All content successfully deleted, may be waiting on finalization"},
+		{Type: apiserver.NamespaceContentRemaining, Status: apiserver.ConditionFalse, Reason: "ContentRemoved", Message: "All content successfully removed"},
+		{Type: apiserver.NamespaceFinalizersRemaining, Status: apiserver.ConditionFalse, Reason: "ContentRemoved", Message: "All content successfully removed"},
+	}
+	for i := range conds {
+		conds[i].LastTransitionTime = apiserver.NewTime(at)
+		for _, o := range override {
+			if o.Type == conds[i].Type {
+				conds[i] = o
+			}
+		}
+	}
+	return conds
+}
+
+// While objects held by finalizers remain, the namespace controller says
+// so in the namespace's conditions, as kube-controller-manager's does:
+// what remains per resource, and per finalizer. A condition's transition
+// time moves only when its status does. Once the content is gone, all
+// five are False; a namespace held by a finalizer of its own keeps them.
+func TestNamespaceConditions(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newNSFixture(t, apiserver.Options{}, lease("team", "a", "example.com/hold"),
+			lease("team", "b", "example.com/hold", "example.com/audit"), lease("team", "c"))
+		ns := builtin.NewNamespace("held")
+		ns.Spec.Finalizers = []string{"example.com/ns"}
+		if _, err := f.namespaces.Create(f.ctx, ns, apiserver.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		if err := f.namespaces.Delete(f.ctx, "team", apiserver.DeleteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		remaining := func(leases, hold int, audit bool, at time.Time) []apiserver.Condition {
+			msg := "Some finalizers are remaining: "
+			if audit {
+				msg += "example.com/audit in 1 resource instances, "
+			}
+			return namespaceConditions(start,
+				apiserver.Condition{Type: apiserver.NamespaceContentRemaining, Status: apiserver.ConditionTrue, LastTransitionTime: apiserver.NewTime(at),
+					Reason: "SomeResourcesRemain", Message: "Some resources are remaining: leases.coordination.k8s.io has " + strconv.Itoa(leases) + " resource instances"},
+				apiserver.Condition{Type: apiserver.NamespaceFinalizersRemaining, Status: apiserver.ConditionTrue, LastTransitionTime: apiserver.NewTime(at),
+					Reason: "SomeFinalizerRemain", Message: msg + "example.com/hold in " + strconv.Itoa(hold) + " resource instances"})
+		}
+		f.wantConditions(t, "team", remaining(2, 2, true, start))
+
+		time.Sleep(time.Minute)
+		f.release(t, "b")
+		f.wantConditions(t, "team", remaining(1, 1, false, start))
+
+		time.Sleep(time.Minute)
+		f.release(t, "a")
+		if _, err := f.namespaces.Get(f.ctx, "team", apiserver.GetOptions{}); !apiserver.IsNotFound(err) {
+			t.Errorf("team once empty: %v, want 404", err)
+		}
+		if err := f.namespaces.Delete(f.ctx, "held", apiserver.DeleteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		f.wantConditions(t, "held", namespaceConditions(time.Now()))
+	})
+}
+
+// wantConditions compares namespace name's status.conditions with want.
+func (f *nsFixture) wantConditions(t *testing.T, name string, want []apiserver.Condition) {
+	t.Helper()
+	ns, err := f.namespaces.Get(f.ctx, name, apiserver.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := gocmp.Diff(want, ns.Status.Conditions); diff != "" {
+		t.Errorf("%s conditions (-want +got):\n%s", name, diff)
+	}
+}
+
+// release removes the finalizers of lease team/name.
+func (f *nsFixture) release(t *testing.T, name string) {
+	t.Helper()
+	l, err := f.leases.Namespace("team").Get(f.ctx, name, apiserver.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Finalizers = nil
+	if _, err := f.leases.Update(f.ctx, l, apiserver.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
