@@ -47,3 +47,17 @@ func TestCreateOnUpdateCodes(t *testing.T) {
 		t.Errorf("created lease (-want +got):\n%s", diff)
 	}
 }
+
+// A PUT of a missing Event in events.k8s.io/v1 creates it too (201), as
+// the stored core/v1 Event's strategy allows; the next PUT answers 200.
+func TestCreateOnUpdateServedVersion(t *testing.T) {
+	_, ts := eventsServer(t)
+	body := `{"metadata":{"name":"e"},"regarding":{"kind":"Pod","namespace":"default","name":"p"},` +
+		`"eventTime":"2026-12-02T05:00:00.000000Z","reportingController":"kitchensync.io/chef","reportingInstance":"chef-1",` +
+		`"action":"Cook","reason":"Cooking","type":"Normal"}`
+	codes := []int{do(t, ts, "PUT", v1Events+"/e", body).Code, do(t, ts, "PUT", v1Events+"/e", body).Code,
+		do(t, ts, "GET", coreEvents+"/e", "").Code}
+	if diff := cmp.Diff([]int{201, 200, 200}, codes); diff != "" {
+		t.Errorf("PUT, PUT, GET in core/v1 (-want +got):\n%s", diff)
+	}
+}

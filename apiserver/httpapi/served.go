@@ -165,13 +165,17 @@ func (h *Handler) updateServed(w http.ResponseWriter, r *http.Request, t target)
 		return err
 	}
 	opts := apiserver.UpdateOptions{DryRun: dry, FieldManager: fieldManager(r)}
-	out, err := h.writeOver(r.Context(), t, opts, func(apiserver.Object) (apiserver.Object, error) {
+	out, created, err := h.writeOver(r.Context(), t, opts, func(apiserver.Object) (apiserver.Object, error) {
 		return stored.DeepCopyObject(), nil
 	})
 	if err != nil {
 		return err
 	}
-	writeObject(w, r, t.info, http.StatusOK, t.served.FromStoredObject(out))
+	code := http.StatusOK
+	if created { // the stored kind allows create on update (Event)
+		code = http.StatusCreated
+	}
+	writeObject(w, r, t.info, code, t.served.FromStoredObject(out))
 	return nil
 }
 
@@ -183,18 +187,19 @@ func (h *Handler) updateServed(w http.ResponseWriter, r *http.Request, t target)
 // kind's. The write is made conditional on old's resourceVersion, so
 // that the rules judged what it replaces, and is tried again (read,
 // judged, written) if another writer came first: a write that named a
-// resourceVersion, now stale, then gets its 409.
+// resourceVersion, now stale, then gets its 409. It reports whether the
+// write created the object ([apiserver.KindInfo.AllowCreateOnUpdate]).
 func (h *Handler) writeOver(ctx context.Context, t target, opts apiserver.UpdateOptions,
-	next func(old apiserver.Object) (apiserver.Object, error)) (apiserver.Object, error) {
+	next func(old apiserver.Object) (apiserver.Object, error)) (apiserver.Object, bool, error) {
 	c := h.client(t)
 	for attempt := 0; ; attempt++ {
 		old, err := c.Get(ctx, t.name, apiserver.GetOptions{})
 		if err != nil && !apiserver.IsNotFound(err) {
-			return nil, err
+			return nil, false, err
 		}
 		obj, err := next(old)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		m, conditioned := obj.GetObjectMeta(), false
 		switch {
@@ -205,13 +210,13 @@ func (h *Handler) writeOver(ctx context.Context, t target, opts apiserver.Update
 			err = t.validateUpdate(obj, old)
 		}
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
-		out, err := c.Update(ctx, obj, opts)
+		out, created, err := c.UpdateObject(ctx, obj, opts)
 		if apiserver.IsConflict(err) && conditioned && attempt < maxWriteAttempts {
 			continue
 		}
-		return out, err
+		return out, created, err
 	}
 }
 
@@ -240,7 +245,7 @@ func (h *Handler) patchServed(w http.ResponseWriter, r *http.Request, t target) 
 		return err
 	}
 	opts := apiserver.UpdateOptions{DryRun: popts.DryRun, FieldManager: popts.FieldManager}
-	out, err := h.writeOver(r.Context(), t, opts, func(old apiserver.Object) (apiserver.Object, error) {
+	out, _, err := h.writeOver(r.Context(), t, opts, func(old apiserver.Object) (apiserver.Object, error) {
 		if old == nil {
 			return nil, apiserver.NewNotFound(t.stored.GroupResource(), t.name)
 		}

@@ -25,6 +25,11 @@ var createOnUpdateCases = []diffCase{
 		{Method: "PUT", Path: "/api/v1/namespaces/ns-cou-nosuch/events/ev-cou",
 			Body: `{"metadata":{"name":"ev-cou"},"involvedObject":{"kind":"Widget","name":"w"},"reason":"Tested"}`},
 	}},
+	{"eventsv1-put-creates", []step{
+		{Method: "PUT", Path: eventsV1Path + "/ev1-cou", Body: eventV1(`"name":"ev1-cou"`, newStyle)},
+		{Method: "PUT", Path: eventsV1Path + "/ev1-cou", Body: eventV1(`"name":"ev1-cou"`, newStyle)},
+		{Method: "GET", Path: eventsPath + "/ev1-cou"},
+	}},
 	{"lease-put-creates", []step{
 		{Method: "PUT", Path: leasesPath + "/le-cou", Body: lease(`"name":"le-cou"`, `"holderIdentity":"a"`)},
 		{Method: "PUT", Path: leasesPath + "/le-cou", Body: lease(`"name":"le-cou","resourceVersion":"{{rv:0}}"`, `"holderIdentity":"b"`)},
