@@ -116,15 +116,15 @@ func eventFields() map[string]apiserver.FieldFunc {
 	}
 }
 
-// validateEvent refuses an event that names no object, or of an unknown
-// type, or with a negative count.
+// validateEvent holds every Event to Kubernetes' rules for any version
+// ([validateEventLegacy]: an old-style event in its object's namespace, a
+// new-style one, with eventTime, naming its reporter, action and reason),
+// and refuses one that names no object, or of an unknown type, or with a
+// negative count.
 func validateEvent(e *Event) apiserver.FieldErrors {
-	var errs apiserver.FieldErrors
+	errs := validateEventLegacy(e, "reportingComponent")
 	if e.InvolvedObject.Name == "" && e.InvolvedObject.Kind == "" {
 		errs.Required("involvedObject", "an event is about an object")
-	}
-	if e.InvolvedObject.Namespace != "" && e.Namespace != "" && e.InvolvedObject.Namespace != e.Namespace {
-		errs.Invalid("involvedObject.namespace", e.InvolvedObject.Namespace, "does not match event.namespace")
 	}
 	if e.Type != "" && e.Type != EventTypeNormal && e.Type != EventTypeWarning {
 		errs.NotSupported("type", e.Type, []string{EventTypeNormal, EventTypeWarning})

@@ -75,7 +75,7 @@ func TestEventsSelectableByInvolvedObject(t *testing.T) {
 		t.Errorf("selected %d events, want table-7.1 alone", len(list.Items))
 	}
 	bad := &builtin.Event{ObjectMeta: apiserver.ObjectMeta{Name: "x"}, Type: "Info",
-		InvolvedObject: builtin.ObjectReference{Kind: "Order", Name: "table-7"}}
+		InvolvedObject: builtin.ObjectReference{Kind: "Order", Namespace: "dinner", Name: "table-7"}}
 	_, err = events.Create(t.Context(), bad, apiserver.CreateOptions{})
 	want := `Event "x" is invalid: type: Unsupported value: "Info": supported values: "Normal", "Warning"`
 	if !apiserver.IsInvalid(err) || err.Error() != want {

@@ -23,7 +23,7 @@ const (
 // lastTimestamp, count, source) set. As in Kubernetes, the causes name
 // the core fields (message, not note), except reportingController.
 func ValidateEventsV1Create(e *Event) apiserver.FieldErrors {
-	errs := validateEventLegacy(e)
+	errs := validateEventLegacy(e, "reportingController")
 	errs = append(errs, validateEventsV1Series(e)...)
 	if e.EventTime.IsZero() {
 		errs.Required("eventTime", "")
@@ -51,7 +51,7 @@ func ValidateEventsV1Create(e *Event) apiserver.FieldErrors {
 // checked as on create, and everything but metadata and series
 // immutable, as a new-style event only ever grows its series.
 func ValidateEventsV1Update(e, old *Event) apiserver.FieldErrors {
-	errs := validateEventLegacy(e)
+	errs := validateEventLegacy(e, "reportingController")
 	if !reflect.DeepEqual(e.Series, old.Series) {
 		errs = append(errs, validateEventsV1Series(e)...)
 	}
@@ -103,8 +103,10 @@ func validateEventsV1Series(e *Event) apiserver.FieldErrors {
 // qualified name, and reportingInstance), its action and its reason,
 // within their length limits, and a message of at most 1 KiB; an object
 // without a namespace may only have events in "default" or
-// "kube-system".
-func validateEventLegacy(e *Event) apiserver.FieldErrors {
+// "kube-system". The causes name the reporter's field as the request's
+// version does: reportingComponent in core/v1, reportingController in
+// events.k8s.io/v1.
+func validateEventLegacy(e *Event, reporterField string) apiserver.FieldErrors {
 	var errs apiserver.FieldErrors
 	ns, objNS := e.Namespace, e.InvolvedObject.Namespace
 	if e.EventTime.IsZero() {
@@ -117,10 +119,10 @@ func validateEventLegacy(e *Event) apiserver.FieldErrors {
 		errs.Invalid("involvedObject.namespace", objNS, "does not match event.namespace")
 	}
 	if e.ReportingController == "" {
-		errs.Required("reportingController", "")
+		errs.Required(reporterField, "")
 	}
 	for _, msg := range apiserver.IsLabelKey(e.ReportingController) {
-		errs.Invalid("reportingController", e.ReportingController, msg)
+		errs.Invalid(reporterField, e.ReportingController, msg)
 	}
 	required := []struct {
 		field, value string

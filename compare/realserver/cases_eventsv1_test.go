@@ -78,3 +78,17 @@ var eventsV1Cases = []diffCase{
 		{Method: "GET", Path: "/apis/events.k8s.io/v1"},
 	}},
 }
+
+// The rules every Event meets, whatever its version: a new-style one
+// (eventTime set) written in core/v1 must name its reporter, action and
+// reason too; an old-style one must be in its object's namespace.
+func init() {
+	cases = append(cases, diffCase{"event-core-legacy-validation", []step{
+		{Method: "POST", Path: eventsPath, Body: event(`"name":"ev-new-bare"`, `,"eventTime":"2026-12-02T05:00:00.000000Z"`)},
+		{Method: "POST", Path: namespaces, Body: namespace(`"name":"ev-legacy"`, "")},
+		{Method: "POST", Path: namespaces + "/ev-legacy/events", Body: `{"apiVersion":"v1","kind":"Event",` +
+			`"metadata":{"name":"ev-ns"},"involvedObject":{"kind":"Node","name":"n1"},"reason":"Tested"}`},
+		{Method: "POST", Path: eventsPath, Body: event(`"name":"ev-new-ok"`, `,"eventTime":"2026-12-02T05:00:00.000000Z",`+
+			`"reportingComponent":"kitchensync.io/chef","reportingInstance":"chef-1","action":"Cook","message":"m"`)},
+	}})
+}
