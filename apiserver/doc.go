@@ -28,6 +28,12 @@
 // caller's own [DeepCopy], so changing it changes nothing until it is
 // written back. Objects from a watch are the exception: see below.
 //
+// A kind may also be served in a second group and version, as
+// Kubernetes serves one stored Event as core/v1 and as events.k8s.io/v1:
+// a [ServedVersion] gives that version's Go type and a pair of
+// conversions, and [Scheme.RegisterServedVersion] adds it. The server
+// stores and watches the stored kind only; the HTTP front converts.
+//
 // # ResourceVersions
 //
 // The server keeps one counter for all resources, like etcd's revision.
@@ -169,7 +175,8 @@
 //     and [Time]; [DeepCopy]; conditions ([Condition],
 //     [SetStatusCondition]); the names of kinds and resources
 //     ([GroupVersionKind], [GroupVersionResource] and kin); the [Scheme]
-//     that registers each kind as a [KindInfo].
+//     that registers each kind as a [KindInfo], and a second version of
+//     one as a [ServedVersion].
 //   - Errors: [StatusError], its New constructors and Is predicates, the
 //     [Status] it carries, and [FieldErrors] for a 422.
 //   - The server: [Server] and its [Options]; the clients
@@ -185,7 +192,7 @@
 //     [ValidateLabels], [IsDNS1123Label] and the rest).
 //
 // The source follows the same lines: object.go, conditions.go, gvk.go
-// and scheme.go; errors.go and status.go; server.go, client.go,
+// and scheme.go (served_version.go); errors.go and status.go; server.go, client.go,
 // requests.go and a file per kind of request (list.go, update.go,
 // patch.go, apply.go, delete.go, watch.go), with managedfields*.go,
 // faults.go, gc.go and namespace_controller.go; durable.go, persist.go, restore.go and wal.go for
