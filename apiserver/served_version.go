@@ -83,6 +83,7 @@ func (v ServedVersion) StoredFieldSelector(selector string) (string, error) {
 		t.field = stored
 		out.terms = append(out.terms, t)
 	}
+	slices.SortFunc(out.terms, func(a, b fieldTerm) int { return cmp.Compare(a.field, b.field) })
 	return out.String(), nil
 }
 
