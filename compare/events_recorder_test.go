@@ -8,7 +8,9 @@ import (
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	eventsv1client "k8s.io/client-go/kubernetes/typed/events/v1"
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -77,6 +79,15 @@ func TestManagerEventsV1Recorder(t *testing.T) {
 	require.Equal(t, "kitchensync.io/painter", got.ReportingController)
 	require.Equal(t, w.GetUID(), got.Regarding.UID)
 	require.False(t, got.EventTime.IsZero())
+
+	// client-go's typed client reads the same Event in protobuf.
+	typed, err := eventsv1client.NewForConfig(cfg)
+	require.NoError(t, err)
+	list, err := typed.Events("default").List(ctx, metav1.ListOptions{FieldSelector: "regarding.name=w"})
+	require.NoError(t, err)
+	require.Len(t, list.Items, 1)
+	require.Equal(t, got.UID, list.Items[0].UID)
+	require.Equal(t, "painted w", list.Items[0].Note)
 
 	var core corev1.Event
 	require.NoError(t, c.Get(ctx, client.ObjectKey{Namespace: "default", Name: got.Name}, &core))
