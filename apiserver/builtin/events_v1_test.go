@@ -142,3 +142,31 @@ func causes(errs apiserver.FieldErrors) []string {
 	}
 	return out
 }
+
+// TestRegisterAllOrNothing: a scheme whose events.k8s.io/v1 events are
+// taken already gets none of builtin's kinds; a second Register is
+// refused too, and changes nothing.
+func TestRegisterAllOrNothing(t *testing.T) {
+	s := apiserver.NewScheme()
+	taken := builtin.LeaseKind()
+	taken.Group, taken.Kind, taken.Resource = builtin.EventsGroup, "Event", "events"
+	if err := s.Register(taken); err != nil {
+		t.Fatal(err)
+	}
+	if err := builtin.Register(s); !apiserver.IsInvalid(err) {
+		t.Fatalf("Register = %v, want Invalid", err)
+	}
+	if _, ok := s.KindForResource(builtin.EventsResource); ok {
+		t.Error("core/v1 events registered by a refused Register")
+	}
+	s = apiserver.NewScheme()
+	if err := builtin.Register(s); err != nil {
+		t.Fatal(err)
+	}
+	if err := builtin.Register(s); !apiserver.IsInvalid(err) {
+		t.Errorf("second Register = %v, want Invalid", err)
+	}
+	if n := len(s.ServedVersions()); n != 1 {
+		t.Errorf("%d served versions, want 1", n)
+	}
+}

@@ -92,6 +92,13 @@ func LeaseKind() apiserver.KindInfo {
 // Register registers every built-in kind in s, all or nothing, and
 // serves Events in events.k8s.io/v1 too ([EventsV1]).
 func Register(s *apiserver.Scheme) error {
+	if _, taken := s.KindForResource(EventsV1Resource); taken {
+		// Checked first: the served version could not be added after
+		// the kinds, and Register would be half done.
+		var errs apiserver.FieldErrors
+		errs.Invalid("Resource", EventsV1Resource.Resource, "events.k8s.io/v1 events is registered as a kind already")
+		return errs.ToError(apiserver.GroupKind{Kind: "KindInfo"}, "events.k8s.io/v1, Kind=Event")
+	}
 	if err := s.Register(LeaseKind(), EventKind()); err != nil {
 		return err
 	}
