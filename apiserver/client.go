@@ -251,10 +251,9 @@ func (s *Server) prepareNew(info KindInfo, in Object) (*entry, error) {
 	m.UID = s.newUID()
 	m.CreationTimestamp = NewTime(time.Now())
 	m.DeletionTimestamp, m.DeletionGracePeriodSeconds = nil, nil
-	m.Generation = 1
-	if info.NoGeneration {
-		m.Generation = 0
-	}
+	if !info.NoGeneration {
+		m.Generation = 1
+	} // else the kind's strategy leaves it as sent, as kube-apiserver's do
 	if kf := fieldsOf(in); kf.status >= 0 {
 		// As for a custom resource with a status subresource, create
 		// cannot set status: it starts empty.

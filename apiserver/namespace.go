@@ -111,8 +111,8 @@ func (s *Server) checkNamespace(info KindInfo, m *ObjectMeta) error {
 }
 
 // prepareNamespaceCreate is the namespace strategy's PrepareForCreate:
-// phase Active, the controller's finalizer, the name label, and no
-// generation (a namespace has none).
+// phase Active, the controller's finalizer and the name label. (Like the
+// real strategy, it leaves metadata.generation as the client sent it.)
 func prepareNamespaceCreate(obj Object) {
 	ns, ok := obj.(NamespaceObject)
 	if !ok {
@@ -123,7 +123,6 @@ func prepareNamespaceCreate(obj Object) {
 		ns.SetNamespaceFinalizers(append(slices.Clone(fins), FinalizerKubernetes))
 	}
 	labelNamespace(obj.GetObjectMeta())
-	obj.GetObjectMeta().Generation = 0
 }
 
 // prepareNamespaceUpdate is the namespace strategy's PrepareForUpdate:

@@ -78,9 +78,10 @@ type KindInfo struct {
 	// NotFound. (A server-side apply creates whatever this says.)
 	AllowCreateOnUpdate bool
 	// NoGeneration, for built-in kinds whose strategy keeps no
-	// metadata.generation (Namespace, Event, Lease), leaves it unset.
-	// Otherwise, as for a custom resource, it is 1 at create and goes up
-	// when spec changes.
+	// metadata.generation (Namespace, Event, Lease), stores the one a
+	// create sends (usually none) and keeps it through updates, as
+	// kube-apiserver does. Otherwise, as for a custom resource, it is 1 at
+	// create and goes up when spec changes.
 	NoGeneration bool
 	// Schema, when set, is the kind's OpenAPI v3 schema, published for
 	// kubectl explain; otherwise [SchemaOf] derives one from the Go type.

@@ -120,4 +120,19 @@ func TestBuiltinKindsHaveNoGeneration(t *testing.T) {
 			t.Errorf("%s: generation %d, want none", what, gen)
 		}
 	}
+
+	// A generation the client sends is stored at create and kept
+	// through updates, whatever they send.
+	sent, err := leases.Create(ctx, &builtin.Lease{ObjectMeta: apiserver.ObjectMeta{Name: "sent", Generation: 5}}, apiserver.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent.Generation, sent.Spec.HolderIdentity = 7, ptr("b")
+	kept, err := leases.Update(ctx, sent, apiserver.UpdateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kept.Generation != 5 {
+		t.Errorf("lease created with generation 5, updated sending 7: generation %d, want 5", kept.Generation)
+	}
 }

@@ -51,6 +51,18 @@ var updateCases = []diffCase{
 		{Method: "PUT", Path: leasesPath + "/le-uncond", Body: lease(`"name":"le-uncond"`, `"holderIdentity":"b"`)},
 		{Method: "GET", Path: leasesPath + "/le-uncond"},
 	}},
+	// Kinds whose strategy keeps no generation store what the client
+	// sends; a custom resource's starts at 1 and follows its spec.
+	{"generation-from-client", []step{
+		{Method: "POST", Path: leasesPath, Body: lease(`"name":"le-gen","generation":5`, `"holderIdentity":"a"`)},
+		{Method: "PUT", Path: leasesPath + "/le-gen", Body: lease(`"name":"le-gen","generation":7,"resourceVersion":"{{rv:0}}"`, `"holderIdentity":"b"`)},
+		{Method: "PUT", Path: leasesPath + "/le-gen", Body: lease(`"name":"le-gen","resourceVersion":"{{rv:1}}"`, `"holderIdentity":"c"`)},
+		{Method: "POST", Path: eventsPath, Body: event(`"name":"ev-gen","generation":3`, "")},
+		{Method: "POST", Path: namespaces, Body: namespace(`"name":"ns-gen","generation":2`, "")},
+		{Method: "PUT", Path: namespaces + "/ns-gen", Body: namespace(`"name":"ns-gen","generation":4`, "")},
+		{Method: "POST", Path: gadgetsPath, Body: gadget(`"name":"ga-gen","generation":9`, `"mode":"fast"`)},
+		{Method: "PUT", Path: gadgetsPath + "/ga-gen", Body: gadget(`"name":"ga-gen","generation":9,"resourceVersion":"{{rv:6}}"`, `"mode":"slow"`)},
+	}},
 	{"gadget-put-without-rv", []step{
 		{Method: "POST", Path: gadgetsPath, Body: gadget(`"name":"ga-uncond"`, `"mode":"fast"`)},
 		{Method: "PUT", Path: gadgetsPath + "/ga-uncond", Body: gadget(`"name":"ga-uncond"`, `"mode":"slow"`)},
