@@ -191,12 +191,13 @@
 //     [ParseFieldSelector]; the checks every kind gets ([ValidateName],
 //     [ValidateLabels], [IsDNS1123Label] and the rest).
 //
-// The source follows the same lines: object.go, conditions.go, gvk.go
-// and scheme.go (served_version.go); errors.go and status.go; server.go, client.go,
-// requests.go and a file per kind of request (list.go, update.go,
-// patch.go, apply.go, delete.go, watch.go), with managedfields*.go,
-// faults.go, gc.go and namespace_controller.go; durable.go, persist.go, restore.go and wal.go for
-// the data directory; selectors.go and validation.go.
+// The source follows the same lines: object.go, conditions.go, gvk.go,
+// kind_info.go and scheme.go (served_version.go); errors.go and status.go;
+// server.go, client.go, requests.go and a file per kind of request
+// (list.go, update.go, patch.go, apply.go, delete.go, watch.go), with
+// managedfields*.go, faults.go, gc.go and namespace_controller.go;
+// durable.go, persist.go, restore.go and wal.go for the data directory;
+// selectors.go and validation.go.
 //
 // Beside it: [github.com/kitchensync/kitchensync/apiserver/httpapi]
 // serves a Server over HTTP, to kubectl and client-go; apiserver/rest is

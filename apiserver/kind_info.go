@@ -1,0 +1,173 @@
+package apiserver
+
+import "slices"
+
+// FieldFunc reads one selectable field of an object, e.g. an Order's
+// spec.section, so that field selectors ("spec.section=terrace") can match
+// it. It must not modify obj.
+type FieldFunc func(obj Object) string
+
+// The field selectors every kind supports, as in Kubernetes.
+const (
+	FieldMetadataName      = "metadata.name"
+	FieldMetadataNamespace = "metadata.namespace"
+)
+
+// KindInfo describes one registered kind: its names in the API, whether it
+// lives in namespaces, how to make an empty one, and which extra fields
+// field selectors may use. It plays the part of a CustomResourceDefinition
+// together with the Go type that a Kubernetes scheme would map to it.
+type KindInfo struct {
+	// Group is the API group, e.g. "menu.example.com" ("" for the core group).
+	Group string
+	// Version is the API version, e.g. "v1".
+	Version string
+	// Kind is the CamelCase singular type name, e.g. "Order".
+	Kind string
+	// Resource is the lowercase plural used in URLs and error messages,
+	// e.g. "orders".
+	Resource string
+	// Namespaced is true for kinds whose objects live in a namespace.
+	Namespaced bool
+	// New returns a new, empty object of this kind. Every kind has its own
+	// Go type, a pointer to a struct, and New must return a fresh one on
+	// each call.
+	New func() Object
+	// Fields are the extra field selectors of this kind, beyond
+	// metadata.name and metadata.namespace, e.g. "spec.section".
+	Fields map[string]FieldFunc
+	// Validate, when set, checks every object of this kind before it is
+	// created or updated (status updates and patches included), as the
+	// OpenAPI schema of a CustomResourceDefinition does on a real server.
+	// It returns one cause per problem, each naming its field (build them
+	// with [FieldErrors]); any cause refuses the write with 422 Invalid and
+	// nothing is stored. It must not modify obj.
+	Validate func(obj Object) FieldErrors
+	// ListMapKeys declares the kind's keyed lists, as a CRD schema's
+	// x-kubernetes-list-type: map and x-kubernetes-list-map-keys do: the
+	// list's field path without indices (e.g. "spec.lines") maps to the
+	// fields that identify an item (e.g. "name"). Server-side apply
+	// merges such a list item by item, each item with its own owners;
+	// every other list is atomic, owned and replaced whole.
+	ListMapKeys map[string][]string
+	// StrategicMergePatch, for Kubernetes' built-in kinds, makes the kind
+	// take [StrategicMergePatchType] patches, as client-side kubectl apply
+	// sends them. Custom kinds leave it false: the real server answers a
+	// strategic merge patch of a custom resource 415, and so does this one.
+	StrategicMergePatch bool
+	// AllowUnconditionalUpdate, as a built-in kind's registry strategy
+	// says, lets an update without metadata.resourceVersion replace what
+	// is stored, whatever its resourceVersion (the last write wins).
+	// Kubernetes allows it for Namespace and Event, not for Lease; custom
+	// kinds leave it false, and such an update is 422 Invalid.
+	AllowUnconditionalUpdate bool
+	// AllowCreateOnUpdate, as a built-in kind's registry strategy says,
+	// makes an update of an object that does not exist create it (HTTP
+	// 201 Created), as if it had been created: any resourceVersion in
+	// it is ignored, and its namespace must exist and not be
+	// terminating. Kubernetes allows it for Event and Lease, not for
+	// Namespace; custom kinds leave it false, and such an update is 404
+	// NotFound. (A server-side apply creates whatever this says.)
+	AllowCreateOnUpdate bool
+	// NoGeneration, for built-in kinds whose strategy keeps no
+	// metadata.generation (Namespace, Event, Lease), stores the one a
+	// create sends (usually none) and keeps it through updates, as
+	// kube-apiserver does. Otherwise, as for a custom resource, it is 1 at
+	// create and goes up when spec changes.
+	NoGeneration bool
+	// Schema, when set, is the kind's OpenAPI v3 schema, published for
+	// kubectl explain; otherwise [SchemaOf] derives one from the Go type.
+	Schema *Schema
+}
+
+// ValidateAs adapts rules written for one kind's Go type T (a pointer,
+// like *Order) to [KindInfo.Validate], which takes any [Object]. The
+// server hands Validate only objects of the kind's own type; anything else
+// is not T's rules to judge and passes.
+func ValidateAs[T Object](rules func(obj T) FieldErrors) func(obj Object) FieldErrors {
+	return func(obj Object) FieldErrors {
+		t, ok := obj.(T)
+		if !ok {
+			return nil
+		}
+		return rules(t)
+	}
+}
+
+// validate runs the kind's Validate hook, if any, and turns its causes
+// into a 422 Invalid error.
+func (k KindInfo) validate(obj Object) error {
+	if k.Validate == nil {
+		return nil
+	}
+	return k.Validate(obj).ToError(k.GroupKind(), obj.GetObjectMeta().Name)
+}
+
+// GroupVersionKind returns the kind's full type name.
+func (k KindInfo) GroupVersionKind() GroupVersionKind {
+	return GroupVersionKind{Group: k.Group, Version: k.Version, Kind: k.Kind}
+}
+
+// GroupVersionResource returns the kind's collection in the REST API.
+func (k KindInfo) GroupVersionResource() GroupVersionResource {
+	return GroupVersionResource{Group: k.Group, Version: k.Version, Resource: k.Resource}
+}
+
+// GroupResource returns the name NotFound and Conflict errors use, e.g.
+// orders.menu.example.com.
+func (k KindInfo) GroupResource() GroupResource {
+	return GroupResource{Group: k.Group, Resource: k.Resource}
+}
+
+// GroupKind returns the name Invalid errors use, e.g. Order.menu.example.com.
+func (k KindInfo) GroupKind() GroupKind {
+	return GroupKind{Group: k.Group, Kind: k.Kind}
+}
+
+// TypeMeta returns the apiVersion and kind that objects of this kind carry.
+// Their lists carry the kind with "List" appended, e.g. "OrderList".
+func (k KindInfo) TypeMeta() TypeMeta {
+	return TypeMeta{APIVersion: GroupVersion{k.Group, k.Version}.String(), Kind: k.Kind}
+}
+
+// isAPIVersion says whether apiVersion is the kind's "group/version" (or
+// "version" for the core group), without building that string.
+func (k KindInfo) isAPIVersion(apiVersion string) bool {
+	if k.Group == "" {
+		return apiVersion == k.Version
+	}
+	return len(apiVersion) == len(k.Group)+1+len(k.Version) && apiVersion[len(k.Group)] == '/' &&
+		apiVersion[:len(k.Group)] == k.Group && apiVersion[len(k.Group)+1:] == k.Version
+}
+
+// setTypeMeta sets tm to the kind's apiVersion and kind, keeping the
+// strings tm already holds when they are right (no new string per write).
+func (k KindInfo) setTypeMeta(tm *TypeMeta) {
+	if tm.Kind != k.Kind || !k.isAPIVersion(tm.APIVersion) {
+		*tm = k.TypeMeta()
+	}
+}
+
+// SupportedFields lists, sorted, the field names a field selector may use
+// on this kind: metadata.name, metadata.namespace and the kind's Fields.
+func (k KindInfo) SupportedFields() []string {
+	names := []string{FieldMetadataName, FieldMetadataNamespace}
+	for name := range k.Fields {
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// FieldSet returns the values of every supported field of obj, ready for
+// [FieldSelector.Matches].
+func (k KindInfo) FieldSet(obj Object) map[string]string {
+	meta := obj.GetObjectMeta()
+	set := map[string]string{FieldMetadataName: meta.Name, FieldMetadataNamespace: meta.Namespace}
+	for name, fn := range k.Fields {
+		set[name] = fn(obj)
+	}
+	return set
+}
