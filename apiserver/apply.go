@@ -57,14 +57,7 @@ func (s *Server) prepareApply(info KindInfo, old *entry, ns, name string, data [
 	if err := s.checkNamespace(info, next.GetObjectMeta()); err != nil {
 		return change{}, err
 	}
-	e, err := s.prepareNew(info, next)
-	switch {
-	case err != nil:
-		return change{}, err
-	case opts.DryRun:
-		return change{obj: e}, nil
-	}
-	return change{typ: EventAdded, obj: e}, nil
+	return s.createChange(info, next, opts.DryRun)
 }
 
 // decodeApplyConfig reads an apply configuration (YAML, or JSON, which is

@@ -235,6 +235,19 @@ func (c *ResourceClient) create(info KindInfo, obj Object, ns string, opts Creat
 	})
 }
 
+// createChange is the change that creates next, prepared by prepareNew:
+// an ADDED event, or, for a dry run, the object alone.
+func (s *Server) createChange(info KindInfo, next Object, dryRun bool) (change, error) {
+	e, err := s.prepareNew(info, next)
+	switch {
+	case err != nil:
+		return change{}, err
+	case dryRun:
+		return change{obj: e}, nil
+	}
+	return change{typ: EventAdded, obj: e}, nil
+}
+
 // prepareNew applies the rules of Create to in, named and placed in its
 // namespace: the server-owned metadata is set, status starts empty, and
 // in is validated. It owns in.

@@ -29,12 +29,5 @@ func (s *Server) prepareCreateOnUpdate(info KindInfo, next Object, opts UpdateOp
 	if err := trackCreate(info, next, opts.FieldManager); err != nil {
 		return change{}, err
 	}
-	e, err := s.prepareNew(info, next)
-	switch {
-	case err != nil:
-		return change{}, err
-	case opts.DryRun:
-		return change{obj: e}, nil
-	}
-	return change{typ: EventAdded, obj: e}, nil
+	return s.createChange(info, next, opts.DryRun)
 }

@@ -184,36 +184,8 @@ func TestQueueShutDownEndsDrain(t *testing.T) {
 // is processed after its last add.
 func TestQueueConcurrent(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		const producers, workers, keys, adds = 4, 3, 50, 500
-		q := New[int]()
-		var mu sync.Mutex
-		inFlight := map[int]bool{}
-		addedSince := map[int]bool{} // added and not yet processed since
-		var wg sync.WaitGroup
-		for p := range producers {
-			wg.Go(func() {
-				for i := range adds {
-					k := (p*7 + i*13) % keys
-					mu.Lock()
-					addedSince[k] = true
-					mu.Unlock()
-					q.Add(k)
-				}
-			})
-		}
-		var workersWG sync.WaitGroup
-		for range workers {
-			workersWG.Go(func() { work(t, q, &mu, inFlight, addedSince) })
-		}
-		wg.Wait()
-		q.ShutDownWithDrain()
-		workersWG.Wait()
-		checkQueue(t, q)
-		for k, pending := range addedSince {
-			if pending {
-				t.Errorf("item %d was added but never processed afterwards", k)
-			}
-		}
+		const keys = 50
+		runConcurrently(t, New[int](), 4, 3, 500, func(p, i int) int { return (p*7 + i*13) % keys })
 	})
 }
 
@@ -221,16 +193,28 @@ func TestQueueConcurrent(t *testing.T) {
 // the queue forgets idle ones while producers look items up without its
 // lock: an add that finds a forgotten node must not be lost.
 func TestQueueConcurrentSweeps(t *testing.T) {
-	const producers, workers, keys = 4, 2, 5 * maxIdleItems
+	const producers, keys = 4, 5 * maxIdleItems
 	q := New[int]()
+	runConcurrently(t, q, producers, 2, 2*keys, func(p, i int) int {
+		return (i/2 + p*keys/producers) % keys // each key twice in a row: the second add usually merges
+	})
+	if n := q.items.len(); n > 2*maxIdleItems {
+		t.Errorf("the queue keeps %d of %d items, all idle: it never swept", n, keys)
+	}
+}
+
+// runConcurrently has producers each add key(p, i) for i < adds while
+// workers process, then drains q and checks that no item was processed by
+// two workers at once and that every item was processed after its last add.
+func runConcurrently(t *testing.T, q *Queue[int], producers, workers, adds int, key func(p, i int) int) {
 	var mu sync.Mutex
 	inFlight := map[int]bool{}
-	addedSince := map[int]bool{}
+	addedSince := map[int]bool{} // added and not yet processed since
 	var wg sync.WaitGroup
 	for p := range producers {
 		wg.Go(func() {
-			for i := range 2 * keys {
-				k := (i/2 + p*keys/producers) % keys // each key twice in a row: the second add usually merges
+			for i := range adds {
+				k := key(p, i)
 				mu.Lock()
 				addedSince[k] = true
 				mu.Unlock()
@@ -250,9 +234,6 @@ func TestQueueConcurrentSweeps(t *testing.T) {
 		if pending {
 			t.Errorf("item %d was added but never processed afterwards", k)
 		}
-	}
-	if n := q.items.len(); n > 2*maxIdleItems {
-		t.Errorf("the queue keeps %d of %d items, all idle: it never swept", n, keys)
 	}
 }
 
