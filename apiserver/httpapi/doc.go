@@ -98,7 +98,9 @@
 // left, so no event waits for the next. Watches from no resourceVersion
 // that start together, as the informers of many controllers do, share
 // one snapshot of their initial ADDED events, encoded once, as the real
-// server's watch cache serves them from one state.
+// server's watch cache serves them from one state. Every later change is
+// encoded once for all the watches that receive it in the same form (JSON
+// or protobuf), as the real server caches each object's serialisation.
 // The response ends when the watch does: after an ERROR event (a 410
 // Expired Status for a resourceVersion older than the server's history),
 // after timeoutSeconds, or on a clean close by the server (the client

@@ -39,7 +39,7 @@ type Handler struct {
 	bodyTimeout  time.Duration    // 0: no read deadline for bodies
 	acceptHosts  []*regexp.Regexp // nil: loopback names only
 	token        string           // "": no authentication
-	encoded      encodedEvents    // the latest watch events' JSON, shared by watchers
+	encoded      encodedEvents    // the latest watch events' JSON lines and protobuf frames, shared by watchers
 	initial      initialSnapshots // the latest watches' initial events, shared by watchers
 }
 

@@ -18,8 +18,9 @@ type watchEvent struct {
 
 // watch streams the events of a watch as newline-delimited JSON, one
 // {"type":...,"object":...} per line, flushed whenever no further event is
-// waiting. Each event is encoded once for all the watchers that receive
-// it (see [encodedEvents]), and initial events once for all the watches
+// waiting (or, for protobuf, as length-prefixed frames). Each event is
+// encoded once for all the watchers that receive it in one form (see
+// [encodedEvents]), and initial events once for all the watches
 // that start together (see [initialSnapshots]). It
 // ends when the server ends the watch (after an ERROR event, on a
 // timeout, on a clean close) or when the client goes away: the request's
@@ -93,10 +94,8 @@ func (h *Handler) eventLine(t target, ev apiserver.Event, as representation) ([]
 		return h.servedEventLine(t, ev, as)
 	}
 	switch as {
-	case asObject:
-		return h.encoded.line(h.srv, ev)
-	case asProtobuf:
-		return protobufFrame(t.info, ev)
+	case asObject, asProtobuf:
+		return h.encoded.line(h.srv, t.info, ev, as)
 	default:
 		return encodeLine(h.eventBody(t, ev, as))
 	}

@@ -12,14 +12,14 @@ import (
 // the watchers that have yet to send them.
 const encodedEventsKept = 4096
 
-// encodedEvents remembers the JSON line of the latest watch events, so
-// that the watchers of one event encode it once between them, as the
-// real server caches each object's serialisation. It works because every
-// watcher of an event receives the same object (the apiserver's own,
-// shared and never changed): the key is the object's identity. Only
-// changes (ADDED, MODIFIED, DELETED) in the object representation are
-// kept; tables show an age, which changes with the clock, and bookmarks
-// and errors are each watcher's own.
+// encodedEvents remembers the wire form of the latest watch events, JSON
+// lines and protobuf frames, so that the watchers of one event in one form
+// encode it once between them, as the real server caches each object's
+// serialisation. It works because every watcher of an event receives the
+// same object (the apiserver's own, shared and never changed): the key is
+// the object's identity and the form. Only changes (ADDED, MODIFIED,
+// DELETED) are kept; tables show an age, which changes with the clock, and
+// bookmarks and errors are each watcher's own.
 type encodedEvents struct {
 	mu    sync.Mutex // guards lines, order and next
 	lines map[encodedKey][]byte
@@ -30,25 +30,27 @@ type encodedEvents struct {
 type encodedKey struct {
 	typ apiserver.EventType
 	obj apiserver.Object
+	as  representation // asObject or asProtobuf
 }
 
-// line returns ev's JSON line, newline included, encoding it only if no
-// other watcher has done so lately. The returned slice must not be
-// changed.
-func (c *encodedEvents) line(srv *apiserver.Server, ev apiserver.Event) ([]byte, error) {
+// line returns ev's wire form as (asObject: a JSON line, newline
+// included; asProtobuf: a frame), encoding it only if no other watcher
+// has done so lately. info is the kind of ev's object. The returned slice
+// must not be changed.
+func (c *encodedEvents) line(srv *apiserver.Server, info apiserver.KindInfo, ev apiserver.Event, as representation) ([]byte, error) {
 	switch ev.Type {
 	case apiserver.EventAdded, apiserver.EventModified, apiserver.EventDeleted:
 	default:
-		return encodeLine(watchEvent{Type: ev.Type, Object: ev.Object})
+		return encodeEvent(srv, info, ev, as)
 	}
-	key := encodedKey{ev.Type, ev.Object}
+	key := encodedKey{ev.Type, ev.Object, as}
 	c.mu.Lock()
 	b, ok := c.lines[key]
 	c.mu.Unlock()
 	if ok {
 		return b, nil
 	}
-	b, err := encodeChange(srv, ev)
+	b, err := encodeEvent(srv, info, ev, as)
 	if err != nil {
 		return nil, err
 	}
@@ -64,6 +66,18 @@ func (c *encodedEvents) line(srv *apiserver.Server, ev apiserver.Event) ([]byte,
 		c.lines[key] = b
 	}
 	return b, nil
+}
+
+// encodeEvent encodes ev as (asObject or asProtobuf), as line returns it.
+func encodeEvent(srv *apiserver.Server, info apiserver.KindInfo, ev apiserver.Event, as representation) ([]byte, error) {
+	switch {
+	case as == asProtobuf:
+		return protobufFrame(info, ev)
+	case ev.Type == apiserver.EventAdded, ev.Type == apiserver.EventModified, ev.Type == apiserver.EventDeleted:
+		return encodeChange(srv, ev)
+	default:
+		return encodeLine(watchEvent{Type: ev.Type, Object: ev.Object})
+	}
 }
 
 // encodeLine encodes v as json.Encoder does: JSON and a newline.

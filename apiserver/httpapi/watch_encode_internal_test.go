@@ -1,0 +1,59 @@
+package httpapi
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/builtin"
+)
+
+// A change is encoded once per form for every watcher that receives it:
+// the second JSON watcher and the second protobuf watcher get the bytes
+// the first one's encoding made, each the same as encoding it anew;
+// bookmarks are each watcher's own and never kept.
+func TestEncodedEventsSharedPerForm(t *testing.T) {
+	s := apiserver.NewScheme()
+	if err := builtin.Register(s); err != nil {
+		t.Fatal(err)
+	}
+	srv := apiserver.NewServer(s, apiserver.Options{})
+	lease, err := apiserver.NewClient[*builtin.Lease](srv).Namespace("default").Create(t.Context(),
+		&builtin.Lease{ObjectMeta: apiserver.ObjectMeta{Name: "l"}}, apiserver.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := builtin.LeaseKind()
+	ev := apiserver.Event{Type: apiserver.EventModified, Object: lease}
+	var c encodedEvents
+	for _, as := range []representation{asObject, asProtobuf} {
+		first, err := c.line(srv, info, ev, as)
+		if err != nil {
+			t.Fatal(err)
+		}
+		second, err := c.line(srv, info, ev, as)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if &first[0] != &second[0] {
+			t.Errorf("form %v: the second watcher's event was encoded again", as)
+		}
+		fresh, err := encodeEvent(srv, info, ev, as)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(first, fresh) {
+			t.Errorf("form %v: kept %q, encoding anew gives %q", as, first, fresh)
+		}
+	}
+	if n := len(c.lines); n != 2 {
+		t.Errorf("%d encodings kept after one change in two forms, want 2", n)
+	}
+	bookmark := apiserver.Event{Type: apiserver.EventBookmark, Object: lease}
+	if _, err := c.line(srv, info, bookmark, asProtobuf); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(c.lines); n != 2 {
+		t.Errorf("%d encodings kept after a bookmark, want still 2", n)
+	}
+}
