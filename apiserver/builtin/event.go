@@ -118,19 +118,10 @@ func eventFields() map[string]apiserver.FieldFunc {
 
 // validateEvent holds every Event to Kubernetes' rules for any version
 // ([validateEventLegacy]: an old-style event in its object's namespace, a
-// new-style one, with eventTime, naming its reporter, action and reason),
-// and refuses one that names no object, or of an unknown type, or with a
-// negative count.
+// new-style one, with eventTime, naming its reporter, action and reason).
+// Like kube-apiserver, it takes an old-style event that names no object,
+// or of a type other than Normal and Warning, or with a negative count;
+// events.k8s.io/v1 holds its writes to more ([ValidateEventsV1Create]).
 func validateEvent(e *Event) apiserver.FieldErrors {
-	errs := validateEventLegacy(e, "reportingComponent")
-	if e.InvolvedObject.Name == "" && e.InvolvedObject.Kind == "" {
-		errs.Required("involvedObject", "an event is about an object")
-	}
-	if e.Type != "" && e.Type != EventTypeNormal && e.Type != EventTypeWarning {
-		errs.NotSupported("type", e.Type, []string{EventTypeNormal, EventTypeWarning})
-	}
-	if e.Count < 0 {
-		errs.Invalid("count", e.Count, "must be greater than or equal to 0")
-	}
-	return errs
+	return validateEventLegacy(e, "reportingComponent")
 }

@@ -74,10 +74,17 @@ func TestEventsSelectableByInvolvedObject(t *testing.T) {
 	if len(list.Items) != 1 || list.Items[0].GetObjectMeta().Name != "table-7.1" {
 		t.Errorf("selected %d events, want table-7.1 alone", len(list.Items))
 	}
-	bad := &builtin.Event{ObjectMeta: apiserver.ObjectMeta{Name: "x"}, Type: "Info",
+	// As on kube-apiserver, an old-style event may have any type, but must
+	// be in its object's namespace.
+	info := &builtin.Event{ObjectMeta: apiserver.ObjectMeta{Name: "info"}, Type: "Info",
 		InvolvedObject: builtin.ObjectReference{Kind: "Order", Namespace: "dinner", Name: "table-7"}}
+	if _, err := events.Create(t.Context(), info, apiserver.CreateOptions{}); err != nil {
+		t.Errorf("Create of an event of type Info = %v, want it created", err)
+	}
+	bad := &builtin.Event{ObjectMeta: apiserver.ObjectMeta{Name: "x"},
+		InvolvedObject: builtin.ObjectReference{Kind: "Order", Namespace: "lunch", Name: "table-7"}}
 	_, err = events.Create(t.Context(), bad, apiserver.CreateOptions{})
-	want := `Event "x" is invalid: type: Unsupported value: "Info": supported values: "Normal", "Warning"`
+	want := `Event "x" is invalid: involvedObject.namespace: Invalid value: "lunch": does not match event.namespace`
 	if !apiserver.IsInvalid(err) || err.Error() != want {
 		t.Errorf("Create = %v, want %s", err, want)
 	}

@@ -24,6 +24,16 @@ const newStyle = `,"eventTime":"2026-12-02T05:00:00.000000Z","reportingControlle
 	`"reportingInstance":"chef-1","action":"Cook","reason":"Cooking","type":"Normal","note":"2 cooks at work"`
 
 var eventsV1Cases = []diffCase{
+	// What every Event is held to, and what an old-style one is not: it
+	// may name no object, have any type, or a negative count, but must be
+	// in its object's namespace. A new-style one need not name an object.
+	{"event-legacy-rules", []step{
+		{Method: "POST", Path: eventsPath, Body: `{"apiVersion":"v1","kind":"Event","metadata":{"namespace":"default","name":"ev-noobj"},"reason":"R"}`},
+		{Method: "POST", Path: eventsPath, Body: `{"apiVersion":"v1","kind":"Event","metadata":{"namespace":"default","name":"ev-odd"},"involvedObject":{"kind":"Pod","namespace":"default","name":"p"},"type":"Foo","count":-3}`},
+		{Method: "POST", Path: eventsPath, Body: `{"apiVersion":"v1","kind":"Event","metadata":{"namespace":"default","name":"ev-elsewhere"},"involvedObject":{"kind":"Pod","namespace":"other","name":"p"}}`},
+		{Method: "POST", Path: eventsV1Path, Body: `{"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"namespace":"default","name":"ev1-noobj"}` +
+			newStyle + `}`},
+	}},
 	{"eventsv1-reads-core", []step{
 		{Method: "POST", Path: eventsPath, Body: event(`"name":"ev1-core"`,
 			`,"message":"m","source":{"component":"chef","host":"node-1"},"count":2,"firstTimestamp":"2026-12-02T05:00:00Z","lastTimestamp":"2026-12-02T06:00:00Z"`)},
