@@ -1,18 +1,3 @@
-// Command finalizers runs the finalizers lesson of the restaurant; see
-// [lessons.Finalizers] for what it shows.
-//
-//	go run ./examples/finalizers
-//
-// The test pins the whole narration in testdata/narration.golden
-// (go test ./examples/finalizers -update rewrites it): it plays the lesson
-// in virtual time (testing/synctest) under a kitchen.Conductor, which lets
-// the kitchen take one hand-off at a time in a fixed order, so the story
-// is the same every run. Run with go run, the kitchen is truly concurrent:
-// the same hand-offs happen, but lines from different goroutines can come
-// in another order, two events may merge into one ticket or not, and a
-// write may meet a stale cache — real behaviour, not noise. There is no
-// -deterministic flag: a Conductor needs to know when every goroutine is
-// idle, and only testing/synctest can tell.
 package main
 
 import "github.com/kitchensync/kitchensync/examples/internal/lessons"

@@ -1,19 +1,3 @@
-// Command order-lifecycle follows one order from creation to cooking, an
-// amendment mid-cooking (black truffle) and a cancellation cleaned up by a
-// finalizer.
-//
-//	go run ./examples/order-lifecycle
-//
-// The test pins the whole narration in testdata/narration.golden
-// (go test ./examples/order-lifecycle -update rewrites it): it plays the lesson
-// in virtual time (testing/synctest) under a kitchen.Conductor, which lets
-// the kitchen take one hand-off at a time in a fixed order, so the story
-// is the same every run. Run with go run, the kitchen is truly concurrent:
-// the same hand-offs happen, but lines from different goroutines can come
-// in another order, two events may merge into one ticket or not, and a
-// write may meet a stale cache — real behaviour, not noise. There is no
-// -deterministic flag: a Conductor needs to know when every goroutine is
-// idle, and only testing/synctest can tell.
 package main
 
 import "github.com/kitchensync/kitchensync/examples/internal/lessons"

@@ -1,7 +1,3 @@
-// Command resync runs the resync lesson of the restaurant; see
-// [lessons.Resync] for what it shows.
-//
-//	go run ./examples/resync
 package main
 
 import "github.com/kitchensync/kitchensync/examples/internal/lessons"

@@ -1,7 +1,3 @@
-// Command vip-priority runs the vip-priority lesson of the restaurant; see
-// [lessons.VIPPriority] for what it shows.
-//
-//	go run ./examples/vip-priority
 package main
 
 import "github.com/kitchensync/kitchensync/examples/internal/lessons"

@@ -1,0 +1,35 @@
+// Command serve opens the restaurant and its live view, "the pass": a web
+// page that shows every hand-off of the machinery as it happens, with
+// buttons that act on the real server.
+//
+//	go run ./examples/serve                 # then open the printed address
+//	go run ./examples/serve -addr 127.0.0.1:8080 -minute 200ms
+//	go run ./examples/serve -data ./desk    # orders survive a restart (or a kill -9)
+//	go run ./examples/serve -chef=false -kubeconfig /tmp/kitchen.yaml   # the desk only
+//	go run ./examples/chef -kubeconfig /tmp/kitchen.yaml                # the chef, apart
+//
+// With -kubeconfig the server writes a kubeconfig for itself, for kubectl
+// and for examples/chef (with the token and the certificate, when there
+// are). With -chef=false it serves the front desk (the
+// API and the page) and cooks nothing: a chef in another process, or
+// several competing for the lead, does the cooking.
+//
+// The same address serves the Kubernetes API (under /api and /apis), so
+// kubectl can watch the orders the page places:
+//
+//	kubectl --server http://127.0.0.1:PORT get orders -n dinner -w
+//
+// # The door
+//
+// By default the server answers only requests whose Host names the
+// loopback interface, so that a web page elsewhere cannot reach it by
+// rebinding its name to 127.0.0.1. To serve other machines:
+//
+//	go run ./examples/serve -addr :8443 -token-file ./token \
+//	    -tls-cert cert.pem -tls-key key.pem -accept-hosts '^kitchen\.lan$' -kubeconfig /tmp/k.yaml
+//
+// An -addr other machines can reach is refused without -token (or
+// -token-file). The printed address carries ?token=, which the page trades
+// for a cookie; kubectl and examples/chef send the token the kubeconfig
+// carries.
+package main
