@@ -221,10 +221,13 @@ func (s *Scheme) Kinds() []KindInfo {
 	s.mu.RLock()
 	kinds := slices.Collect(maps.Values(s.byGVK))
 	s.mu.RUnlock()
-	slices.SortFunc(kinds, func(a, b KindInfo) int {
-		return cmp.Or(cmp.Compare(a.Group, b.Group), cmp.Compare(a.Version, b.Version), cmp.Compare(a.Kind, b.Kind))
-	})
+	slices.SortFunc(kinds, compareKinds)
 	return kinds
+}
+
+// compareKinds orders kinds by group, version and kind.
+func compareKinds(a, b KindInfo) int {
+	return cmp.Or(cmp.Compare(a.Group, b.Group), cmp.Compare(a.Version, b.Version), cmp.Compare(a.Kind, b.Kind))
 }
 
 // NewObject returns a new empty object of kind gvk with its apiVersion and

@@ -145,10 +145,7 @@ func (s *Scheme) ServedVersions() []ServedVersion {
 	s.mu.RLock()
 	vs := slices.Collect(maps.Values(s.served))
 	s.mu.RUnlock()
-	slices.SortFunc(vs, func(a, b ServedVersion) int {
-		return cmp.Or(cmp.Compare(a.Info.Group, b.Info.Group), cmp.Compare(a.Info.Version, b.Info.Version),
-			cmp.Compare(a.Info.Kind, b.Info.Kind))
-	})
+	slices.SortFunc(vs, func(a, b ServedVersion) int { return compareKinds(a.Info, b.Info) })
 	return vs
 }
 

@@ -18,6 +18,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/builtin"
 	"github.com/kitchensync/kitchensync/apiserver/envtest"
 )
 
@@ -98,4 +99,13 @@ func startManager(t *testing.T, mgr ctrl.Manager) {
 		stop()
 		require.NoError(t, <-done)
 	})
+}
+
+// startBuiltinEnv starts a test environment whose scheme has the built-in
+// kinds (Event in both versions, Lease, Namespace) and kinds beside them.
+func startBuiltinEnv(t *testing.T, kinds ...apiserver.KindInfo) *envtest.Environment {
+	t.Helper()
+	scheme := apiserver.NewScheme()
+	require.NoError(t, builtin.Register(scheme))
+	return envtest.Start(t, envtest.Options{Scheme: scheme, Kinds: kinds})
 }

@@ -17,10 +17,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
-	"github.com/kitchensync/kitchensync/apiserver/builtin"
-	"github.com/kitchensync/kitchensync/apiserver/envtest"
 )
 
 // TestManagerEventsV1Recorder: controller-runtime's newer recorder,
@@ -30,9 +27,7 @@ import (
 // that form, and the same object reads in core/v1, as kubectl get events
 // and kubectl describe list it.
 func TestManagerEventsV1Recorder(t *testing.T) {
-	scheme := apiserver.NewScheme()
-	require.NoError(t, builtin.Register(scheme))
-	env := envtest.Start(t, envtest.Options{Scheme: scheme, Kinds: []apiserver.KindInfo{apiservertest.WidgetKind()}})
+	env := startBuiltinEnv(t, apiservertest.WidgetKind())
 	cfg := &rest.Config{Host: env.Config.Host}
 
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Metrics: metricsserver.Options{BindAddress: "0"}})

@@ -17,7 +17,6 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
-	"github.com/kitchensync/kitchensync/apiserver/envtest"
 )
 
 // TestManagerLeaderElectionAndEvents: an unmodified controller-runtime
@@ -25,9 +24,7 @@ import (
 // client-go clients write the Lease in Kubernetes' protobuf envelope),
 // runs its reconciler, and the Events its recorder sends land.
 func TestManagerLeaderElectionAndEvents(t *testing.T) {
-	scheme := apiserver.NewScheme()
-	require.NoError(t, builtin.Register(scheme))
-	env := envtest.Start(t, envtest.Options{Scheme: scheme, Kinds: []apiserver.KindInfo{apiservertest.WidgetKind()}})
+	env := startBuiltinEnv(t, apiservertest.WidgetKind())
 	cfg := &rest.Config{Host: env.Config.Host}
 
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Metrics: metricsserver.Options{BindAddress: "0"},

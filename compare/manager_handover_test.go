@@ -12,7 +12,6 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
-	"github.com/kitchensync/kitchensync/apiserver/envtest"
 )
 
 // Short lease timings for the handover tests: controller-runtime passes
@@ -50,9 +49,7 @@ func TestManagerLeaseHandover(t *testing.T) {
 }
 
 func testManagerLeaseHandover(t *testing.T, release bool) {
-	scheme := apiserver.NewScheme()
-	require.NoError(t, builtin.Register(scheme))
-	env := envtest.Start(t, envtest.Options{Scheme: scheme})
+	env := startBuiltinEnv(t)
 	cfg := &rest.Config{Host: env.Config.Host}
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()

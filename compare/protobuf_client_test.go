@@ -20,9 +20,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/utils/ptr"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
-	"github.com/kitchensync/kitchensync/apiserver/envtest"
 )
 
 // contentTypes records the Content-Type of every answer client-go gets,
@@ -63,9 +61,7 @@ func (c recording) RoundTrip(req *http.Request) (*http.Response, error) {
 // streams, error Statuses.
 func TestTypedClientsOverProtobuf(t *testing.T) {
 	quietClientGo()
-	scheme := apiserver.NewScheme()
-	require.NoError(t, builtin.Register(scheme))
-	env := envtest.Start(t, envtest.Options{Scheme: scheme, Kinds: []apiserver.KindInfo{builtin.NamespaceKind()}})
+	env := startBuiltinEnv(t, builtin.NamespaceKind())
 	seen := &contentTypes{seen: map[string]map[string]bool{}}
 	cfg := &rest.Config{Host: env.Config.Host, WrapTransport: func(rt http.RoundTripper) http.RoundTripper {
 		return recording{seen, rt}
