@@ -365,6 +365,10 @@ func TestFreshServerWatchesFromOne(t *testing.T) {
 		e.inf.AddEventHandler(&r)
 		e.run()
 		<-e.inf.Synced()
+		// Synced can close before the reflector records the list's
+		// resourceVersion (it does so after the store's Replace, as
+		// client-go's does): let it get to its watch first.
+		synctest.Wait()
 		if got := e.inf.LastSyncResourceVersion(); got != "1" {
 			t.Errorf("after listing a fresh server: LastSyncResourceVersion = %q, want \"1\"", got)
 		}
