@@ -116,14 +116,14 @@ func liveForApply(info KindInfo, old *entry, ns, name string) (map[string]any, m
 	if err != nil || len(ms) > 0 {
 		return live, ms, err
 	}
-	c := info.fieldSchema().changes(empty, live, false)
+	c := fieldSchemaOf(info).changes(empty, live, false)
 	return live, ms.update(c, updaterID(info, "before-first-apply", false), time.Now()), nil
 }
 
 // applyConfig merges config into live for manager, updating and setting
 // the managers, and returns the result as an object of the kind.
 func applyConfig(info KindInfo, live, config map[string]any, ms managers, manager string, status, force bool) (Object, error) {
-	fs := info.fieldSchema()
+	fs := fieldSchemaOf(info)
 	set := fieldSet{}
 	err := fs.toFieldSet(config, "", nil, set)
 	if p := SchemaOf(info).undeclared(config, ""); err == nil && p != "" {

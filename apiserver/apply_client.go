@@ -5,18 +5,6 @@ import (
 	"encoding/json"
 )
 
-// ApplyOptions modify an [Client.Apply]: server-side apply's
-// [PatchOptions] by another name, as in Kubernetes' metav1.ApplyOptions.
-type ApplyOptions struct {
-	// DryRun validates and returns the result without storing it.
-	DryRun bool
-	// FieldManager names the applier; required.
-	FieldManager string
-	// Force takes fields that other managers own instead of failing with
-	// 409 Conflict.
-	Force bool
-}
-
 // Apply sends obj as a server-side apply configuration for the object it
 // names: a Patch with [ApplyPatchType]. Every field obj's JSON holds is
 // part of the configuration, so set only the fields this manager means to

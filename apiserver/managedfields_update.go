@@ -36,7 +36,7 @@ func updateTracker(manager string) fieldTracker {
 		if err := cmpErr(err1, err2); err != nil {
 			return err
 		}
-		c := info.fieldSchema().changes(a, b, status)
+		c := fieldSchemaOf(info).changes(a, b, status)
 		nm.ManagedFields = ms.update(c, updaterID(info, manager, status), time.Now()).encode()
 		return nil
 	}
@@ -63,7 +63,7 @@ func trackCreate(info KindInfo, in Object, manager string) error {
 	if err := cmpErr(err1, err2); err != nil {
 		return err
 	}
-	c := info.fieldSchema().changes(empty, tree, false)
+	c := fieldSchemaOf(info).changes(empty, tree, false)
 	m.ManagedFields = ms.update(c, updaterID(info, manager, false), time.Now()).encode()
 	return nil
 }
@@ -88,5 +88,5 @@ func isResetManagedFields(mf []ManagedFieldsEntry) bool {
 		mf[0].APIVersion == "" && mf[0].Time == nil && mf[0].Subresource == ""
 }
 
-// fieldSchema returns how the kind's lists merge.
-func (k KindInfo) fieldSchema() fieldSchema { return fieldSchema{mapKeys: k.ListMapKeys} }
+// fieldSchemaOf returns how the lists of kind k merge.
+func fieldSchemaOf(k KindInfo) fieldSchema { return fieldSchema{mapKeys: k.ListMapKeys} }

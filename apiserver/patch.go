@@ -288,3 +288,17 @@ func truncate(b []byte, n int) string {
 	}
 	return string(b[:n]) + "..."
 }
+
+// PatchObject applies a patch of type pt (JSON merge, JSON or strategic
+// merge patch; not apply) to cur, an object of kind info, and returns the
+// result as a new object of the kind, with the rules and errors of
+// [ResourceClient.Patch]: the patch may change neither apiVersion and
+// kind nor the object's name and namespace. It stores nothing; the HTTP
+// front patches a [ServedVersion]'s objects with it, in that version's
+// form.
+func PatchObject(info KindInfo, cur Object, pt PatchType, data []byte) (Object, error) {
+	if pt == ApplyPatchType {
+		return nil, NewBadRequest("PatchObject does not apply server-side apply patches")
+	}
+	return applyPatch(info, cur, pt, data)
+}

@@ -197,3 +197,43 @@ type WatchInterface interface {
 	// more than once and from any goroutine.
 	Stop()
 }
+
+// DeletionPropagation says what happens to an object's dependents (the
+// objects whose ownerReferences name it) when it is deleted, like
+// Kubernetes' metav1.DeletionPropagation.
+type DeletionPropagation string
+
+const (
+	// DeletePropagationBackground deletes the object at once; the garbage
+	// collector deletes its dependents afterwards. The default.
+	DeletePropagationBackground DeletionPropagation = "Background"
+	// DeletePropagationForeground keeps the object, with a
+	// deletionTimestamp and the [FinalizerDeleteDependents] finalizer,
+	// until the garbage collector has deleted every dependent whose
+	// reference to it sets blockOwnerDeletion; then it goes.
+	DeletePropagationForeground DeletionPropagation = "Foreground"
+	// DeletePropagationOrphan keeps the dependents: the garbage collector
+	// removes their references to the object (held meanwhile by the
+	// [FinalizerOrphanDependents] finalizer), and then the object goes.
+	DeletePropagationOrphan DeletionPropagation = "Orphan"
+)
+
+// The finalizers through which the garbage collector carries out a
+// propagation policy, with Kubernetes' names. Delete adds them; the
+// collector removes them when its work is done.
+const (
+	FinalizerOrphanDependents = "orphan"
+	FinalizerDeleteDependents = "foregroundDeletion"
+)
+
+// ApplyOptions modify an [Client.Apply]: server-side apply's
+// [PatchOptions] by another name, as in Kubernetes' metav1.ApplyOptions.
+type ApplyOptions struct {
+	// DryRun validates and returns the result without storing it.
+	DryRun bool
+	// FieldManager names the applier; required.
+	FieldManager string
+	// Force takes fields that other managers own instead of failing with
+	// 409 Conflict.
+	Force bool
+}

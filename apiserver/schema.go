@@ -188,7 +188,7 @@ func (d deriver) object(t reflect.Type, spath string) *Schema {
 		if name == "" {
 			name = f.Name
 		}
-		s.Properties[name] = d.schema(f.Type, joinField(spath, name))
+		s.Properties[name] = d.schema(f.Type, fieldPath(spath, name))
 		if !strings.Contains(opts, "omitempty") && !strings.Contains(opts, "omitzero") && f.Type.Kind() != reflect.Pointer {
 			s.Required = append(s.Required, name)
 		}
@@ -209,4 +209,13 @@ func fieldsOfStruct(t reflect.Type) func(yield func(reflect.StructField) bool) {
 			}
 		}
 	}
+}
+
+// fieldPath joins a field's name to the path of the struct holding it, as
+// [KindInfo.ListMapKeys] writes paths ("spec.lines").
+func fieldPath(spath, name string) string {
+	if spath == "" {
+		return name
+	}
+	return spath + "." + name
 }

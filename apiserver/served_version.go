@@ -148,17 +148,3 @@ func (s *Scheme) ServedVersions() []ServedVersion {
 	slices.SortFunc(vs, func(a, b ServedVersion) int { return compareKinds(a.Info, b.Info) })
 	return vs
 }
-
-// PatchObject applies a patch of type pt (JSON merge, JSON or strategic
-// merge patch; not apply) to cur, an object of kind info, and returns the
-// result as a new object of the kind, with the rules and errors of
-// [ResourceClient.Patch]: the patch may change neither apiVersion and
-// kind nor the object's name and namespace. It stores nothing; the HTTP
-// front patches a [ServedVersion]'s objects with it, in that version's
-// form.
-func PatchObject(info KindInfo, cur Object, pt PatchType, data []byte) (Object, error) {
-	if pt == ApplyPatchType {
-		return nil, NewBadRequest("PatchObject does not apply server-side apply patches")
-	}
-	return applyPatch(info, cur, pt, data)
-}
