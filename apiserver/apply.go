@@ -126,7 +126,7 @@ func applyConfig(info KindInfo, live, config map[string]any, ms managers, manage
 	fs := fieldSchemaOf(info)
 	set := fieldSet{}
 	err := fs.toFieldSet(config, "", nil, set)
-	if p := SchemaOf(info).undeclared(config, ""); err == nil && p != "" {
+	if p := undeclared(SchemaOf(info), config, ""); err == nil && p != "" {
 		err = fmt.Errorf("%s: field not declared in schema", p)
 	}
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 // none. A schema that says nothing about a value (no type, preserved
 // unknown fields, an object without properties such as metadata)
 // declares everything below it.
-func (s *Schema) undeclared(v any, at string) string {
+func undeclared(s *Schema, v any, at string) string {
 	if s == nil || s.PreserveUnknownFields {
 		return ""
 	}
@@ -25,13 +25,13 @@ func (s *Schema) undeclared(v any, at string) string {
 					return at + "." + k
 				}
 			}
-			if p := sub.undeclared(x[k], at+"."+k); p != "" {
+			if p := undeclared(sub, x[k], at+"."+k); p != "" {
 				return p
 			}
 		}
 	case []any:
 		for i, item := range x {
-			if p := s.Items.undeclared(item, fmt.Sprintf("%s[%d]", at, i)); p != "" {
+			if p := undeclared(s.Items, item, fmt.Sprintf("%s[%d]", at, i)); p != "" {
 				return p
 			}
 		}
