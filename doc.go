@@ -30,12 +30,12 @@
 //
 //	Restaurant                       餐厅                    Kubernetes                          kitchensync
 //	-------------------------------  ----------------------  ----------------------------------  -----------------------------------------
-//	the menu's rules                 菜单规范                CustomResourceDefinition (kind)     kitchen.Register, apiserver.KindInfo
+//	the menu's rules                 菜单规范                CustomResourceDefinition (kind)     kitchen.Register, meta.KindInfo
 //	a dish on the menu               菜品 (beef-wellington)  a custom resource of kind Dish      kitchen.Dish
 //	a table's order                  订单                    a custom resource of kind Order     kitchen.Order
 //	waiter takes an order            服务员下单              kubectl apply → Create              kitchen.Waiter, apiserver.Client
 //	front desk                       前台                    the API server (etcd behind)        apiserver.Server, httpapi
-//	order number on the ticket       订单版本号              resourceVersion                     apiserver.ObjectMeta
+//	order number on the ticket       订单版本号              resourceVersion                     meta.ObjectMeta
 //	customer edits the order         顾客修改订单 / 加急     Update; a stale copy gets 409       409 Conflict, RetryOnConflict
 //	runner                           传菜员                  Informer (List + Watch)             informer.SharedIndexInformer
 //	runner's first round             首次抄录所有桌号        List, then Watch from its RV        informer.Reflector
@@ -55,7 +55,7 @@
 //	cooks at stations                厨师 / 工位             Pods on nodes                       kitchen.Cook, kitchen.Stations
 //	cook's report                    厨师汇报                Pod status (the kubelet writes it)  kitchen.Brigade
 //	clear only when they leave       确认顾客真要走才撤台    finalizer                           reconcile.AddFinalizer, RemoveFinalizer
-//	clear what the order left        清理已备食材 / GC回收   garbage collection (owners)         apiserver.NewControllerRef
+//	clear what the order left        清理已备食材 / GC回收   garbage collection (owners)         meta.NewControllerRef
 //	out of stock: wait               食材短缺                RequeueAfter + a condition          reconcile.Result, SetStatusCondition
 //	pantry                           食材库                  the world outside the API           kitchen.Pantry
 //	security cameras                 监控摄像头              metrics                             reconcile.Metrics, reconcile/prommetrics
@@ -236,9 +236,9 @@
 //	Client.UpdateStatus                        .UpdateStatus                                client.Status().Update
 //	Client.Patch                               .Patch                                       client.Patch (client.MergeFrom)
 //	Client.Watch                               .Watch                                       (informers do it for you)
-//	apiserver.IsNotFound, IsConflict, ...      apierrors.IsNotFound, IsConflict, ...        the same; client.IgnoreNotFound
-//	apiserver.SetStatusCondition               meta.SetStatusCondition                      the same
-//	apiserver.NewControllerRef                 metav1.NewControllerRef                      controllerutil.SetControllerReference
+//	meta.IsNotFound, IsConflict, ...      apierrors.IsNotFound, IsConflict, ...        the same; client.IgnoreNotFound
+//	meta.SetStatusCondition               meta.SetStatusCondition                      the same
+//	meta.NewControllerRef                 metav1.NewControllerRef                      controllerutil.SetControllerReference
 //	informer.Reflector                         cache.Reflector                              (inside the manager's cache)
 //	informer.DeltaFIFO                         cache.DeltaFIFO (RealFIFO)                   (inside the manager's cache)
 //	store.Indexer                              cache.Indexer                                cache.Cache's IndexField
@@ -274,7 +274,7 @@
 //	reconcile.Metrics, reconcile/prommetrics   workqueue metrics provider                   metrics.Registry (the same metric names)
 //	apiserver/apiservertest, synctest          fake.NewSimpleClientset                      envtest, fake.NewClientBuilder
 //	apiserver/envtest (HTTP on loopback)       (a test cluster)                             envtest.Environment.Start
-//	apiserver.ApplyPatchType, Client.Apply     Patch(types.ApplyPatchType), Apply           client.Apply, client.ForceOwnership
+//	meta.ApplyPatchType, Client.Apply     Patch(types.ApplyPatchType), Apply           client.Apply, client.ForceOwnership
 //
 // # Not here, and where to learn it
 //

@@ -5,16 +5,17 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	yaml "go.yaml.in/yaml/v3"
 )
 
 // Server-side apply, like kube-apiserver's (structured-merge-diff), on the
 // decoded JSON of objects. Where it differs from the real algorithm:
 //
-//   - The schema is the kind's Go type plus [KindInfo.ListMapKeys]: maps
+//   - The schema is the kind's Go type plus [meta.KindInfo.ListMapKeys]: maps
 //     are granular, lists atomic unless declared keyed; there are no
 //     atomic structs (x-kubernetes-map-type: atomic) and no unions.
-//   - A field the kind's schema ([SchemaOf]) does not declare is refused,
+//   - A field the kind's schema ([meta.SchemaOf]) does not declare is refused,
 //     as for a CRD; one the Go type still drops (an omitempty field
 //     applied at its zero value) is owned by nobody. A removed field of a
 //     non-omitempty Go field comes back as its zero value.
@@ -29,9 +30,9 @@ import (
 // fields become exactly the config's, fields it no longer applies and no
 // one else owns are removed, and changing a field another manager owns is
 // a 409 Conflict unless opts.Force takes it.
-func (s *Server) prepareApply(info KindInfo, old *entry, ns, name string, data []byte, status bool, opts PatchOptions) (change, error) {
+func (s *Server) prepareApply(info meta.KindInfo, old *entry, ns, name string, data []byte, status bool, opts meta.PatchOptions) (change, error) {
 	if old == nil && status {
-		return change{}, NewNotFound(info.GroupResource(), name)
+		return change{}, meta.NewNotFound(info.GroupResource(), name)
 	}
 	config, err := decodeApplyConfig(info, ns, name, data)
 	if err != nil {
@@ -48,7 +49,7 @@ func (s *Server) prepareApply(info KindInfo, old *entry, ns, name string, data [
 	}
 	if old != nil {
 		entries := next.GetObjectMeta().ManagedFields
-		keep := func(_ KindInfo, _, n Object, _ bool) error {
+		keep := func(_ meta.KindInfo, _, n meta.Object, _ bool) error {
 			n.GetObjectMeta().ManagedFields = entries
 			return nil
 		}
@@ -62,40 +63,40 @@ func (s *Server) prepareApply(info KindInfo, old *entry, ns, name string, data [
 
 // decodeApplyConfig reads an apply configuration (YAML, or JSON, which is
 // YAML) and checks that it is for this kind and object.
-func decodeApplyConfig(info KindInfo, ns, name string, data []byte) (map[string]any, error) {
+func decodeApplyConfig(info meta.KindInfo, ns, name string, data []byte) (map[string]any, error) {
 	var v any
 	if err := yaml.Unmarshal(data, &v); err != nil {
-		return nil, NewBadRequest(fmt.Sprintf("error decoding patch: %v", err))
+		return nil, meta.NewBadRequest(fmt.Sprintf("error decoding patch: %v", err))
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
-		return nil, NewBadRequest(fmt.Sprintf("error decoding patch: %v", err))
+		return nil, meta.NewBadRequest(fmt.Sprintf("error decoding patch: %v", err))
 	}
 	config, err := decodeTree(b)
 	if err != nil || config == nil {
-		return nil, NewBadRequest(fmt.Sprintf("error decoding patch: the patch is not a YAML object: %q", truncate(data, 100)))
+		return nil, meta.NewBadRequest(fmt.Sprintf("error decoding patch: the patch is not a YAML object: %q", truncate(data, 100)))
 	}
 	apiVersion, _ := config["apiVersion"].(string)
-	if gv := ParseGroupVersion(apiVersion); gv != groupVersionOf(info) {
-		return nil, NewBadRequest(fmt.Sprintf("Incorrect version specified in apply patch. "+
+	if gv := meta.ParseGroupVersion(apiVersion); gv != groupVersionOf(info) {
+		return nil, meta.NewBadRequest(fmt.Sprintf("Incorrect version specified in apply patch. "+
 			"Specified patch version: %s, expected: %s", gv, groupVersionOf(info)))
 	}
 	if kind, _ := config["kind"].(string); kind != info.Kind {
-		return nil, NewBadRequest(fmt.Sprintf("the kind in the apply patch (%q) is not %q", kind, info.Kind))
+		return nil, meta.NewBadRequest(fmt.Sprintf("the kind in the apply patch (%q) is not %q", kind, info.Kind))
 	}
-	meta, _ := config["metadata"].(map[string]any)
-	if meta == nil {
-		meta = map[string]any{}
-		config["metadata"] = meta
+	om, _ := config["metadata"].(map[string]any)
+	if om == nil {
+		om = map[string]any{}
+		config["metadata"] = om
 	}
-	if objName, _ := meta["name"].(string); objName != name {
-		return nil, NewBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", objName, name))
+	if objName, _ := om["name"].(string); objName != name {
+		return nil, meta.NewBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", objName, name))
 	}
-	if objNS, _ := meta["namespace"].(string); objNS != "" && objNS != ns {
-		return nil, NewBadRequest("the namespace of the provided object does not match the namespace sent on the request")
+	if objNS, _ := om["namespace"].(string); objNS != "" && objNS != ns {
+		return nil, meta.NewBadRequest("the namespace of the provided object does not match the namespace sent on the request")
 	}
-	if _, ok := meta["managedFields"]; ok {
-		return nil, NewBadRequest("metadata.managedFields must be nil")
+	if _, ok := om["managedFields"]; ok {
+		return nil, meta.NewBadRequest("metadata.managedFields must be nil")
 	}
 	return config, nil
 }
@@ -103,7 +104,7 @@ func decodeApplyConfig(info KindInfo, ns, name string, data []byte) (map[string]
 // liveForApply returns the object an apply starts from, as a tree, and
 // its managers. An object with fields but no managers gets one, named
 // "before-first-apply", owning all its fields, as on the real server.
-func liveForApply(info KindInfo, old *entry, ns, name string) (map[string]any, managers, error) {
+func liveForApply(info meta.KindInfo, old *entry, ns, name string) (map[string]any, managers, error) {
 	empty, err := emptyTree(info, name, ns)
 	if err != nil || old == nil {
 		return empty, nil, err
@@ -122,18 +123,18 @@ func liveForApply(info KindInfo, old *entry, ns, name string) (map[string]any, m
 
 // applyConfig merges config into live for manager, updating and setting
 // the managers, and returns the result as an object of the kind.
-func applyConfig(info KindInfo, live, config map[string]any, ms managers, manager string, status, force bool) (Object, error) {
+func applyConfig(info meta.KindInfo, live, config map[string]any, ms managers, manager string, status, force bool) (meta.Object, error) {
 	fs := fieldSchemaOf(info)
 	set := fieldSet{}
 	err := fs.toFieldSet(config, "", nil, set)
-	if p := undeclared(SchemaOf(info), config, ""); err == nil && p != "" {
+	if p := undeclared(meta.SchemaOf(info), config, ""); err == nil && p != "" {
 		err = fmt.Errorf("%s: field not declared in schema", p)
 	}
 	if err != nil {
-		return nil, NewBadRequest(fmt.Sprintf("failed to create typed patch object (%s): %v", gvknn(info, live), err))
+		return nil, meta.NewBadRequest(fmt.Sprintf("failed to create typed patch object (%s): %v", gvknn(info, live), err))
 	}
 	set = set.without(untracked(status))
-	id := ManagedFieldsEntry{Manager: manager, Operation: ManagedFieldsOperationApply, APIVersion: info.TypeMeta().APIVersion}
+	id := meta.ManagedFieldsEntry{Manager: manager, Operation: meta.ManagedFieldsOperationApply, APIVersion: info.TypeMeta().APIVersion}
 	if status {
 		id.Subresource = "status"
 	}
@@ -157,14 +158,14 @@ func applyConfig(info KindInfo, live, config map[string]any, ms managers, manage
 // typedResult decodes the merged tree into the kind, with the managers'
 // entries as its managedFields. Applied fields the kind does not have are
 // gone after decoding: the manager does not own them.
-func typedResult(info KindInfo, merged map[string]any, ms managers, id ManagedFieldsEntry) (Object, error) {
+func typedResult(info meta.KindInfo, merged map[string]any, ms managers, id meta.ManagedFieldsEntry) (meta.Object, error) {
 	b, err := json.Marshal(merged)
 	if err != nil {
-		return nil, NewInternalError(err)
+		return nil, meta.NewInternalError(err)
 	}
 	next := info.New()
 	if err := json.Unmarshal(b, next); err != nil {
-		return nil, NewBadRequest(fmt.Sprintf("the applied object does not decode as a %s: %v", info.Kind, err))
+		return nil, meta.NewBadRequest(fmt.Sprintf("the applied object does not decode as a %s: %v", info.Kind, err))
 	}
 	typed, err := objectTree(next)
 	if err != nil {
@@ -182,14 +183,14 @@ func typedResult(info KindInfo, merged map[string]any, ms managers, id ManagedFi
 
 // gvknn names an object as structured-merge-diff's errors do:
 // "namespace/name; group/version, Kind=Kind".
-func gvknn(info KindInfo, live map[string]any) string {
-	meta, _ := live["metadata"].(map[string]any)
-	ns, _ := meta["namespace"].(string)
-	name, _ := meta["name"].(string)
+func gvknn(info meta.KindInfo, live map[string]any) string {
+	om, _ := live["metadata"].(map[string]any)
+	ns, _ := om["namespace"].(string)
+	name, _ := om["name"].(string)
 	gvk := info.GroupVersionKind()
 	return fmt.Sprintf("%s/%s; %s, Kind=%s", ns, name, groupVersionOf(info), gvk.Kind)
 }
 
-func groupVersionOf(info KindInfo) GroupVersion {
-	return GroupVersion{Group: info.Group, Version: info.Version}
+func groupVersionOf(info meta.KindInfo) meta.GroupVersion {
+	return meta.GroupVersion{Group: info.Group, Version: info.Version}
 }

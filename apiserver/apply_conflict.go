@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"fmt"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"maps"
 	"net/http"
 	"slices"
@@ -12,7 +13,7 @@ import (
 // CauseTypeFieldManagerConflict is the cause of a 409 from server-side
 // apply: the field is owned by another manager (metav1's
 // CauseTypeFieldManagerConflict).
-const CauseTypeFieldManagerConflict CauseType = "FieldManagerConflict"
+const CauseTypeFieldManagerConflict meta.CauseType = "FieldManagerConflict"
 
 // conflict is one field that manager owns and an apply would change.
 type conflict struct {
@@ -23,7 +24,7 @@ type conflict struct {
 // conflicts returns the 409 Conflict for an apply by id that changes the
 // fields changed, some owned by other managers; with force the others
 // just lose them (the caller takes them away), and it returns nil.
-func (ms managers) conflicts(id ManagedFieldsEntry, changed fieldSet, force bool) error {
+func (ms managers) conflicts(id meta.ManagedFieldsEntry, changed fieldSet, force bool) error {
 	if force {
 		return nil
 	}
@@ -39,12 +40,12 @@ func (ms managers) conflicts(id ManagedFieldsEntry, changed fieldSet, force bool
 	if len(found) == 0 {
 		return nil
 	}
-	causes := make([]StatusCause, len(found))
+	causes := make([]meta.StatusCause, len(found))
 	for i, c := range found {
-		causes[i] = StatusCause{Type: CauseTypeFieldManagerConflict,
+		causes[i] = meta.StatusCause{Type: CauseTypeFieldManagerConflict,
 			Message: "conflict with " + managerString(c.manager.ManagedFieldsEntry), Field: pathString(c.path)}
 	}
-	return newStatusError(http.StatusConflict, StatusReasonConflict, conflictMessage(found), &StatusDetails{Causes: causes})
+	return meta.NewStatusError(http.StatusConflict, meta.StatusReasonConflict, conflictMessage(found), &meta.StatusDetails{Causes: causes})
 }
 
 // conflictMessage words the conflicts as the real server does, character
@@ -72,12 +73,12 @@ func conflictMessage(found []conflict) string {
 // managerString names a manager as conflict messages do: "name", with
 // its subresource, and for an updater the apiVersion it wrote (the real
 // server names managers by an identifier without the time).
-func managerString(e ManagedFieldsEntry) string {
+func managerString(e meta.ManagedFieldsEntry) string {
 	s := fmt.Sprintf("%q", e.Manager)
 	if e.Subresource != "" {
 		s = fmt.Sprintf("%s with subresource %q", s, e.Subresource)
 	}
-	if e.Operation == ManagedFieldsOperationUpdate {
+	if e.Operation == meta.ManagedFieldsOperationUpdate {
 		s = fmt.Sprintf("%s using %s", s, e.APIVersion)
 	}
 	return s
@@ -86,12 +87,12 @@ func managerString(e ManagedFieldsEntry) string {
 // validatePatchOptions checks the options of a patch of type pt as
 // Kubernetes does: apply needs a field manager, only apply takes force,
 // and a field manager is at most 128 printable characters.
-func validatePatchOptions(pt PatchType, opts PatchOptions) error {
-	var errs FieldErrors
+func validatePatchOptions(pt meta.PatchType, opts meta.PatchOptions) error {
+	var errs meta.FieldErrors
 	switch {
-	case pt == ApplyPatchType && opts.FieldManager == "":
+	case pt == meta.ApplyPatchType && opts.FieldManager == "":
 		errs.Required("fieldManager", "is required for apply patch")
-	case pt != ApplyPatchType && opts.Force != nil:
+	case pt != meta.ApplyPatchType && opts.Force != nil:
 		errs.Forbidden("force", "may not be specified for non-apply patch")
 	}
 	if len(opts.FieldManager) > 128 {
@@ -103,7 +104,7 @@ func validatePatchOptions(pt PatchType, opts PatchOptions) error {
 			break
 		}
 	}
-	return errs.ToError(GroupKind{Group: "meta.k8s.io", Kind: "PatchOptions"}, "")
+	return errs.ToError(meta.GroupKind{Group: "meta.k8s.io", Kind: "PatchOptions"}, "")
 }
 
 // splitPath splits a field path into its elements.

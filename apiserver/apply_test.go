@@ -8,10 +8,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // owners summarises metadata.managedFields: "manager/Operation[/subresource]" -> fieldsV1.
-func owners(t *testing.T, obj apiserver.Object) map[string]string {
+func owners(t *testing.T, obj meta.Object) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	for _, e := range obj.GetObjectMeta().ManagedFields {
@@ -28,8 +29,8 @@ func owners(t *testing.T, obj apiserver.Object) map[string]string {
 }
 
 func applyWidget(f *fixture, manager string, force bool, yaml string) (*apiservertest.Widget, error) {
-	return f.widgets.Patch(f.ctx, "w", apiserver.ApplyPatchType, []byte(yaml),
-		apiserver.PatchOptions{FieldManager: manager, Force: &force})
+	return f.widgets.Patch(f.ctx, "w", meta.ApplyPatchType, []byte(yaml),
+		meta.PatchOptions{FieldManager: manager, Force: &force})
 }
 
 const widgetHead = "apiVersion: test.kitchensync.io/v1\nkind: Widget\nmetadata:\n  name: w\n"
@@ -73,10 +74,10 @@ func TestApplyConflictAndForce(t *testing.T) {
 	_, err := applyWidget(f, "bob", false, widgetHead+"spec:\n  color: green\n  size: 4\n")
 	st := statusOf(t, err)
 	wantMsg := "Apply failed with 2 conflicts: conflicts with \"alice\":\n- .spec.color\n- .spec.size"
-	if st.Code != 409 || st.Reason != apiserver.StatusReasonConflict || st.Message != wantMsg {
+	if st.Code != 409 || st.Reason != meta.StatusReasonConflict || st.Message != wantMsg {
 		t.Fatalf("conflict: %d %s %q", st.Code, st.Reason, st.Message)
 	}
-	wantCauses := []apiserver.StatusCause{
+	wantCauses := []meta.StatusCause{
 		{Type: apiserver.CauseTypeFieldManagerConflict, Message: `conflict with "alice"`, Field: ".spec.color"},
 		{Type: apiserver.CauseTypeFieldManagerConflict, Message: `conflict with "alice"`, Field: ".spec.size"},
 	}
@@ -84,8 +85,8 @@ func TestApplyConflictAndForce(t *testing.T) {
 		t.Errorf("causes (-want +got):\n%s", diff)
 	}
 	force := true
-	w, err = f.widgets.Patch(f.ctx, "w", apiserver.ApplyPatchType, []byte(widgetHead+"spec:\n  color: green\n"),
-		apiserver.PatchOptions{FieldManager: "bob", Force: &force})
+	w, err = f.widgets.Patch(f.ctx, "w", meta.ApplyPatchType, []byte(widgetHead+"spec:\n  color: green\n"),
+		meta.PatchOptions{FieldManager: "bob", Force: &force})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,9 +96,9 @@ func TestApplyConflictAndForce(t *testing.T) {
 	}
 }
 
-func statusOf(t *testing.T, err error) apiserver.Status {
+func statusOf(t *testing.T, err error) meta.Status {
 	t.Helper()
-	se, ok := err.(*apiserver.StatusError)
+	se, ok := err.(*meta.StatusError)
 	if !ok {
 		t.Fatalf("error %v (%T), want a StatusError", err, err)
 	}
@@ -138,26 +139,26 @@ func TestUpdateWritersBecomeManagers(t *testing.T) {
 	f := newFixture(t, apiserver.Options{})
 	w := apiservertest.NewWidget("ns", "w")
 	w.Spec.Color = "red"
-	w, err := f.widgets.Create(f.ctx, w, apiserver.CreateOptions{FieldManager: "creator"})
+	w, err := f.widgets.Create(f.ctx, w, meta.CreateOptions{FieldManager: "creator"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	w.Spec.Size = 5
 	w.Labels = map[string]string{"x": "y"}
-	w, err = f.widgets.Update(f.ctx, w, apiserver.UpdateOptions{FieldManager: "editor"})
+	w, err = f.widgets.Update(f.ctx, w, meta.UpdateOptions{FieldManager: "editor"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := owners(t, w)["creator/Update"]; got != `{"f:spec":{"f:color":{}}}` {
 		t.Errorf("creator owns %s", got)
 	}
-	w, err = f.widgets.Patch(f.ctx, "w", apiserver.MergePatchType, []byte(`{"spec":{"color":"pink"}}`),
-		apiserver.PatchOptions{FieldManager: "patcher"})
+	w, err = f.widgets.Patch(f.ctx, "w", meta.MergePatchType, []byte(`{"spec":{"color":"pink"}}`),
+		meta.PatchOptions{FieldManager: "patcher"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	w.Status.Phase = "Ready"
-	w, err = f.widgets.UpdateStatus(f.ctx, w, apiserver.UpdateOptions{FieldManager: "ctrl"})
+	w, err = f.widgets.UpdateStatus(f.ctx, w, meta.UpdateOptions{FieldManager: "ctrl"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +184,7 @@ func TestPatchOptionsValidated(t *testing.T) {
 		t.Errorf("no manager: %d %q", st.Code, st.Message)
 	}
 	force := false
-	_, err = f.widgets.Patch(f.ctx, "w", apiserver.MergePatchType, []byte(`{}`), apiserver.PatchOptions{Force: &force})
+	_, err = f.widgets.Patch(f.ctx, "w", meta.MergePatchType, []byte(`{}`), meta.PatchOptions{Force: &force})
 	if st := statusOf(t, err); st.Code != 422 || st.Message != `PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch` {
 		t.Errorf("force on merge: %d %q", st.Code, st.Message)
 	}
@@ -203,9 +204,9 @@ func TestPatchOptionsValidated(t *testing.T) {
 
 // Bundle has a keyed list: parts merge by name.
 type Bundle struct {
-	apiserver.TypeMeta   `json:",inline"`
-	apiserver.ObjectMeta `json:"metadata"`
-	Spec                 struct {
+	meta.TypeMeta   `json:",inline"`
+	meta.ObjectMeta `json:"metadata"`
+	Spec            struct {
 		Parts []Part `json:"parts,omitempty"`
 	} `json:"spec"`
 }
@@ -216,7 +217,7 @@ type Part struct {
 	Count int    `json:"count,omitempty"`
 }
 
-func (b *Bundle) DeepCopyObject() apiserver.Object {
+func (b *Bundle) DeepCopyObject() meta.Object {
 	out := *b
 	out.ObjectMeta = b.ObjectMeta.DeepCopy()
 	out.Spec.Parts = slices.Clone(b.Spec.Parts)
@@ -224,9 +225,9 @@ func (b *Bundle) DeepCopyObject() apiserver.Object {
 }
 
 func TestApplyKeyedList(t *testing.T) {
-	scheme := apiserver.NewScheme()
-	if err := scheme.Register(apiserver.KindInfo{Group: "test.kitchensync.io", Version: "v1", Kind: "Bundle",
-		Resource: "bundles", New: func() apiserver.Object { return &Bundle{} },
+	scheme := meta.NewScheme()
+	if err := scheme.Register(meta.KindInfo{Group: "test.kitchensync.io", Version: "v1", Kind: "Bundle",
+		Resource: "bundles", New: func() meta.Object { return &Bundle{} },
 		ListMapKeys: map[string][]string{"spec.parts": {"name"}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -235,9 +236,9 @@ func TestApplyKeyedList(t *testing.T) {
 	ctx := context.Background()
 	apply := func(manager string, parts ...Part) *Bundle {
 		t.Helper()
-		b := &Bundle{ObjectMeta: apiserver.ObjectMeta{Name: "b"}}
+		b := &Bundle{ObjectMeta: meta.ObjectMeta{Name: "b"}}
 		b.Spec.Parts = parts
-		got, err := bundles.Apply(ctx, b, apiserver.ApplyOptions{FieldManager: manager})
+		got, err := bundles.Apply(ctx, b, meta.ApplyOptions{FieldManager: manager})
 		if err != nil {
 			t.Fatalf("apply by %s: %v", manager, err)
 		}

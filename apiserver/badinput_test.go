@@ -8,6 +8,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // Every bad request gets a typed error whose message names what is wrong,
@@ -22,139 +23,139 @@ func TestBadInput(t *testing.T) {
 		want string // a substring of the message
 	}{
 		{"nil object", func(f *fixture) error {
-			_, err := f.res.Namespace("ns").Create(f.ctx, nil, apiserver.CreateOptions{})
+			_, err := f.res.Namespace("ns").Create(f.ctx, nil, meta.CreateOptions{})
 			return err
-		}, apiserver.IsBadRequest, "the object is nil"},
+		}, meta.IsBadRequest, "the object is nil"},
 		{"typed nil object", func(f *fixture) error {
-			_, err := f.widgets.Create(f.ctx, nil, apiserver.CreateOptions{})
+			_, err := f.widgets.Create(f.ctx, nil, meta.CreateOptions{})
 			return err
-		}, apiserver.IsBadRequest, "the object is nil"},
+		}, meta.IsBadRequest, "the object is nil"},
 		{"invalid name", func(f *fixture) error {
-			_, err := f.widgets.Create(f.ctx, apiservertest.NewWidget("ns", "Bad_Name"), apiserver.CreateOptions{})
+			_, err := f.widgets.Create(f.ctx, apiservertest.NewWidget("ns", "Bad_Name"), meta.CreateOptions{})
 			return err
-		}, apiserver.IsInvalid, `metadata.name: Invalid value: "Bad_Name"`},
+		}, meta.IsInvalid, `metadata.name: Invalid value: "Bad_Name"`},
 		{"missing name", func(f *fixture) error {
-			_, err := f.widgets.Create(f.ctx, apiservertest.NewWidget("ns", ""), apiserver.CreateOptions{})
+			_, err := f.widgets.Create(f.ctx, apiservertest.NewWidget("ns", ""), meta.CreateOptions{})
 			return err
-		}, apiserver.IsInvalid, "metadata.name: Required value: name or generateName is required"},
+		}, meta.IsInvalid, "metadata.name: Required value: name or generateName is required"},
 		{"bad label", func(f *fixture) error {
 			w := apiservertest.NewWidget("ns", "a")
 			w.Labels = map[string]string{"bad key!": "v"}
-			_, err := f.widgets.Create(f.ctx, w, apiserver.CreateOptions{})
+			_, err := f.widgets.Create(f.ctx, w, meta.CreateOptions{})
 			return err
-		}, apiserver.IsInvalid, "metadata.labels"},
+		}, meta.IsInvalid, "metadata.labels"},
 		{"bad annotation key", func(f *fixture) error {
 			a := f.create(nil, "a", "red", nil)
 			a.Annotations = map[string]string{"no spaces please": "v"}
-			_, err := f.widgets.Update(f.ctx, a, apiserver.UpdateOptions{})
+			_, err := f.widgets.Update(f.ctx, a, meta.UpdateOptions{})
 			return err
-		}, apiserver.IsInvalid, "metadata.annotations"},
+		}, meta.IsInvalid, "metadata.annotations"},
 		{"unknown resource", func(f *fixture) error {
-			_, err := f.srv.Resource(apiserver.GroupVersionResource{Group: "x.io", Version: "v1", Resource: "nopes"}).List(f.ctx, apiserver.ListOptions{})
+			_, err := f.srv.Resource(meta.GroupVersionResource{Group: "x.io", Version: "v1", Resource: "nopes"}).List(f.ctx, meta.ListOptions{})
 			return err
-		}, apiserver.IsNotFound, "the server could not find the requested resource"},
+		}, meta.IsNotFound, "the server could not find the requested resource"},
 		{"wrong kind in body", func(f *fixture) error {
-			_, err := f.res.Namespace("ns").Create(f.ctx, apiservertest.NewGadget("g"), apiserver.CreateOptions{})
+			_, err := f.res.Namespace("ns").Create(f.ctx, apiservertest.NewGadget("g"), meta.CreateOptions{})
 			return err
-		}, apiserver.IsBadRequest, `Gadget in version "test.kitchensync.io/v1" cannot be handled as a Widget`},
+		}, meta.IsBadRequest, `Gadget in version "test.kitchensync.io/v1" cannot be handled as a Widget`},
 		{"TypeMeta disagrees with the Go type", func(f *fixture) error {
 			w := apiservertest.NewWidget("ns", "a")
 			w.Kind = "Gadget"
-			_, err := f.widgets.Create(f.ctx, w, apiserver.CreateOptions{})
+			_, err := f.widgets.Create(f.ctx, w, meta.CreateOptions{})
 			return err
-		}, apiserver.IsInvalid, `kind: Invalid value: "Gadget": must be Widget`},
+		}, meta.IsInvalid, `kind: Invalid value: "Gadget": must be Widget`},
 		{"object too large", func(f *fixture) error {
-			_, err := f.widgets.Create(f.ctx, huge, apiserver.CreateOptions{})
+			_, err := f.widgets.Create(f.ctx, huge, meta.CreateOptions{})
 			return err
-		}, apiserver.IsTooLarge, "Request entity too large: limit is 1000"},
+		}, meta.IsTooLarge, "Request entity too large: limit is 1000"},
 		{"namespace missing", func(f *fixture) error {
-			_, err := f.res.Create(f.ctx, apiservertest.NewWidget("", "a"), apiserver.CreateOptions{})
+			_, err := f.res.Create(f.ctx, apiservertest.NewWidget("", "a"), meta.CreateOptions{})
 			return err
-		}, apiserver.IsInvalid, "metadata.namespace: Required value"},
+		}, meta.IsInvalid, "metadata.namespace: Required value"},
 		{"namespace disagrees with the client", func(f *fixture) error {
-			_, err := f.widgets.Create(f.ctx, apiservertest.NewWidget("other", "a"), apiserver.CreateOptions{})
+			_, err := f.widgets.Create(f.ctx, apiservertest.NewWidget("other", "a"), meta.CreateOptions{})
 			return err
-		}, apiserver.IsInvalid, `metadata.namespace: Invalid value: "other": does not match the namespace of the request ("ns")`},
+		}, meta.IsInvalid, `metadata.namespace: Invalid value: "other": does not match the namespace of the request ("ns")`},
 		{"namespace on a cluster-scoped kind", func(f *fixture) error {
 			g := apiservertest.NewGadget("g")
 			g.Namespace = "ns"
-			_, err := apiserver.NewClient[*apiservertest.Gadget](f.srv).Create(f.ctx, g, apiserver.CreateOptions{})
+			_, err := apiserver.NewClient[*apiservertest.Gadget](f.srv).Create(f.ctx, g, meta.CreateOptions{})
 			return err
-		}, apiserver.IsInvalid, "metadata.namespace: Forbidden: not allowed on this type"},
+		}, meta.IsInvalid, "metadata.namespace: Forbidden: not allowed on this type"},
 		{"namespaced client of a cluster-scoped kind", func(f *fixture) error {
-			_, err := apiserver.NewClient[*apiservertest.Gadget](f.srv).Namespace("ns").Get(f.ctx, "g", apiserver.GetOptions{})
+			_, err := apiserver.NewClient[*apiservertest.Gadget](f.srv).Namespace("ns").Get(f.ctx, "g", meta.GetOptions{})
 			return err
-		}, apiserver.IsBadRequest, `gadgets.test.kitchensync.io is cluster-scoped: the namespace "ns" is not allowed`},
+		}, meta.IsBadRequest, `gadgets.test.kitchensync.io is cluster-scoped: the namespace "ns" is not allowed`},
 		{"resourceVersion on create", func(f *fixture) error {
 			w := apiservertest.NewWidget("ns", "a")
 			w.ResourceVersion = "3"
-			_, err := f.widgets.Create(f.ctx, w, apiserver.CreateOptions{})
+			_, err := f.widgets.Create(f.ctx, w, meta.CreateOptions{})
 			return err
-		}, apiserver.IsBadRequest, "resourceVersion should not be set on objects to be created"},
+		}, meta.IsBadRequest, "resourceVersion should not be set on objects to be created"},
 		{"malformed label selector", func(f *fixture) error {
-			_, err := f.res.List(f.ctx, apiserver.ListOptions{LabelSelector: "a in (b"})
+			_, err := f.res.List(f.ctx, meta.ListOptions{LabelSelector: "a in (b"})
 			return err
-		}, apiserver.IsBadRequest, "unable to parse requirement: found '', expected: ',' or ')'"},
+		}, meta.IsBadRequest, "unable to parse requirement: found '', expected: ',' or ')'"},
 		{"malformed field selector", func(f *fixture) error {
-			_, err := f.res.Watch(f.ctx, apiserver.ListOptions{FieldSelector: "spec.color"})
+			_, err := f.res.Watch(f.ctx, meta.ListOptions{FieldSelector: "spec.color"})
 			return err
-		}, apiserver.IsBadRequest, "spec.color"},
+		}, meta.IsBadRequest, "spec.color"},
 		{"unknown field selector", func(f *fixture) error {
-			_, err := f.res.List(f.ctx, apiserver.ListOptions{FieldSelector: "spec.colour=red"})
+			_, err := f.res.List(f.ctx, meta.ListOptions{FieldSelector: "spec.colour=red"})
 			return err
-		}, apiserver.IsBadRequest, `field label not supported: spec.colour`},
+		}, meta.IsBadRequest, `field label not supported: spec.colour`},
 		{"bad continue token", func(f *fixture) error {
-			_, err := f.res.List(f.ctx, apiserver.ListOptions{Continue: "garbage!"})
+			_, err := f.res.List(f.ctx, meta.ListOptions{Continue: "garbage!"})
 			return err
-		}, apiserver.IsBadRequest, "continue key is not valid"},
+		}, meta.IsBadRequest, "continue key is not valid"},
 		{"update changes uid", func(f *fixture) error {
 			a := f.create(nil, "a", "red", nil)
 			a.UID = "not-the-uid"
-			_, err := f.widgets.Update(f.ctx, a, apiserver.UpdateOptions{})
+			_, err := f.widgets.Update(f.ctx, a, meta.UpdateOptions{})
 			return err
-		}, apiserver.IsConflict, `Key: /registry/test.kitchensync.io/widgets/ns/a, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: not-the-uid, UID in object meta: `},
+		}, meta.IsConflict, `Key: /registry/test.kitchensync.io/widgets/ns/a, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: not-the-uid, UID in object meta: `},
 		{"update of a missing object", func(f *fixture) error {
 			w := apiservertest.NewWidget("ns", "ghost")
 			w.ResourceVersion = "1"
-			_, err := f.widgets.Update(f.ctx, w, apiserver.UpdateOptions{})
+			_, err := f.widgets.Update(f.ctx, w, meta.UpdateOptions{})
 			return err
-		}, apiserver.IsNotFound, `widgets.test.kitchensync.io "ghost" not found`},
+		}, meta.IsNotFound, `widgets.test.kitchensync.io "ghost" not found`},
 		{"patch changes name", func(f *fixture) error {
 			f.create(nil, "a", "red", nil)
-			_, err := f.widgets.Patch(f.ctx, "a", apiserver.MergePatchType, []byte(`{"metadata":{"name":"b"}}`), apiserver.PatchOptions{})
+			_, err := f.widgets.Patch(f.ctx, "a", meta.MergePatchType, []byte(`{"metadata":{"name":"b"}}`), meta.PatchOptions{})
 			return err
-		}, apiserver.IsBadRequest, `the name of the object (b) does not match the name on the URL (a)`},
+		}, meta.IsBadRequest, `the name of the object (b) does not match the name on the URL (a)`},
 		{"patch changes namespace", func(f *fixture) error {
 			f.create(nil, "a", "red", nil)
-			_, err := f.widgets.Patch(f.ctx, "a", apiserver.MergePatchType, []byte(`{"metadata":{"namespace":"x"}}`), apiserver.PatchOptions{})
+			_, err := f.widgets.Patch(f.ctx, "a", meta.MergePatchType, []byte(`{"metadata":{"namespace":"x"}}`), meta.PatchOptions{})
 			return err
-		}, apiserver.IsBadRequest, `the namespace of the object (x) does not match the namespace on the request (ns)`},
+		}, meta.IsBadRequest, `the namespace of the object (x) does not match the namespace on the request (ns)`},
 		{"patch with bad JSON", func(f *fixture) error {
 			f.create(nil, "a", "red", nil)
-			_, err := f.widgets.Patch(f.ctx, "a", apiserver.MergePatchType, []byte(`{"spec":`), apiserver.PatchOptions{})
+			_, err := f.widgets.Patch(f.ctx, "a", meta.MergePatchType, []byte(`{"spec":`), meta.PatchOptions{})
 			return err
-		}, apiserver.IsBadRequest, "invalid JSON patch"},
+		}, meta.IsBadRequest, "invalid JSON patch"},
 		{"patch with a wrong field type", func(f *fixture) error {
 			f.create(nil, "a", "red", nil)
-			_, err := f.widgets.Patch(f.ctx, "a", apiserver.MergePatchType, []byte(`{"spec":{"size":"big"}}`), apiserver.PatchOptions{})
+			_, err := f.widgets.Patch(f.ctx, "a", meta.MergePatchType, []byte(`{"spec":{"size":"big"}}`), meta.PatchOptions{})
 			return err
-		}, apiserver.IsBadRequest, "does not decode as a Widget"},
+		}, meta.IsBadRequest, "does not decode as a Widget"},
 		{"unsupported patch type", func(f *fixture) error {
 			f.create(nil, "a", "red", nil)
-			_, err := f.widgets.Patch(f.ctx, "a", "application/strategic-merge-patch+json", []byte(`{}`), apiserver.PatchOptions{})
+			_, err := f.widgets.Patch(f.ctx, "a", "application/strategic-merge-patch+json", []byte(`{}`), meta.PatchOptions{})
 			return err
-		}, apiserver.IsBadRequest, `patch type "application/strategic-merge-patch+json" is not supported`},
+		}, meta.IsBadRequest, `patch type "application/strategic-merge-patch+json" is not supported`},
 		{"get without a name", func(f *fixture) error {
-			_, err := f.widgets.Get(f.ctx, "", apiserver.GetOptions{})
+			_, err := f.widgets.Get(f.ctx, "", meta.GetOptions{})
 			return err
-		}, apiserver.IsBadRequest, "resource name may not be empty"},
+		}, meta.IsBadRequest, "resource name may not be empty"},
 		{"delete without a namespace", func(f *fixture) error {
-			return f.res.Delete(f.ctx, "a", apiserver.DeleteOptions{})
-		}, apiserver.IsBadRequest, "widgets.test.kitchensync.io is namespaced"},
+			return f.res.Delete(f.ctx, "a", meta.DeleteOptions{})
+		}, meta.IsBadRequest, "widgets.test.kitchensync.io is namespaced"},
 		{"unregistered type parameter", func(f *fixture) error {
-			_, err := apiserver.NewClient[*apiserver.Status](f.srv).Get(f.ctx, "a", apiserver.GetOptions{})
+			_, err := apiserver.NewClient[*meta.Status](f.srv).Get(f.ctx, "a", meta.GetOptions{})
 			return err
-		}, apiserver.IsBadRequest, "no kind is registered for the Go type *apiserver.Status"},
+		}, meta.IsBadRequest, "no kind is registered for the Go type *meta.Status"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -163,13 +164,32 @@ func TestBadInput(t *testing.T) {
 				rvBefore := f.srv.ResourceVersion()
 				err := tt.call(f)
 				if !tt.is(err) || !strings.Contains(err.Error(), tt.want) {
-					t.Errorf("err = %v (reason %q), want one containing %q", err, apiserver.ReasonForError(err), tt.want)
+					t.Errorf("err = %v (reason %q), want one containing %q", err, meta.ReasonForError(err), tt.want)
 				}
 				// The setup may have written; the bad call itself must not.
-				if list, _ := f.res.List(context.Background(), apiserver.ListOptions{}); len(list.Items) > 1 {
+				if list, _ := f.res.List(context.Background(), meta.ListOptions{}); len(list.Items) > 1 {
 					t.Errorf("a bad call stored something: %v (rv before %s)", names(list), rvBefore)
 				}
 			})
 		})
+	}
+}
+
+func TestFinalizerNamesAreValidated(t *testing.T) {
+	f := newFixture(t, apiserver.Options{})
+	w := apiservertest.NewWidget("ns", "w")
+	w.Finalizers = []string{"kitchen.example.com/cleanup", "Bad Finalizer!"}
+	_, err := f.widgets.Create(f.ctx, w, meta.CreateOptions{})
+	want := `Widget.test.kitchensync.io "w" is invalid: metadata.finalizers[1]: Invalid value: "Bad Finalizer!": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`
+	if !meta.IsInvalid(err) || err.Error() != want {
+		t.Errorf("Create = %v\nwant %s", err, want)
+	}
+	w.Finalizers = []string{"kitchen.example.com/cleanup"}
+	got := mustCreate(t, f, w)
+	got.Finalizers = []string{meta.FinalizerOrphanDependents, meta.FinalizerDeleteDependents}
+	_, err = f.widgets.Update(f.ctx, got, meta.UpdateOptions{})
+	want = `Widget.test.kitchensync.io "w" is invalid: metadata.finalizers: Invalid value: ["orphan","foregroundDeletion"]: finalizer orphan and foregroundDeletion cannot be both set`
+	if !meta.IsInvalid(err) || err.Error() != want {
+		t.Errorf("Update = %v\nwant %s", err, want)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 func BenchmarkCreate(b *testing.B) {
@@ -21,7 +22,7 @@ func BenchmarkCreate(b *testing.B) {
 	for b.Loop() {
 		w.Name = fmt.Sprintf("w-%d", i)
 		i++
-		if _, err := widgets.Create(ctx, w, apiserver.CreateOptions{}); err != nil {
+		if _, err := widgets.Create(ctx, w, meta.CreateOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -34,14 +35,14 @@ func BenchmarkUpdate(b *testing.B) {
 	widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("ns")
 	w := apiservertest.NewWidget("ns", "w")
 	w.Spec = apiservertest.WidgetSpec{Color: "red", Tags: []string{"a", "b"}}
-	w, err := widgets.Create(ctx, w, apiserver.CreateOptions{})
+	w, err := widgets.Create(ctx, w, meta.CreateOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
 		w.Spec.Size++
-		if w, err = widgets.Update(ctx, w, apiserver.UpdateOptions{}); err != nil {
+		if w, err = widgets.Update(ctx, w, meta.UpdateOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -3,6 +3,7 @@ package apiserver
 import (
 	"context"
 	"fmt"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"time"
 )
 
@@ -16,14 +17,14 @@ import (
 // cheap: make as many as you like.
 type ResourceClient struct {
 	srv *Server
-	gvr GroupVersionResource
+	gvr meta.GroupVersionResource
 	ns  string
 }
 
 // Resource returns a client for the resource gvr in all namespaces. An
 // unregistered gvr is not an error here: each request then fails with 404
 // NotFound, as the real server answers a path it does not serve.
-func (s *Server) Resource(gvr GroupVersionResource) *ResourceClient {
+func (s *Server) Resource(gvr meta.GroupVersionResource) *ResourceClient {
 	return &ResourceClient{srv: s, gvr: gvr}
 }
 
@@ -36,23 +37,23 @@ func (c *ResourceClient) Namespace(ns string) *ResourceClient {
 }
 
 // begin accounts for a request (see [Server.begin]) and finds the kind.
-func (c *ResourceClient) begin(ctx context.Context, verb Verb) (KindInfo, error) {
+func (c *ResourceClient) begin(ctx context.Context, verb Verb) (meta.KindInfo, error) {
 	gr := c.gvr.GroupResource()
 	if err := c.srv.begin(ctx, verb, gr); err != nil {
-		return KindInfo{}, err
+		return meta.KindInfo{}, err
 	}
 	info, ok := c.srv.scheme.KindForResource(c.gvr)
 	if !ok {
-		return KindInfo{}, errUnknownResource(gr)
+		return meta.KindInfo{}, errUnknownResource(gr)
 	}
 	if !info.Namespaced && c.ns != "" {
-		return KindInfo{}, errClusterScoped(info, c.ns)
+		return meta.KindInfo{}, errClusterScoped(info, c.ns)
 	}
 	return info, nil
 }
 
 // key returns the storage key of name for a request by name.
-func (c *ResourceClient) key(info KindInfo, name string) (string, error) {
+func (c *ResourceClient) key(info meta.KindInfo, name string) (string, error) {
 	if name == "" {
 		return "", errEmptyName()
 	}
@@ -63,13 +64,13 @@ func (c *ResourceClient) key(info KindInfo, name string) (string, error) {
 }
 
 // checkBody checks that obj is a non-nil object of the client's kind.
-func (c *ResourceClient) checkBody(info KindInfo, obj Object) error {
+func (c *ResourceClient) checkBody(info meta.KindInfo, obj meta.Object) error {
 	got, err := c.srv.scheme.KindFor(obj)
 	if err != nil {
 		return err
 	}
 	if got.GroupVersionKind() != info.GroupVersionKind() {
-		return NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %s serves kind %s",
+		return meta.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %s serves kind %s",
 			got.Kind, got.TypeMeta().APIVersion, info.Kind, info.GroupResource(), info.GroupVersionKind()))
 	}
 	return nil
@@ -77,8 +78,8 @@ func (c *ResourceClient) checkBody(info KindInfo, obj Object) error {
 
 // namespaceFor returns the namespace an object with namespace ns is
 // written to through c, or a typed error naming metadata.namespace.
-func (c *ResourceClient) namespaceFor(info KindInfo, name, ns string) (string, error) {
-	var errs FieldErrors
+func (c *ResourceClient) namespaceFor(info meta.KindInfo, name, ns string) (string, error) {
+	var errs meta.FieldErrors
 	switch {
 	case !info.Namespaced && ns != "":
 		errs.Forbidden("metadata.namespace", "not allowed on this type")
@@ -91,7 +92,7 @@ func (c *ResourceClient) namespaceFor(info KindInfo, name, ns string) (string, e
 		errs.Invalid("metadata.namespace", ns, fmt.Sprintf("does not match the namespace of the request (%q)", c.ns))
 	}
 	if len(errs) == 0 && ns != "" {
-		for _, msg := range IsDNS1123Label(ns) {
+		for _, msg := range meta.IsDNS1123Label(ns) {
 			errs.Invalid("metadata.namespace", ns, msg)
 		}
 	}
@@ -100,7 +101,7 @@ func (c *ResourceClient) namespaceFor(info KindInfo, name, ns string) (string, e
 
 // newEntry encodes obj (already set up for storing) into an entry,
 // enforcing MaxObjectBytes.
-func (s *Server) newEntry(obj Object) (*entry, error) {
+func (s *Server) newEntry(obj meta.Object) (*entry, error) {
 	content, err := encodeContent(obj)
 	if err != nil {
 		return nil, err
@@ -110,15 +111,15 @@ func (s *Server) newEntry(obj Object) (*entry, error) {
 
 // entryOf is the entry of obj with content, its contentJSON, whose spec
 // lies at spec, enforcing MaxObjectBytes.
-func (s *Server) entryOf(obj Object, content []byte, spec span) (*entry, error) {
+func (s *Server) entryOf(obj meta.Object, content []byte, spec span) (*entry, error) {
 	if len(content) > s.opts.MaxObjectBytes {
-		return nil, NewRequestEntityTooLarge(fmt.Sprintf("limit is %d", s.opts.MaxObjectBytes))
+		return nil, meta.NewRequestEntityTooLarge(fmt.Sprintf("limit is %d", s.opts.MaxObjectBytes))
 	}
 	return &entry{obj: obj, content: content, spec: spec}, nil
 }
 
 // Get returns the object name (in the client's namespace).
-func (c *ResourceClient) Get(ctx context.Context, name string, opts GetOptions) (Object, error) {
+func (c *ResourceClient) Get(ctx context.Context, name string, opts meta.GetOptions) (meta.Object, error) {
 	e, err := c.getEntry(ctx, name, opts)
 	if err != nil {
 		return nil, err
@@ -130,7 +131,7 @@ func (c *ResourceClient) Get(ctx context.Context, name string, opts GetOptions) 
 // of the object Get returns, written from the JSON the server keeps of
 // it (as [ResourceClient.ListJSON] writes a list's items), not copied
 // and encoded again.
-func (c *ResourceClient) GetJSON(ctx context.Context, name string, opts GetOptions) ([]byte, error) {
+func (c *ResourceClient) GetJSON(ctx context.Context, name string, opts meta.GetOptions) ([]byte, error) {
 	e, err := c.getEntry(ctx, name, opts)
 	if err != nil {
 		return nil, err
@@ -139,7 +140,7 @@ func (c *ResourceClient) GetJSON(ctx context.Context, name string, opts GetOptio
 }
 
 // getEntry is the stored state Get answers with.
-func (c *ResourceClient) getEntry(ctx context.Context, name string, opts GetOptions) (*entry, error) {
+func (c *ResourceClient) getEntry(ctx context.Context, name string, opts meta.GetOptions) (*entry, error) {
 	info, err := c.begin(ctx, VerbGet)
 	if err != nil {
 		return nil, err
@@ -155,7 +156,7 @@ func (c *ResourceClient) getEntry(ctx context.Context, name string, opts GetOpti
 	e := c.srv.objects[info.GroupResource()][key]
 	c.srv.mu.Unlock()
 	if e == nil {
-		return nil, NewNotFound(info.GroupResource(), name)
+		return nil, meta.NewNotFound(info.GroupResource(), name)
 	}
 	if err := checkShared(info.GroupResource(), key, e); err != nil {
 		return nil, err
@@ -177,7 +178,7 @@ func (c *ResourceClient) getEntry(ctx context.Context, name string, opts GetOpti
 // namespace, or bad labels or annotations; 400 BadRequest for a nil
 // object, one of another kind, or one with a resourceVersion; 413 for an
 // object over [Options.MaxObjectBytes].
-func (c *ResourceClient) Create(ctx context.Context, obj Object, opts CreateOptions) (Object, error) {
+func (c *ResourceClient) Create(ctx context.Context, obj meta.Object, opts meta.CreateOptions) (meta.Object, error) {
 	info, err := c.begin(ctx, VerbCreate)
 	if err != nil {
 		return nil, err
@@ -187,7 +188,7 @@ func (c *ResourceClient) Create(ctx context.Context, obj Object, opts CreateOpti
 	}
 	m := obj.GetObjectMeta()
 	if m.ResourceVersion != "" {
-		return nil, NewBadRequest("resourceVersion should not be set on objects to be created")
+		return nil, meta.NewBadRequest("resourceVersion should not be set on objects to be created")
 	}
 	ns, err := c.namespaceFor(info, m.Name, m.Namespace)
 	if err != nil {
@@ -195,7 +196,7 @@ func (c *ResourceClient) Create(ctx context.Context, obj Object, opts CreateOpti
 	}
 	for attempt := 0; ; attempt++ {
 		e, err := c.create(info, obj, ns, opts)
-		if IsAlreadyExists(err) && m.Name == "" && attempt < 8 {
+		if meta.IsAlreadyExists(err) && m.Name == "" && attempt < 8 {
 			continue // a generated name collided: generate another
 		}
 		if err != nil {
@@ -206,9 +207,9 @@ func (c *ResourceClient) Create(ctx context.Context, obj Object, opts CreateOpti
 }
 
 // create makes one attempt at storing a copy of obj in namespace ns.
-func (c *ResourceClient) create(info KindInfo, obj Object, ns string, opts CreateOptions) (*entry, error) {
+func (c *ResourceClient) create(info meta.KindInfo, obj meta.Object, ns string, opts meta.CreateOptions) (*entry, error) {
 	in := obj.DeepCopyObject()
-	info.setTypeMeta(in.GetTypeMeta())
+	info.SetTypeMeta(in.GetTypeMeta())
 	m := in.GetObjectMeta()
 	m.Namespace = ns
 	if err := c.srv.checkNamespace(info, m); err != nil {
@@ -227,17 +228,17 @@ func (c *ResourceClient) create(info KindInfo, obj Object, ns string, opts Creat
 	return c.srv.mutate(info.GroupResource(), objectKey(ns, m.Name), func(old *entry) (change, error) {
 		switch {
 		case old != nil:
-			return change{}, NewAlreadyExists(info.GroupResource(), m.Name)
+			return change{}, meta.NewAlreadyExists(info.GroupResource(), m.Name)
 		case opts.DryRun:
 			return change{obj: e}, nil
 		}
-		return change{typ: EventAdded, obj: e}, nil
+		return change{typ: meta.EventAdded, obj: e}, nil
 	})
 }
 
 // createChange is the change that creates next, prepared by prepareNew:
 // an ADDED event, or, for a dry run, the object alone.
-func (s *Server) createChange(info KindInfo, next Object, dryRun bool) (change, error) {
+func (s *Server) createChange(info meta.KindInfo, next meta.Object, dryRun bool) (change, error) {
 	e, err := s.prepareNew(info, next)
 	switch {
 	case err != nil:
@@ -245,24 +246,24 @@ func (s *Server) createChange(info KindInfo, next Object, dryRun bool) (change, 
 	case dryRun:
 		return change{obj: e}, nil
 	}
-	return change{typ: EventAdded, obj: e}, nil
+	return change{typ: meta.EventAdded, obj: e}, nil
 }
 
 // prepareNew applies the rules of Create to in, named and placed in its
 // namespace: the server-owned metadata is set, status starts empty, and
 // in is validated. It owns in.
-func (s *Server) prepareNew(info KindInfo, in Object) (*entry, error) {
+func (s *Server) prepareNew(info meta.KindInfo, in meta.Object) (*entry, error) {
 	m := in.GetObjectMeta()
-	errs := ValidateName("metadata.name", m.Name)
-	errs = append(errs, ValidateLabels("metadata.labels", m.Labels)...)
-	errs = append(errs, ValidateAnnotations("metadata.annotations", m.Annotations)...)
-	errs = append(errs, ValidateOwnerReferences("metadata.ownerReferences", m.OwnerReferences)...)
-	errs = append(errs, ValidateFinalizers("metadata.finalizers", m.Finalizers)...)
+	errs := meta.ValidateName("metadata.name", m.Name)
+	errs = append(errs, meta.ValidateLabels("metadata.labels", m.Labels)...)
+	errs = append(errs, meta.ValidateAnnotations("metadata.annotations", m.Annotations)...)
+	errs = append(errs, meta.ValidateOwnerReferences("metadata.ownerReferences", m.OwnerReferences)...)
+	errs = append(errs, meta.ValidateFinalizers("metadata.finalizers", m.Finalizers)...)
 	if err := errs.ToError(info.GroupKind(), m.Name); err != nil {
 		return nil, err
 	}
 	m.UID = s.newUID()
-	m.CreationTimestamp = NewTime(time.Now())
+	m.CreationTimestamp = meta.NewTime(time.Now())
 	m.DeletionTimestamp, m.DeletionGracePeriodSeconds = nil, nil
 	if !info.NoGeneration {
 		m.Generation = 1
@@ -273,7 +274,7 @@ func (s *Server) prepareNew(info KindInfo, in Object) (*entry, error) {
 		clearField(in, kf.status)
 	}
 	prepareNamespaceCreate(in)
-	if err := info.validate(in); err != nil {
+	if err := info.ValidateObject(in); err != nil {
 		return nil, err
 	}
 	return s.newEntry(in)

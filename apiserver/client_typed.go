@@ -3,26 +3,27 @@ package apiserver
 import (
 	"context"
 	"fmt"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"reflect"
 	"sync/atomic"
 )
 
 // Client is a typed client for the kind whose Go type is T (a pointer to
 // a registered struct, e.g. *Order): the calls of [ResourceClient], with
-// T in and out instead of [Object], like a client-go typed clientset.
+// T in and out instead of [meta.Object], like a client-go typed clientset.
 // It finds the kind through the server's scheme, so if T is not
 // registered each call fails with a 400 BadRequest that says so; once
 // found, the kind is kept (a Go type's kind never changes).
 //
 // A Client is safe for concurrent use.
-type Client[T Object] struct {
+type Client[T meta.Object] struct {
 	srv *Server
 	ns  string
 	rc  atomic.Pointer[ResourceClient] // set once T's kind is found
 }
 
 // NewClient returns a typed client for T on s, across all namespaces.
-func NewClient[T Object](s *Server) *Client[T] {
+func NewClient[T meta.Object](s *Server) *Client[T] {
 	return &Client[T]{srv: s}
 }
 
@@ -39,9 +40,9 @@ func (c *Client[T]) Resource() (*ResourceClient, error) {
 	}
 	t := reflect.TypeFor[T]()
 	if t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
-		return nil, NewBadRequest(fmt.Sprintf("the type parameter %s of Client is not a pointer to a struct", t))
+		return nil, meta.NewBadRequest(fmt.Sprintf("the type parameter %s of Client is not a pointer to a struct", t))
 	}
-	info, err := c.srv.scheme.kindForType(t)
+	info, err := c.srv.scheme.KindForType(t)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +52,7 @@ func (c *Client[T]) Resource() (*ResourceClient, error) {
 }
 
 // typed converts a result of the untyped client.
-func typed[T Object](obj Object, err error) (T, error) {
+func typed[T meta.Object](obj meta.Object, err error) (T, error) {
 	if err != nil {
 		var zero T
 		return zero, err
@@ -60,7 +61,7 @@ func typed[T Object](obj Object, err error) (T, error) {
 }
 
 // Get returns the object name; see [ResourceClient.Get].
-func (c *Client[T]) Get(ctx context.Context, name string, opts GetOptions) (T, error) {
+func (c *Client[T]) Get(ctx context.Context, name string, opts meta.GetOptions) (T, error) {
 	rc, err := c.Resource()
 	if err != nil {
 		var zero T
@@ -70,7 +71,7 @@ func (c *Client[T]) Get(ctx context.Context, name string, opts GetOptions) (T, e
 }
 
 // Create stores obj; see [ResourceClient.Create].
-func (c *Client[T]) Create(ctx context.Context, obj T, opts CreateOptions) (T, error) {
+func (c *Client[T]) Create(ctx context.Context, obj T, opts meta.CreateOptions) (T, error) {
 	rc, err := c.Resource()
 	if err != nil {
 		var zero T
@@ -80,7 +81,7 @@ func (c *Client[T]) Create(ctx context.Context, obj T, opts CreateOptions) (T, e
 }
 
 // Update replaces obj; see [ResourceClient.Update].
-func (c *Client[T]) Update(ctx context.Context, obj T, opts UpdateOptions) (T, error) {
+func (c *Client[T]) Update(ctx context.Context, obj T, opts meta.UpdateOptions) (T, error) {
 	rc, err := c.Resource()
 	if err != nil {
 		var zero T
@@ -90,7 +91,7 @@ func (c *Client[T]) Update(ctx context.Context, obj T, opts UpdateOptions) (T, e
 }
 
 // UpdateStatus writes obj's status; see [ResourceClient.UpdateStatus].
-func (c *Client[T]) UpdateStatus(ctx context.Context, obj T, opts UpdateOptions) (T, error) {
+func (c *Client[T]) UpdateStatus(ctx context.Context, obj T, opts meta.UpdateOptions) (T, error) {
 	rc, err := c.Resource()
 	if err != nil {
 		var zero T
@@ -101,7 +102,7 @@ func (c *Client[T]) UpdateStatus(ctx context.Context, obj T, opts UpdateOptions)
 
 // Patch applies a patch to the object name, or to its status with the
 // subresource "status"; see [ResourceClient.Patch].
-func (c *Client[T]) Patch(ctx context.Context, name string, pt PatchType, data []byte, opts PatchOptions, subresources ...string) (T, error) {
+func (c *Client[T]) Patch(ctx context.Context, name string, pt meta.PatchType, data []byte, opts meta.PatchOptions, subresources ...string) (T, error) {
 	rc, err := c.Resource()
 	if err != nil {
 		var zero T
@@ -111,7 +112,7 @@ func (c *Client[T]) Patch(ctx context.Context, name string, pt PatchType, data [
 }
 
 // Delete deletes the object name; see [ResourceClient.Delete].
-func (c *Client[T]) Delete(ctx context.Context, name string, opts DeleteOptions) error {
+func (c *Client[T]) Delete(ctx context.Context, name string, opts meta.DeleteOptions) error {
 	rc, err := c.Resource()
 	if err != nil {
 		return err
@@ -122,7 +123,7 @@ func (c *Client[T]) Delete(ctx context.Context, name string, opts DeleteOptions)
 // DeleteCollection deletes every object that listOpts select; see
 // [ResourceClient.DeleteCollection]. Like client-go's typed clients, it
 // returns only the error.
-func (c *Client[T]) DeleteCollection(ctx context.Context, opts DeleteOptions, listOpts ListOptions) error {
+func (c *Client[T]) DeleteCollection(ctx context.Context, opts meta.DeleteOptions, listOpts meta.ListOptions) error {
 	rc, err := c.Resource()
 	if err != nil {
 		return err
@@ -133,14 +134,14 @@ func (c *Client[T]) DeleteCollection(ctx context.Context, opts DeleteOptions, li
 
 // List returns the selected objects and the list's metadata (its
 // resourceVersion and continue token); see [ResourceClient.List].
-func (c *Client[T]) List(ctx context.Context, opts ListOptions) ([]T, ListMeta, error) {
+func (c *Client[T]) List(ctx context.Context, opts meta.ListOptions) ([]T, meta.ListMeta, error) {
 	rc, err := c.Resource()
 	if err != nil {
-		return nil, ListMeta{}, err
+		return nil, meta.ListMeta{}, err
 	}
 	list, err := rc.List(ctx, opts)
 	if err != nil {
-		return nil, ListMeta{}, err
+		return nil, meta.ListMeta{}, err
 	}
 	items := make([]T, len(list.Items))
 	for i, obj := range list.Items {
@@ -150,8 +151,8 @@ func (c *Client[T]) List(ctx context.Context, opts ListOptions) ([]T, ListMeta, 
 }
 
 // Watch starts a watch; see [ResourceClient.Watch]. Event objects are of
-// type T (or *[Status] for ERROR).
-func (c *Client[T]) Watch(ctx context.Context, opts ListOptions) (WatchInterface, error) {
+// type T (or *[meta.Status] for ERROR).
+func (c *Client[T]) Watch(ctx context.Context, opts meta.ListOptions) (meta.WatchInterface, error) {
 	rc, err := c.Resource()
 	if err != nil {
 		return nil, err

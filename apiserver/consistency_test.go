@@ -11,12 +11,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // checkReplay is the invariant behind every informer: applying a watch's
 // events in order to the list it started from gives the server's current
 // state, and resourceVersions only go up.
-func checkReplay(t *testing.T, start *apiserver.List, events []apiserver.Event, now *apiserver.List) {
+func checkReplay(t *testing.T, start *meta.List, events []meta.Event, now *meta.List) {
 	t.Helper()
 	state := map[string]string{} // key -> resourceVersion
 	for _, obj := range start.Items {
@@ -33,7 +34,7 @@ func checkReplay(t *testing.T, start *apiserver.List, events []apiserver.Event, 
 		last = rv
 		key := m.Namespace + "/" + m.Name
 		switch ev.Type {
-		case apiserver.EventDeleted:
+		case meta.EventDeleted:
 			delete(state, key)
 		default:
 			state[key] = m.ResourceVersion
@@ -58,12 +59,12 @@ func TestConcurrentWritesReplayToTheCurrentState(t *testing.T) {
 		for i := range 3 {
 			f.create(t, fmt.Sprintf("w%d", i), "red", nil)
 		}
-		start, err := f.res.List(ctx, apiserver.ListOptions{})
+		start, err := f.res.List(ctx, meta.ListOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		w := f.watch(t, apiserver.ListOptions{ResourceVersion: start.ResourceVersion})
-		var events []apiserver.Event
+		w := f.watch(t, meta.ListOptions{ResourceVersion: start.ResourceVersion})
+		var events []meta.Event
 		got := make(chan struct{})
 		go func() {
 			defer close(got)
@@ -76,15 +77,15 @@ func TestConcurrentWritesReplayToTheCurrentState(t *testing.T) {
 			wg.Go(func() {
 				for i := range 50 {
 					name := fmt.Sprintf("w%d", (g+i)%6)
-					cur, err := f.widgets.Get(ctx, name, apiserver.GetOptions{})
+					cur, err := f.widgets.Get(ctx, name, meta.GetOptions{})
 					switch {
-					case apiserver.IsNotFound(err):
-						_, _ = f.widgets.Create(ctx, apiservertest.NewWidget("ns", name), apiserver.CreateOptions{})
+					case meta.IsNotFound(err):
+						_, _ = f.widgets.Create(ctx, apiservertest.NewWidget("ns", name), meta.CreateOptions{})
 					case i%5 == 0:
-						_ = f.widgets.Delete(ctx, name, apiserver.DeleteOptions{})
+						_ = f.widgets.Delete(ctx, name, meta.DeleteOptions{})
 					case err == nil:
 						cur.Spec.Size++
-						_, _ = f.widgets.Update(ctx, cur, apiserver.UpdateOptions{}) // conflicts are fine
+						_, _ = f.widgets.Update(ctx, cur, meta.UpdateOptions{}) // conflicts are fine
 					}
 				}
 			})
@@ -93,7 +94,7 @@ func TestConcurrentWritesReplayToTheCurrentState(t *testing.T) {
 		synctest.Wait()
 		w.Stop()
 		<-got
-		now, err := f.res.List(ctx, apiserver.ListOptions{})
+		now, err := f.res.List(ctx, meta.ListOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package apiserver
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"math"
 	"reflect"
 	"strconv"
@@ -42,12 +43,12 @@ func specSpan(content []byte, kf kindFields, from int) span {
 // one more than old's if its desired state differs from old's, and
 // returns content with that generation, and where its spec lies. It owns
 // next and content.
-func nextGeneration(old *entry, next Object, content []byte, kf kindFields) ([]byte, span, error) {
-	var meta []byte // spec usually follows metadata: look for it there
+func nextGeneration(old *entry, next meta.Object, content []byte, kf kindFields) ([]byte, span, error) {
+	var om []byte // spec usually follows metadata: look for it there
 	from := 1
 	if kf.metaKey != "" {
 		if m, ok := jsonMember(content, kf.metaKey); ok {
-			meta, from = m, offsetIn(content, m)+len(m)+1
+			om, from = m, offsetIn(content, m)+len(m)+1
 		}
 	}
 	sp := specSpan(content, kf, from)
@@ -67,7 +68,7 @@ func nextGeneration(old *entry, next Object, content []byte, kf kindFields) ([]b
 	}
 	nm := next.GetObjectMeta()
 	nm.Generation++
-	if out, at, grew, ok := setGeneration(content, meta, nm.Generation); ok {
+	if out, at, grew, ok := setGeneration(content, om, nm.Generation); ok {
 		if sp.end > 0 && int(sp.start) > at {
 			sp.start, sp.end = sp.start+int32(grew), sp.end+int32(grew)
 		}
@@ -84,8 +85,8 @@ func nextGeneration(old *entry, next Object, content []byte, kf kindFields) ([]b
 // gen, meta being the metadata's value in content, at offset at, growing
 // the content by grew bytes (0 or a few, or fewer than 0); ok is false if
 // there is no such number to rewrite.
-func setGeneration(content, meta []byte, gen int64) (out []byte, at, grew int, ok bool) {
-	num, ok := jsonMember(meta, "generation")
+func setGeneration(content, om []byte, gen int64) (out []byte, at, grew int, ok bool) {
+	num, ok := jsonMember(om, "generation")
 	if !ok {
 		return nil, 0, 0, false
 	}
@@ -211,7 +212,7 @@ func (kf *kindFields) jsonKeys(t reflect.Type) {
 	if kf.spec >= 0 {
 		kf.specKey = jsonName(t.Elem().Field(kf.spec))
 	}
-	if f, ok := t.Elem().FieldByName("ObjectMeta"); ok && len(f.Index) == 1 && f.Type == reflect.TypeFor[ObjectMeta]() {
+	if f, ok := t.Elem().FieldByName("ObjectMeta"); ok && len(f.Index) == 1 && f.Type == reflect.TypeFor[meta.ObjectMeta]() {
 		kf.metaKey = jsonName(f)
 	}
 }
@@ -232,7 +233,7 @@ func jsonName(f reflect.StructField) string {
 }
 
 // encodeContent is contentJSON with its error as the server answers it.
-func encodeContent(obj Object) ([]byte, error) {
+func encodeContent(obj meta.Object) ([]byte, error) {
 	content, err := contentJSON(obj)
 	if err != nil {
 		return nil, errUnencodable(err)
@@ -242,5 +243,5 @@ func encodeContent(obj Object) ([]byte, error) {
 
 // errUnencodable is the 400 for an object encoding/json cannot encode.
 func errUnencodable(err error) error {
-	return NewBadRequest("the object cannot be encoded as JSON: " + err.Error())
+	return meta.NewBadRequest("the object cannot be encoded as JSON: " + err.Error())
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // jsonMember reads what json.Marshal writes: every member of an encoded
@@ -45,10 +46,10 @@ func TestJSONMemberFindsEveryMember(t *testing.T) {
 // there is none to rewrite.
 func TestSetGenerationRewritesTheNumber(t *testing.T) {
 	for _, tc := range []struct{ from, to int64 }{{1, 2}, {9, 10}, {10, 9}, {99, 100}} {
-		m := ObjectMeta{Name: "w", Generation: tc.from, Labels: map[string]string{"generation": "7"}}
+		m := meta.ObjectMeta{Name: "w", Generation: tc.from, Labels: map[string]string{"generation": "7"}}
 		raw, _ := json.Marshal(map[string]any{"metadata": m, "spec": map[string]int{"generation": 5}})
-		meta, _ := jsonMember(raw, "metadata")
-		got, _, _, ok := setGeneration(raw, meta, tc.to)
+		om, _ := jsonMember(raw, "metadata")
+		got, _, _, ok := setGeneration(raw, om, tc.to)
 		if !ok {
 			t.Fatalf("%d -> %d: not rewritten", tc.from, tc.to)
 		}
@@ -58,9 +59,9 @@ func TestSetGenerationRewritesTheNumber(t *testing.T) {
 			t.Errorf("%d -> %d (-want +got):\n%s", tc.from, tc.to, diff)
 		}
 	}
-	raw, _ := json.Marshal(map[string]any{"metadata": ObjectMeta{Name: "w"}})
-	meta, _ := jsonMember(raw, "metadata")
-	if _, _, _, ok := setGeneration(raw, meta, 1); ok {
+	raw, _ := json.Marshal(map[string]any{"metadata": meta.ObjectMeta{Name: "w"}})
+	om, _ := jsonMember(raw, "metadata")
+	if _, _, _, ok := setGeneration(raw, om, 1); ok {
 		t.Error("rewrote a generation that is not there")
 	}
 	if _, _, _, ok := setGeneration(raw, nil, 1); ok {

@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"slices"
 	"time"
 )
 
 // Delete deletes the object name; see [ResourceClient.DeleteObject] for
 // what that means. It returns only the error.
-func (c *ResourceClient) Delete(ctx context.Context, name string, opts DeleteOptions) error {
+func (c *ResourceClient) Delete(ctx context.Context, name string, opts meta.DeleteOptions) error {
 	_, _, err := c.DeleteObject(ctx, name, opts)
 	return err
 }
@@ -27,14 +28,14 @@ func (c *ResourceClient) Delete(ctx context.Context, name string, opts DeleteOpt
 // nothing, unless opts ask for another propagation policy, whose
 // finalizer then replaces the old one.
 //
-// The propagation policy ([DeletionPropagation]) is carried out by the
+// The propagation policy ([meta.DeletionPropagation]) is carried out by the
 // server's garbage collector (see [Options.DisableGarbageCollection]):
 // Foreground and Orphan hold the object with a finalizer of their own
 // while the collector deletes or releases its dependents.
 //
 // Errors: 422 Invalid for bad options (nothing changes); 404 NotFound;
 // 409 Conflict when a precondition (uid, resourceVersion) does not hold.
-func (c *ResourceClient) DeleteObject(ctx context.Context, name string, opts DeleteOptions) (Object, bool, error) {
+func (c *ResourceClient) DeleteObject(ctx context.Context, name string, opts meta.DeleteOptions) (meta.Object, bool, error) {
 	info, err := c.begin(ctx, VerbDelete)
 	if err != nil {
 		return nil, false, err
@@ -47,7 +48,7 @@ func (c *ResourceClient) DeleteObject(ctx context.Context, name string, opts Del
 
 // deleteObject is DeleteObject once the request is counted and opts are
 // checked.
-func (c *ResourceClient) deleteObject(info KindInfo, name string, opts DeleteOptions) (Object, bool, error) {
+func (c *ResourceClient) deleteObject(info meta.KindInfo, name string, opts meta.DeleteOptions) (meta.Object, bool, error) {
 	key, err := c.key(info, name)
 	if err != nil {
 		return nil, false, err
@@ -58,13 +59,13 @@ func (c *ResourceClient) deleteObject(info KindInfo, name string, opts DeleteOpt
 	var gone bool
 	e, err := c.srv.mutate(info.GroupResource(), key, func(old *entry) (change, error) {
 		if old == nil {
-			return change{}, NewNotFound(info.GroupResource(), name)
+			return change{}, meta.NewNotFound(info.GroupResource(), name)
 		}
 		if err := checkPreconditions(info, old.obj.GetObjectMeta(), opts.Preconditions); err != nil {
 			return change{}, err
 		}
 		ch, err := c.srv.prepareDelete(old, opts)
-		gone = ch.typ == EventDeleted
+		gone = ch.typ == meta.EventDeleted
 		if opts.DryRun {
 			ch.typ = ""
 		}
@@ -79,24 +80,24 @@ func (c *ResourceClient) deleteObject(info KindInfo, name string, opts DeleteOpt
 // ValidateDeleteOptions checks opts as Kubernetes does before a delete,
 // returning 422 Invalid for the kind DeleteOptions.meta.k8s.io with one
 // cause per problem, or nil.
-func ValidateDeleteOptions(opts DeleteOptions) error {
-	var errs FieldErrors
+func ValidateDeleteOptions(opts meta.DeleteOptions) error {
+	var errs meta.FieldErrors
 	p := opts.PropagationPolicy
 	if opts.OrphanDependents != nil && p != nil {
 		errs.Invalid("propagationPolicy", string(*p), "orphanDependents and deletionPropagation cannot be both set")
 	}
-	if p != nil && *p != DeletePropagationForeground && *p != DeletePropagationBackground && *p != DeletePropagationOrphan {
+	if p != nil && *p != meta.DeletePropagationForeground && *p != meta.DeletePropagationBackground && *p != meta.DeletePropagationOrphan {
 		errs.NotSupported("propagationPolicy", string(*p), []string{
-			string(DeletePropagationForeground), string(DeletePropagationBackground), string(DeletePropagationOrphan), "nil"})
+			string(meta.DeletePropagationForeground), string(meta.DeletePropagationBackground), string(meta.DeletePropagationOrphan), "nil"})
 	}
-	return errs.ToError(GroupKind{Group: "meta.k8s.io", Kind: "DeleteOptions"}, "")
+	return errs.ToError(meta.GroupKind{Group: "meta.k8s.io", Kind: "DeleteOptions"}, "")
 }
 
 // prepareDelete decides what deleting old with opts means: with no
 // finalizers left (after the propagation policy's own is added or
 // removed) a deletion; else a mark, or nothing if old is marked already
 // with the same finalizers.
-func (s *Server) prepareDelete(old *entry, opts DeleteOptions) (change, error) {
+func (s *Server) prepareDelete(old *entry, opts meta.DeleteOptions) (change, error) {
 	if heldNamespace(old.obj) {
 		return s.prepareNamespaceDelete(old, opts)
 	}
@@ -105,16 +106,16 @@ func (s *Server) prepareDelete(old *entry, opts DeleteOptions) (change, error) {
 	if !s.opts.DisableGarbageCollection {
 		nm.Finalizers = propagationFinalizers(nm.Finalizers, opts)
 	}
-	typ := EventDeleted
+	typ := meta.EventDeleted
 	if len(nm.Finalizers) > 0 {
 		markAsDeleting(nm, time.Now())
-		typ = EventModified
+		typ = meta.EventModified
 	}
 	e, err := s.newEntry(next)
 	if err != nil {
 		return change{}, err
 	}
-	if typ == EventModified && bytes.Equal(e.content, old.content) {
+	if typ == meta.EventModified && bytes.Equal(e.content, old.content) {
 		return change{obj: old}, nil // marked already
 	}
 	return change{typ: typ, obj: e}, nil
@@ -125,9 +126,9 @@ func (s *Server) prepareDelete(old *entry, opts DeleteOptions) (change, error) {
 // deletionGracePeriodSeconds of 0; the generation moves once, so that a
 // controller filtering on generation changes still hears that it has
 // cleanup to do.
-func markAsDeleting(m *ObjectMeta, now time.Time) {
+func markAsDeleting(m *meta.ObjectMeta, now time.Time) {
 	if m.DeletionTimestamp == nil {
-		ts := NewTime(now)
+		ts := meta.NewTime(now)
 		m.DeletionTimestamp = &ts
 		if m.Generation > 0 {
 			m.Generation++
@@ -142,24 +143,24 @@ func markAsDeleting(m *ObjectMeta, now time.Time) {
 // PropagationPolicy decides; without one, a finalizer already there
 // stays (so a second plain delete does not undo a foreground one). The
 // original slice comes back when nothing changes.
-func propagationFinalizers(fins []string, opts DeleteOptions) []string {
-	orphan := slices.Contains(fins, FinalizerOrphanDependents)
-	foreground := !orphan && slices.Contains(fins, FinalizerDeleteDependents)
+func propagationFinalizers(fins []string, opts meta.DeleteOptions) []string {
+	orphan := slices.Contains(fins, meta.FinalizerOrphanDependents)
+	foreground := !orphan && slices.Contains(fins, meta.FinalizerDeleteDependents)
 	switch {
 	case opts.OrphanDependents != nil:
 		orphan, foreground = *opts.OrphanDependents, false
 	case opts.PropagationPolicy != nil:
-		orphan = *opts.PropagationPolicy == DeletePropagationOrphan
-		foreground = *opts.PropagationPolicy == DeletePropagationForeground
+		orphan = *opts.PropagationPolicy == meta.DeletePropagationOrphan
+		foreground = *opts.PropagationPolicy == meta.DeletePropagationForeground
 	}
 	out := slices.DeleteFunc(slices.Clone(fins), func(f string) bool {
-		return f == FinalizerOrphanDependents || f == FinalizerDeleteDependents
+		return f == meta.FinalizerOrphanDependents || f == meta.FinalizerDeleteDependents
 	})
 	if orphan {
-		out = append(out, FinalizerOrphanDependents)
+		out = append(out, meta.FinalizerOrphanDependents)
 	}
 	if foreground {
-		out = append(out, FinalizerDeleteDependents)
+		out = append(out, meta.FinalizerDeleteDependents)
 	}
 	if sameSet(out, fins) {
 		return fins
@@ -185,18 +186,18 @@ func sameSet(a, b []string) bool {
 // checkPreconditions returns 409 Conflict, worded as kube-apiserver's
 // storage words it (naming the kind, not the resource), when p does not
 // hold for the stored object m.
-func checkPreconditions(info KindInfo, m *ObjectMeta, p *Preconditions) error {
+func checkPreconditions(info meta.KindInfo, m *meta.ObjectMeta, p *meta.Preconditions) error {
 	if p == nil {
 		return nil
 	}
-	gk := GroupResource{Group: info.Group, Resource: info.Kind}
+	gk := meta.GroupResource{Group: info.Group, Resource: info.Kind}
 	if p.UID != nil && *p.UID != m.UID {
-		return NewConflict(gk, m.Name, preconditionError(fmt.Sprintf(
+		return meta.NewConflict(gk, m.Name, preconditionError(fmt.Sprintf(
 			"the UID in the precondition (%s) does not match the UID in record (%s). The object might have been deleted and then recreated",
 			*p.UID, m.UID)))
 	}
 	if p.ResourceVersion != nil && *p.ResourceVersion != m.ResourceVersion {
-		return NewConflict(gk, m.Name, preconditionError(fmt.Sprintf(
+		return meta.NewConflict(gk, m.Name, preconditionError(fmt.Sprintf(
 			"the ResourceVersion in the precondition (%s) does not match the ResourceVersion in record (%s). The object might have been modified",
 			*p.ResourceVersion, m.ResourceVersion)))
 	}

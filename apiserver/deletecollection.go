@@ -1,6 +1,9 @@
 package apiserver
 
-import "context"
+import (
+	"context"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
+)
 
 // DeleteCollection deletes every object that listOpts select, as
 // kube-apiserver's deletecollection verb (DELETE on a collection) does:
@@ -19,7 +22,7 @@ import "context"
 // Errors: those of List, and of DeleteObject (422 Invalid for bad options,
 // checked before anything changes; 409 Conflict for a precondition that
 // does not hold).
-func (c *ResourceClient) DeleteCollection(ctx context.Context, opts DeleteOptions, listOpts ListOptions) (*List, error) {
+func (c *ResourceClient) DeleteCollection(ctx context.Context, opts meta.DeleteOptions, listOpts meta.ListOptions) (*meta.List, error) {
 	info, err := c.begin(ctx, VerbDeleteCollection)
 	if err != nil {
 		return nil, err
@@ -34,7 +37,7 @@ func (c *ResourceClient) DeleteCollection(ctx context.Context, opts DeleteOption
 	for _, obj := range list.Items {
 		m := obj.GetObjectMeta()
 		_, _, err := c.Namespace(m.Namespace).deleteObject(info, m.Name, opts)
-		if err != nil && !IsNotFound(err) {
+		if err != nil && !meta.IsNotFound(err) {
 			return nil, err
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // DeleteCollection deletes what the selector picks, each object by the
@@ -19,12 +20,12 @@ func TestDeleteCollection(t *testing.T) {
 		f.create(t, "b", "blue", map[string]string{"set": "y"}) // rv 3
 		held := apiservertest.NewWidget("ns", "c")
 		held.Labels, held.Finalizers = map[string]string{"set": "x"}, []string{"example.com/hold"}
-		if _, err := f.widgets.Create(f.ctx, held, apiserver.CreateOptions{}); err != nil { // rv 4
+		if _, err := f.widgets.Create(f.ctx, held, meta.CreateOptions{}); err != nil { // rv 4
 			t.Fatal(err)
 		}
-		watch := f.watch(t, apiserver.ListOptions{ResourceVersion: "4"})
+		watch := f.watch(t, meta.ListOptions{ResourceVersion: "4"})
 		rc := f.res.Namespace("ns")
-		list, err := rc.DeleteCollection(f.ctx, apiserver.DeleteOptions{}, apiserver.ListOptions{LabelSelector: "set=x"})
+		list, err := rc.DeleteCollection(f.ctx, meta.DeleteOptions{}, meta.ListOptions{LabelSelector: "set=x"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,12 +43,12 @@ func TestDeleteCollection(t *testing.T) {
 		if n := f.srv.RequestCount(apiserver.VerbDelete, apiservertest.WidgetsResource.GroupResource()); n != 0 {
 			t.Errorf("delete requests = %d, want 0", n)
 		}
-		bad := apiserver.DeletionPropagation("Sometimes")
-		_, err = rc.DeleteCollection(f.ctx, apiserver.DeleteOptions{PropagationPolicy: &bad}, apiserver.ListOptions{})
-		if !apiserver.IsInvalid(err) {
+		bad := meta.DeletionPropagation("Sometimes")
+		_, err = rc.DeleteCollection(f.ctx, meta.DeleteOptions{PropagationPolicy: &bad}, meta.ListOptions{})
+		if !meta.IsInvalid(err) {
 			t.Errorf("bad options: %v, want 422 Invalid", err)
 		}
-		if _, err := f.widgets.Get(f.ctx, "b", apiserver.GetOptions{}); err != nil {
+		if _, err := f.widgets.Get(f.ctx, "b", meta.GetOptions{}); err != nil {
 			t.Errorf("b, not selected, is gone: %v", err)
 		}
 	})

@@ -12,26 +12,25 @@
 //
 // # Objects
 //
-// An [Object] is a Go struct that embeds [TypeMeta] (apiVersion and kind)
-// and [ObjectMeta] (name, namespace, uid, resourceVersion, generation,
-// labels, finalizers, ...), with the JSON field names Kubernetes uses. By
-// convention the desired state lives in a field named Spec and the
-// observed state in a field named Status. A change to Spec bumps
-// metadata.generation. Status is written only through the status
+// The objects, their metadata, the options of every request and the
+// errors of every answer are the vocabulary of package
+// [github.com/kitchensync/kitchensync/apiserver/meta]: an [meta.Object]
+// embeds [meta.TypeMeta] and [meta.ObjectMeta]; a change to its Spec bumps
+// metadata.generation, and its Status is written only through the status
 // subresource ([ResourceClient.UpdateStatus], or a Patch of "status"), so
 // a controller's status write never fights a user's spec edit.
 //
-// A [Scheme] registers each kind once, as a [KindInfo]: group, version,
+// A [meta.Scheme] registers each kind once, as a [meta.KindInfo]: group, version,
 // kind, plural resource, namespaced or not, how to make an empty one, and
 // its extra field selectors. The [Server] stores copies: every object a
 // request returns (get, list, create, update, patch, delete) is the
-// caller's own [DeepCopy], so changing it changes nothing until it is
+// caller's own [meta.DeepCopy], so changing it changes nothing until it is
 // written back. Objects from a watch are the exception: see below.
 //
 // A kind may also be served in a second group and version, as
 // Kubernetes serves one stored Event as core/v1 and as events.k8s.io/v1:
-// a [ServedVersion] gives that version's Go type and a pair of
-// conversions, and [Scheme.RegisterServedVersion] adds it. The server
+// a [meta.ServedVersion] gives that version's Go type and a pair of
+// conversions, and [meta.Scheme.RegisterServedVersion] adds it. The server
 // stores and watches the stored kind only; the HTTP front converts.
 //
 // # ResourceVersions
@@ -41,7 +40,7 @@
 // as metadata.resourceVersion; a no-op update takes none. Treat it as
 // opaque: compare for equality, never do arithmetic on it. An update
 // carries the resourceVersion it read; if the object has changed since,
-// the update fails with 409 Conflict ([IsConflict]) and the cure is to
+// the update fails with 409 Conflict ([meta.IsConflict]) and the cure is to
 // read again, reapply the change and retry. A patch
 // ([ResourceClient.Patch]) needs no resourceVersion: the server applies
 // it to whatever is stored. A list reports the resourceVersion it was
@@ -49,11 +48,11 @@
 //
 // # Server-side apply
 //
-// A Patch of [ApplyPatchType] (or [Client.Apply]) is a field manager's
+// A Patch of [meta.ApplyPatchType] (or [Client.Apply]) is a field manager's
 // whole intent: "these fields, these values". The server merges it into
 // the object (maps field by field; lists whole, unless the kind declares
-// them keyed in [KindInfo.ListMapKeys]) and records in
-// metadata.managedFields ([ManagedFieldsEntry]) which manager owns which
+// them keyed in [meta.KindInfo.ListMapKeys]) and records in
+// metadata.managedFields ([meta.ManagedFieldsEntry]) which manager owns which
 // field. Applying a different value to a field another manager owns is a
 // 409 Conflict naming both ("Apply failed with 1 conflict: conflict with
 // \"alice\": .spec.color"), unless Force takes the field; the same
@@ -66,7 +65,7 @@
 //
 // A watch streams events (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR) for
 // one resource, honouring the same label and field selectors as a list.
-// Where it starts depends on [ListOptions.ResourceVersion]:
+// Where it starts depends on [meta.ListOptions.ResourceVersion]:
 //
 //   - "" or "0": synthetic ADDED events for everything that exists now,
 //     then live events.
@@ -74,8 +73,8 @@
 //     between a list at N and the watch included. This is how an informer
 //     lists once and then never misses a delete.
 //   - N older than the history the server keeps: a single ERROR event
-//     carrying a 410 Expired [Status] ("too old resource version"), then
-//     the watch ends. The client must list again ([IsExpired]).
+//     carrying a 410 Expired [meta.Status] ("too old resource version"), then
+//     the watch ends. The client must list again ([meta.IsExpired]).
 //
 // With AllowWatchBookmarks, the server now and then sends a BOOKMARK: an
 // object with only a newer resourceVersion, so an idle watcher can resume
@@ -84,7 +83,7 @@
 // the watch's timeout, once the server has moved past where the watch
 // started. In watch-list mode (SendInitialEvents with
 // resourceVersionMatch NotOlderThan) the initial ADDED events end with a
-// BOOKMARK annotated [InitialEventsEndAnnotation].
+// BOOKMARK annotated [meta.InitialEventsEndAnnotation].
 //
 // A watcher that stops reading is cut off: its watch ends, and it must
 // watch again from the last resourceVersion it saw. A slow reader never
@@ -96,7 +95,7 @@
 // shared by every watcher of the event and, through informers, by every
 // cache, lister and handler that holds it — one copy for all, as
 // client-go's informer caches share theirs. Treat it as read-only. To
-// change an object, change a copy ([DeepCopy]) and write the copy; a
+// change an object, change a copy ([meta.DeepCopy]) and write the copy; a
 // change made in place corrupts what the server and every other reader
 // see, and is never sent anywhere. [Options].CacheMutationDetector (or
 // the environment variable [CacheMutationDetectorEnv]) catches such a
@@ -104,44 +103,28 @@
 //
 // # Owners and garbage
 //
-// A controller marks what it creates with an [OwnerReference] to the
-// object it works for ([NewControllerRef]): the cooks an order needs point
+// A controller marks what it creates with an [meta.OwnerReference] to the
+// object it works for ([meta.NewControllerRef]): the cooks an order needs point
 // at the order. When the owner is gone, the server's garbage collector
 // deletes every dependent that has no other living owner, and takes the
 // dead reference off those that do, as a cluster's collector does with
 // background propagation (the default). Finalizers still hold: an owner
 // with finalizers is only marked, and its dependents wait until it really
-// goes. [DeleteOptions].PropagationPolicy picks another order, as
-// `kubectl delete --cascade` does: [DeletePropagationForeground] keeps the
+// goes. [meta.DeleteOptions].PropagationPolicy picks another order, as
+// `kubectl delete --cascade` does: [meta.DeletePropagationForeground] keeps the
 // owner until its blocking dependents are gone, and
-// [DeletePropagationOrphan] keeps the dependents, without their reference
+// [meta.DeletePropagationOrphan] keeps the dependents, without their reference
 // to the owner.
 //
-// # Validation
+// # Validation and errors
 //
 // Names, labels, annotations, owner references and size are checked for
-// every kind. A kind adds its own rules in its [KindInfo]'s Validate
-// function, as a CustomResourceDefinition adds a schema. A write that
-// breaks a rule is refused whole with 422 Invalid, each cause naming its
-// field.
-//
-// # Errors
-//
-// Every failure is a [*StatusError] holding a Kubernetes-shaped [Status]
-// (code, reason, message, details), worded as the real server words it,
-// e.g. `orders.menu.example.com "t1" not found`. Test an error with a
-// predicate such as [IsNotFound] or [IsConflict], never by its message;
-// the predicates see through wrapping. [FieldErrors] builds the 422
-// Invalid whose causes each name a field.
-//
-// # Selectors
-//
-// [ParseLabelSelector] reads Kubernetes' label selector syntax
-// ("app=web,tier in (front,back),!canary"); a nil selector matches
-// everything. [ParseFieldSelector] reads "field=value" terms with =, ==
-// and !=; each kind supports metadata.name, metadata.namespace and the
-// fields it registers ([KindInfo.ValidateFieldSelector]). A malformed
-// selector or an unknown field is a 400 BadRequest that says what is wrong.
+// every kind, with the rules of package meta; a kind adds its own in its
+// [meta.KindInfo]'s Validate function, as a CustomResourceDefinition adds
+// a schema. A write that breaks a rule is refused whole with 422 Invalid,
+// each cause naming its field. Every failure is a [*meta.StatusError];
+// test it with [meta.IsNotFound], [meta.IsConflict] and the other
+// predicates, never by its message.
 //
 // # Faults
 //
@@ -171,25 +154,25 @@
 // The index below is alphabetical. By subject, the package has five
 // parts:
 //
-//   - Objects: [Object] with [TypeMeta], [ObjectMeta], [OwnerReference]
-//     and [Time]; [DeepCopy]; conditions ([Condition],
-//     [SetStatusCondition]); the names of kinds and resources
-//     ([GroupVersionKind], [GroupVersionResource] and kin); the [Scheme]
-//     that registers each kind as a [KindInfo], and a second version of
-//     one as a [ServedVersion].
-//   - Errors: [StatusError], its New constructors and Is predicates, the
-//     [Status] it carries, and [FieldErrors] for a 422.
+//   - Objects: [meta.Object] with [meta.TypeMeta], [meta.ObjectMeta], [meta.OwnerReference]
+//     and [meta.Time]; [meta.DeepCopy]; conditions ([meta.Condition],
+//     [meta.SetStatusCondition]); the names of kinds and resources
+//     ([meta.GroupVersionKind], [meta.GroupVersionResource] and kin); the [meta.Scheme]
+//     that registers each kind as a [meta.KindInfo], and a second version of
+//     one as a [meta.ServedVersion].
+//   - Errors: [meta.StatusError], its New constructors and Is predicates, the
+//     [meta.Status] it carries, and [meta.FieldErrors] for a 422.
 //   - The server: [Server] and its [Options]; the clients
 //     [ResourceClient] and [Client]; what requests carry and return
-//     ([ListOptions], [CreateOptions], [PatchType], [List], [Event],
-//     [WatchInterface] and the rest); faults by [Verb]; the lifecycle of
+//     ([meta.ListOptions], [meta.CreateOptions], [meta.PatchType], [meta.List], [meta.Event],
+//     [meta.WatchInterface] and the rest); faults by [Verb]; the lifecycle of
 //     namespaces ([NamespaceObject]) and the garbage collector.
 //   - Durability: [Open] a server on a data directory that keeps every
 //     acknowledged write, as etcd does behind the real one;
 //     [Server.Snapshot] and [Restore] for backups; [StorageError].
-//   - Selectors and validation: [ParseLabelSelector],
-//     [ParseFieldSelector]; the checks every kind gets ([ValidateName],
-//     [ValidateLabels], [IsDNS1123Label] and the rest).
+//   - Selectors and validation: [meta.ParseLabelSelector],
+//     [meta.ParseFieldSelector]; the checks every kind gets ([meta.ValidateName],
+//     [meta.ValidateLabels], [meta.IsDNS1123Label] and the rest).
 //
 // The source follows the same lines: object.go, conditions.go, gvk.go,
 // kind_info.go and scheme.go (served_version.go); errors.go and status.go;

@@ -3,6 +3,7 @@ package apiserver
 import (
 	"errors"
 	"fmt"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"os"
 	"path/filepath"
 	"slices"
@@ -67,7 +68,7 @@ type disk struct {
 // restore a backup made with [Server.Snapshot], put it into an empty
 // directory under the name "snapshot" and Open that directory. Call
 // [Server.Close] when done; a closed server refuses writes.
-func Open(scheme *Scheme, dir string, opts Options) (*Server, error) {
+func Open(scheme *meta.Scheme, dir string, opts Options) (*Server, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, &StorageError{Path: dir, Offset: -1, Err: err}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // The crash test runs a durable server in a child process (this test
@@ -94,12 +95,12 @@ func crashChild(dir string, round int) {
 		case "create":
 			w := apiservertest.NewWidget("ns", op.name)
 			w.Spec.Color = op.color
-			_, err = widgets.Create(ctx, w, apiserver.CreateOptions{})
+			_, err = widgets.Create(ctx, w, meta.CreateOptions{})
 		case "patch":
-			_, err = widgets.Patch(ctx, op.name, apiserver.MergePatchType,
-				[]byte(`{"spec":{"color":"`+op.color+`"}}`), apiserver.PatchOptions{})
+			_, err = widgets.Patch(ctx, op.name, meta.MergePatchType,
+				[]byte(`{"spec":{"color":"`+op.color+`"}}`), meta.PatchOptions{})
 		case "delete":
-			err = widgets.Delete(ctx, op.name, apiserver.DeleteOptions{})
+			err = widgets.Delete(ctx, op.name, meta.DeleteOptions{})
 		}
 		if err != nil {
 			fmt.Println("error", err)
@@ -183,7 +184,7 @@ func colors(t *testing.T, dir string) map[string]string {
 		t.Fatalf("Open after the crash: %v", err)
 	}
 	defer srv.Close()
-	list, _, err := apiserver.NewClient[*apiservertest.Widget](srv).List(context.Background(), apiserver.ListOptions{})
+	list, _, err := apiserver.NewClient[*apiservertest.Widget](srv).List(context.Background(), meta.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // openDurable opens a durable server on dir and closes it at the end.
@@ -28,7 +29,7 @@ func openDurable(t *testing.T, dir string, opts apiserver.Options) *apiserver.Se
 // widgetsOf lists every widget with its resourceVersion, uid and color.
 func widgetsOf(t *testing.T, srv *apiserver.Server) []string {
 	t.Helper()
-	list, _, err := apiserver.NewClient[*apiservertest.Widget](srv).List(context.Background(), apiserver.ListOptions{})
+	list, _, err := apiserver.NewClient[*apiservertest.Widget](srv).List(context.Background(), meta.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func writeSome(t testing.TB, srv *apiserver.Server) {
 	widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("ns")
 	var a *apiservertest.Widget
 	for _, name := range []string{"a", "b", "c"} {
-		w, err := widgets.Create(ctx, apiservertest.NewWidget("ns", name), apiserver.CreateOptions{})
+		w, err := widgets.Create(ctx, apiservertest.NewWidget("ns", name), meta.CreateOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,10 +56,10 @@ func writeSome(t testing.TB, srv *apiserver.Server) {
 		}
 	}
 	a.Spec.Color = "blue"
-	if _, err := widgets.Update(ctx, a, apiserver.UpdateOptions{}); err != nil {
+	if _, err := widgets.Update(ctx, a, meta.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := widgets.Delete(ctx, "b", apiserver.DeleteOptions{}); err != nil {
+	if err := widgets.Delete(ctx, "b", meta.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -75,7 +76,7 @@ func TestOpenAgainHoldsEveryWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := apiserver.NewClient[*apiservertest.Widget](first).Namespace("ns").
-		Create(context.Background(), apiservertest.NewWidget("ns", "late"), apiserver.CreateOptions{}); !apiserver.IsInternalError(err) {
+		Create(context.Background(), apiservertest.NewWidget("ns", "late"), meta.CreateOptions{}); !meta.IsInternalError(err) {
 		t.Errorf("a write to a closed server: %v, want 500 InternalError", err)
 	}
 
@@ -86,15 +87,15 @@ func TestOpenAgainHoldsEveryWrite(t *testing.T) {
 	if got := again.ResourceVersion(); got != wantRV {
 		t.Errorf("resourceVersion after reopening: %s, want %s", got, wantRV)
 	}
-	w, err := again.Resource(apiservertest.WidgetsResource).Watch(context.Background(), apiserver.ListOptions{ResourceVersion: "3"})
+	w, err := again.Resource(apiservertest.WidgetsResource).Watch(context.Background(), meta.ListOptions{ResourceVersion: "3"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ev := <-w.ResultChan(); ev.Type != apiserver.EventError {
+	if ev := <-w.ResultChan(); ev.Type != meta.EventError {
 		t.Errorf("a watch from before the restart got %s, want ERROR 410", ev.Type)
 	}
 	w.Stop()
-	got, err := apiserver.NewClient[*apiservertest.Widget](again).Create(context.Background(), apiservertest.NewWidget("ns", "d"), apiserver.CreateOptions{})
+	got, err := apiserver.NewClient[*apiservertest.Widget](again).Create(context.Background(), apiservertest.NewWidget("ns", "d"), meta.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +181,7 @@ func TestDamagedDataIsRefused(t *testing.T) {
 	srv = openDurable(t, other, apiserver.Options{})
 	writeSome(t, srv)
 	srv.Close()
-	_, err = apiserver.Open(apiserver.NewScheme(), other, apiserver.Options{})
+	_, err = apiserver.Open(meta.NewScheme(), other, apiserver.Options{})
 	if !errors.As(err, &se) || !strings.Contains(err.Error(), "register every kind the data holds") {
 		t.Errorf("Open without the kinds: %v", err)
 	}

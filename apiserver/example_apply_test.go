@@ -6,6 +6,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // Two field managers apply the same widget. The first owns color and
@@ -19,16 +20,16 @@ func ExampleClient_Apply() {
 
 	mine := apiservertest.NewWidget("ns", "w")
 	mine.Spec.Color, mine.Spec.Size = "red", 2
-	if _, err := widgets.Apply(ctx, mine, apiserver.ApplyOptions{FieldManager: "alice"}); err != nil {
+	if _, err := widgets.Apply(ctx, mine, meta.ApplyOptions{FieldManager: "alice"}); err != nil {
 		panic(err)
 	}
 
 	theirs := apiservertest.NewWidget("ns", "w")
 	theirs.Spec.Color = "blue"
-	_, err := widgets.Apply(ctx, theirs, apiserver.ApplyOptions{FieldManager: "bob"})
-	fmt.Println(apiserver.IsConflict(err), err)
+	_, err := widgets.Apply(ctx, theirs, meta.ApplyOptions{FieldManager: "bob"})
+	fmt.Println(meta.IsConflict(err), err)
 
-	w, err := widgets.Apply(ctx, theirs, apiserver.ApplyOptions{FieldManager: "bob", Force: true})
+	w, err := widgets.Apply(ctx, theirs, meta.ApplyOptions{FieldManager: "bob", Force: true})
 	if err != nil {
 		panic(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // A durable server keeps every acknowledged write in its directory; the
@@ -20,17 +21,17 @@ func ExampleOpen() {
 
 	srv, _ := apiserver.Open(apiservertest.NewScheme(), dir, apiserver.Options{})
 	widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("ns")
-	w, _ := widgets.Create(ctx, apiservertest.NewWidget("ns", "table-7"), apiserver.CreateOptions{})
+	w, _ := widgets.Create(ctx, apiservertest.NewWidget("ns", "table-7"), meta.CreateOptions{})
 	fmt.Println("written at", w.ResourceVersion)
 	srv.Close() // the process ends
 
 	again, _ := apiserver.Open(apiservertest.NewScheme(), dir, apiserver.Options{})
 	defer again.Close()
-	got, _ := apiserver.NewClient[*apiservertest.Widget](again).Namespace("ns").Get(ctx, "table-7", apiserver.GetOptions{})
+	got, _ := apiserver.NewClient[*apiservertest.Widget](again).Namespace("ns").Get(ctx, "table-7", meta.GetOptions{})
 	fmt.Println("after the restart:", got.Name, "at", got.ResourceVersion, "same uid:", got.UID == w.UID)
-	watch, _ := again.Resource(apiservertest.WidgetsResource).Watch(ctx, apiserver.ListOptions{ResourceVersion: "1"})
+	watch, _ := again.Resource(apiservertest.WidgetsResource).Watch(ctx, meta.ListOptions{ResourceVersion: "1"})
 	ev := <-watch.ResultChan()
-	fmt.Println("a watch from rv 1:", ev.Type, ev.Object.(*apiserver.Status).Code)
+	fmt.Println("a watch from rv 1:", ev.Type, ev.Object.(*meta.Status).Code)
 	watch.Stop()
 	// Output:
 	// written at 2
@@ -44,16 +45,16 @@ func ExampleServer_Snapshot() {
 	ctx := context.Background()
 	srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{})
 	widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("ns")
-	widgets.Create(ctx, apiservertest.NewWidget("ns", "cake-1"), apiserver.CreateOptions{})
-	widgets.Create(ctx, apiservertest.NewWidget("ns", "cake-2"), apiserver.CreateOptions{})
+	widgets.Create(ctx, apiservertest.NewWidget("ns", "cake-1"), meta.CreateOptions{})
+	widgets.Create(ctx, apiservertest.NewWidget("ns", "cake-2"), meta.CreateOptions{})
 
 	var backup bytes.Buffer
 	rv, _ := srv.Snapshot(&backup)
 	fmt.Println("snapshot at", rv)
-	widgets.Delete(ctx, "cake-1", apiserver.DeleteOptions{}) // the accident
+	widgets.Delete(ctx, "cake-1", meta.DeleteOptions{}) // the accident
 
 	restored, _ := apiserver.Restore(apiservertest.NewScheme(), &backup, apiserver.Options{})
-	list, _, _ := apiserver.NewClient[*apiservertest.Widget](restored).List(ctx, apiserver.ListOptions{})
+	list, _, _ := apiserver.NewClient[*apiservertest.Widget](restored).List(ctx, meta.ListOptions{})
 	for _, w := range list {
 		fmt.Println("restored", w.Name, "at", w.ResourceVersion)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // A write carries the resourceVersion it read; a write from a stale read
@@ -17,22 +18,22 @@ func ExampleServer() {
 
 	w := apiservertest.NewWidget("default", "w1")
 	w.Spec.Color = "red"
-	created, _ := widgets.Create(ctx, w, apiserver.CreateOptions{})
+	created, _ := widgets.Create(ctx, w, meta.CreateOptions{})
 	fmt.Println("created: rv", created.ResourceVersion, "generation", created.Generation)
 
-	mine, theirs := created, apiserver.DeepCopy(created)
+	mine, theirs := created, meta.DeepCopy(created)
 	mine.Spec.Color = "blue"
-	updated, _ := widgets.Update(ctx, mine, apiserver.UpdateOptions{})
+	updated, _ := widgets.Update(ctx, mine, meta.UpdateOptions{})
 	fmt.Println("updated: rv", updated.ResourceVersion, "generation", updated.Generation)
 
 	theirs.Spec.Size = 3
-	_, err := widgets.Update(ctx, theirs, apiserver.UpdateOptions{})
-	fmt.Println("conflict:", apiserver.IsConflict(err))
+	_, err := widgets.Update(ctx, theirs, meta.UpdateOptions{})
+	fmt.Println("conflict:", meta.IsConflict(err))
 	fmt.Println(err)
 
-	fresh, _ := widgets.Get(ctx, "w1", apiserver.GetOptions{})
+	fresh, _ := widgets.Get(ctx, "w1", meta.GetOptions{})
 	fresh.Spec.Size = 3
-	retried, _ := widgets.Update(ctx, fresh, apiserver.UpdateOptions{})
+	retried, _ := widgets.Update(ctx, fresh, meta.UpdateOptions{})
 	fmt.Println("retried: rv", retried.ResourceVersion, "color", retried.Spec.Color, "size", retried.Spec.Size)
 	// Output:
 	// created: rv 2 generation 1
@@ -50,15 +51,15 @@ func ExampleResourceClient_Watch() {
 	srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{})
 	widgets := srv.Resource(apiservertest.WidgetsResource).Namespace("default")
 
-	_, _ = widgets.Create(ctx, apiservertest.NewWidget("default", "a"), apiserver.CreateOptions{})
-	list, _ := widgets.List(ctx, apiserver.ListOptions{})
+	_, _ = widgets.Create(ctx, apiservertest.NewWidget("default", "a"), meta.CreateOptions{})
+	list, _ := widgets.List(ctx, meta.ListOptions{})
 	fmt.Println("listed", len(list.Items), "at rv", list.ResourceVersion)
 
 	// Changes between the list and the watch:
-	_, _ = widgets.Create(ctx, apiservertest.NewWidget("default", "b"), apiserver.CreateOptions{})
-	_ = widgets.Delete(ctx, "a", apiserver.DeleteOptions{})
+	_, _ = widgets.Create(ctx, apiservertest.NewWidget("default", "b"), meta.CreateOptions{})
+	_ = widgets.Delete(ctx, "a", meta.DeleteOptions{})
 
-	w, _ := widgets.Watch(ctx, apiserver.ListOptions{ResourceVersion: list.ResourceVersion})
+	w, _ := widgets.Watch(ctx, meta.ListOptions{ResourceVersion: list.ResourceVersion})
 	defer w.Stop()
 	for range 2 {
 		ev := <-w.ResultChan()
@@ -78,14 +79,14 @@ func ExampleServer_CompactHistory() {
 	srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{CompactionDropsHistory: true})
 	widgets := srv.Resource(apiservertest.WidgetsResource).Namespace("default")
 	for _, name := range []string{"a", "b", "c"} {
-		_, _ = widgets.Create(ctx, apiservertest.NewWidget("default", name), apiserver.CreateOptions{})
+		_, _ = widgets.Create(ctx, apiservertest.NewWidget("default", name), meta.CreateOptions{})
 	}
 	srv.CompactHistory()
 
-	w, _ := widgets.Watch(ctx, apiserver.ListOptions{ResourceVersion: "2"})
+	w, _ := widgets.Watch(ctx, meta.ListOptions{ResourceVersion: "2"})
 	for ev := range w.ResultChan() {
-		err := apiserver.FromObject(ev.Object)
-		fmt.Println(ev.Type, apiserver.IsExpired(err), err)
+		err := meta.FromObject(ev.Object)
+		fmt.Println(ev.Type, meta.IsExpired(err), err)
 	}
 	fmt.Println("closed")
 	// Output:
@@ -102,9 +103,9 @@ func ExampleResourceClient_List() {
 	for name, size := range map[string]string{"a": "big", "b": "big", "c": "big", "d": "small", "e": "small"} {
 		w := apiservertest.NewWidget("default", name)
 		w.Labels = map[string]string{"size": size}
-		_, _ = widgets.Create(ctx, w, apiserver.CreateOptions{})
+		_, _ = widgets.Create(ctx, w, meta.CreateOptions{})
 	}
-	opts := apiserver.ListOptions{LabelSelector: "size=big", Limit: 2}
+	opts := meta.ListOptions{LabelSelector: "size=big", Limit: 2}
 	for {
 		page, err := widgets.List(ctx, opts)
 		if err != nil {
@@ -120,7 +121,7 @@ func ExampleResourceClient_List() {
 			break
 		}
 		opts.Continue = page.Continue
-		_ = widgets.Delete(ctx, "c", apiserver.DeleteOptions{}) // not seen by the next page
+		_ = widgets.Delete(ctx, "c", meta.DeleteOptions{}) // not seen by the next page
 	}
 	// Output:
 	// WidgetList at rv 6 [a b]
@@ -134,9 +135,9 @@ func ExampleServer_FailNext() {
 	srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{})
 	widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
 
-	srv.FailNext(apiserver.VerbCreate, 2, apiserver.NewTooManyRequests("the kitchen is full", 1))
+	srv.FailNext(apiserver.VerbCreate, 2, meta.NewTooManyRequests("the kitchen is full", 1))
 	for attempt := 1; ; attempt++ {
-		_, err := widgets.Create(ctx, apiservertest.NewWidget("default", "w"), apiserver.CreateOptions{})
+		_, err := widgets.Create(ctx, apiservertest.NewWidget("default", "w"), meta.CreateOptions{})
 		fmt.Printf("attempt %d: %v\n", attempt, err)
 		if err == nil {
 			break

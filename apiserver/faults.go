@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/trace"
 )
 
@@ -33,7 +34,7 @@ type RequestKey struct {
 	// Verb is the kind of request.
 	Verb Verb
 	// Resource is the resource it was made on, registered or not.
-	Resource GroupResource
+	Resource meta.GroupResource
 }
 
 // faults holds the injected failures and latency, and the request counts.
@@ -51,7 +52,7 @@ type failure struct {
 
 // begin accounts for one request: it counts it, waits the injected
 // latency (or until ctx is done) and returns the injected error, if any.
-func (s *Server) begin(ctx context.Context, verb Verb, gr GroupResource) error {
+func (s *Server) begin(ctx context.Context, verb Verb, gr meta.GroupResource) error {
 	f := &s.faults
 	f.mu.Lock()
 	if f.counts == nil {
@@ -85,8 +86,8 @@ func (s *Server) begin(ctx context.Context, verb Verb, gr GroupResource) error {
 }
 
 // FailNext makes the next n requests of verb (on any resource) fail with
-// err, e.g. [NewConflict], [NewInternalError], [NewTooManyRequests] or
-// [NewTimeout]. A failed watch returns err from Watch. A later call for
+// err, e.g. [meta.NewConflict], [meta.NewInternalError], [meta.NewTooManyRequests] or
+// [meta.NewTimeout]. A failed watch returns err from Watch. A later call for
 // the same verb replaces the earlier one; n <= 0 clears it. The failed
 // requests are counted but change nothing.
 func (s *Server) FailNext(verb Verb, n int, err error) {
@@ -114,7 +115,7 @@ func (s *Server) SetLatency(d time.Duration) {
 
 // RequestCount returns how many requests of verb the server has received
 // for resource gr, failed ones included.
-func (s *Server) RequestCount(verb Verb, gr GroupResource) int64 {
+func (s *Server) RequestCount(verb Verb, gr meta.GroupResource) int64 {
 	s.faults.mu.Lock()
 	defer s.faults.mu.Unlock()
 	return s.faults.counts[RequestKey{verb, gr}]

@@ -10,13 +10,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // listerWatcher is the informer's interface; the server's clients satisfy
 // it as they are.
 type listerWatcher interface {
-	List(ctx context.Context, opts apiserver.ListOptions) (*apiserver.List, error)
-	Watch(ctx context.Context, opts apiserver.ListOptions) (apiserver.WatchInterface, error)
+	List(ctx context.Context, opts meta.ListOptions) (*meta.List, error)
+	Watch(ctx context.Context, opts meta.ListOptions) (meta.WatchInterface, error)
 }
 
 var _ listerWatcher = (*apiserver.ResourceClient)(nil)
@@ -31,31 +32,31 @@ func TestFailNext(t *testing.T) {
 			call func() error
 			is   func(error) bool
 		}{
-			{apiserver.VerbCreate, apiserver.NewTooManyRequests("slow down", 1), func() error {
-				_, err := f.widgets.Create(f.ctx, apiservertest.NewWidget("ns", "a"), apiserver.CreateOptions{})
+			{apiserver.VerbCreate, meta.NewTooManyRequests("slow down", 1), func() error {
+				_, err := f.widgets.Create(f.ctx, apiservertest.NewWidget("ns", "a"), meta.CreateOptions{})
 				return err
-			}, apiserver.IsTooManyRequests},
-			{apiserver.VerbGet, apiserver.NewInternalError(errors.New("disk on fire")), func() error {
-				_, err := f.widgets.Get(f.ctx, "a", apiserver.GetOptions{})
+			}, meta.IsTooManyRequests},
+			{apiserver.VerbGet, meta.NewInternalError(errors.New("disk on fire")), func() error {
+				_, err := f.widgets.Get(f.ctx, "a", meta.GetOptions{})
 				return err
-			}, apiserver.IsInternalError},
-			{apiserver.VerbList, apiserver.NewTimeout("try later", 1), func() error {
-				_, err := f.res.List(f.ctx, apiserver.ListOptions{})
+			}, meta.IsInternalError},
+			{apiserver.VerbList, meta.NewTimeout("try later", 1), func() error {
+				_, err := f.res.List(f.ctx, meta.ListOptions{})
 				return err
-			}, apiserver.IsTimeout},
-			{apiserver.VerbWatch, apiserver.NewInternalError(errors.New("no")), func() error {
-				w, err := f.res.Watch(f.ctx, apiserver.ListOptions{})
+			}, meta.IsTimeout},
+			{apiserver.VerbWatch, meta.NewInternalError(errors.New("no")), func() error {
+				w, err := f.res.Watch(f.ctx, meta.ListOptions{})
 				if err == nil {
 					w.Stop()
 				}
 				return err
-			}, apiserver.IsInternalError},
-			{apiserver.VerbUpdate, apiserver.NewConflict(gr, "a", errors.New(apiserver.ConflictMessage)), func() error {
-				w, _ := f.widgets.Get(f.ctx, "a", apiserver.GetOptions{})
+			}, meta.IsInternalError},
+			{apiserver.VerbUpdate, meta.NewConflict(gr, "a", errors.New(meta.ConflictMessage)), func() error {
+				w, _ := f.widgets.Get(f.ctx, "a", meta.GetOptions{})
 				w.Spec.Size++
-				_, err := f.widgets.Update(f.ctx, w, apiserver.UpdateOptions{})
+				_, err := f.widgets.Update(f.ctx, w, meta.UpdateOptions{})
 				return err
-			}, apiserver.IsConflict},
+			}, meta.IsConflict},
 		}
 		for _, tt := range tests {
 			f.srv.FailNext(tt.verb, 2, tt.err)
@@ -85,7 +86,7 @@ func TestSetLatency(t *testing.T) {
 		}
 		ctx, cancel := context.WithTimeout(f.ctx, 100*time.Millisecond)
 		defer cancel()
-		if _, err := f.widgets.Get(ctx, "a", apiserver.GetOptions{}); !errors.Is(err, context.DeadlineExceeded) {
+		if _, err := f.widgets.Get(ctx, "a", meta.GetOptions{}); !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("Get with a shorter deadline: %v", err)
 		}
 		f.srv.SetLatency(0)
@@ -102,9 +103,9 @@ func TestRequestCounts(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
 		a := f.create(t, "a", "red", nil)
 		f.update(t, a)
-		_, _ = f.widgets.UpdateStatus(f.ctx, a, apiserver.UpdateOptions{})
-		_, _ = f.res.List(f.ctx, apiserver.ListOptions{})
-		_, _ = f.widgets.Get(f.ctx, "missing", apiserver.GetOptions{})
+		_, _ = f.widgets.UpdateStatus(f.ctx, a, meta.UpdateOptions{})
+		_, _ = f.res.List(f.ctx, meta.ListOptions{})
+		_, _ = f.widgets.Get(f.ctx, "missing", meta.GetOptions{})
 		gr := apiservertest.WidgetsResource.GroupResource()
 		want := map[apiserver.RequestKey]int64{
 			{Verb: apiserver.VerbCreate, Resource: gr}: 1,

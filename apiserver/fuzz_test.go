@@ -13,6 +13,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // FuzzSelectors parses label and field selectors: no panic, and a
@@ -22,14 +23,14 @@ func FuzzSelectors(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if sel, err := apiserver.ParseLabelSelector(s); err == nil {
-			if _, err := apiserver.ParseLabelSelector(sel.String()); err != nil {
+		if sel, err := meta.ParseLabelSelector(s); err == nil {
+			if _, err := meta.ParseLabelSelector(sel.String()); err != nil {
 				t.Errorf("label selector %q prints as %q, which does not parse: %v", s, sel.String(), err)
 			}
 			sel.Matches(map[string]string{"a": "b", "x.io/k": "v"})
 		}
-		if sel, err := apiserver.ParseFieldSelector(s); err == nil {
-			if _, err := apiserver.ParseFieldSelector(sel.String()); err != nil {
+		if sel, err := meta.ParseFieldSelector(s); err == nil {
+			if _, err := meta.ParseFieldSelector(sel.String()); err != nil {
 				t.Errorf("field selector %q prints as %q, which does not parse: %v", s, sel.String(), err)
 			}
 		}
@@ -48,16 +49,16 @@ func FuzzPatch(f *testing.F) {
 	widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("ns")
 	w := apiservertest.NewWidget("ns", "w")
 	w.Spec.Color = "red"
-	if _, err := widgets.Create(context.Background(), w, apiserver.CreateOptions{}); err != nil {
+	if _, err := widgets.Create(context.Background(), w, meta.CreateOptions{}); err != nil {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, patch string, merge bool) {
-		pt := apiserver.JSONPatchType
+		pt := meta.JSONPatchType
 		if merge {
-			pt = apiserver.MergePatchType
+			pt = meta.MergePatchType
 		}
-		_, err := widgets.Patch(context.Background(), "w", pt, []byte(patch), apiserver.PatchOptions{DryRun: true})
-		var se *apiserver.StatusError
+		_, err := widgets.Patch(context.Background(), "w", pt, []byte(patch), meta.PatchOptions{DryRun: true})
+		var se *meta.StatusError
 		if err != nil && (!errors.As(err, &se) || se.Status().Code >= 500) {
 			t.Errorf("Patch(%s, %q) = %v, want success or a status error below 500", pt, patch, err)
 		}

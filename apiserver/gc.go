@@ -4,12 +4,13 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/trace"
 )
 
 // objectRef locates one stored object: its resource and storage key.
 type objectRef struct {
-	gr  GroupResource
+	gr  meta.GroupResource
 	key string
 }
 
@@ -24,7 +25,7 @@ type gcWork struct {
 // indexOwnersLocked keeps s.dependents up to date for a commit that turns
 // prev into obj (or deletes it, for EventDeleted): every owner UID named in
 // an object's ownerReferences maps to that object. s.mu must be held.
-func (s *Server) indexOwnersLocked(ref objectRef, typ EventType, obj, prev *entry) {
+func (s *Server) indexOwnersLocked(ref objectRef, typ meta.EventType, obj, prev *entry) {
 	if prev != nil {
 		for _, o := range prev.obj.GetObjectMeta().OwnerReferences {
 			deps := s.dependents[o.UID]
@@ -34,7 +35,7 @@ func (s *Server) indexOwnersLocked(ref objectRef, typ EventType, obj, prev *entr
 			}
 		}
 	}
-	if typ == EventDeleted {
+	if typ == meta.EventDeleted {
 		return
 	}
 	for _, o := range obj.obj.GetObjectMeta().OwnerReferences {
@@ -53,12 +54,12 @@ func (s *Server) indexOwnersLocked(ref objectRef, typ EventType, obj, prev *entr
 // in the foreground); for an object that names owners, or that holds a
 // propagation finalizer while being deleted, the object itself. s.mu
 // must be held.
-func (s *Server) garbageAfterLocked(gr GroupResource, key string, ch change) []gcWork {
+func (s *Server) garbageAfterLocked(gr meta.GroupResource, key string, ch change) []gcWork {
 	if s.opts.DisableGarbageCollection {
 		return nil
 	}
 	m := ch.obj.obj.GetObjectMeta()
-	if ch.typ == EventDeleted {
+	if ch.typ == meta.EventDeleted {
 		var out []gcWork
 		for _, ref := range s.dependentsLocked(m.UID) {
 			out = append(out, gcWork{ref: ref})
@@ -109,9 +110,9 @@ func (s *Server) dependentsOf(uid string) []objectRef {
 //     honoured, and its own dependents follow when it goes). One that
 //     still has a living owner only loses its references to the others.
 //   - An owner being deleted in the foreground (finalizer
-//     [FinalizerDeleteDependents]) has its dependents deleted, and loses
+//     [meta.FinalizerDeleteDependents]) has its dependents deleted, and loses
 //     the finalizer once no dependent with blockOwnerDeletion is left.
-//   - An owner being deleted with [FinalizerOrphanDependents] has its
+//   - An owner being deleted with [meta.FinalizerOrphanDependents] has its
 //     references removed from every dependent, and then loses the
 //     finalizer.
 //
@@ -137,16 +138,16 @@ func (s *Server) collectGarbage(work []gcWork) {
 
 // processDeletion carries out the propagation finalizers of m, an owner
 // being deleted and stored at ref.
-func (s *Server) processDeletion(ref objectRef, m *ObjectMeta) {
+func (s *Server) processDeletion(ref objectRef, m *meta.ObjectMeta) {
 	switch {
-	case slices.Contains(m.Finalizers, FinalizerOrphanDependents):
+	case slices.Contains(m.Finalizers, meta.FinalizerOrphanDependents):
 		for _, dep := range s.dependentsOf(m.UID) {
 			s.mutate(dep.gr, dep.key, func(old *entry) (change, error) {
 				return s.withoutOwner(old, m.UID)
 			})
 		}
-		s.removeFinalizer(ref, m.UID, FinalizerOrphanDependents)
-	case slices.Contains(m.Finalizers, FinalizerDeleteDependents):
+		s.removeFinalizer(ref, m.UID, meta.FinalizerOrphanDependents)
+	case slices.Contains(m.Finalizers, meta.FinalizerDeleteDependents):
 		for _, dep := range s.dependentsOf(m.UID) {
 			if e := s.lookup(dep); e != nil && e.obj.GetObjectMeta().DeletionTimestamp == nil {
 				s.mutate(dep.gr, dep.key, s.attemptToDelete)
@@ -163,7 +164,7 @@ func (s *Server) attemptToDelete(old *entry) (change, error) {
 		return change{obj: old}, nil // gone, or going
 	}
 	m := old.obj.GetObjectMeta()
-	var solid, gone []OwnerReference
+	var solid, gone []meta.OwnerReference
 	waiting := false
 	for _, o := range m.OwnerReferences {
 		_, e := s.owner(m.Namespace, o)
@@ -186,17 +187,17 @@ func (s *Server) attemptToDelete(old *entry) (change, error) {
 	case waiting && len(s.dependentsOf(m.UID)) > 0:
 		// An owner waits for it in the foreground: its own dependents
 		// must go first, so it is deleted in the foreground too.
-		fg := DeletePropagationForeground
-		return s.prepareDelete(old, DeleteOptions{PropagationPolicy: &fg})
+		fg := meta.DeletePropagationForeground
+		return s.prepareDelete(old, meta.DeleteOptions{PropagationPolicy: &fg})
 	}
-	return s.prepareDelete(old, DeleteOptions{})
+	return s.prepareDelete(old, meta.DeleteOptions{})
 }
 
 // collected is attemptToDelete, with a delete it makes signed by the
 // collector for the trace: no client asked for it.
 func (s *Server) collected(old *entry) (change, error) {
 	ch, err := s.attemptToDelete(old)
-	if ch.typ == EventDeleted {
+	if ch.typ == meta.EventDeleted {
 		ch.by = trace.GarbageCollector
 	}
 	return ch, err
@@ -210,7 +211,7 @@ func (s *Server) withoutOwner(old *entry, uid string) (change, error) {
 	}
 	next := old.obj.DeepCopyObject()
 	nm := next.GetObjectMeta()
-	nm.OwnerReferences = slices.DeleteFunc(nm.OwnerReferences, func(o OwnerReference) bool { return o.UID == uid })
+	nm.OwnerReferences = slices.DeleteFunc(nm.OwnerReferences, func(o meta.OwnerReference) bool { return o.UID == uid })
 	if len(nm.OwnerReferences) == len(old.obj.GetObjectMeta().OwnerReferences) {
 		return change{obj: old}, nil
 	}
@@ -227,7 +228,7 @@ func (s *Server) releaseForegroundOwner(ref objectRef) {
 	if e == nil || !waitsForDependents(e.obj.GetObjectMeta()) || s.hasBlockingDependents(e.obj.GetObjectMeta().UID) {
 		return
 	}
-	s.removeFinalizer(ref, e.obj.GetObjectMeta().UID, FinalizerDeleteDependents)
+	s.removeFinalizer(ref, e.obj.GetObjectMeta().UID, meta.FinalizerDeleteDependents)
 }
 
 // removeFinalizer removes finalizer f from the object at ref if it is
@@ -256,12 +257,12 @@ func (s *Server) removeFinalizer(ref objectRef, uid, f string) {
 }
 
 // modified is the change that stores next, a modified copy.
-func (s *Server) modified(next Object) (change, error) {
+func (s *Server) modified(next meta.Object) (change, error) {
 	e, err := s.newEntry(next)
 	if err != nil {
 		return change{}, err
 	}
-	return change{typ: EventModified, obj: e}, nil
+	return change{typ: meta.EventModified, obj: e}, nil
 }
 
 // hasBlockingDependents reports whether a dependent of owner uid has a
@@ -285,14 +286,14 @@ func (s *Server) hasBlockingDependents(uid string) bool {
 
 // waitsForDependents reports whether m is being deleted in the
 // foreground, waiting for its dependents.
-func waitsForDependents(m *ObjectMeta) bool {
-	return m.DeletionTimestamp != nil && slices.Contains(m.Finalizers, FinalizerDeleteDependents)
+func waitsForDependents(m *meta.ObjectMeta) bool {
+	return m.DeletionTimestamp != nil && slices.Contains(m.Finalizers, meta.FinalizerDeleteDependents)
 }
 
 // hasPropagationFinalizer reports whether m holds one of the garbage
 // collector's finalizers.
-func hasPropagationFinalizer(m *ObjectMeta) bool {
-	return slices.Contains(m.Finalizers, FinalizerDeleteDependents) || slices.Contains(m.Finalizers, FinalizerOrphanDependents)
+func hasPropagationFinalizer(m *meta.ObjectMeta) bool {
+	return slices.Contains(m.Finalizers, meta.FinalizerDeleteDependents) || slices.Contains(m.Finalizers, meta.FinalizerOrphanDependents)
 }
 
 // lookup returns the stored entry at ref, or nil.
@@ -306,14 +307,14 @@ func (s *Server) lookup(ref objectRef) *entry {
 // in namespace ns, looking in the cluster scope for cluster-scoped owner
 // kinds. The entry is nil when there is no such owner, or its kind is not
 // served here.
-func (s *Server) owner(ns string, o OwnerReference) (objectRef, *entry) {
+func (s *Server) owner(ns string, o meta.OwnerReference) (objectRef, *entry) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.ownerLocked(ns, o)
 }
 
 // ownerLocked is owner with s.mu held.
-func (s *Server) ownerLocked(ns string, o OwnerReference) (objectRef, *entry) {
+func (s *Server) ownerLocked(ns string, o meta.OwnerReference) (objectRef, *entry) {
 	info, ok := s.kindOf(o)
 	if !ok {
 		return objectRef{}, nil
@@ -331,12 +332,12 @@ func (s *Server) ownerLocked(ns string, o OwnerReference) (objectRef, *entry) {
 
 // knowsKind reports whether the server serves the kind o names. Like the
 // real collector, it leaves alone a reference it cannot check.
-func (s *Server) knowsKind(o OwnerReference) bool {
+func (s *Server) knowsKind(o meta.OwnerReference) bool {
 	_, ok := s.kindOf(o)
 	return ok
 }
 
-func (s *Server) kindOf(o OwnerReference) (KindInfo, bool) {
-	gv := ParseGroupVersion(o.APIVersion)
-	return s.scheme.KindForGVK(GroupVersionKind{Group: gv.Group, Version: gv.Version, Kind: o.Kind})
+func (s *Server) kindOf(o meta.OwnerReference) (meta.KindInfo, bool) {
+	gv := meta.ParseGroupVersion(o.APIVersion)
+	return s.scheme.KindForGVK(meta.GroupVersionKind{Group: gv.Group, Version: gv.Version, Kind: o.Kind})
 }

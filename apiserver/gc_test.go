@@ -7,14 +7,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // ownedWidget returns a widget in "ns" owned by the given owners (the first
 // one as controller).
-func ownedWidget(name string, owners ...apiserver.Object) *apiservertest.Widget {
+func ownedWidget(name string, owners ...meta.Object) *apiservertest.Widget {
 	w := apiservertest.NewWidget("ns", name)
 	for i, o := range owners {
-		ref := apiserver.NewControllerRef(o)
+		ref := meta.NewControllerRef(o)
 		if i > 0 {
 			ref.Controller = nil
 		}
@@ -30,14 +31,14 @@ func TestGarbageCollectorDeletesDependents(t *testing.T) {
 		child := mustCreate(t, f, ownedWidget("cook", owner))
 		mustCreate(t, f, ownedWidget("grandchild", child))
 		mustCreate(t, f, apiservertest.NewWidget("ns", "bystander"))
-		w := f.watch(t, apiserver.ListOptions{ResourceVersion: f.srv.ResourceVersion()})
+		w := f.watch(t, meta.ListOptions{ResourceVersion: f.srv.ResourceVersion()})
 
-		if err := f.widgets.Delete(f.ctx, "order", apiserver.DeleteOptions{}); err != nil {
+		if err := f.widgets.Delete(f.ctx, "order", meta.DeleteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		want := []string{"DELETED ns/order rv=6", "DELETED ns/cook rv=7", "DELETED ns/grandchild rv=8"}
 		diffEvents(t, w, want)
-		list, err := f.res.List(f.ctx, apiserver.ListOptions{})
+		list, err := f.res.List(f.ctx, meta.ListOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,14 +54,14 @@ func TestGarbageCollectorKeepsDependentWithLivingOwner(t *testing.T) {
 		a := f.create(t, "a", "", nil)
 		b := f.create(t, "b", "", nil)
 		mustCreate(t, f, ownedWidget("shared", a, b))
-		w := f.watch(t, apiserver.ListOptions{ResourceVersion: f.srv.ResourceVersion()})
+		w := f.watch(t, meta.ListOptions{ResourceVersion: f.srv.ResourceVersion()})
 
-		if err := f.widgets.Delete(f.ctx, "a", apiserver.DeleteOptions{}); err != nil {
+		if err := f.widgets.Delete(f.ctx, "a", meta.DeleteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		want := []string{"DELETED ns/a rv=5", "MODIFIED ns/shared rv=6"}
 		diffEvents(t, w, want)
-		got, err := f.widgets.Get(f.ctx, "shared", apiserver.GetOptions{})
+		got, err := f.widgets.Get(f.ctx, "shared", meta.GetOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,13 +80,13 @@ func TestGarbageCollectorWaitsForOwnerFinalizersAndHonoursDependentFinalizers(t 
 		child := ownedWidget("cook", owner)
 		child.Finalizers = []string{"kitchen/stop-stove"}
 		mustCreate(t, f, child)
-		w := f.watch(t, apiserver.ListOptions{ResourceVersion: f.srv.ResourceVersion()})
+		w := f.watch(t, meta.ListOptions{ResourceVersion: f.srv.ResourceVersion()})
 
-		if err := f.widgets.Delete(f.ctx, "order", apiserver.DeleteOptions{}); err != nil {
+		if err := f.widgets.Delete(f.ctx, "order", meta.DeleteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		// Only marked for deletion: the dependent is untouched.
-		owner, _ = f.widgets.Get(f.ctx, "order", apiserver.GetOptions{})
+		owner, _ = f.widgets.Get(f.ctx, "order", meta.GetOptions{})
 		owner.Finalizers = nil
 		f.update(t, owner)
 		want := []string{
@@ -94,7 +95,7 @@ func TestGarbageCollectorWaitsForOwnerFinalizersAndHonoursDependentFinalizers(t 
 			"MODIFIED ns/cook rv=6",  // the collector's delete waits for the cook's finalizer
 		}
 		diffEvents(t, w, want)
-		cook, err := f.widgets.Get(f.ctx, "cook", apiserver.GetOptions{})
+		cook, err := f.widgets.Get(f.ctx, "cook", meta.GetOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,10 +109,10 @@ func TestGarbageCollectionCanBeDisabled(t *testing.T) {
 	f := newFixture(t, apiserver.Options{DisableGarbageCollection: true})
 	owner := f.create(t, "order", "", nil)
 	mustCreate(t, f, ownedWidget("cook", owner))
-	if err := f.widgets.Delete(f.ctx, "order", apiserver.DeleteOptions{}); err != nil {
+	if err := f.widgets.Delete(f.ctx, "order", meta.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.widgets.Get(f.ctx, "cook", apiserver.GetOptions{}); err != nil {
+	if _, err := f.widgets.Get(f.ctx, "cook", meta.GetOptions{}); err != nil {
 		t.Errorf("Get(cook) = %v, want it kept with garbage collection off", err)
 	}
 }
@@ -121,9 +122,9 @@ func TestKindValidateRefusesWholeWrite(t *testing.T) {
 	info, _ := scheme.KindForResource(apiservertest.WidgetsResource)
 	info.Group, info.Kind, info.Resource = "strict.example.com", "Widget", "widgets"
 	// A second scheme with a validating Widget kind.
-	strict := apiserver.NewScheme()
-	info.Validate = func(obj apiserver.Object) apiserver.FieldErrors {
-		var errs apiserver.FieldErrors
+	strict := meta.NewScheme()
+	info.Validate = func(obj meta.Object) meta.FieldErrors {
+		var errs meta.FieldErrors
 		if w := obj.(*apiservertest.Widget); w.Spec.Size < 1 {
 			errs.Invalid("spec.size", w.Spec.Size, "must be at least 1")
 		}
@@ -138,22 +139,22 @@ func TestKindValidateRefusesWholeWrite(t *testing.T) {
 
 	w := apiservertest.NewWidget("ns", "w")
 	w.APIVersion = "strict.example.com/v1"
-	_, err := widgets.Create(ctx, w, apiserver.CreateOptions{})
+	_, err := widgets.Create(ctx, w, meta.CreateOptions{})
 	wantMsg := `Widget.strict.example.com "w" is invalid: spec.size: Invalid value: 0: must be at least 1`
-	if !apiserver.IsInvalid(err) || err.Error() != wantMsg {
+	if !meta.IsInvalid(err) || err.Error() != wantMsg {
 		t.Fatalf("Create = %v, want %q", err, wantMsg)
 	}
 	w.Spec.Size = 2
-	created, err := widgets.Create(ctx, w, apiserver.CreateOptions{})
+	created, err := widgets.Create(ctx, w, meta.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	rv := srv.ResourceVersion()
 	created.Spec.Size = 0
-	if _, err := widgets.Update(ctx, created, apiserver.UpdateOptions{}); !apiserver.IsInvalid(err) {
+	if _, err := widgets.Update(ctx, created, meta.UpdateOptions{}); !meta.IsInvalid(err) {
 		t.Errorf("Update to size 0 = %v, want 422 Invalid", err)
 	}
-	if _, err := widgets.Patch(ctx, "w", apiserver.MergePatchType, []byte(`{"spec":{"size":0}}`), apiserver.PatchOptions{}); !apiserver.IsInvalid(err) {
+	if _, err := widgets.Patch(ctx, "w", meta.MergePatchType, []byte(`{"spec":{"size":0}}`), meta.PatchOptions{}); !meta.IsInvalid(err) {
 		t.Errorf("Patch to size 0 = %v, want 422 Invalid", err)
 	}
 	if got := srv.ResourceVersion(); got != rv {
@@ -163,7 +164,7 @@ func TestKindValidateRefusesWholeWrite(t *testing.T) {
 
 func mustCreate(t *testing.T, f *fixture, w *apiservertest.Widget) *apiservertest.Widget {
 	t.Helper()
-	got, err := f.widgets.Create(f.ctx, w, apiserver.CreateOptions{})
+	got, err := f.widgets.Create(f.ctx, w, meta.CreateOptions{})
 	if err != nil {
 		t.Fatalf("Create(%s): %v", w.Name, err)
 	}
@@ -174,22 +175,22 @@ func TestGarbageCollectorDeletesChildOfAbsentOwner(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
 		owner := f.create(t, "order", "", nil)
-		if err := f.widgets.Delete(f.ctx, "order", apiserver.DeleteOptions{}); err != nil {
+		if err := f.widgets.Delete(f.ctx, "order", meta.DeleteOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		unknown := apiserver.OwnerReference{APIVersion: "other.example.com/v1", Kind: "Thing", Name: "x", UID: "u-1"}
+		unknown := meta.OwnerReference{APIVersion: "other.example.com/v1", Kind: "Thing", Name: "x", UID: "u-1"}
 		mustCreate(t, f, apiservertest.NewWidget("ns", "keeper")) // no owner: never garbage
 		withUnknown := apiservertest.NewWidget("ns", "unknown-owner")
-		withUnknown.OwnerReferences = []apiserver.OwnerReference{unknown}
+		withUnknown.OwnerReferences = []meta.OwnerReference{unknown}
 		mustCreate(t, f, withUnknown)
-		w := f.watch(t, apiserver.ListOptions{ResourceVersion: f.srv.ResourceVersion()})
+		w := f.watch(t, meta.ListOptions{ResourceVersion: f.srv.ResourceVersion()})
 
 		// A cook created for an order that is already gone (the cache was
 		// behind) is collected at once.
 		mustCreate(t, f, ownedWidget("late-cook", owner))
 		diffEvents(t, w, []string{"ADDED ns/late-cook rv=6", "DELETED ns/late-cook rv=7"})
 
-		list, err := f.res.List(f.ctx, apiserver.ListOptions{})
+		list, err := f.res.List(f.ctx, meta.ListOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -205,15 +206,15 @@ func TestOwnerReferencesAreValidated(t *testing.T) {
 	yes := true
 	for _, tc := range []struct {
 		name string
-		refs []apiserver.OwnerReference
+		refs []meta.OwnerReference
 		want string
 	}{{
 		name: "no uid (the owner was never read back from the server)",
-		refs: []apiserver.OwnerReference{{APIVersion: owner.APIVersion, Kind: "Widget", Name: "order"}},
-		want: `Widget.test.kitchensync.io "cook" is invalid: metadata.ownerReferences[0].uid: Invalid value: "": uid must not be empty: use apiserver.NewControllerRef on the stored owner`,
+		refs: []meta.OwnerReference{{APIVersion: owner.APIVersion, Kind: "Widget", Name: "order"}},
+		want: `Widget.test.kitchensync.io "cook" is invalid: metadata.ownerReferences[0].uid: Invalid value: "": uid must not be empty: use meta.NewControllerRef on the stored owner`,
 	}, {
 		name: "two controllers",
-		refs: []apiserver.OwnerReference{
+		refs: []meta.OwnerReference{
 			{APIVersion: owner.APIVersion, Kind: "Widget", Name: "order", UID: owner.UID, Controller: &yes},
 			{APIVersion: owner.APIVersion, Kind: "Widget", Name: "order", UID: owner.UID, Controller: &yes},
 		},
@@ -222,11 +223,11 @@ func TestOwnerReferencesAreValidated(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			w := apiservertest.NewWidget("ns", "cook")
 			w.OwnerReferences = tc.refs
-			_, err := f.widgets.Create(f.ctx, w, apiserver.CreateOptions{})
-			if !apiserver.IsInvalid(err) || err.Error() != tc.want {
+			_, err := f.widgets.Create(f.ctx, w, meta.CreateOptions{})
+			if !meta.IsInvalid(err) || err.Error() != tc.want {
 				t.Errorf("Create = %v\nwant %s", err, tc.want)
 			}
-			if _, err := f.widgets.Get(f.ctx, "cook", apiserver.GetOptions{}); !apiserver.IsNotFound(err) {
+			if _, err := f.widgets.Get(f.ctx, "cook", meta.GetOptions{}); !meta.IsNotFound(err) {
 				t.Errorf("Get after a refused create = %v, want NotFound", err)
 			}
 		})

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // fixture is a server with a typed Widget client in namespace "ns".
@@ -38,7 +39,7 @@ func (f *fixture) create(t *testing.T, name, color string, labels map[string]str
 	w := apiservertest.NewWidget("ns", name)
 	w.Spec.Color = color
 	w.Labels = labels
-	got, err := f.widgets.Create(f.ctx, w, apiserver.CreateOptions{})
+	got, err := f.widgets.Create(f.ctx, w, meta.CreateOptions{})
 	if err != nil && t == nil {
 		panic(err)
 	}
@@ -51,14 +52,14 @@ func (f *fixture) create(t *testing.T, name, color string, labels map[string]str
 
 func (f *fixture) update(t *testing.T, w *apiservertest.Widget) *apiservertest.Widget {
 	t.Helper()
-	got, err := f.widgets.Update(f.ctx, w, apiserver.UpdateOptions{})
+	got, err := f.widgets.Update(f.ctx, w, meta.UpdateOptions{})
 	if err != nil {
 		t.Fatalf("Update(%s): %v", w.Name, err)
 	}
 	return got
 }
 
-func (f *fixture) watch(t *testing.T, opts apiserver.ListOptions) apiserver.WatchInterface {
+func (f *fixture) watch(t *testing.T, opts meta.ListOptions) meta.WatchInterface {
 	t.Helper()
 	w, err := f.res.Watch(f.ctx, opts)
 	if err != nil {
@@ -70,14 +71,14 @@ func (f *fixture) watch(t *testing.T, opts apiserver.ListOptions) apiserver.Watc
 
 // describe prints an event on one line: type, key, resourceVersion, and
 // for bookmarks the initial-events-end annotation; for errors the status.
-func describe(ev apiserver.Event) string {
-	if st, ok := ev.Object.(*apiserver.Status); ok {
+func describe(ev meta.Event) string {
+	if st, ok := ev.Object.(*meta.Status); ok {
 		return fmt.Sprintf("%s %d %s", ev.Type, st.Code, st.Message)
 	}
 	m := ev.Object.GetObjectMeta()
-	if ev.Type == apiserver.EventBookmark {
+	if ev.Type == meta.EventBookmark {
 		s := fmt.Sprintf("BOOKMARK rv=%s", m.ResourceVersion)
-		if m.Annotations[apiserver.InitialEventsEndAnnotation] == "true" {
+		if m.Annotations[meta.InitialEventsEndAnnotation] == "true" {
 			s += " initial-events-end"
 		}
 		return s
@@ -88,7 +89,7 @@ func describe(ev apiserver.Event) string {
 // drain returns the events the watch delivers until it goes quiet (every
 // goroutine of the bubble blocked), and "CLOSED" if the channel closed.
 // It must run inside a synctest bubble.
-func drain(w apiserver.WatchInterface) []string {
+func drain(w meta.WatchInterface) []string {
 	var out []string
 	for {
 		synctest.Wait()
@@ -104,7 +105,7 @@ func drain(w apiserver.WatchInterface) []string {
 	}
 }
 
-func diffEvents(t *testing.T, w apiserver.WatchInterface, want []string) {
+func diffEvents(t *testing.T, w meta.WatchInterface, want []string) {
 	t.Helper()
 	if diff := cmp.Diff(want, drain(w)); diff != "" {
 		t.Errorf("watch events mismatch (-want +got):\n%s", diff)

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"maps"
 	"slices"
 	"strings"
@@ -12,17 +13,17 @@ import (
 
 // selectors are the parsed label and field selectors of a list or watch.
 type selectors struct {
-	labels *LabelSelector
-	fields *FieldSelector
+	labels *meta.LabelSelector
+	fields *meta.FieldSelector
 }
 
 // parseSelectors parses and checks the selectors of opts for kind info.
-func parseSelectors(info KindInfo, opts ListOptions) (selectors, error) {
-	labels, err := ParseLabelSelector(opts.LabelSelector)
+func parseSelectors(info meta.KindInfo, opts meta.ListOptions) (selectors, error) {
+	labels, err := meta.ParseLabelSelector(opts.LabelSelector)
 	if err != nil {
 		return selectors{}, err
 	}
-	fields, err := ParseFieldSelector(opts.FieldSelector)
+	fields, err := meta.ParseFieldSelector(opts.FieldSelector)
 	if err != nil {
 		return selectors{}, err
 	}
@@ -33,7 +34,7 @@ func parseSelectors(info KindInfo, opts ListOptions) (selectors, error) {
 }
 
 // matches reports whether obj is selected.
-func (s selectors) matches(info KindInfo, obj Object) bool {
+func (s selectors) matches(info meta.KindInfo, obj meta.Object) bool {
 	if !s.labels.Matches(obj.GetObjectMeta().Labels) {
 		return false
 	}
@@ -51,7 +52,7 @@ type continueToken struct {
 	StartKey        string `json:"start"`
 }
 
-func encodeContinue(rv int64, last Object) string {
+func encodeContinue(rv int64, last meta.Object) string {
 	m := last.GetObjectMeta()
 	b, _ := json.Marshal(continueToken{"meta.k8s.io/v1", rv, objectKey(m.Namespace, m.Name) + "\x00"})
 	return base64.RawURLEncoding.EncodeToString(b)
@@ -67,14 +68,14 @@ func decodeContinue(s string) (continueToken, error) {
 		err = fmt.Errorf("unexpected content")
 	}
 	if err != nil {
-		return tok, NewBadRequest(fmt.Sprintf("continue key is not valid: %v", err))
+		return tok, meta.NewBadRequest(fmt.Sprintf("continue key is not valid: %v", err))
 	}
 	return tok, nil
 }
 
 // errContinueExpired is Kubernetes' 410 for a continue token whose first
 // page's resourceVersion has been compacted away.
-var errContinueExpired = NewResourceExpired("The provided continue parameter is too old to display a consistent list result. " +
+var errContinueExpired = meta.NewResourceExpired("The provided continue parameter is too old to display a consistent list result. " +
 	"You can start a new list without the continue parameter.")
 
 // List returns the objects selected by opts, sorted by namespace then
@@ -95,7 +96,7 @@ var errContinueExpired = NewResourceExpired("The provided continue parameter is 
 // page's resourceVersion, as etcd does, so pages are consistent; once
 // that resourceVersion leaves the history window the token is refused
 // with 410 Expired: list again from the start.
-func (c *ResourceClient) List(ctx context.Context, opts ListOptions) (*List, error) {
+func (c *ResourceClient) List(ctx context.Context, opts meta.ListOptions) (*meta.List, error) {
 	info, err := c.begin(ctx, VerbList)
 	if err != nil {
 		return nil, err
@@ -104,7 +105,7 @@ func (c *ResourceClient) List(ctx context.Context, opts ListOptions) (*List, err
 }
 
 // list is List once the request is counted.
-func (c *ResourceClient) list(ctx context.Context, info KindInfo, opts ListOptions) (*List, error) {
+func (c *ResourceClient) list(ctx context.Context, info meta.KindInfo, opts meta.ListOptions) (*meta.List, error) {
 	list, selected, err := c.listEntries(ctx, info, opts)
 	if err != nil {
 		return nil, err
@@ -117,7 +118,7 @@ func (c *ResourceClient) list(ctx context.Context, info KindInfo, opts ListOptio
 
 // listEntries is list without the copies: the list's metadata (Items
 // empty) and the selected entries, which must not be mutated.
-func (c *ResourceClient) listEntries(ctx context.Context, info KindInfo, opts ListOptions) (*List, []*entry, error) {
+func (c *ResourceClient) listEntries(ctx context.Context, info meta.KindInfo, opts meta.ListOptions) (*meta.List, []*entry, error) {
 	if err := validateListOptions(opts); err != nil {
 		return nil, nil, err
 	}
@@ -158,11 +159,11 @@ func (c *ResourceClient) listEntries(ctx context.Context, info KindInfo, opts Li
 // the key of after (if any), at most limit of them (if > 0), with a
 // continue token when more remain. It returns the list's metadata (Items
 // empty) and the selected entries, which must not be mutated.
-func selectPage(info KindInfo, sel selectors, entries []*entry, rv int64, after Object, limit int64) (*List, []*entry) {
-	list := &List{
-		TypeMeta: TypeMeta{APIVersion: info.TypeMeta().APIVersion, Kind: info.Kind + "List"},
-		ListMeta: ListMeta{ResourceVersion: formatRV(rv)},
-		Items:    []Object{},
+func selectPage(info meta.KindInfo, sel selectors, entries []*entry, rv int64, after meta.Object, limit int64) (*meta.List, []*entry) {
+	list := &meta.List{
+		TypeMeta: meta.TypeMeta{APIVersion: info.TypeMeta().APIVersion, Kind: info.Kind + "List"},
+		ListMeta: meta.ListMeta{ResourceVersion: formatRV(rv)},
+		Items:    []meta.Object{},
 	}
 	var selected []*entry
 	for i, e := range entries {
@@ -192,21 +193,21 @@ type readPoint struct {
 	rv    int64
 	exact bool
 	cont  bool
-	after Object // only namespace and name are set
+	after meta.Object // only namespace and name are set
 }
 
 // listStart works out the readPoint of a list from its options.
-func listStart(opts ListOptions) (readPoint, error) {
+func listStart(opts meta.ListOptions) (readPoint, error) {
 	if opts.Continue != "" {
 		if opts.ResourceVersion != "" {
-			return readPoint{}, NewBadRequest("specifying resource version is not allowed when using continue")
+			return readPoint{}, meta.NewBadRequest("specifying resource version is not allowed when using continue")
 		}
 		tok, err := decodeContinue(opts.Continue)
 		if err != nil {
 			return readPoint{}, err
 		}
 		key := strings.TrimSuffix(tok.StartKey, "\x00")
-		after := &Status{}
+		after := &meta.Status{}
 		if ns, name, ok := strings.Cut(key, "/"); ok {
 			after.Namespace, after.Name = ns, name
 		} else {
@@ -221,13 +222,13 @@ func listStart(opts ListOptions) (readPoint, error) {
 	if !ok {
 		return readPoint{}, errBadRV(opts.ResourceVersion)
 	}
-	return readPoint{rv: rv, exact: opts.ResourceVersionMatch == ResourceVersionMatchExact}, nil
+	return readPoint{rv: rv, exact: opts.ResourceVersionMatch == meta.ResourceVersionMatchExact}, nil
 }
 
 // validateListOptions rejects the combinations Kubernetes rejects, with
 // its messages.
-func validateListOptions(opts ListOptions) error {
-	var errs FieldErrors
+func validateListOptions(opts meta.ListOptions) error {
+	var errs meta.FieldErrors
 	if match := opts.ResourceVersionMatch; match != "" {
 		if opts.ResourceVersion == "" {
 			errs.Forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden unless resourceVersion is provided")
@@ -235,11 +236,11 @@ func validateListOptions(opts ListOptions) error {
 		if opts.Continue != "" {
 			errs.Forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden when continue is provided")
 		}
-		if match != ResourceVersionMatchExact && match != ResourceVersionMatchNotOlderThan {
+		if match != meta.ResourceVersionMatchExact && match != meta.ResourceVersionMatchNotOlderThan {
 			errs.NotSupported("resourceVersionMatch", string(match), []string{
-				string(ResourceVersionMatchExact), string(ResourceVersionMatchNotOlderThan), ""})
+				string(meta.ResourceVersionMatchExact), string(meta.ResourceVersionMatchNotOlderThan), ""})
 		}
-		if match == ResourceVersionMatchExact && opts.ResourceVersion == "0" {
+		if match == meta.ResourceVersionMatchExact && opts.ResourceVersion == "0" {
 			errs.Forbidden("resourceVersionMatch", `resourceVersionMatch "exact" is forbidden for resourceVersion "0"`)
 		}
 	}
@@ -254,7 +255,7 @@ func validateListOptions(opts ListOptions) error {
 // key and shared (see [Server.sortedLocked]), or unsorted and the
 // caller's. A past state is rebuilt by undoing, newest first, the events
 // after it.
-func (s *Server) snapshot(gr GroupResource, ns string, at readPoint) (entries []*entry, rv int64, sorted bool, err error) {
+func (s *Server) snapshot(gr meta.GroupResource, ns string, at readPoint) (entries []*entry, rv int64, sorted bool, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	last := s.hist.last
@@ -294,7 +295,7 @@ func (s *Server) snapshot(gr GroupResource, ns string, at readPoint) (entries []
 
 // currentLocked returns the current entries of gr in namespace ns ("" for
 // all), unsorted. s.mu must be held.
-func (s *Server) currentLocked(gr GroupResource, ns string) []*entry {
+func (s *Server) currentLocked(gr meta.GroupResource, ns string) []*entry {
 	out := make([]*entry, 0, len(s.objects[gr]))
 	for _, e := range s.objects[gr] {
 		if ns == "" || e.obj.GetObjectMeta().Namespace == ns {

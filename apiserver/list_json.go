@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // ListJSON is [ResourceClient.List] encoded: the bytes json.Marshal
@@ -11,7 +12,7 @@ import (
 // each item from the JSON the server keeps of every stored state, with
 // the resourceVersion put back, instead of copying and encoding it again,
 // which is most of the cost of a large list served over HTTP.
-func (c *ResourceClient) ListJSON(ctx context.Context, opts ListOptions) ([]byte, error) {
+func (c *ResourceClient) ListJSON(ctx context.Context, opts meta.ListOptions) ([]byte, error) {
 	head, selected, err := c.listJSON(ctx, opts)
 	if err != nil {
 		return nil, err
@@ -25,7 +26,7 @@ func (c *ResourceClient) ListJSON(ctx context.Context, opts ListOptions) ([]byte
 
 // listJSON reads a list for ListJSON: the JSON of its metadata, up to
 // the opening bracket of its items, and the selected entries.
-func (c *ResourceClient) listJSON(ctx context.Context, opts ListOptions) ([]byte, []*entry, error) {
+func (c *ResourceClient) listJSON(ctx context.Context, opts meta.ListOptions) ([]byte, []*entry, error) {
 	info, err := c.begin(ctx, VerbList)
 	if err != nil {
 		return nil, nil, err
@@ -70,7 +71,7 @@ func appendListJSON(out, head []byte, selected []*entry, flush func([]byte) erro
 // from the JSON the server keeps of that state, as long as its history
 // still holds the event, instead of encoding obj again. Any other object
 // is encoded.
-func (s *Server) AppendObjectJSON(out []byte, obj Object) ([]byte, error) {
+func (s *Server) AppendObjectJSON(out []byte, obj meta.Object) ([]byte, error) {
 	if rv, ok := parseRV(obj.GetObjectMeta().ResourceVersion); ok && rv > 0 {
 		if ev := s.hist.at(rv); ev != nil && ev.obj.obj == obj {
 			return appendEntryJSON(out, ev.obj)

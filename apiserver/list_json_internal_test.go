@@ -1,6 +1,9 @@
 package apiserver
 
-import "testing"
+import (
+	"github.com/kitchensync/kitchensync/apiserver/meta"
+	"testing"
+)
 
 // TestRVOffset checks where the resourceVersion is spliced into stored
 // content, including metadata that is empty, holds only the keys before
@@ -15,7 +18,7 @@ func TestRVOffset(t *testing.T) {
 			`{"apiVersion":"v1","kind":"K","metadata":{"name":"a","resourceVersion":"7","generation":1}}`},
 		{`{"apiVersion":"v1","kind":"K","metadata":{"labels":{}}}`, `{"apiVersion":"v1","kind":"K","metadata":{"resourceVersion":"7","labels":{}}}`},
 	} {
-		e := &entry{obj: &Status{ObjectMeta: ObjectMeta{ResourceVersion: "7"}}, content: []byte(tc.content)}
+		e := &entry{obj: &meta.Status{ObjectMeta: meta.ObjectMeta{ResourceVersion: "7"}}, content: []byte(tc.content)}
 		got, err := appendEntryJSON(nil, e)
 		if err != nil || string(got) != tc.want {
 			t.Errorf("%s:\n got %s (%v)\nwant %s", tc.content, got, err, tc.want)

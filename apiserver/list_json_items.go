@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"context"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"io"
 )
 
@@ -13,7 +14,7 @@ import (
 // as an HTTP front that answers a watch's initial events from one
 // snapshot shared by its watchers, then watches from the snapshot's
 // resourceVersion.
-func (c *ResourceClient) AppendListItemsJSON(ctx context.Context, out []byte, opts ListOptions, before, after string) ([]byte, string, error) {
+func (c *ResourceClient) AppendListItemsJSON(ctx context.Context, out []byte, opts meta.ListOptions, before, after string) ([]byte, string, error) {
 	info, ok := c.srv.scheme.KindForResource(c.gvr)
 	if !ok {
 		return out, "", errUnknownResource(c.gvr.GroupResource())
@@ -43,7 +44,7 @@ const listJSONPiece = 64 << 10
 // list is never whole in memory and its reader can start on it at once.
 // It calls start once the list is read, and so not at all on an error of
 // the list; an error after start is the writer's.
-func (c *ResourceClient) WriteListJSON(ctx context.Context, opts ListOptions, start func() io.Writer) error {
+func (c *ResourceClient) WriteListJSON(ctx context.Context, opts meta.ListOptions, start func() io.Writer) error {
 	head, selected, err := c.listJSON(ctx, opts)
 	if err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // WriteListJSON writes what ListJSON returns, also for a list written in
@@ -25,12 +26,12 @@ func TestWriteListJSONAndAppendListItemsJSON(t *testing.T) {
 		w := apiservertest.NewWidget("default", fmt.Sprintf("w%03d", i))
 		w.Labels = map[string]string{"app": []string{"x", "y"}[i%2]}
 		w.Spec.Color = strings.Repeat("r", 100)
-		if _, err := c.Create(ctx, w, apiserver.CreateOptions{}); err != nil {
+		if _, err := c.Create(ctx, w, meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	rc := srv.Resource(apiservertest.WidgetsResource).Namespace("default")
-	for _, opts := range []apiserver.ListOptions{{}, {LabelSelector: "app=y"}, {Limit: 7}} {
+	for _, opts := range []meta.ListOptions{{}, {LabelSelector: "app=y"}, {Limit: 7}} {
 		want, err := rc.ListJSON(ctx, opts)
 		if err != nil {
 			t.Fatal(err)
@@ -46,8 +47,8 @@ func TestWriteListJSONAndAppendListItemsJSON(t *testing.T) {
 			continue
 		}
 		var list struct {
-			Metadata apiserver.ListMeta `json:"metadata"`
-			Items    []json.RawMessage  `json:"items"`
+			Metadata meta.ListMeta     `json:"metadata"`
+			Items    []json.RawMessage `json:"items"`
 		}
 		if err := json.Unmarshal(want, &list); err != nil {
 			t.Fatal(err)
@@ -61,7 +62,7 @@ func TestWriteListJSONAndAppendListItemsJSON(t *testing.T) {
 			t.Errorf("%+v: AppendListItemsJSON = %.300s, %q, %v; want the %d items at %q", opts, lines, rv, err, len(items), list.Metadata.ResourceVersion)
 		}
 	}
-	bad := apiserver.ListOptions{LabelSelector: "a b"}
+	bad := meta.ListOptions{LabelSelector: "a b"}
 	if err := rc.WriteListJSON(ctx, bad, func() io.Writer { t.Error("started on a bad request"); return io.Discard }); err == nil {
 		t.Error("WriteListJSON with a bad selector: no error")
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // TestListJSONEqualsMarshal checks that ListJSON, which writes items from
@@ -22,13 +23,13 @@ func TestListJSONEqualsMarshal(t *testing.T) {
 	fillForJSON(t, srv)
 	for _, tc := range []struct {
 		ns   string
-		opts apiserver.ListOptions
+		opts meta.ListOptions
 	}{
-		{"", apiserver.ListOptions{}},
-		{"default", apiserver.ListOptions{}},
-		{"other", apiserver.ListOptions{LabelSelector: "app=x"}},
-		{"", apiserver.ListOptions{Limit: 3}},
-		{"default", apiserver.ListOptions{LabelSelector: "app=none"}},
+		{"", meta.ListOptions{}},
+		{"default", meta.ListOptions{}},
+		{"other", meta.ListOptions{LabelSelector: "app=x"}},
+		{"", meta.ListOptions{Limit: 3}},
+		{"default", meta.ListOptions{LabelSelector: "app=none"}},
 	} {
 		c := rc.Namespace(tc.ns)
 		list, err := c.List(ctx, tc.opts)
@@ -62,25 +63,25 @@ func fillForJSON(t *testing.T, srv *apiserver.Server) {
 			if i%2 == 0 {
 				w.Labels = map[string]string{"app": "x", "tier": fmt.Sprint(i)}
 			}
-			got, err := c.Create(ctx, w, apiserver.CreateOptions{})
+			got, err := c.Create(ctx, w, meta.CreateOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if i == 1 {
 				got.Status.Phase = "Ready"
-				if _, err := c.UpdateStatus(ctx, got, apiserver.UpdateOptions{}); err != nil {
+				if _, err := c.UpdateStatus(ctx, got, meta.UpdateOptions{}); err != nil {
 					t.Fatal(err)
 				}
 			}
 		}
 		a := apiservertest.NewWidget(ns, "applied")
 		a.Spec.Size = 3
-		if _, err := c.Apply(ctx, a, apiserver.ApplyOptions{FieldManager: "me"}); err != nil {
+		if _, err := c.Apply(ctx, a, meta.ApplyOptions{FieldManager: "me"}); err != nil {
 			t.Fatal(err)
 		}
 		g := apiservertest.NewWidget(ns, "")
 		g.GenerateName = "gen-"
-		if _, err := c.Create(ctx, g, apiserver.CreateOptions{}); err != nil {
+		if _, err := c.Create(ctx, g, meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -94,32 +95,32 @@ func TestGetJSONAndWatchJSONEqualMarshal(t *testing.T) {
 		ctx := context.Background()
 		srv := apiservertest.NewServer(t)
 		rc := srv.Resource(apiservertest.WidgetsResource)
-		all, err := rc.Watch(ctx, apiserver.ListOptions{ResourceVersion: srv.ResourceVersion()})
+		all, err := rc.Watch(ctx, meta.ListOptions{ResourceVersion: srv.ResourceVersion()})
 		if err != nil {
 			t.Fatal(err)
 		}
-		selected, err := rc.Watch(ctx, apiserver.ListOptions{ResourceVersion: srv.ResourceVersion(), LabelSelector: "app=x"})
+		selected, err := rc.Watch(ctx, meta.ListOptions{ResourceVersion: srv.ResourceVersion(), LabelSelector: "app=x"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		fillForJSON(t, srv)
 		c := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
-		w0, err := c.Get(ctx, "w0", apiserver.GetOptions{})
+		w0, err := c.Get(ctx, "w0", meta.GetOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		w0.Labels = nil // leaves app=x
-		if _, err := c.Update(ctx, w0, apiserver.UpdateOptions{}); err != nil {
+		if _, err := c.Update(ctx, w0, meta.UpdateOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		if err := c.Delete(ctx, "w2", apiserver.DeleteOptions{}); err != nil {
+		if err := c.Delete(ctx, "w2", meta.DeleteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		synctest.Wait()
 		all.Stop()
 		selected.Stop()
 		n := 0
-		for _, w := range []apiserver.WatchInterface{all, selected} {
+		for _, w := range []meta.WatchInterface{all, selected} {
 			for ev := range w.ResultChan() {
 				n++
 				checkJSON(t, ev.Type, ev.Object, func() ([]byte, error) { return srv.AppendObjectJSON([]byte("x"), ev.Object) }, "x")
@@ -128,21 +129,21 @@ func TestGetJSONAndWatchJSONEqualMarshal(t *testing.T) {
 		if n < 15 {
 			t.Errorf("the watches delivered %d events, want at least 15", n)
 		}
-		list, err := rc.List(ctx, apiserver.ListOptions{})
+		list, err := rc.List(ctx, meta.ListOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, obj := range list.Items {
 			m := obj.GetObjectMeta()
 			checkJSON(t, "GET", obj, func() ([]byte, error) {
-				return rc.Namespace(m.Namespace).GetJSON(ctx, m.Name, apiserver.GetOptions{})
+				return rc.Namespace(m.Namespace).GetJSON(ctx, m.Name, meta.GetOptions{})
 			}, "")
 		}
 	})
 }
 
 // checkJSON compares encode's bytes with prefix and json.Marshal of obj.
-func checkJSON(t *testing.T, what apiserver.EventType, obj apiserver.Object, encode func() ([]byte, error), prefix string) {
+func checkJSON(t *testing.T, what meta.EventType, obj meta.Object, encode func() ([]byte, error), prefix string) {
 	t.Helper()
 	want, err := json.Marshal(obj)
 	if err != nil {

@@ -1,5 +1,7 @@
 package apiserver
 
+import "github.com/kitchensync/kitchensync/apiserver/meta"
+
 // The key order of the latest lists. A list returns its objects sorted by
 // namespace and name; sorting is most of the server's work for a large
 // list. The real server's watch cache keeps its objects in key order (a
@@ -15,7 +17,7 @@ const listOrderKept = 64
 
 // listOrderKey is a resource in a namespace ("" for all).
 type listOrderKey struct {
-	gr GroupResource
+	gr meta.GroupResource
 	ns string
 }
 
@@ -29,14 +31,14 @@ type listOrder struct {
 // sortedLocked returns the current entries of gr in ns sorted by key, if
 // the server remembers them (shared: not to be changed). s.mu must be
 // held.
-func (s *Server) sortedLocked(gr GroupResource, ns string) ([]*entry, bool) {
+func (s *Server) sortedLocked(gr meta.GroupResource, ns string) ([]*entry, bool) {
 	o, ok := s.orders[listOrderKey{gr, ns}]
 	return o.entries, ok
 }
 
 // forgetOrdersLocked forgets the remembered orders a write to gr in ns
 // makes stale: that of ns and that of all namespaces. s.mu must be held.
-func (s *Server) forgetOrdersLocked(gr GroupResource, ns string) {
+func (s *Server) forgetOrdersLocked(gr meta.GroupResource, ns string) {
 	if len(s.orders) == 0 {
 		return
 	}
@@ -47,7 +49,7 @@ func (s *Server) forgetOrdersLocked(gr GroupResource, ns string) {
 // unwrittenSinceLocked reports whether the history shows no write to gr
 // in ns ("" for any) after rv. It looks at up to catchUpScan events: a
 // list after more writes than that sorts again. s.mu must be held.
-func (s *Server) unwrittenSinceLocked(gr GroupResource, ns string, rv int64) bool {
+func (s *Server) unwrittenSinceLocked(gr meta.GroupResource, ns string, rv int64) bool {
 	if rv < s.hist.compacted || s.hist.last-rv > catchUpScan {
 		return false
 	}
@@ -62,7 +64,7 @@ func (s *Server) unwrittenSinceLocked(gr GroupResource, ns string, rv int64) boo
 // rememberOrder remembers entries, the current entries of gr in ns at rv
 // sorted by key, for the lists that follow. entries must not be changed
 // from now on.
-func (s *Server) rememberOrder(gr GroupResource, ns string, rv int64, entries []*entry) {
+func (s *Server) rememberOrder(gr meta.GroupResource, ns string, rv int64, entries []*entry) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.orders == nil || len(s.orders) >= listOrderKept {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // A list after writes shows them, in key order, whatever lists came
@@ -20,23 +21,23 @@ func TestListOrderFollowsWrites(t *testing.T) {
 	c := apiserver.NewClient[*apiservertest.Widget](srv)
 	create := func(ns, name string) {
 		t.Helper()
-		if _, err := c.Namespace(ns).Create(ctx, apiservertest.NewWidget(ns, name), apiserver.CreateOptions{}); err != nil {
+		if _, err := c.Namespace(ns).Create(ctx, apiservertest.NewWidget(ns, name), meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	names := func(ns string, limit int64) []string {
 		t.Helper()
 		var out []string
-		opts := apiserver.ListOptions{Limit: limit}
+		opts := meta.ListOptions{Limit: limit}
 		for {
-			items, meta, err := c.Namespace(ns).List(ctx, opts)
+			items, om, err := c.Namespace(ns).List(ctx, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, w := range items {
 				out = append(out, w.Namespace+"/"+w.Name)
 			}
-			if opts.Continue = meta.Continue; opts.Continue == "" {
+			if opts.Continue = om.Continue; opts.Continue == "" {
 				return out
 			}
 		}
@@ -58,7 +59,7 @@ func TestListOrderFollowsWrites(t *testing.T) {
 	create("other", "a")
 	check("default", "default/a", "default/b", "default/c", "default/d")
 	check("", "default/a", "default/b", "default/c", "default/d", "other/a")
-	if err := c.Namespace("default").Delete(ctx, "c", apiserver.DeleteOptions{}); err != nil {
+	if err := c.Namespace("default").Delete(ctx, "c", meta.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	check("", "default/a", "default/b", "default/d", "other/a")

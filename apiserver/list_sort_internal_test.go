@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -13,7 +14,7 @@ func TestSortEntriesOrdersAsCompareKeys(t *testing.T) {
 	for _, namespaces := range [][]string{{"default"}, {"a", "a-b", "b", ""}} {
 		var entries []*entry
 		for i := range 200 {
-			o := &Status{}
+			o := &meta.Status{}
 			o.Namespace = namespaces[i%len(namespaces)]
 			o.Name = []string{"x", "x-1", "x.1", "y", "a", "a-very-long-name-", "a-very-long-name-2"}[rand.N(7)] + string(rune('a'+i%26))
 			entries = append(entries, &entry{obj: o})

@@ -7,9 +7,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
-func names(list *apiserver.List) []string {
+func names(list *meta.List) []string {
 	var out []string
 	for _, obj := range list.Items {
 		out = append(out, obj.GetObjectMeta().Namespace+"/"+obj.GetObjectMeta().Name)
@@ -25,7 +26,7 @@ func TestListSelectorsAndScope(t *testing.T) {
 		f.create(t, "b", "red", nil)
 		o := apiservertest.NewWidget("other", "a")
 		o.Spec.Color = "red"
-		if _, err := f.res.Create(f.ctx, o, apiserver.CreateOptions{}); err != nil {
+		if _, err := f.res.Create(f.ctx, o, meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		tests := []struct {
@@ -48,7 +49,7 @@ func TestListSelectorsAndScope(t *testing.T) {
 			{"both", "ns", "tier", "spec.color!=blue", []string{"ns/c"}},
 		}
 		for _, tt := range tests {
-			list, err := f.res.Namespace(tt.ns).List(f.ctx, apiserver.ListOptions{LabelSelector: tt.labels, FieldSelector: tt.fields})
+			list, err := f.res.Namespace(tt.ns).List(f.ctx, meta.ListOptions{LabelSelector: tt.labels, FieldSelector: tt.fields})
 			if err != nil {
 				t.Errorf("%s: %v", tt.name, err)
 				continue
@@ -72,7 +73,7 @@ func TestListPagingIsConsistent(t *testing.T) {
 			f.create(t, n, "red", nil)
 		}
 		var pages [][]string
-		opts := apiserver.ListOptions{Limit: 2}
+		opts := meta.ListOptions{Limit: 2}
 		for i := 0; ; i++ {
 			list, err := f.res.List(f.ctx, opts)
 			if err != nil {
@@ -87,7 +88,7 @@ func TestListPagingIsConsistent(t *testing.T) {
 					t.Errorf("remainingItemCount = %v, want 3", list.RemainingItemCount)
 				}
 				// Changes after the first page: invisible to later pages.
-				if err := f.widgets.Delete(f.ctx, "c", apiserver.DeleteOptions{}); err != nil {
+				if err := f.widgets.Delete(f.ctx, "c", meta.DeleteOptions{}); err != nil {
 					t.Fatal(err)
 				}
 				f.create(t, "cc", "red", nil)
@@ -110,14 +111,14 @@ func TestListContinueAfterCompactionIsExpired(t *testing.T) {
 		for _, n := range []string{"a", "b", "c"} {
 			f.create(t, n, "red", nil)
 		}
-		first, err := f.res.List(f.ctx, apiserver.ListOptions{Limit: 1})
+		first, err := f.res.List(f.ctx, meta.ListOptions{Limit: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		f.create(t, "d", "red", nil)
 		f.srv.CompactHistory()
-		_, err = f.res.List(f.ctx, apiserver.ListOptions{Limit: 1, Continue: first.Continue})
-		if !apiserver.IsExpired(err) {
+		_, err = f.res.List(f.ctx, meta.ListOptions{Limit: 1, Continue: first.Continue})
+		if !meta.IsExpired(err) {
 			t.Errorf("continue after compaction: %v, want 410 Expired", err)
 		}
 	})
@@ -132,25 +133,25 @@ func TestListResourceVersionSemantics(t *testing.T) {
 		f.update(t, a)
 		tests := []struct {
 			name    string
-			opts    apiserver.ListOptions
+			opts    meta.ListOptions
 			want    []string
 			wantRV  string
 			wantErr string
 		}{
-			{"latest", apiserver.ListOptions{ResourceVersion: "0"}, []string{"ns/a", "ns/b"}, "4", ""},
-			{"not older than", apiserver.ListOptions{ResourceVersion: "2"}, []string{"ns/a", "ns/b"}, "4", ""},
-			{"exact past state", apiserver.ListOptions{ResourceVersion: "2", ResourceVersionMatch: apiserver.ResourceVersionMatchExact},
+			{"latest", meta.ListOptions{ResourceVersion: "0"}, []string{"ns/a", "ns/b"}, "4", ""},
+			{"not older than", meta.ListOptions{ResourceVersion: "2"}, []string{"ns/a", "ns/b"}, "4", ""},
+			{"exact past state", meta.ListOptions{ResourceVersion: "2", ResourceVersionMatch: meta.ResourceVersionMatchExact},
 				[]string{"ns/a"}, "2", ""},
-			{"exact, selector on the past state", apiserver.ListOptions{ResourceVersion: "3",
-				ResourceVersionMatch: apiserver.ResourceVersionMatchExact, FieldSelector: "spec.color=red"},
+			{"exact, selector on the past state", meta.ListOptions{ResourceVersion: "3",
+				ResourceVersionMatch: meta.ResourceVersionMatchExact, FieldSelector: "spec.color=red"},
 				[]string{"ns/a", "ns/b"}, "3", ""},
-			{"future", apiserver.ListOptions{ResourceVersion: "9"}, nil, "",
+			{"future", meta.ListOptions{ResourceVersion: "9"}, nil, "",
 				"Timeout: Too large resource version: 9, current: 4"},
-			{"not a number", apiserver.ListOptions{ResourceVersion: "x"}, nil, "",
+			{"not a number", meta.ListOptions{ResourceVersion: "x"}, nil, "",
 				`invalid resource version: resourceVersion: Invalid value: "x": strconv.ParseUint: parsing "x": invalid syntax`},
-			{"match without rv", apiserver.ListOptions{ResourceVersionMatch: apiserver.ResourceVersionMatchExact}, nil, "",
+			{"match without rv", meta.ListOptions{ResourceVersionMatch: meta.ResourceVersionMatchExact}, nil, "",
 				`ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided`},
-			{"sendInitialEvents on list", apiserver.ListOptions{SendInitialEvents: ptr(true)}, nil, "",
+			{"sendInitialEvents on list", meta.ListOptions{SendInitialEvents: ptr(true)}, nil, "",
 				`ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list`},
 		}
 		for _, tt := range tests {

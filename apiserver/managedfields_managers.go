@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"slices"
 	"time"
 )
@@ -12,16 +13,16 @@ import (
 // managed is one entry of metadata.managedFields, with its fields as a
 // set.
 type managed struct {
-	ManagedFieldsEntry // FieldsV1 unused: see set
-	set                fieldSet
+	meta.ManagedFieldsEntry // FieldsV1 unused: see set
+	set                     fieldSet
 }
 
 // sameManager reports whether a and b are the same manager, as Kubernetes'
 // manager identifier says: name, operation, subresource, and for Update
 // also the apiVersion.
-func sameManager(a, b ManagedFieldsEntry) bool {
+func sameManager(a, b meta.ManagedFieldsEntry) bool {
 	return a.Manager == b.Manager && a.Operation == b.Operation && a.Subresource == b.Subresource &&
-		(a.Operation == ManagedFieldsOperationApply || a.APIVersion == b.APIVersion)
+		(a.Operation == meta.ManagedFieldsOperationApply || a.APIVersion == b.APIVersion)
 }
 
 // managers is an object's metadata.managedFields, decoded.
@@ -29,12 +30,12 @@ type managers []*managed
 
 // decodeManagers reads metadata.managedFields; an entry it cannot read is
 // a 400 naming it.
-func decodeManagers(entries []ManagedFieldsEntry) (managers, error) {
+func decodeManagers(entries []meta.ManagedFieldsEntry) (managers, error) {
 	out := make(managers, 0, len(entries))
 	for i, e := range entries {
 		set, err := decodeFields(e.FieldsV1)
 		if err != nil {
-			return nil, NewBadRequest(fmt.Sprintf("metadata.managedFields[%d].fieldsV1: %v", i, err))
+			return nil, meta.NewBadRequest(fmt.Sprintf("metadata.managedFields[%d].fieldsV1: %v", i, err))
 		}
 		e.FieldsV1 = nil
 		out = append(out, &managed{ManagedFieldsEntry: e, set: set})
@@ -43,7 +44,7 @@ func decodeManagers(entries []ManagedFieldsEntry) (managers, error) {
 }
 
 // find returns the entry of the manager id, or nil.
-func (ms managers) find(id ManagedFieldsEntry) *managed {
+func (ms managers) find(id meta.ManagedFieldsEntry) *managed {
 	for _, m := range ms {
 		if sameManager(m.ManagedFieldsEntry, id) {
 			return m
@@ -53,8 +54,8 @@ func (ms managers) find(id ManagedFieldsEntry) *managed {
 }
 
 // put sets the fields of the manager id, stamped now.
-func (ms managers) put(id ManagedFieldsEntry, set fieldSet, now time.Time) managers {
-	t := NewTime(now)
+func (ms managers) put(id meta.ManagedFieldsEntry, set fieldSet, now time.Time) managers {
+	t := meta.NewTime(now)
 	id.Time, id.FieldsType = &t, "FieldsV1"
 	if m := ms.find(id); m != nil {
 		m.ManagedFieldsEntry, m.set = id, set
@@ -75,8 +76,8 @@ func (ms managers) owned() fieldSet {
 // encode writes the managers back as metadata.managedFields, dropping
 // those left with no fields, in the real server's order: by operation
 // (Apply first), time, manager, apiVersion, subresource.
-func (ms managers) encode() []ManagedFieldsEntry {
-	var out []ManagedFieldsEntry
+func (ms managers) encode() []meta.ManagedFieldsEntry {
+	var out []meta.ManagedFieldsEntry
 	for _, m := range ms {
 		if len(m.set) == 0 {
 			continue
@@ -85,7 +86,7 @@ func (ms managers) encode() []ManagedFieldsEntry {
 		e.FieldsV1 = encodeFields(m.set)
 		out = append(out, e)
 	}
-	slices.SortStableFunc(out, func(p, q ManagedFieldsEntry) int {
+	slices.SortStableFunc(out, func(p, q meta.ManagedFieldsEntry) int {
 		return cmp.Or(cmp.Compare(p.Operation, q.Operation), cmp.Compare(unix(p.Time), unix(q.Time)),
 			cmp.Compare(p.Manager, q.Manager), cmp.Compare(p.APIVersion, q.APIVersion),
 			cmp.Compare(p.Subresource, q.Subresource))
@@ -93,7 +94,7 @@ func (ms managers) encode() []ManagedFieldsEntry {
 	return out
 }
 
-func unix(t *Time) int64 {
+func unix(t *meta.Time) int64 {
 	if t == nil {
 		return 0
 	}
@@ -137,7 +138,7 @@ func (fs fieldSchema) changes(a, b any, status bool) *comparison {
 // (structured-merge-diff's Updater.Update): the writer takes every field
 // it added or changed from the others, fields it removed leave every
 // manager, and nothing ever conflicts.
-func (ms managers) update(c *comparison, id ManagedFieldsEntry, now time.Time) managers {
+func (ms managers) update(c *comparison, id meta.ManagedFieldsEntry, now time.Time) managers {
 	if c.empty() {
 		return ms
 	}
@@ -150,7 +151,7 @@ func (ms managers) update(c *comparison, id ManagedFieldsEntry, now time.Time) m
 }
 
 // takeFrom removes fields from every manager but id.
-func (ms managers) takeFrom(id ManagedFieldsEntry, fields fieldSet) managers {
+func (ms managers) takeFrom(id meta.ManagedFieldsEntry, fields fieldSet) managers {
 	for _, m := range ms {
 		if !sameManager(m.ManagedFieldsEntry, id) {
 			m.set = m.set.minus(fields)
@@ -163,7 +164,7 @@ func (ms managers) takeFrom(id ManagedFieldsEntry, fields fieldSet) managers {
 func objectTree(obj any) (map[string]any, error) {
 	b, err := json.Marshal(obj)
 	if err != nil {
-		return nil, NewInternalError(err)
+		return nil, meta.NewInternalError(err)
 	}
 	return decodeTree(b)
 }
@@ -180,7 +181,7 @@ func decodeTree(b []byte) (map[string]any, error) {
 
 // emptyTree is an object of the kind with nothing set but its identity:
 // what a create starts from.
-func emptyTree(info KindInfo, name, ns string) (map[string]any, error) {
+func emptyTree(info meta.KindInfo, name, ns string) (map[string]any, error) {
 	obj := info.New()
 	*obj.GetTypeMeta() = info.TypeMeta()
 	m := obj.GetObjectMeta()

@@ -1,10 +1,13 @@
 package apiserver
 
-import "time"
+import (
+	"github.com/kitchensync/kitchensync/apiserver/meta"
+	"time"
+)
 
 // fieldTracker sets next's metadata.managedFields for a write that turns
 // live into next; status says the write is to the status subresource.
-type fieldTracker func(info KindInfo, live, next Object, status bool) error
+type fieldTracker func(info meta.KindInfo, live, next meta.Object, status bool) error
 
 // updateTracker records writes other than apply (update, merge and JSON
 // patch) by manager, operation Update, as the real server does: the
@@ -13,7 +16,7 @@ type fieldTracker func(info KindInfo, live, next Object, status bool) error
 // until its first apply; managedFields in the request replace the stored
 // ones, and an empty list (not null) clears them.
 func updateTracker(manager string) fieldTracker {
-	return func(info KindInfo, live, next Object, status bool) error {
+	return func(info meta.KindInfo, live, next meta.Object, status bool) error {
 		nm, lm := next.GetObjectMeta(), live.GetObjectMeta()
 		base := nm.ManagedFields
 		if isResetManagedFields(base) {
@@ -46,7 +49,7 @@ func updateTracker(manager string) fieldTracker {
 // manager: it owns every field it set. Without a manager, the object's
 // fields are not tracked (the real server would name the client's
 // user agent).
-func trackCreate(info KindInfo, in Object, manager string) error {
+func trackCreate(info meta.KindInfo, in meta.Object, manager string) error {
 	m := in.GetObjectMeta()
 	if isResetManagedFields(m.ManagedFields) {
 		m.ManagedFields = nil
@@ -69,8 +72,8 @@ func trackCreate(info KindInfo, in Object, manager string) error {
 }
 
 // updaterID names a writer with operation Update.
-func updaterID(info KindInfo, manager string, status bool) ManagedFieldsEntry {
-	id := ManagedFieldsEntry{Manager: manager, Operation: ManagedFieldsOperationUpdate, APIVersion: info.TypeMeta().APIVersion}
+func updaterID(info meta.KindInfo, manager string, status bool) meta.ManagedFieldsEntry {
+	id := meta.ManagedFieldsEntry{Manager: manager, Operation: meta.ManagedFieldsOperationUpdate, APIVersion: info.TypeMeta().APIVersion}
 	if status {
 		id.Subresource = "status"
 	}
@@ -80,7 +83,7 @@ func updaterID(info KindInfo, manager string, status bool) ManagedFieldsEntry {
 // isResetManagedFields reports whether a write asks to clear
 // managedFields: an empty list, or one empty entry, as Kubernetes reads
 // it.
-func isResetManagedFields(mf []ManagedFieldsEntry) bool {
+func isResetManagedFields(mf []meta.ManagedFieldsEntry) bool {
 	if len(mf) == 0 {
 		return mf != nil
 	}
@@ -89,4 +92,4 @@ func isResetManagedFields(mf []ManagedFieldsEntry) bool {
 }
 
 // fieldSchemaOf returns how the lists of kind k merge.
-func fieldSchemaOf(k KindInfo) fieldSchema { return fieldSchema{mapKeys: k.ListMapKeys} }
+func fieldSchemaOf(k meta.KindInfo) fieldSchema { return fieldSchema{mapKeys: k.ListMapKeys} }

@@ -13,7 +13,7 @@ import (
 // map[string]any, lists []any, numbers json.Number). A null value counts
 // as absent. Objects are always granular: each field has its own owner.
 // Lists are atomic (owned and replaced whole) unless the kind declares
-// them keyed ([KindInfo.ListMapKeys]); metadata.finalizers is a set and
+// them keyed ([meta.KindInfo.ListMapKeys]); metadata.finalizers is a set and
 // metadata.ownerReferences is keyed by uid, as in Kubernetes.
 
 // listType is how a list merges: structured-merge-diff's

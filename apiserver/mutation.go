@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"os"
 	"strconv"
 )
@@ -35,16 +36,16 @@ func (s *Server) rememberJSONLocked(e *entry) {
 // since it was committed, which only someone holding it from a watch, an
 // informer's cache or a lister can have done. Without the detector it
 // does nothing.
-func checkShared(gr GroupResource, key string, e *entry) error {
+func checkShared(gr meta.GroupResource, key string, e *entry) error {
 	if e == nil || e.committedJSON == nil {
 		return nil
 	}
 	if now, err := json.Marshal(e.obj); err == nil && bytes.Equal(now, e.committedJSON) {
 		return nil
 	}
-	return NewInternalError(fmt.Errorf("cache mutation detected: %s %q at resourceVersion %d was changed "+
+	return meta.NewInternalError(fmt.Errorf("cache mutation detected: %s %q at resourceVersion %d was changed "+
 		"after the server shared it; objects from a watch, an informer's cache or a lister are shared "+
-		"and read-only: change a copy (apiserver.DeepCopy) and write that", gr, key, e.rv))
+		"and read-only: change a copy (meta.DeepCopy) and write that", gr, key, e.rv))
 }
 
 // CheckMutations returns an error naming the first stored object that was

@@ -3,6 +3,7 @@ package apiserver
 import (
 	"errors"
 	"fmt"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"slices"
 	"time"
 )
@@ -10,7 +11,7 @@ import (
 // NamespacesResource is where the built-in Namespace kind (core v1,
 // cluster-scoped) is served when a scheme registers it. Namespaces are
 // then real: see [NamespaceObject].
-var NamespacesResource = GroupVersionResource{Version: "v1", Resource: "namespaces"}
+var NamespacesResource = meta.GroupVersionResource{Version: "v1", Resource: "namespaces"}
 
 // Namespace phases and the finalizer of the namespace controller, with
 // Kubernetes' names (core/v1 NamespaceActive, NamespaceTerminating,
@@ -25,7 +26,7 @@ const (
 	LabelMetadataName = "kubernetes.io/metadata.name"
 	// CauseTypeNamespaceTerminating is the cause of the 403 for a create
 	// in a namespace being deleted.
-	CauseTypeNamespaceTerminating CauseType = "NamespaceTerminating"
+	CauseTypeNamespaceTerminating meta.CauseType = "NamespaceTerminating"
 )
 
 // immortalNamespaces may not be deleted, as on a cluster.
@@ -41,7 +42,7 @@ var immortalNamespaces = []string{"default", "kube-public", "kube-system"}
 //     [ResourceClient.Finalize] changes them) and status; a status update
 //     keeps spec but, unlike other kinds', takes metadata from the
 //     request. builtin.NamespaceKind lets both leave out resourceVersion
-//     ([KindInfo.AllowUnconditionalUpdate]).
+//     ([meta.KindInfo.AllowUnconditionalUpdate]).
 //   - Delete marks the namespace: deletionTimestamp, and status.phase
 //     [NamespaceTerminating]. It goes once spec.finalizers and
 //     metadata.finalizers are both empty.
@@ -59,7 +60,7 @@ var immortalNamespaces = []string{"default", "kube-public", "kube-system"}
 // 404 for a missing namespace. (The server knows a namespace by this
 // interface: no other kind should implement it.)
 type NamespaceObject interface {
-	Object
+	meta.Object
 	// NamespacePhase returns status.phase.
 	NamespacePhase() string
 	// SetNamespacePhase sets status.phase.
@@ -69,9 +70,9 @@ type NamespaceObject interface {
 	// SetNamespaceFinalizers sets spec.finalizers.
 	SetNamespaceFinalizers(finalizers []string)
 	// NamespaceConditions returns status.conditions.
-	NamespaceConditions() []Condition
+	NamespaceConditions() []meta.Condition
 	// SetNamespaceConditions sets status.conditions.
-	SetNamespaceConditions(conditions []Condition)
+	SetNamespaceConditions(conditions []meta.Condition)
 }
 
 // checkNamespace is kube-apiserver's NamespaceLifecycle admission of a
@@ -82,7 +83,7 @@ type NamespaceObject interface {
 // object: name, or generateName when the name is still to be made).
 // Without that kind, namespaces are only names, and any is fine: simple
 // tests and lessons need none.
-func (s *Server) checkNamespace(info KindInfo, m *ObjectMeta) error {
+func (s *Server) checkNamespace(info meta.KindInfo, m *meta.ObjectMeta) error {
 	if !info.Namespaced {
 		return nil
 	}
@@ -94,7 +95,7 @@ func (s *Server) checkNamespace(info KindInfo, m *ObjectMeta) error {
 	e := s.objects[gr][m.Namespace]
 	s.mu.Unlock()
 	if e == nil {
-		return NewNotFound(gr, m.Namespace)
+		return meta.NewNotFound(gr, m.Namespace)
 	}
 	if ns, ok := e.obj.(NamespaceObject); !ok || ns.NamespacePhase() != NamespaceTerminating {
 		return nil
@@ -103,9 +104,9 @@ func (s *Server) checkNamespace(info KindInfo, m *ObjectMeta) error {
 	if name == "" {
 		name = m.GenerateName
 	}
-	err := NewForbidden(info.GroupResource(), name, fmt.Errorf(
+	err := meta.NewForbidden(info.GroupResource(), name, fmt.Errorf(
 		"unable to create new content in namespace %s because it is being terminated", m.Namespace))
-	err.ErrStatus.Details.Causes = []StatusCause{{Type: CauseTypeNamespaceTerminating,
+	err.ErrStatus.Details.Causes = []meta.StatusCause{{Type: CauseTypeNamespaceTerminating,
 		Message: fmt.Sprintf("namespace %s is being terminated", m.Namespace), Field: "metadata.namespace"}}
 	return err
 }
@@ -113,7 +114,7 @@ func (s *Server) checkNamespace(info KindInfo, m *ObjectMeta) error {
 // prepareNamespaceCreate is the namespace strategy's PrepareForCreate:
 // phase Active, the controller's finalizer and the name label. (Like the
 // real strategy, it leaves metadata.generation as the client sent it.)
-func prepareNamespaceCreate(obj Object) {
+func prepareNamespaceCreate(obj meta.Object) {
 	ns, ok := obj.(NamespaceObject)
 	if !ok {
 		return
@@ -128,7 +129,7 @@ func prepareNamespaceCreate(obj Object) {
 // prepareNamespaceUpdate is the namespace strategy's PrepareForUpdate:
 // spec.finalizers stay as stored (status already does), the name label
 // stays.
-func prepareNamespaceUpdate(old, next Object) {
+func prepareNamespaceUpdate(old, next meta.Object) {
 	ns, ok := next.(NamespaceObject)
 	if !ok {
 		return
@@ -139,13 +140,13 @@ func prepareNamespaceUpdate(old, next Object) {
 
 // isNamespace reports whether obj is a namespace, whose status update
 // takes metadata from the request like a main update (see prepareUpdate).
-func isNamespace(obj Object) bool {
+func isNamespace(obj meta.Object) bool {
 	_, ok := obj.(NamespaceObject)
 	return ok
 }
 
 // labelNamespace sets the label [LabelMetadataName] to the name.
-func labelNamespace(m *ObjectMeta) {
+func labelNamespace(m *meta.ObjectMeta) {
 	if m.Labels[LabelMetadataName] == m.Name {
 		return
 	}
@@ -160,7 +161,7 @@ func labelNamespace(m *ObjectMeta) {
 // finalized reports whether nothing holds obj any longer: no finalizers,
 // and for a namespace no spec.finalizers either. An object being deleted
 // goes once it is finalized.
-func finalized(obj Object) bool {
+func finalized(obj meta.Object) bool {
 	if len(obj.GetObjectMeta().Finalizers) > 0 {
 		return false
 	}
@@ -176,13 +177,13 @@ func finalized(obj Object) bool {
 // namespace so marked. Later deletes change nothing while spec.finalizers
 // remain. (Once they are gone, a delete is an ordinary one: the
 // namespace goes, or waits for its metadata.finalizers.)
-func (s *Server) prepareNamespaceDelete(old *entry, opts DeleteOptions) (change, error) {
+func (s *Server) prepareNamespaceDelete(old *entry, opts meta.DeleteOptions) (change, error) {
 	if old.obj.GetObjectMeta().DeletionTimestamp != nil {
 		return change{obj: old}, nil // terminating already
 	}
 	next := old.obj.DeepCopyObject()
 	nm := next.GetObjectMeta()
-	ts := NewTime(time.Now())
+	ts := meta.NewTime(time.Now())
 	nm.DeletionTimestamp = &ts
 	next.(NamespaceObject).SetNamespacePhase(NamespaceTerminating)
 	if !s.opts.DisableGarbageCollection {
@@ -194,16 +195,16 @@ func (s *Server) prepareNamespaceDelete(old *entry, opts DeleteOptions) (change,
 // heldNamespace reports whether obj is a namespace whose delete
 // [Server.prepareNamespaceDelete] decides: one not yet being deleted, or
 // held by spec.finalizers.
-func heldNamespace(obj Object) bool {
+func heldNamespace(obj meta.Object) bool {
 	ns, ok := obj.(NamespaceObject)
 	return ok && (obj.GetObjectMeta().DeletionTimestamp == nil || len(ns.NamespaceFinalizers()) > 0)
 }
 
 // checkDeleteNamespace is the NamespaceLifecycle admission of a delete:
 // the namespaces a cluster needs may not be deleted (403 Forbidden).
-func checkDeleteNamespace(info KindInfo, name string) error {
+func checkDeleteNamespace(info meta.KindInfo, name string) error {
 	if info.GroupVersionResource() != NamespacesResource || !slices.Contains(immortalNamespaces, name) {
 		return nil
 	}
-	return NewForbidden(info.GroupResource(), name, errors.New("this namespace may not be deleted"))
+	return meta.NewForbidden(info.GroupResource(), name, errors.New("this namespace may not be deleted"))
 }

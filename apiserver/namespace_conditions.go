@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/trace"
 )
 
@@ -27,15 +28,15 @@ const (
 // finalizer ("widgets.test.kitchensync.io has 1 resource instances",
 // "example.com/hold in 1 resource instances"; a core resource reads
 // "events. has ...", as on a cluster).
-func namespaceConditions(remaining []*entry, resources []GroupResource) []Condition {
-	conds := []Condition{
-		{Type: NamespaceDeletionDiscoveryFailure, Status: ConditionFalse, Reason: "ResourcesDiscovered", Message: "All resources successfully discovered"},
-		{Type: NamespaceDeletionGVParsingFailure, Status: ConditionFalse, Reason: "ParsedGroupVersions", Message: "All legacy kube types successfully parsed"},
-		{Type: NamespaceDeletionContentFailure, Status: ConditionFalse, Reason: "ContentDeleted", Message: "All content successfully deleted, may be waiting on finalization"},
-		{Type: NamespaceContentRemaining, Status: ConditionFalse, Reason: "ContentRemoved", Message: "All content successfully removed"},
-		{Type: NamespaceFinalizersRemaining, Status: ConditionFalse, Reason: "ContentRemoved", Message: "All content successfully removed"},
+func namespaceConditions(remaining []*entry, resources []meta.GroupResource) []meta.Condition {
+	conds := []meta.Condition{
+		{Type: NamespaceDeletionDiscoveryFailure, Status: meta.ConditionFalse, Reason: "ResourcesDiscovered", Message: "All resources successfully discovered"},
+		{Type: NamespaceDeletionGVParsingFailure, Status: meta.ConditionFalse, Reason: "ParsedGroupVersions", Message: "All legacy kube types successfully parsed"},
+		{Type: NamespaceDeletionContentFailure, Status: meta.ConditionFalse, Reason: "ContentDeleted", Message: "All content successfully deleted, may be waiting on finalization"},
+		{Type: NamespaceContentRemaining, Status: meta.ConditionFalse, Reason: "ContentRemoved", Message: "All content successfully removed"},
+		{Type: NamespaceFinalizersRemaining, Status: meta.ConditionFalse, Reason: "ContentRemoved", Message: "All content successfully removed"},
 	}
-	perResource, perFinalizer := map[GroupResource]int{}, map[string]int{}
+	perResource, perFinalizer := map[meta.GroupResource]int{}, map[string]int{}
 	for i, e := range remaining {
 		perResource[resources[i]]++
 		for _, f := range e.obj.GetObjectMeta().Finalizers {
@@ -43,13 +44,13 @@ func namespaceConditions(remaining []*entry, resources []GroupResource) []Condit
 		}
 	}
 	if len(perResource) > 0 {
-		conds[3] = Condition{Type: NamespaceContentRemaining, Status: ConditionTrue, Reason: "SomeResourcesRemain",
-			Message: "Some resources are remaining: " + counted(perResource, func(gr GroupResource, n int) string {
+		conds[3] = meta.Condition{Type: NamespaceContentRemaining, Status: meta.ConditionTrue, Reason: "SomeResourcesRemain",
+			Message: "Some resources are remaining: " + counted(perResource, func(gr meta.GroupResource, n int) string {
 				return fmt.Sprintf("%s.%s has %d resource instances", gr.Resource, gr.Group, n)
 			})}
 	}
 	if len(perFinalizer) > 0 {
-		conds[4] = Condition{Type: NamespaceFinalizersRemaining, Status: ConditionTrue, Reason: "SomeFinalizerRemain",
+		conds[4] = meta.Condition{Type: NamespaceFinalizersRemaining, Status: meta.ConditionTrue, Reason: "SomeFinalizerRemain",
 			Message: "Some finalizers are remaining: " + counted(perFinalizer, func(f string, n int) string {
 				return fmt.Sprintf("%s in %d resource instances", f, n)
 			})}
@@ -70,11 +71,11 @@ func counted[K comparable](m map[K]int, describe func(K, int) string) string {
 // writeNamespaceConditions is the namespace controller's status update of
 // the namespace at ref (if it is still the one with uid) after deleting
 // its content: the conditions namespaceConditions makes of what remains,
-// set as [SetStatusCondition] sets them (a transition time moves only
+// set as [meta.SetStatusCondition] sets them (a transition time moves only
 // with its status), written only if they changed.
 func (s *Server) writeNamespaceConditions(ref objectRef, uid string, remaining []objectRef) {
 	var entries []*entry
-	var resources []GroupResource
+	var resources []meta.GroupResource
 	for _, r := range remaining {
 		if e := s.lookup(r); e != nil {
 			entries, resources = append(entries, e), append(resources, r.gr)
@@ -90,13 +91,13 @@ func (s *Server) writeNamespaceConditions(ref objectRef, uid string, remaining [
 		conds := slices.Clone(ns.NamespaceConditions())
 		changed := false
 		for _, c := range want {
-			changed = SetStatusCondition(&conds, c) || changed
+			changed = meta.SetStatusCondition(&conds, c) || changed
 		}
 		if !changed {
 			return change{obj: old}, nil
 		}
 		ns.SetNamespaceConditions(conds)
 		e, err := s.newEntry(next)
-		return change{typ: EventModified, obj: e, by: trace.NamespaceController}, err
+		return change{typ: meta.EventModified, obj: e, by: trace.NamespaceController}, err
 	})
 }

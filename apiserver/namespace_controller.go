@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/trace"
 )
 
@@ -37,19 +38,19 @@ import (
 // or the namespace of an object deleted while its namespace is being
 // deleted. The controller's own deletes give it no new work. s.mu must
 // be held.
-func (s *Server) namespaceAfterLocked(gr GroupResource, ch change) string {
+func (s *Server) namespaceAfterLocked(gr meta.GroupResource, ch change) string {
 	if s.opts.DisableNamespaceController || ch.by == trace.NamespaceController {
 		return ""
 	}
 	m := ch.obj.obj.GetObjectMeta()
 	nsGR := NamespacesResource.GroupResource()
 	if gr == nsGR {
-		if ch.typ != EventDeleted && awaitsController(ch.obj) {
+		if ch.typ != meta.EventDeleted && awaitsController(ch.obj) {
 			return m.Name
 		}
 		return ""
 	}
-	if ch.typ != EventDeleted || m.Namespace == "" || !awaitsController(s.objects[nsGR][m.Namespace]) {
+	if ch.typ != meta.EventDeleted || m.Namespace == "" || !awaitsController(s.objects[nsGR][m.Namespace]) {
 		return ""
 	}
 	return m.Namespace
@@ -93,7 +94,7 @@ func (s *Server) syncNamespace(name string) {
 		fins := slices.DeleteFunc(slices.Clone(old.obj.(NamespaceObject).NamespaceFinalizers()),
 			func(f string) bool { return f == FinalizerKubernetes })
 		ch, err := s.prepareFinalize(old, fins)
-		if ch.typ == EventDeleted {
+		if ch.typ == meta.EventDeleted {
 			ch.by = trace.NamespaceController
 		}
 		return ch, err
@@ -126,8 +127,8 @@ func (s *Server) deleteContent(old *entry) (change, error) {
 	if old == nil || old.obj.GetObjectMeta().DeletionTimestamp != nil {
 		return change{obj: old}, nil
 	}
-	bg := DeletePropagationBackground
-	ch, err := s.prepareDelete(old, DeleteOptions{PropagationPolicy: &bg})
+	bg := meta.DeletePropagationBackground
+	ch, err := s.prepareDelete(old, meta.DeleteOptions{PropagationPolicy: &bg})
 	ch.by = trace.NamespaceController
 	return ch, err
 }
@@ -151,7 +152,7 @@ func (s *Server) prepareFinalize(old *entry, fins []string) (change, error) {
 	case old.obj.GetObjectMeta().DeletionTimestamp != nil && finalized(next):
 		return deleteDuringUpdate(old, e), nil
 	}
-	return change{typ: EventModified, obj: e}, nil
+	return change{typ: meta.EventModified, obj: e}, nil
 }
 
 // Finalize writes the spec.finalizers of obj, a namespace, through the
@@ -168,7 +169,7 @@ func (s *Server) prepareFinalize(old *entry, fins []string) (change, error) {
 //
 // Errors: 404 NotFound for another resource than namespaces (or a
 // missing namespace); those of Update.
-func (c *ResourceClient) Finalize(ctx context.Context, obj Object, opts UpdateOptions) (Object, error) {
+func (c *ResourceClient) Finalize(ctx context.Context, obj meta.Object, opts meta.UpdateOptions) (meta.Object, error) {
 	info, err := c.begin(ctx, VerbUpdate)
 	if err != nil {
 		return nil, err
@@ -178,12 +179,12 @@ func (c *ResourceClient) Finalize(ctx context.Context, obj Object, opts UpdateOp
 	}
 	in, ok := obj.(NamespaceObject)
 	if !ok {
-		return nil, errUnknownResource(GroupResource{Group: info.Group, Resource: info.Resource + "/finalize"})
+		return nil, errUnknownResource(meta.GroupResource{Group: info.Group, Resource: info.Resource + "/finalize"})
 	}
 	nm := obj.GetObjectMeta()
 	e, err := c.srv.mutate(info.GroupResource(), nm.Name, func(old *entry) (change, error) {
 		if old == nil {
-			return change{}, NewNotFound(info.GroupResource(), nm.Name)
+			return change{}, meta.NewNotFound(info.GroupResource(), nm.Name)
 		}
 		if err := checkUpdate(info, old.obj.GetObjectMeta(), nm); err != nil {
 			return change{}, err

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // Limits on JSON patches, like kube-apiserver's: how many operations one
@@ -30,14 +31,14 @@ const (
 // A metadata.resourceVersion that the patch sets is a precondition
 // instead: 409 Conflict if stale.
 //
-// A strategic merge patch ([StrategicMergePatchType]) is taken by kinds
+// A strategic merge patch ([meta.StrategicMergePatchType]) is taken by kinds
 // that declare KindInfo.StrategicMergePatch (Kubernetes' built-in kinds);
 // it merges metadata.finalizers as a set, metadata.ownerReferences on
 // uid and the kind's ListMapKeys lists item by item, with the "$patch",
 // "$retainKeys", "$deleteFromPrimitiveList" and "$setElementOrder"
 // directives, and is otherwise a JSON merge patch.
 //
-// A server-side apply ([ApplyPatchType], opts.FieldManager required)
+// A server-side apply ([meta.ApplyPatchType], opts.FieldManager required)
 // creates the object if it is missing, and is 409 Conflict when it would
 // change a field another manager owns, unless opts.Force; see the
 // package doc's "Server-side apply".
@@ -56,7 +57,7 @@ const (
 //
 // As in kube-apiserver (whose JSON patch library is json-patch v4), a
 // "replace" of a key that an object does not have adds it.
-func (c *ResourceClient) Patch(ctx context.Context, name string, pt PatchType, data []byte, opts PatchOptions, subresources ...string) (Object, error) {
+func (c *ResourceClient) Patch(ctx context.Context, name string, pt meta.PatchType, data []byte, opts meta.PatchOptions, subresources ...string) (meta.Object, error) {
 	out, _, err := c.PatchObject(ctx, name, pt, data, opts, subresources...)
 	return out, err
 }
@@ -64,14 +65,14 @@ func (c *ResourceClient) Patch(ctx context.Context, name string, pt PatchType, d
 // PatchObject is [ResourceClient.Patch], and also reports whether the
 // patch created the object (a server-side apply of a missing object),
 // which the HTTP front answers 201 Created, as kube-apiserver does.
-func (c *ResourceClient) PatchObject(ctx context.Context, name string, pt PatchType, data []byte, opts PatchOptions, subresources ...string) (Object, bool, error) {
+func (c *ResourceClient) PatchObject(ctx context.Context, name string, pt meta.PatchType, data []byte, opts meta.PatchOptions, subresources ...string) (meta.Object, bool, error) {
 	info, err := c.begin(ctx, VerbPatch)
 	if err != nil {
 		return nil, false, err
 	}
-	if pt != MergePatchType && pt != JSONPatchType && pt != ApplyPatchType && (pt != StrategicMergePatchType || !info.StrategicMergePatch) {
-		return nil, false, NewBadRequest(fmt.Sprintf("patch type %q is not supported: use %q, %q or %q",
-			pt, MergePatchType, JSONPatchType, ApplyPatchType))
+	if pt != meta.MergePatchType && pt != meta.JSONPatchType && pt != meta.ApplyPatchType && (pt != meta.StrategicMergePatchType || !info.StrategicMergePatch) {
+		return nil, false, meta.NewBadRequest(fmt.Sprintf("patch type %q is not supported: use %q, %q or %q",
+			pt, meta.MergePatchType, meta.JSONPatchType, meta.ApplyPatchType))
 	}
 	if err := validatePatchOptions(pt, opts); err != nil {
 		return nil, false, err
@@ -97,25 +98,25 @@ func (c *ResourceClient) PatchObject(ctx context.Context, name string, pt PatchT
 
 // patchesStatus reports whether subresources, as Patch takes them, name
 // the status subresource; one the kind does not have is 404 NotFound.
-func patchesStatus(info KindInfo, subresources []string) (bool, error) {
+func patchesStatus(info meta.KindInfo, subresources []string) (bool, error) {
 	switch {
 	case len(subresources) == 0:
 		return false, nil
 	case len(subresources) == 1 && subresources[0] == "status" && fieldsOf(info.New()).status >= 0:
 		return true, nil
 	}
-	return false, errUnknownResource(GroupResource{Group: info.Group, Resource: info.Resource + "/" + strings.Join(subresources, "/")})
+	return false, errUnknownResource(meta.GroupResource{Group: info.Group, Resource: info.Resource + "/" + strings.Join(subresources, "/")})
 }
 
 // preparePatch decides what applying the patch to old (nil if there is
 // no such object) means: the patched object, stored by the rules of
 // Update or UpdateStatus; for server-side apply, see prepareApply.
-func (s *Server) preparePatch(info KindInfo, old *entry, ns, name string, pt PatchType, data []byte, status bool, opts PatchOptions) (change, error) {
-	if pt == ApplyPatchType {
+func (s *Server) preparePatch(info meta.KindInfo, old *entry, ns, name string, pt meta.PatchType, data []byte, status bool, opts meta.PatchOptions) (change, error) {
+	if pt == meta.ApplyPatchType {
 		return s.prepareApply(info, old, ns, name, data, status, opts)
 	}
 	if old == nil {
-		return change{}, NewNotFound(info.GroupResource(), name)
+		return change{}, meta.NewNotFound(info.GroupResource(), name)
 	}
 	next, err := applyPatch(info, old.obj, pt, data)
 	if err != nil {
@@ -127,9 +128,9 @@ func (s *Server) preparePatch(info KindInfo, old *entry, ns, name string, pt Pat
 // applyPatch returns cur with the patch applied, as a new object of the
 // kind. The patch may change neither the kind nor the object's identity
 // (name, namespace); every other rule is Update's.
-func applyPatch(info KindInfo, cur Object, pt PatchType, data []byte) (Object, error) {
+func applyPatch(info meta.KindInfo, cur meta.Object, pt meta.PatchType, data []byte) (meta.Object, error) {
 	apply := func(doc []byte) ([]byte, error) { return strategicMerge(info, doc, data) }
-	if pt != StrategicMergePatchType {
+	if pt != meta.StrategicMergePatchType {
 		var err error
 		if apply, err = patchFunc(pt, data); err != nil {
 			return nil, err
@@ -137,33 +138,33 @@ func applyPatch(info KindInfo, cur Object, pt PatchType, data []byte) (Object, e
 	}
 	doc, err := json.Marshal(cur)
 	if err != nil {
-		return nil, NewInternalError(err)
+		return nil, meta.NewInternalError(err)
 	}
 	patched, err := apply(doc)
 	switch {
-	case err != nil && pt == JSONPatchType:
+	case err != nil && pt == meta.JSONPatchType:
 		return nil, errJSONPatchFailed(err)
-	case err != nil && pt == StrategicMergePatchType:
+	case err != nil && pt == meta.StrategicMergePatchType:
 		return nil, err
 	case err != nil:
-		return nil, NewBadRequest(fmt.Sprintf("the patch cannot be applied: %v", err))
+		return nil, meta.NewBadRequest(fmt.Sprintf("the patch cannot be applied: %v", err))
 	}
 	next := info.New()
 	if err := json.Unmarshal(patched, next); err != nil {
-		return nil, NewBadRequest(fmt.Sprintf("the patched object does not decode as a %s: %v", info.Kind, err))
+		return nil, meta.NewBadRequest(fmt.Sprintf("the patched object does not decode as a %s: %v", info.Kind, err))
 	}
 	if *next.GetTypeMeta() != info.TypeMeta() {
-		return nil, NewBadRequest(fmt.Sprintf("a patch cannot change apiVersion or kind (of %s)", info.GroupVersionKind()))
+		return nil, meta.NewBadRequest(fmt.Sprintf("a patch cannot change apiVersion or kind (of %s)", info.GroupVersionKind()))
 	}
 	// The patched object must still be the one the request named; an
 	// emptied namespace is the request's again. Worded as kube-apiserver
 	// words it.
 	cm, nm := cur.GetObjectMeta(), next.GetObjectMeta()
 	if nm.Name != cm.Name {
-		return nil, NewBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", nm.Name, cm.Name))
+		return nil, meta.NewBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", nm.Name, cm.Name))
 	}
 	if nm.Namespace != "" && nm.Namespace != cm.Namespace {
-		return nil, NewBadRequest(fmt.Sprintf(
+		return nil, meta.NewBadRequest(fmt.Sprintf(
 			"the namespace of the object (%s) does not match the namespace on the request (%s)", nm.Namespace, cm.Namespace))
 	}
 	nm.Namespace = cm.Namespace
@@ -180,32 +181,32 @@ func checkJSONPatchList(data []byte) error {
 	case err == nil:
 		return nil
 	case errors.As(err, &typ) && typ.Field == "":
-		return NewBadRequest(fmt.Sprintf("error decoding patch: json: cannot unmarshal %s into Go value of type []handlers.jsonPatchOp", typ.Value))
+		return meta.NewBadRequest(fmt.Sprintf("error decoding patch: json: cannot unmarshal %s into Go value of type []handlers.jsonPatchOp", typ.Value))
 	}
-	return NewBadRequest(fmt.Sprintf("error decoding patch: %v", err))
+	return meta.NewBadRequest(fmt.Sprintf("error decoding patch: %v", err))
 }
 
 // errJSONPatchFailed is kube-apiserver's answer to a JSON patch that does
 // not apply (a "test" that fails, a path that is not there): 422 with a
 // generic message, which does not say why (err): the real server drops
 // it too.
-func errJSONPatchFailed(error) *StatusError {
-	return &StatusError{ErrStatus: Status{
-		TypeMeta: TypeMeta{APIVersion: "v1", Kind: "Status"},
+func errJSONPatchFailed(error) *meta.StatusError {
+	return &meta.StatusError{ErrStatus: meta.Status{
+		TypeMeta: meta.TypeMeta{APIVersion: "v1", Kind: "Status"},
 		Status:   "Failure",
 		Code:     422,
-		Reason:   StatusReasonInvalid,
+		Reason:   meta.StatusReasonInvalid,
 		Message:  "the server rejected our request due to an error in our request",
-		Details:  &StatusDetails{},
+		Details:  &meta.StatusDetails{},
 	}}
 }
 
 // patchFunc returns the function that applies a patch of type pt to a
 // JSON document, or the error that the patch itself is.
-func patchFunc(pt PatchType, data []byte) (func(doc []byte) ([]byte, error), error) {
-	if pt == MergePatchType {
+func patchFunc(pt meta.PatchType, data []byte) (func(doc []byte) ([]byte, error), error) {
+	if pt == meta.MergePatchType {
 		if !json.Valid(data) {
-			return nil, NewBadRequest("invalid JSON patch") // kube-apiserver's words
+			return nil, meta.NewBadRequest("invalid JSON patch") // kube-apiserver's words
 		}
 		return func(doc []byte) ([]byte, error) { return jsonpatch.MergePatch(doc, data) }, nil
 	}
@@ -219,7 +220,7 @@ func patchFunc(pt PatchType, data []byte) (func(doc []byte) ([]byte, error), err
 		return nil, errJSONPatchFailed(err)
 	}
 	if len(p) > maxJSONPatchOperations {
-		return nil, NewRequestEntityTooLarge(fmt.Sprintf(
+		return nil, meta.NewRequestEntityTooLarge(fmt.Sprintf(
 			"the JSON patch has %d operations; at most %d are allowed", len(p), maxJSONPatchOperations))
 	}
 	// A few "copy" operations can double the document again and again: cap
@@ -294,11 +295,11 @@ func truncate(b []byte, n int) string {
 // result as a new object of the kind, with the rules and errors of
 // [ResourceClient.Patch]: the patch may change neither apiVersion and
 // kind nor the object's name and namespace. It stores nothing; the HTTP
-// front patches a [ServedVersion]'s objects with it, in that version's
+// front patches a [meta.ServedVersion]'s objects with it, in that version's
 // form.
-func PatchObject(info KindInfo, cur Object, pt PatchType, data []byte) (Object, error) {
-	if pt == ApplyPatchType {
-		return nil, NewBadRequest("PatchObject does not apply server-side apply patches")
+func PatchObject(info meta.KindInfo, cur meta.Object, pt meta.PatchType, data []byte) (meta.Object, error) {
+	if pt == meta.ApplyPatchType {
+		return nil, meta.NewBadRequest("PatchObject does not apply server-side apply patches")
 	}
 	return applyPatch(info, cur, pt, data)
 }

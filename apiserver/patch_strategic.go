@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"reflect"
 	"slices"
 	"strings"
 )
 
-// Strategic merge patch ([StrategicMergePatchType]) is Kubernetes' own
+// Strategic merge patch ([meta.StrategicMergePatchType]) is Kubernetes' own
 // patch format for its built-in kinds, what client-side kubectl apply,
 // kubectl patch and kubectl edit send for them. It is a JSON merge patch
 // (maps merge key by key, null deletes, a list replaces the list) with
@@ -34,13 +35,13 @@ import (
 // Other directives are 400, and every other list is replaced.
 
 // strategicMerge applies an SMP patch to the JSON document doc.
-func strategicMerge(info KindInfo, doc, patch []byte) ([]byte, error) {
+func strategicMerge(info meta.KindInfo, doc, patch []byte) ([]byte, error) {
 	var cur, p map[string]any
 	if err := decodeNumbers(doc, &cur); err != nil {
 		return nil, err
 	}
 	if err := decodeNumbers(patch, &p); err != nil {
-		return nil, NewBadRequest(fmt.Sprintf("the patch is not a JSON object: %v", err))
+		return nil, meta.NewBadRequest(fmt.Sprintf("the patch is not a JSON object: %v", err))
 	}
 	s := smp{keys: map[string]string{"metadata.ownerReferences": "uid"}, sets: map[string]bool{"metadata.finalizers": true}}
 	for path, k := range info.ListMapKeys {
@@ -50,7 +51,7 @@ func strategicMerge(info KindInfo, doc, patch []byte) ([]byte, error) {
 	}
 	out, err := s.mergeMap(cur, p, "")
 	if err != nil {
-		return nil, NewBadRequest(fmt.Sprintf("the strategic merge patch cannot be applied: %v", err))
+		return nil, meta.NewBadRequest(fmt.Sprintf("the strategic merge patch cannot be applied: %v", err))
 	}
 	return json.Marshal(out)
 }

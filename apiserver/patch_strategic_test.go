@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 func TestStrategicMerge(t *testing.T) {
 	doc := `{"metadata":{"name":"x","finalizers":["a","b"],"labels":{"k":"v","gone":"x"},
 		"ownerReferences":[{"uid":"1","name":"one"},{"uid":"2","name":"two"}]},
 		"spec":{"holder":"me","lines":[{"name":"l1","n":1},{"name":"l2","n":2}],"tags":["t1"]}}`
-	info := KindInfo{ListMapKeys: map[string][]string{"spec.lines": {"name"}}}
+	info := meta.KindInfo{ListMapKeys: map[string][]string{"spec.lines": {"name"}}}
 	for _, tc := range []struct {
 		name, patch, want string
 	}{
@@ -54,7 +55,7 @@ func TestStrategicMerge(t *testing.T) {
 // TestStrategicMergeBadPatches: bad directives and shapes are errors
 // that say where, never a panic.
 func TestStrategicMergeBadPatches(t *testing.T) {
-	info := KindInfo{ListMapKeys: map[string][]string{"spec.lines": {"name"}}}
+	info := meta.KindInfo{ListMapKeys: map[string][]string{"spec.lines": {"name"}}}
 	doc := `{"metadata":{"finalizers":[{"a":1}]},"spec":{"lines":[{"name":{"x":1}}]}}`
 	for _, patch := range []string{
 		`[]`,
@@ -62,7 +63,7 @@ func TestStrategicMergeBadPatches(t *testing.T) {
 		`{"spec":{"$patch":"merge"}}`,
 		`{"spec":{"lines":["not an object"]}}`,
 	} {
-		if _, err := strategicMerge(info, []byte(doc), []byte(patch)); !IsBadRequest(err) {
+		if _, err := strategicMerge(info, []byte(doc), []byte(patch)); !meta.IsBadRequest(err) {
 			t.Errorf("%s: %v, want 400 BadRequest", patch, err)
 		}
 	}
@@ -86,7 +87,7 @@ func FuzzStrategicMerge(f *testing.F) {
 		`{"metadata":{"ownerReferences":[{"uid":{"x":[1]},"$patch":"delete"}],"$setElementOrder/ownerReferences":[{"uid":{"x":[1]}}]}}`} {
 		f.Add(seed)
 	}
-	info := KindInfo{ListMapKeys: map[string][]string{"spec.lines": {"name"}}}
+	info := meta.KindInfo{ListMapKeys: map[string][]string{"spec.lines": {"name"}}}
 	f.Fuzz(func(t *testing.T, patch string) {
 		out, err := strategicMerge(info, []byte(doc), []byte(patch))
 		if err == nil && !json.Valid(out) {

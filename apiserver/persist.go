@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"fmt"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"io"
 	"os"
 	"path/filepath"
@@ -19,11 +20,11 @@ func (s *Server) persistLocked(key string, ch change) error {
 		return nil
 	}
 	if d.err != nil {
-		return NewInternalError(fmt.Errorf("storage: %w", d.err))
+		return meta.NewInternalError(fmt.Errorf("storage: %w", d.err))
 	}
 	tm := ch.obj.obj.GetTypeMeta()
 	rec := record{RV: s.hist.last + 1, Type: ch.typ, APIVersion: tm.APIVersion, Kind: tm.Kind, Key: key}
-	if ch.typ != EventDeleted {
+	if ch.typ != meta.EventDeleted {
 		rec.Object = ch.obj.content
 	}
 	buf, err := appendFrame(d.buf[:0], rec)
@@ -38,7 +39,7 @@ func (s *Server) persistLocked(key string, ch change) error {
 		if terr := d.f.Truncate(d.size); terr != nil {
 			d.err = fmt.Errorf("a failed write could not be undone (%v): restart the server", terr)
 		}
-		return NewInternalError(fmt.Errorf("storage: %w", err))
+		return meta.NewInternalError(fmt.Errorf("storage: %w", err))
 	}
 	d.size += int64(len(buf))
 	d.logged++
@@ -149,9 +150,9 @@ func writeSnapshot(w io.Writer, rv int64, entries []*entry) error {
 		return err
 	}
 	for _, e := range entries {
-		meta, tm := e.obj.GetObjectMeta(), e.obj.GetTypeMeta()
-		rec := record{RV: e.rv, Type: EventAdded, APIVersion: tm.APIVersion, Kind: tm.Kind,
-			Key: objectKey(meta.Namespace, meta.Name), Object: e.content}
+		om, tm := e.obj.GetObjectMeta(), e.obj.GetTypeMeta()
+		rec := record{RV: e.rv, Type: meta.EventAdded, APIVersion: tm.APIVersion, Kind: tm.Kind,
+			Key: objectKey(om.Namespace, om.Name), Object: e.content}
 		if buf, err = appendFrame(buf, rec); err != nil {
 			return err
 		}

@@ -7,13 +7,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // deleteWith deletes name in "ns" with the given policy and returns what
 // DeleteObject returned.
-func (f *fixture) deleteWith(t *testing.T, name string, policy apiserver.DeletionPropagation) (*apiservertest.Widget, bool) {
+func (f *fixture) deleteWith(t *testing.T, name string, policy meta.DeletionPropagation) (*apiservertest.Widget, bool) {
 	t.Helper()
-	obj, gone, err := f.res.Namespace("ns").DeleteObject(f.ctx, name, apiserver.DeleteOptions{PropagationPolicy: &policy})
+	obj, gone, err := f.res.Namespace("ns").DeleteObject(f.ctx, name, meta.DeleteOptions{PropagationPolicy: &policy})
 	if err != nil {
 		t.Fatalf("DeleteObject(%s, %s): %v", name, policy, err)
 	}
@@ -22,7 +23,7 @@ func (f *fixture) deleteWith(t *testing.T, name string, policy apiserver.Deletio
 
 func (f *fixture) get(t *testing.T, name string) *apiservertest.Widget {
 	t.Helper()
-	w, err := f.widgets.Get(f.ctx, name, apiserver.GetOptions{})
+	w, err := f.widgets.Get(f.ctx, name, meta.GetOptions{})
 	if err != nil {
 		t.Fatalf("Get(%s): %v", name, err)
 	}
@@ -39,12 +40,12 @@ func TestForegroundDeletionWaitsForBlockingDependents(t *testing.T) {
 		loose := ownedWidget("napkin", owner)
 		loose.OwnerReferences[0].BlockOwnerDeletion = nil
 		mustCreate(t, f, loose)
-		w := f.watch(t, apiserver.ListOptions{ResourceVersion: f.srv.ResourceVersion()})
+		w := f.watch(t, meta.ListOptions{ResourceVersion: f.srv.ResourceVersion()})
 
-		got, gone := f.deleteWith(t, "order", apiserver.DeletePropagationForeground)
-		if gone || got.DeletionTimestamp == nil || !cmp.Equal(got.Finalizers, []string{apiserver.FinalizerDeleteDependents}) {
+		got, gone := f.deleteWith(t, "order", meta.DeletePropagationForeground)
+		if gone || got.DeletionTimestamp == nil || !cmp.Equal(got.Finalizers, []string{meta.FinalizerDeleteDependents}) {
 			t.Fatalf("DeleteObject = gone %v, finalizers %q, deletionTimestamp %v; want the owner kept with %q",
-				gone, got.Finalizers, got.DeletionTimestamp, apiserver.FinalizerDeleteDependents)
+				gone, got.Finalizers, got.DeletionTimestamp, meta.FinalizerDeleteDependents)
 		}
 		diffEvents(t, w, []string{
 			"MODIFIED ns/order rv=5", // deletionTimestamp and the foregroundDeletion finalizer
@@ -65,9 +66,9 @@ func TestForegroundDeletionCascadesThroughGenerations(t *testing.T) {
 		owner := f.create(t, "order", "", nil)
 		child := mustCreate(t, f, ownedWidget("cook", owner))
 		mustCreate(t, f, ownedWidget("grandchild", child))
-		w := f.watch(t, apiserver.ListOptions{ResourceVersion: f.srv.ResourceVersion()})
+		w := f.watch(t, meta.ListOptions{ResourceVersion: f.srv.ResourceVersion()})
 
-		f.deleteWith(t, "order", apiserver.DeletePropagationForeground)
+		f.deleteWith(t, "order", meta.DeletePropagationForeground)
 		// The grandchild goes first, then its parent, then the owner: the
 		// reverse of background deletion.
 		diffEvents(t, w, []string{
@@ -87,11 +88,11 @@ func TestOrphanDeletionKeepsDependents(t *testing.T) {
 		other := f.create(t, "table", "", nil)
 		mustCreate(t, f, ownedWidget("cook", owner))
 		mustCreate(t, f, ownedWidget("shared", owner, other))
-		w := f.watch(t, apiserver.ListOptions{ResourceVersion: f.srv.ResourceVersion()})
+		w := f.watch(t, meta.ListOptions{ResourceVersion: f.srv.ResourceVersion()})
 
-		got, gone := f.deleteWith(t, "order", apiserver.DeletePropagationOrphan)
-		if gone || !cmp.Equal(got.Finalizers, []string{apiserver.FinalizerOrphanDependents}) {
-			t.Errorf("DeleteObject = gone %v, finalizers %q; want the owner held by %q", gone, got.Finalizers, apiserver.FinalizerOrphanDependents)
+		got, gone := f.deleteWith(t, "order", meta.DeletePropagationOrphan)
+		if gone || !cmp.Equal(got.Finalizers, []string{meta.FinalizerOrphanDependents}) {
+			t.Errorf("DeleteObject = gone %v, finalizers %q; want the owner held by %q", gone, got.Finalizers, meta.FinalizerOrphanDependents)
 		}
 		diffEvents(t, w, []string{
 			"MODIFIED ns/order rv=6", // the orphan finalizer
@@ -114,18 +115,18 @@ func TestDeleteOfTerminatingObject(t *testing.T) {
 		held := apiservertest.NewWidget("ns", "held")
 		held.Finalizers = []string{"kitchen/cleanup"}
 		mustCreate(t, f, held)
-		first, gone := f.deleteWith(t, "held", apiserver.DeletePropagationBackground)
+		first, gone := f.deleteWith(t, "held", meta.DeletePropagationBackground)
 		if gone || first.DeletionTimestamp == nil || first.DeletionGracePeriodSeconds == nil || *first.DeletionGracePeriodSeconds != 0 || first.Generation != 2 {
 			t.Fatalf("first delete = gone %v, %+v; want deletionTimestamp, deletionGracePeriodSeconds 0, generation 2", gone, first.ObjectMeta)
 		}
 		rv := f.srv.ResourceVersion()
-		again, gone := f.deleteWith(t, "held", apiserver.DeletePropagationBackground)
+		again, gone := f.deleteWith(t, "held", meta.DeletePropagationBackground)
 		if gone || !cmp.Equal(again, first) || f.srv.ResourceVersion() != rv {
 			t.Errorf("second delete changed the object or wrote: %s", cmp.Diff(first, again))
 		}
 		// A new policy replaces the old one's finalizer, as in Kubernetes.
-		fg, _ := f.deleteWith(t, "held", apiserver.DeletePropagationForeground)
-		want := []string{"kitchen/cleanup", apiserver.FinalizerDeleteDependents}
+		fg, _ := f.deleteWith(t, "held", meta.DeletePropagationForeground)
+		want := []string{"kitchen/cleanup", meta.FinalizerDeleteDependents}
 		if !cmp.Equal(fg.Finalizers, want) || fg.Generation != 2 || !fg.DeletionTimestamp.Equal(first.DeletionTimestamp.Time) {
 			t.Errorf("foreground delete = finalizers %q generation %d; want %q, 2, same deletionTimestamp", fg.Finalizers, fg.Generation, want)
 		}
@@ -135,25 +136,25 @@ func TestDeleteOfTerminatingObject(t *testing.T) {
 func TestDeleteOptionsValidatedBeforeAnyChange(t *testing.T) {
 	f := newFixture(t, apiserver.Options{})
 	f.create(t, "order", "", nil)
-	bogus := apiserver.DeletionPropagation("Bogus")
-	orphan := apiserver.DeletePropagationOrphan
+	bogus := meta.DeletionPropagation("Bogus")
+	orphan := meta.DeletePropagationOrphan
 	yes := true
 	for _, tc := range []struct {
 		name string
-		opts apiserver.DeleteOptions
+		opts meta.DeleteOptions
 		want string
 	}{{
 		name: "unknown policy",
-		opts: apiserver.DeleteOptions{PropagationPolicy: &bogus},
+		opts: meta.DeleteOptions{PropagationPolicy: &bogus},
 		want: `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Bogus": supported values: "Foreground", "Background", "Orphan", "nil"`,
 	}, {
 		name: "both policy and orphanDependents",
-		opts: apiserver.DeleteOptions{PropagationPolicy: &orphan, OrphanDependents: &yes},
+		opts: meta.DeleteOptions{PropagationPolicy: &orphan, OrphanDependents: &yes},
 		want: `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Invalid value: "Orphan": orphanDependents and deletionPropagation cannot be both set`,
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := f.widgets.Delete(f.ctx, "order", tc.opts)
-			if !apiserver.IsInvalid(err) || err.Error() != tc.want {
+			if !meta.IsInvalid(err) || err.Error() != tc.want {
 				t.Errorf("Delete = %v\nwant %s", err, tc.want)
 			}
 			f.get(t, "order")
@@ -165,7 +166,7 @@ func TestDryRunDeleteReportsWithoutDeleting(t *testing.T) {
 	f := newFixture(t, apiserver.Options{})
 	f.create(t, "order", "", nil)
 	rv := f.srv.ResourceVersion()
-	obj, gone, err := f.res.Namespace("ns").DeleteObject(f.ctx, "order", apiserver.DeleteOptions{DryRun: true})
+	obj, gone, err := f.res.Namespace("ns").DeleteObject(f.ctx, "order", meta.DeleteOptions{DryRun: true})
 	if err != nil || !gone || obj.GetObjectMeta().UID == "" {
 		t.Errorf("dry-run DeleteObject = %v, gone %v, %v; want the object, gone", obj, gone, err)
 	}
@@ -180,7 +181,7 @@ func TestOrphanDependentsTrueMeansOrphan(t *testing.T) {
 	owner := f.create(t, "order", "", nil)
 	mustCreate(t, f, ownedWidget("cook", owner))
 	yes := true
-	if err := f.widgets.Delete(f.ctx, "order", apiserver.DeleteOptions{OrphanDependents: &yes}); err != nil {
+	if err := f.widgets.Delete(f.ctx, "order", meta.DeleteOptions{OrphanDependents: &yes}); err != nil {
 		t.Fatal(err)
 	}
 	if refs := f.get(t, "cook").OwnerReferences; refs != nil {

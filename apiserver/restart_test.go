@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 )
 
@@ -31,10 +32,10 @@ func TestInformerConvergesAfterServerRestart(t *testing.T) {
 			return current.Resource(apiservertest.WidgetsResource)
 		}
 		lw := informer.ListWatch{
-			ListFunc: func(ctx context.Context, opts apiserver.ListOptions) (*apiserver.List, error) {
+			ListFunc: func(ctx context.Context, opts meta.ListOptions) (*meta.List, error) {
 				return resource().List(ctx, opts)
 			},
-			WatchFunc: func(ctx context.Context, opts apiserver.ListOptions) (apiserver.WatchInterface, error) {
+			WatchFunc: func(ctx context.Context, opts meta.ListOptions) (meta.WatchInterface, error) {
 				return resource().Watch(ctx, opts)
 			},
 		}
@@ -84,7 +85,7 @@ func createWidgets(t *testing.T, srv *apiserver.Server, names ...string) {
 	t.Helper()
 	for _, name := range names {
 		if _, err := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("ns").Create(context.Background(),
-			apiservertest.NewWidget("ns", name), apiserver.CreateOptions{}); err != nil {
+			apiservertest.NewWidget("ns", name), meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"io"
 	"os"
 	"path/filepath"
@@ -23,7 +24,7 @@ const snapshotName = "snapshot"
 // mistakes a resourceVersion of the old server for one of the new.
 // Either way every older resourceVersion answers 410 Expired, as after a
 // compaction (etcdutl's --mark-compacted).
-func Restore(scheme *Scheme, r io.Reader, opts Options) (*Server, error) {
+func Restore(scheme *meta.Scheme, r io.Reader, opts Options) (*Server, error) {
 	s := NewServer(scheme, opts)
 	last, err := s.loadSnapshot(r, "snapshot")
 	if err != nil {
@@ -116,7 +117,7 @@ func (s *Server) loadSnapshot(r io.Reader, name string) (int64, error) {
 		if err == io.EOF {
 			return head.RV, nil
 		}
-		if err == nil && (rec.Type != EventAdded || rec.RV > head.RV) {
+		if err == nil && (rec.Type != meta.EventAdded || rec.RV > head.RV) {
 			err = fmt.Errorf("a %s record at resourceVersion %d in a snapshot taken at %d", rec.Type, rec.RV, head.RV)
 		}
 		if err == nil {
@@ -131,7 +132,7 @@ func (s *Server) loadSnapshot(r io.Reader, name string) (int64, error) {
 // applyRecord makes one logged write the state of its key, as
 // commitLocked did when it was made, without history or watchers.
 func (s *Server) applyRecord(rec record) error {
-	gvk := ParseGroupVersion(rec.APIVersion).WithKind(rec.Kind)
+	gvk := meta.ParseGroupVersion(rec.APIVersion).WithKind(rec.Kind)
 	info, ok := s.scheme.KindForGVK(gvk)
 	if !ok {
 		return fmt.Errorf("kind %s is not registered: register every kind the data holds in the scheme before opening it", gvk)
@@ -148,13 +149,13 @@ func (s *Server) applyRecord(rec record) error {
 	ref := objectRef{gr, rec.Key}
 	s.orders = nil // restored writes have no history to tell stale orders by
 	switch rec.Type {
-	case EventDeleted:
+	case meta.EventDeleted:
 		delete(objs, rec.Key)
 		if prev != nil {
-			s.indexOwnersLocked(ref, EventDeleted, prev, prev)
+			s.indexOwnersLocked(ref, meta.EventDeleted, prev, prev)
 		}
 		return nil
-	case EventAdded, EventModified:
+	case meta.EventAdded, meta.EventModified:
 	default:
 		return fmt.Errorf("unknown record type %q", rec.Type)
 	}

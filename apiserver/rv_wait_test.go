@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // waitResult is what a read in its own goroutine answered, and after how
@@ -34,9 +35,9 @@ func readInBackground(read func() (string, error)) <-chan waitResult {
 // as the Kubernetes watch cache waits to catch up: lists (not older than,
 // exact) and a watch-list.
 func futureReads(f *fixture, rv string) map[string]func() (string, error) {
-	list := func(match apiserver.ResourceVersionMatch) func() (string, error) {
+	list := func(match meta.ResourceVersionMatch) func() (string, error) {
 		return func() (string, error) {
-			l, err := f.res.List(f.ctx, apiserver.ListOptions{ResourceVersion: rv, ResourceVersionMatch: match})
+			l, err := f.res.List(f.ctx, meta.ListOptions{ResourceVersion: rv, ResourceVersionMatch: match})
 			if err != nil {
 				return "", err
 			}
@@ -45,10 +46,10 @@ func futureReads(f *fixture, rv string) map[string]func() (string, error) {
 	}
 	return map[string]func() (string, error){
 		"list":       list(""),
-		"exact list": list(apiserver.ResourceVersionMatchExact),
+		"exact list": list(meta.ResourceVersionMatchExact),
 		"watch-list": func() (string, error) {
-			w, err := f.res.Watch(f.ctx, apiserver.ListOptions{ResourceVersion: rv, SendInitialEvents: ptr(true),
-				ResourceVersionMatch: apiserver.ResourceVersionMatchNotOlderThan, AllowWatchBookmarks: true})
+			w, err := f.res.Watch(f.ctx, meta.ListOptions{ResourceVersion: rv, SendInitialEvents: ptr(true),
+				ResourceVersionMatch: meta.ResourceVersionMatchNotOlderThan, AllowWatchBookmarks: true})
 			if err != nil {
 				return "", err
 			}
@@ -56,8 +57,8 @@ func futureReads(f *fixture, rv string) map[string]func() (string, error) {
 			// The initial-events-end bookmark (nothing exists), or an
 			// ERROR event with the 504.
 			ev := <-w.ResultChan()
-			if st, ok := ev.Object.(*apiserver.Status); ok {
-				return "", &apiserver.StatusError{ErrStatus: *st}
+			if st, ok := ev.Object.(*meta.Status); ok {
+				return "", &meta.StatusError{ErrStatus: *st}
 			}
 			return ev.Object.GetObjectMeta().ResourceVersion, nil
 		},
@@ -78,7 +79,7 @@ func TestFutureResourceVersionTimesOutAfterThreeSeconds(t *testing.T) {
 			}
 			got := <-res
 			want := "Timeout: Too large resource version: 5, current: 1"
-			if !apiserver.IsTimeout(got.err) || got.err.Error() != want || got.after != 3*time.Second {
+			if !meta.IsTimeout(got.err) || got.err.Error() != want || got.after != 3*time.Second {
 				t.Errorf("%s: after %v: %v, want %q after 3s", name, got.after, got.err, want)
 			}
 		})
@@ -94,7 +95,7 @@ func TestFutureResourceVersionArrivesInTime(t *testing.T) {
 			f.create(t, "a", "red", nil) // rv 2
 			res := readInBackground(futureReads(f, "3")[name])
 			time.Sleep(time.Second)
-			if err := f.widgets.Delete(f.ctx, "a", apiserver.DeleteOptions{}); err != nil { // rv 3
+			if err := f.widgets.Delete(f.ctx, "a", meta.DeleteOptions{}); err != nil { // rv 3
 				t.Fatal(err)
 			}
 			got := <-res
@@ -111,7 +112,7 @@ func TestFutureResourceVersionWaitEndsWithContext(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
 		ctx, cancel := context.WithTimeout(f.ctx, time.Second)
 		defer cancel()
-		_, err := f.res.List(ctx, apiserver.ListOptions{ResourceVersion: "5"})
+		_, err := f.res.List(ctx, meta.ListOptions{ResourceVersion: "5"})
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("List: %v, want context.DeadlineExceeded", err)
 		}

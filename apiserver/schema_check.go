@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"fmt"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"maps"
 	"slices"
 )
@@ -12,7 +13,7 @@ import (
 // none. A schema that says nothing about a value (no type, preserved
 // unknown fields, an object without properties such as metadata)
 // declares everything below it.
-func undeclared(s *Schema, v any, at string) string {
+func undeclared(s *meta.Schema, v any, at string) string {
 	if s == nil || s.PreserveUnknownFields {
 		return ""
 	}

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/trace"
 )
 
@@ -55,7 +56,7 @@ type Options struct {
 	// otherwise deletes an object's dependents (objects whose
 	// ownerReferences name it) once it is gone, as a cluster's garbage
 	// collector does, and carries out the propagation policies of
-	// [DeleteOptions]. With it off, a delete adds no propagation finalizer.
+	// [meta.DeleteOptions]. With it off, a delete adds no propagation finalizer.
 	DisableGarbageCollection bool
 	// DisableNamespaceController turns off the namespace controller,
 	// which otherwise empties a namespace being deleted and then lets it
@@ -120,7 +121,7 @@ func (o Options) withDefaults() Options {
 }
 
 // Server is an in-memory Kubernetes API server: it stores objects of the
-// kinds its [Scheme] knows and serves them through [Server.Resource] (an
+// kinds its [meta.Scheme] knows and serves them through [Server.Resource] (an
 // untyped [ResourceClient]) or [NewClient] (a typed [Client]).
 //
 // ResourceVersions. Every write (create, update, delete, a delete that
@@ -172,7 +173,7 @@ func (o Options) withDefaults() Options {
 // enough to update a map and append to the history ring; encoding, deep
 // copies and the fan-out to watchers happen outside it.
 type Server struct {
-	scheme *Scheme
+	scheme *meta.Scheme
 	opts   Options
 
 	// fanMu guards the watchers' delivery state; it is taken before mu
@@ -181,9 +182,9 @@ type Server struct {
 	lagging    map[*watcher]struct{} // live watchers with a full channel; guarded by fanMu
 	fanningOut bool                  // a fan-out goroutine runs; guarded by mu
 	mu         sync.Mutex            // guards objects, hist, watchers, advanced and dependents
-	objects    map[GroupResource]map[string]*entry
+	objects    map[meta.GroupResource]map[string]*entry
 	hist       *history
-	watchers   map[GroupResource]map[*watcher]struct{}
+	watchers   map[meta.GroupResource]map[*watcher]struct{}
 	// advanced, when not nil, is closed at the next write: readers
 	// waiting for a resourceVersion the server has not reached wait on it.
 	advanced chan struct{}
@@ -203,14 +204,14 @@ type Server struct {
 
 // NewServer returns an empty server for the kinds registered in scheme.
 // Kinds registered in scheme later are served too.
-func NewServer(scheme *Scheme, opts Options) *Server {
+func NewServer(scheme *meta.Scheme, opts Options) *Server {
 	opts = opts.withDefaults()
 	return &Server{
 		scheme:     scheme,
 		opts:       opts,
-		objects:    make(map[GroupResource]map[string]*entry),
+		objects:    make(map[meta.GroupResource]map[string]*entry),
 		hist:       newHistory(opts.HistorySize, opts.ResourceVersionStart),
-		watchers:   make(map[GroupResource]map[*watcher]struct{}),
+		watchers:   make(map[meta.GroupResource]map[*watcher]struct{}),
 		lagging:    make(map[*watcher]struct{}),
 		dependents: make(map[string]map[objectRef]struct{}),
 		rand:       rand.New(rand.NewPCG(1, 2)),
@@ -225,7 +226,7 @@ func NewServer(scheme *Scheme, opts Options) *Server {
 func ResourceVersionFromClock(now time.Time) int64 { return now.UnixMicro() }
 
 // Scheme returns the scheme the server was made with.
-func (s *Server) Scheme() *Scheme { return s.scheme }
+func (s *Server) Scheme() *meta.Scheme { return s.scheme }
 
 // Options returns the options the server runs with, defaults filled in.
 func (s *Server) Options() Options { return s.opts }
@@ -243,7 +244,7 @@ func (s *Server) ResourceVersion() string {
 // change is what a mutation wants to commit. An empty typ commits nothing
 // and obj is returned as it is (a no-op or a dry run).
 type change struct {
-	typ EventType
+	typ meta.EventType
 	obj *entry
 	by  string // who made the change, when no client did (trace.GarbageCollector, trace.NamespaceController)
 	// reply, when set, is what the caller gets instead of obj: the
@@ -256,7 +257,7 @@ type change struct {
 // the change outside the lock, and commits it if nobody wrote key in the
 // meantime; otherwise fn runs again on the newer state. It returns the
 // committed (or returned) entry.
-func (s *Server) mutate(gr GroupResource, key string, fn func(old *entry) (change, error)) (*entry, error) {
+func (s *Server) mutate(gr meta.GroupResource, key string, fn func(old *entry) (change, error)) (*entry, error) {
 	for {
 		s.mu.Lock()
 		old := s.objects[gr][key]
@@ -301,7 +302,7 @@ func (s *Server) mutate(gr GroupResource, key string, fn func(old *entry) (chang
 // records the event and has it fanned out to the resource's watchers. For
 // EventDeleted obj is the final state and the key is removed. s.mu must
 // be held; obj must not be shared yet (its resourceVersion is set here).
-func (s *Server) commitLocked(gr GroupResource, key string, ch change, prev *entry) {
+func (s *Server) commitLocked(gr meta.GroupResource, key string, ch change, prev *entry) {
 	typ, obj := ch.typ, ch.obj
 	rv := s.hist.last + 1
 	obj.rv = rv
@@ -312,7 +313,7 @@ func (s *Server) commitLocked(gr GroupResource, key string, ch change, prev *ent
 		objs = make(map[string]*entry)
 		s.objects[gr] = objs
 	}
-	if typ == EventDeleted {
+	if typ == meta.EventDeleted {
 		delete(objs, key)
 	} else {
 		objs[key] = obj

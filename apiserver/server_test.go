@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 func TestCreateSetsServerFields(t *testing.T) {
@@ -15,7 +16,7 @@ func TestCreateSetsServerFields(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
 		in := apiservertest.NewWidget("", "a")
 		in.Status.Phase = "Ready" // create cannot set status
-		got, err := f.widgets.Create(f.ctx, in, apiserver.CreateOptions{})
+		got, err := f.widgets.Create(f.ctx, in, meta.CreateOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -27,11 +28,11 @@ func TestCreateSetsServerFields(t *testing.T) {
 		if in.ResourceVersion != "" || in.Namespace != "" {
 			t.Errorf("Create modified its argument: %+v", in.ObjectMeta)
 		}
-		if _, err := f.widgets.Create(f.ctx, in, apiserver.CreateOptions{}); !apiserver.IsAlreadyExists(err) ||
+		if _, err := f.widgets.Create(f.ctx, in, meta.CreateOptions{}); !meta.IsAlreadyExists(err) ||
 			err.Error() != `widgets.test.kitchensync.io "a" already exists` {
 			t.Errorf("second create: %v", err)
 		}
-		if got, _ := f.widgets.Get(f.ctx, "a", apiserver.GetOptions{}); got.UID != m.UID {
+		if got, _ := f.widgets.Get(f.ctx, "a", meta.GetOptions{}); got.UID != m.UID {
 			t.Errorf("Get uid = %q, want %q", got.UID, m.UID)
 		}
 	})
@@ -44,7 +45,7 @@ func TestCreateGenerateName(t *testing.T) {
 		for range 5 {
 			w := apiservertest.NewWidget("ns", "")
 			w.GenerateName = "w-"
-			got, err := f.widgets.Create(f.ctx, w, apiserver.CreateOptions{})
+			got, err := f.widgets.Create(f.ctx, w, meta.CreateOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,14 +61,14 @@ func TestGetReturnsCopies(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
 		f.create(t, "a", "red", map[string]string{"k": "v"})
-		got, _ := f.widgets.Get(f.ctx, "a", apiserver.GetOptions{})
+		got, _ := f.widgets.Get(f.ctx, "a", meta.GetOptions{})
 		got.Labels["k"] = "mutated"
 		got.Spec.Color = "mutated"
-		again, _ := f.widgets.Get(f.ctx, "a", apiserver.GetOptions{})
+		again, _ := f.widgets.Get(f.ctx, "a", meta.GetOptions{})
 		if again.Labels["k"] != "v" || again.Spec.Color != "red" {
 			t.Errorf("the server's object changed through a returned copy: %+v", again)
 		}
-		if _, err := f.widgets.Get(f.ctx, "zz", apiserver.GetOptions{}); !apiserver.IsNotFound(err) ||
+		if _, err := f.widgets.Get(f.ctx, "zz", meta.GetOptions{}); !meta.IsNotFound(err) ||
 			err.Error() != `widgets.test.kitchensync.io "zz" not found` {
 			t.Errorf("Get(missing) = %v", err)
 		}
@@ -82,9 +83,9 @@ func TestUpdateStaleRVIsConflict(t *testing.T) {
 		a.Spec.Size = 1
 		f.update(t, a)
 		stale.Spec.Size = 2
-		_, err := f.widgets.Update(f.ctx, stale, apiserver.UpdateOptions{})
+		_, err := f.widgets.Update(f.ctx, stale, meta.UpdateOptions{})
 		const want = `Operation cannot be fulfilled on widgets.test.kitchensync.io "a": the object has been modified; please apply your changes to the latest version and try again`
-		if !apiserver.IsConflict(err) || err.Error() != want {
+		if !meta.IsConflict(err) || err.Error() != want {
 			t.Errorf("err = %v, want %s", err, want)
 		}
 	})
@@ -95,9 +96,9 @@ func TestUpdateWithoutRVIsInvalid(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
 		a := f.create(t, "a", "red", nil)
 		a.ResourceVersion = ""
-		_, err := f.widgets.Update(f.ctx, a, apiserver.UpdateOptions{})
+		_, err := f.widgets.Update(f.ctx, a, meta.UpdateOptions{})
 		const want = `widgets.test.kitchensync.io "a" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update`
-		if !apiserver.IsInvalid(err) || err.Error() != want {
+		if !meta.IsInvalid(err) || err.Error() != want {
 			t.Errorf("err = %v, want %s", err, want)
 		}
 	})
@@ -107,7 +108,7 @@ func TestNoOpUpdateMakesNoEventAndKeepsRV(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
 		a := f.create(t, "a", "red", nil)
-		w := f.watch(t, apiserver.ListOptions{ResourceVersion: "2"})
+		w := f.watch(t, meta.ListOptions{ResourceVersion: "2"})
 		got := f.update(t, a)
 		if got.ResourceVersion != "2" || f.srv.ResourceVersion() != "2" {
 			t.Errorf("no-op update: rv %s, server rv %s, want 2", got.ResourceVersion, f.srv.ResourceVersion())
@@ -140,9 +141,9 @@ func TestGenerationBumpsOnlyOnSpecChanges(t *testing.T) {
 			st.mutate(a)
 			var err error
 			if st.status {
-				a, err = f.widgets.UpdateStatus(f.ctx, a, apiserver.UpdateOptions{})
+				a, err = f.widgets.UpdateStatus(f.ctx, a, meta.UpdateOptions{})
 			} else {
-				a, err = f.widgets.Update(f.ctx, a, apiserver.UpdateOptions{})
+				a, err = f.widgets.Update(f.ctx, a, meta.UpdateOptions{})
 			}
 			if err != nil {
 				t.Fatalf("%s: %v", st.name, err)
@@ -164,13 +165,13 @@ func TestGenerationInStoredJSONFollowsSpec(t *testing.T) {
 		for range 9 { // generation 10: one more digit
 			a.Spec.Size++
 			var err error
-			if a, err = f.widgets.Update(f.ctx, a, apiserver.UpdateOptions{}); err != nil {
+			if a, err = f.widgets.Update(f.ctx, a, meta.UpdateOptions{}); err != nil {
 				t.Fatal(err)
 			}
 		}
 		a.Labels = map[string]string{"x": "y"}
 		a.Spec.Tags = []string{} // encodes as no tags at all
-		b, err := f.widgets.Update(f.ctx, a, apiserver.UpdateOptions{})
+		b, err := f.widgets.Update(f.ctx, a, meta.UpdateOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,7 +182,7 @@ func TestGenerationInStoredJSONFollowsSpec(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		raw, err := got.GetJSON(f.ctx, "a", apiserver.GetOptions{})
+		raw, err := got.GetJSON(f.ctx, "a", meta.GetOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -200,7 +201,7 @@ func TestStatusSubresourceRules(t *testing.T) {
 		a.Status.Phase = "Ready"
 		a.Spec.Color = "blue"
 		a.Labels = map[string]string{"dropped": "yes"}
-		got, err := f.widgets.UpdateStatus(f.ctx, a, apiserver.UpdateOptions{})
+		got, err := f.widgets.UpdateStatus(f.ctx, a, meta.UpdateOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -217,16 +218,16 @@ func TestStatusSubresourceRules(t *testing.T) {
 		}
 		// UpdateStatus still checks the resourceVersion.
 		a.ResourceVersion = "2"
-		if _, err := f.widgets.UpdateStatus(f.ctx, a, apiserver.UpdateOptions{}); !apiserver.IsConflict(err) {
+		if _, err := f.widgets.UpdateStatus(f.ctx, a, meta.UpdateOptions{}); !meta.IsConflict(err) {
 			t.Errorf("stale UpdateStatus: %v", err)
 		}
 		// A kind without Status has no status subresource.
-		g, err := apiserver.NewClient[*apiservertest.Gadget](f.srv).Create(f.ctx, apiservertest.NewGadget("g"), apiserver.CreateOptions{})
+		g, err := apiserver.NewClient[*apiservertest.Gadget](f.srv).Create(f.ctx, apiservertest.NewGadget("g"), meta.CreateOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = apiserver.NewClient[*apiservertest.Gadget](f.srv).UpdateStatus(f.ctx, g, apiserver.UpdateOptions{})
-		if !apiserver.IsNotFound(err) || err.Error() != "the server could not find the requested resource" {
+		_, err = apiserver.NewClient[*apiservertest.Gadget](f.srv).UpdateStatus(f.ctx, g, meta.UpdateOptions{})
+		if !meta.IsNotFound(err) || err.Error() != "the server could not find the requested resource" {
 			t.Errorf("UpdateStatus on a kind without status: %v", err)
 		}
 	})
@@ -237,17 +238,17 @@ func TestFinalizerFlow(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
 		w := apiservertest.NewWidget("ns", "a")
 		w.Finalizers = []string{"example.com/one", "example.com/two"}
-		if _, err := f.widgets.Create(f.ctx, w, apiserver.CreateOptions{}); err != nil {
+		if _, err := f.widgets.Create(f.ctx, w, meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		watch := f.watch(t, apiserver.ListOptions{ResourceVersion: "2"})
-		if err := f.widgets.Delete(f.ctx, "a", apiserver.DeleteOptions{}); err != nil { // rv 3
+		watch := f.watch(t, meta.ListOptions{ResourceVersion: "2"})
+		if err := f.widgets.Delete(f.ctx, "a", meta.DeleteOptions{}); err != nil { // rv 3
 			t.Fatal(err)
 		}
-		if err := f.widgets.Delete(f.ctx, "a", apiserver.DeleteOptions{}); err != nil { // no-op
+		if err := f.widgets.Delete(f.ctx, "a", meta.DeleteOptions{}); err != nil { // no-op
 			t.Fatalf("second delete: %v", err)
 		}
-		got, _ := f.widgets.Get(f.ctx, "a", apiserver.GetOptions{})
+		got, _ := f.widgets.Get(f.ctx, "a", meta.GetOptions{})
 		if got.DeletionTimestamp == nil {
 			t.Fatal("deletionTimestamp not set")
 		}
@@ -257,9 +258,9 @@ func TestFinalizerFlow(t *testing.T) {
 		// No new finalizers once deleting.
 		add := got.DeepCopyObject().(*apiservertest.Widget)
 		add.Finalizers = append(add.Finalizers, "example.com/three")
-		_, err := f.widgets.Update(f.ctx, add, apiserver.UpdateOptions{})
+		_, err := f.widgets.Update(f.ctx, add, meta.UpdateOptions{})
 		const want = `Widget.test.kitchensync.io "a" is invalid: metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ["example.com/three"]`
-		if !apiserver.IsInvalid(err) || err.Error() != want {
+		if !meta.IsInvalid(err) || err.Error() != want {
 			t.Errorf("adding a finalizer: %v\nwant %s", err, want)
 		}
 		got.Finalizers = got.Finalizers[1:]
@@ -271,7 +272,7 @@ func TestFinalizerFlow(t *testing.T) {
 		if final.ResourceVersion != "4" || final.DeletionTimestamp == nil || len(final.Finalizers) != 0 {
 			t.Errorf("final state %+v", final.ObjectMeta)
 		}
-		if _, err := f.widgets.Get(f.ctx, "a", apiserver.GetOptions{}); !apiserver.IsNotFound(err) {
+		if _, err := f.widgets.Get(f.ctx, "a", meta.GetOptions{}); !meta.IsNotFound(err) {
 			t.Errorf("Get after the last finalizer: %v", err)
 		}
 		diffEvents(t, watch, []string{"MODIFIED ns/a rv=3", "MODIFIED ns/a rv=4", "DELETED ns/a rv=5"})
@@ -288,14 +289,14 @@ func TestLastFinalizerEvent(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
 		w := apiservertest.NewWidget("ns", "a")
 		w.Finalizers = []string{"example.com/hold"}
-		if _, err := f.widgets.Create(f.ctx, w, apiserver.CreateOptions{}); err != nil { // rv 2
+		if _, err := f.widgets.Create(f.ctx, w, meta.CreateOptions{}); err != nil { // rv 2
 			t.Fatal(err)
 		}
-		if err := f.widgets.Delete(f.ctx, "a", apiserver.DeleteOptions{}); err != nil { // rv 3
+		if err := f.widgets.Delete(f.ctx, "a", meta.DeleteOptions{}); err != nil { // rv 3
 			t.Fatal(err)
 		}
-		watch := f.watch(t, apiserver.ListOptions{ResourceVersion: "3"})
-		got, _ := f.widgets.Get(f.ctx, "a", apiserver.GetOptions{})
+		watch := f.watch(t, meta.ListOptions{ResourceVersion: "3"})
+		got, _ := f.widgets.Get(f.ctx, "a", meta.GetOptions{})
 		got.Finalizers = nil
 		got.Spec.Size = 7
 		answer := f.update(t, got) // rv 4: deletes
@@ -313,7 +314,7 @@ func TestLastFinalizerEvent(t *testing.T) {
 		ev := <-watch.ResultChan()
 		last := ev.Object.(*apiservertest.Widget)
 		want = state{RV: "4", Finalizers: []string{"example.com/hold"}, Generation: 2}
-		if diff := cmp.Diff(want, state{last.ResourceVersion, last.Finalizers, last.Generation, last.Spec.Size}); ev.Type != apiserver.EventDeleted || diff != "" {
+		if diff := cmp.Diff(want, state{last.ResourceVersion, last.Finalizers, last.Generation, last.Spec.Size}); ev.Type != meta.EventDeleted || diff != "" {
 			t.Errorf("%s event (-want +got):\n%s", ev.Type, diff)
 		}
 	})
@@ -325,25 +326,25 @@ func TestDeletePreconditions(t *testing.T) {
 		a := f.create(t, "a", "red", nil)
 		tests := []struct {
 			name string
-			pre  apiserver.Preconditions
+			pre  meta.Preconditions
 			want string
 		}{
-			{"uid", apiserver.Preconditions{UID: ptr("other")},
+			{"uid", meta.Preconditions{UID: ptr("other")},
 				`Operation cannot be fulfilled on Widget.test.kitchensync.io "a": the UID in the precondition (other) does not match the UID in record (` + a.UID + `). The object might have been deleted and then recreated`},
-			{"rv", apiserver.Preconditions{ResourceVersion: ptr("7")},
+			{"rv", meta.Preconditions{ResourceVersion: ptr("7")},
 				`Operation cannot be fulfilled on Widget.test.kitchensync.io "a": the ResourceVersion in the precondition (7) does not match the ResourceVersion in record (2). The object might have been modified`},
 		}
 		for _, tt := range tests {
-			err := f.widgets.Delete(f.ctx, "a", apiserver.DeleteOptions{Preconditions: &tt.pre})
-			if !apiserver.IsConflict(err) || err.Error() != tt.want {
+			err := f.widgets.Delete(f.ctx, "a", meta.DeleteOptions{Preconditions: &tt.pre})
+			if !meta.IsConflict(err) || err.Error() != tt.want {
 				t.Errorf("%s: err = %v, want %s", tt.name, err, tt.want)
 			}
 		}
-		ok := apiserver.Preconditions{UID: &a.UID, ResourceVersion: &a.ResourceVersion}
-		if err := f.widgets.Delete(f.ctx, "a", apiserver.DeleteOptions{Preconditions: &ok}); err != nil {
+		ok := meta.Preconditions{UID: &a.UID, ResourceVersion: &a.ResourceVersion}
+		if err := f.widgets.Delete(f.ctx, "a", meta.DeleteOptions{Preconditions: &ok}); err != nil {
 			t.Errorf("delete with matching preconditions: %v", err)
 		}
-		if err := f.widgets.Delete(f.ctx, "a", apiserver.DeleteOptions{}); !apiserver.IsNotFound(err) {
+		if err := f.widgets.Delete(f.ctx, "a", meta.DeleteOptions{}); !meta.IsNotFound(err) {
 			t.Errorf("delete of a missing object: %v", err)
 		}
 	})
@@ -354,12 +355,12 @@ func TestMergePatch(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
 		w := apiservertest.NewWidget("ns", "a")
 		w.Spec = apiservertest.WidgetSpec{Color: "red", Size: 1, Tags: []string{"x"}}
-		if _, err := f.widgets.Create(f.ctx, w, apiserver.CreateOptions{}); err != nil {
+		if _, err := f.widgets.Create(f.ctx, w, meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		got, err := f.widgets.Patch(f.ctx, "a", apiserver.MergePatchType,
+		got, err := f.widgets.Patch(f.ctx, "a", meta.MergePatchType,
 			[]byte(`{"spec":{"size":null,"tags":["y","z"]},"status":{"phase":"ignored"},"metadata":{"labels":{"k":"v"}}}`),
-			apiserver.PatchOptions{})
+			meta.PatchOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -368,11 +369,11 @@ func TestMergePatch(t *testing.T) {
 			t.Errorf("patched: spec diff %s status %+v labels %v gen %d", diff, got.Status, got.Labels, got.Generation)
 		}
 		// A resourceVersion in the patch is a precondition.
-		_, err = f.widgets.Patch(f.ctx, "a", apiserver.MergePatchType, []byte(`{"metadata":{"resourceVersion":"2"},"spec":{"size":5}}`), apiserver.PatchOptions{})
-		if !apiserver.IsConflict(err) {
+		_, err = f.widgets.Patch(f.ctx, "a", meta.MergePatchType, []byte(`{"metadata":{"resourceVersion":"2"},"spec":{"size":5}}`), meta.PatchOptions{})
+		if !meta.IsConflict(err) {
 			t.Errorf("patch with stale rv: %v", err)
 		}
-		if _, err := f.widgets.Patch(f.ctx, "zz", apiserver.MergePatchType, []byte(`{}`), apiserver.PatchOptions{}); !apiserver.IsNotFound(err) {
+		if _, err := f.widgets.Patch(f.ctx, "zz", meta.MergePatchType, []byte(`{}`), meta.PatchOptions{}); !meta.IsNotFound(err) {
 			t.Errorf("patch of a missing object: %v", err)
 		}
 	})
@@ -381,20 +382,20 @@ func TestMergePatch(t *testing.T) {
 func TestDryRunStoresNothing(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
-		if _, err := f.widgets.Create(f.ctx, apiservertest.NewWidget("ns", "dry"), apiserver.CreateOptions{DryRun: true}); err != nil {
+		if _, err := f.widgets.Create(f.ctx, apiservertest.NewWidget("ns", "dry"), meta.CreateOptions{DryRun: true}); err != nil {
 			t.Fatal(err)
 		}
 		a := f.create(t, "a", "red", nil)
 		a.Spec.Size = 9
-		if _, err := f.widgets.Update(f.ctx, a, apiserver.UpdateOptions{DryRun: true}); err != nil {
+		if _, err := f.widgets.Update(f.ctx, a, meta.UpdateOptions{DryRun: true}); err != nil {
 			t.Fatal(err)
 		}
-		if err := f.widgets.Delete(f.ctx, "a", apiserver.DeleteOptions{DryRun: true}); err != nil {
+		if err := f.widgets.Delete(f.ctx, "a", meta.DeleteOptions{DryRun: true}); err != nil {
 			t.Fatal(err)
 		}
-		items, meta, _ := f.widgets.List(f.ctx, apiserver.ListOptions{})
-		if len(items) != 1 || items[0].Spec.Size != 0 || meta.ResourceVersion != "2" {
-			t.Errorf("after dry runs: %d items, size %d, rv %s", len(items), items[0].Spec.Size, meta.ResourceVersion)
+		items, om, _ := f.widgets.List(f.ctx, meta.ListOptions{})
+		if len(items) != 1 || items[0].Spec.Size != 0 || om.ResourceVersion != "2" {
+			t.Errorf("after dry runs: %d items, size %d, rv %s", len(items), items[0].Spec.Size, om.ResourceVersion)
 		}
 	})
 }

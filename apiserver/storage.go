@@ -3,6 +3,7 @@ package apiserver
 import (
 	"cmp"
 	"encoding/json"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"reflect"
 	"slices"
 	"strconv"
@@ -15,7 +16,7 @@ import (
 // writers build a new entry for every change. That is what lets the server hold its lock only
 // for map and ring updates, never for deep copies or JSON encoding.
 type entry struct {
-	obj Object
+	obj meta.Object
 	// content is the object's JSON with metadata.resourceVersion cleared:
 	// two states with equal content are the same state, which is how a
 	// no-op update is recognised (as the real server compares the bytes it
@@ -34,7 +35,7 @@ type entry struct {
 
 // stored is one stored object with the resource and key it is kept under.
 type stored struct {
-	gr  GroupResource
+	gr  meta.GroupResource
 	key string
 	e   *entry
 }
@@ -70,8 +71,8 @@ func objectKey(namespace, name string) string {
 // (nil for a creation). Watchers need prev to tell whether an object
 // entered or left their selector.
 type event struct {
-	typ  EventType
-	gr   GroupResource
+	typ  meta.EventType
+	gr   meta.GroupResource
 	key  string
 	ns   string
 	obj  *entry
@@ -176,7 +177,7 @@ type kindFields struct {
 var kindFieldsCache sync.Map // reflect.Type -> kindFields
 
 // fieldsOf returns the Spec and Status field indexes of obj's struct type.
-func fieldsOf(obj Object) kindFields {
+func fieldsOf(obj meta.Object) kindFields {
 	t := reflect.TypeOf(obj)
 	if kf, ok := kindFieldsCache.Load(t); ok {
 		return kf.(kindFields)
@@ -198,12 +199,12 @@ func fieldsOf(obj Object) kindFields {
 // copyField sets field i of dst's struct to the value it has in src. The
 // value is shared, not copied: only ever used with src an immutable entry
 // and dst a new state about to be committed.
-func copyField(dst, src Object, i int) {
+func copyField(dst, src meta.Object, i int) {
 	reflect.ValueOf(dst).Elem().Field(i).Set(reflect.ValueOf(src).Elem().Field(i))
 }
 
 // clearField sets field i of obj's struct to its zero value.
-func clearField(obj Object, i int) {
+func clearField(obj meta.Object, i int) {
 	f := reflect.ValueOf(obj).Elem().Field(i)
 	f.Set(reflect.Zero(f.Type()))
 }
@@ -212,7 +213,7 @@ func clearField(obj Object, i int) {
 // a kind without one, everything but metadata and status (as Kubernetes
 // bumps the generation of such custom resources on any non-metadata
 // change).
-func specJSON(obj Object, kf kindFields) ([]byte, error) {
+func specJSON(obj meta.Object, kf kindFields) ([]byte, error) {
 	if kf.spec >= 0 {
 		return json.Marshal(reflect.ValueOf(obj).Elem().Field(kf.spec).Interface())
 	}
@@ -232,7 +233,7 @@ func specJSON(obj Object, kf kindFields) ([]byte, error) {
 
 // contentJSON encodes obj with its resourceVersion cleared (and restored).
 // obj must not be shared yet.
-func contentJSON(obj Object) ([]byte, error) {
+func contentJSON(obj meta.Object) ([]byte, error) {
 	m := obj.GetObjectMeta()
 	rv := m.ResourceVersion
 	m.ResourceVersion = ""

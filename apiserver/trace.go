@@ -3,6 +3,7 @@ package apiserver
 import (
 	"reflect"
 
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/trace"
 )
 
@@ -21,9 +22,9 @@ func (s *Server) traceCommitLocked(ch change, key string, prev *entry) {
 		ResourceVersion: obj.obj.GetObjectMeta().ResourceVersion, // set by commitLocked
 	}
 	switch typ {
-	case EventAdded:
+	case meta.EventAdded:
 		r.Action = trace.Created
-	case EventDeleted:
+	case meta.EventDeleted:
 		r.Action = trace.Deleted
 		r.Detail = ch.by
 	default:
@@ -38,7 +39,7 @@ func (s *Server) traceCommitLocked(ch change, key string, prev *entry) {
 // finalizers remain), "spec" (the generation moved), "metadata" (labels,
 // finalizers, owners...) or "status" (nothing else: only the status
 // subresource writes leave metadata as it was).
-func whatChanged(prev, next Object) string {
+func whatChanged(prev, next meta.Object) string {
 	pm, nm := *prev.GetObjectMeta(), *next.GetObjectMeta()
 	switch {
 	case pm.DeletionTimestamp == nil && nm.DeletionTimestamp != nil:

@@ -6,6 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/trace"
 )
 
@@ -20,25 +21,25 @@ func TestTraceRecordsEveryCommittedWrite(t *testing.T) {
 	w = f.update(t, w)
 	f.update(t, w.DeepCopyObject().(*apiservertest.Widget)) // a no-op: no record
 	w.Status.Phase = "Painted"
-	w, err := f.widgets.UpdateStatus(f.ctx, w, apiserver.UpdateOptions{})
+	w, err := f.widgets.UpdateStatus(f.ctx, w, meta.UpdateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.widgets.Create(f.ctx, apiservertest.NewWidget("ns", "a"), apiserver.CreateOptions{}); !apiserver.IsAlreadyExists(err) {
+	if _, err := f.widgets.Create(f.ctx, apiservertest.NewWidget("ns", "a"), meta.CreateOptions{}); !meta.IsAlreadyExists(err) {
 		t.Fatalf("second Create: %v, want AlreadyExists", err) // a failed write: no record
 	}
 	w.Finalizers = []string{"example.com/paint"}
 	f.update(t, w)
-	if err := f.widgets.Delete(f.ctx, "a", apiserver.DeleteOptions{}); err != nil {
+	if err := f.widgets.Delete(f.ctx, "a", meta.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	w, err = f.widgets.Get(f.ctx, "a", apiserver.GetOptions{})
+	w, err = f.widgets.Get(f.ctx, "a", meta.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	w.Finalizers = nil
 	f.update(t, w)
-	f.watch(t, apiserver.ListOptions{})
+	f.watch(t, meta.ListOptions{})
 	f.srv.CloseWatches()
 	f.srv.CompactHistory()
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"maps"
 	"slices"
 )
@@ -24,11 +25,11 @@ import (
 // resourceVersion it had, as kube-apiserver answers.
 //
 // An update without resourceVersion is unconditional (it replaces what
-// is stored) for kinds with [KindInfo.AllowUnconditionalUpdate], such as
+// is stored) for kinds with [meta.KindInfo.AllowUnconditionalUpdate], such as
 // Namespace and Event; for the others, custom resources among them, it is
 // 422 Invalid.
 //
-// For a kind with [KindInfo.AllowCreateOnUpdate] (Event, Lease), an
+// For a kind with [meta.KindInfo.AllowCreateOnUpdate] (Event, Lease), an
 // update of an object that does not exist creates it, as Create would
 // (its resourceVersion ignored); see [ResourceClient.UpdateObject] to
 // tell the two apart. For the others it is 404 NotFound.
@@ -38,7 +39,7 @@ import (
 // resourceVersion (see above), a changed namespace, bad labels or
 // annotations, or new finalizers while deleting; 400 and 413 as for
 // Create.
-func (c *ResourceClient) Update(ctx context.Context, obj Object, opts UpdateOptions) (Object, error) {
+func (c *ResourceClient) Update(ctx context.Context, obj meta.Object, opts meta.UpdateOptions) (meta.Object, error) {
 	return c.update(ctx, obj, opts, false)
 }
 
@@ -48,18 +49,18 @@ func (c *ResourceClient) Update(ctx context.Context, obj Object, opts UpdateOpti
 // metadata, labels included, from obj; only spec stays as stored.) The
 // resourceVersion rules are those of Update. A kind without a Status field
 // has no status subresource: 404 NotFound.
-func (c *ResourceClient) UpdateStatus(ctx context.Context, obj Object, opts UpdateOptions) (Object, error) {
+func (c *ResourceClient) UpdateStatus(ctx context.Context, obj meta.Object, opts meta.UpdateOptions) (meta.Object, error) {
 	return c.update(ctx, obj, opts, true)
 }
 
-func (c *ResourceClient) update(ctx context.Context, obj Object, opts UpdateOptions, status bool) (Object, error) {
+func (c *ResourceClient) update(ctx context.Context, obj meta.Object, opts meta.UpdateOptions, status bool) (meta.Object, error) {
 	out, _, err := c.updateObject(ctx, obj, opts, status)
 	return out, err
 }
 
 // updateObject is Update or UpdateStatus; it reports whether the object
-// was created (see [KindInfo.AllowCreateOnUpdate]).
-func (c *ResourceClient) updateObject(ctx context.Context, obj Object, opts UpdateOptions, status bool) (Object, bool, error) {
+// was created (see [meta.KindInfo.AllowCreateOnUpdate]).
+func (c *ResourceClient) updateObject(ctx context.Context, obj meta.Object, opts meta.UpdateOptions, status bool) (meta.Object, bool, error) {
 	info, err := c.begin(ctx, VerbUpdate)
 	if err != nil {
 		return nil, false, err
@@ -68,11 +69,11 @@ func (c *ResourceClient) updateObject(ctx context.Context, obj Object, opts Upda
 		return nil, false, err
 	}
 	if status && fieldsOf(obj).status < 0 {
-		return nil, false, errUnknownResource(GroupResource{Group: info.Group, Resource: info.Resource + "/status"})
+		return nil, false, errUnknownResource(meta.GroupResource{Group: info.Group, Resource: info.Resource + "/status"})
 	}
 	m := obj.GetObjectMeta()
 	if m.Name == "" {
-		var errs FieldErrors
+		var errs meta.FieldErrors
 		errs.Required("metadata.name", "name is required for an update")
 		return nil, false, errs.ToError(info.GroupKind(), "")
 	}
@@ -98,10 +99,10 @@ func (c *ResourceClient) updateObject(ctx context.Context, obj Object, opts Upda
 // prepareUpdate decides what replacing old by next means, applying the
 // rules described on Update and UpdateStatus, and track's for
 // metadata.managedFields. It owns next.
-func (s *Server) prepareUpdate(info KindInfo, old *entry, next Object, status, dryRun bool, track fieldTracker) (change, error) {
+func (s *Server) prepareUpdate(info meta.KindInfo, old *entry, next meta.Object, status, dryRun bool, track fieldTracker) (change, error) {
 	nm := next.GetObjectMeta()
 	if old == nil {
-		return change{}, NewNotFound(info.GroupResource(), nm.Name)
+		return change{}, meta.NewNotFound(info.GroupResource(), nm.Name)
 	}
 	om := old.obj.GetObjectMeta()
 	if err := checkUpdate(info, om, nm); err != nil {
@@ -120,7 +121,7 @@ func (s *Server) prepareUpdate(info KindInfo, old *entry, next Object, status, d
 	if err := track(info, old.obj, next, status); err != nil {
 		return change{}, err
 	}
-	info.setTypeMeta(next.GetTypeMeta())
+	info.SetTypeMeta(next.GetTypeMeta())
 	e, err := s.encodeUpdate(info, old, next, status, kf)
 	if err != nil {
 		return change{}, err
@@ -137,13 +138,13 @@ func (s *Server) prepareUpdate(info KindInfo, old *entry, next Object, status, d
 	case dryRun:
 		return change{obj: e}, nil
 	}
-	return change{typ: EventModified, obj: e}, nil
+	return change{typ: meta.EventModified, obj: e}, nil
 }
 
 // encodeUpdate encodes next, the new state of old, once: its generation
 // follows its spec (see nextGeneration) unless status is being written or
 // the kind keeps no generation; then it is validated.
-func (s *Server) encodeUpdate(info KindInfo, old *entry, next Object, status bool, kf kindFields) (*entry, error) {
+func (s *Server) encodeUpdate(info meta.KindInfo, old *entry, next meta.Object, status bool, kf kindFields) (*entry, error) {
 	content, err := encodeContent(next)
 	if err != nil {
 		return nil, err
@@ -154,7 +155,7 @@ func (s *Server) encodeUpdate(info KindInfo, old *entry, next Object, status boo
 	} else if content, spec, err = nextGeneration(old, next, content, kf); err != nil {
 		return nil, err
 	}
-	if err := info.validate(next); err != nil {
+	if err := info.ValidateObject(next); err != nil {
 		return nil, err
 	}
 	return s.entryOf(next, content, spec)
@@ -169,14 +170,14 @@ func (s *Server) encodeUpdate(info KindInfo, old *entry, next Object, status boo
 func deleteDuringUpdate(old, next *entry) change {
 	next.obj.GetObjectMeta().ResourceVersion = old.obj.GetObjectMeta().ResourceVersion
 	last := &entry{obj: old.obj.DeepCopyObject(), content: old.content, spec: old.spec}
-	return change{typ: EventDeleted, obj: last, reply: next}
+	return change{typ: meta.EventDeleted, obj: last, reply: next}
 }
 
 // checkUpdate checks the uid and resourceVersion an update carries
 // against the stored metadata om, in kube-apiserver's order: a uid is a
 // precondition, checked first; then an update without resourceVersion is
 // unconditional if the kind allows it, and invalid if not.
-func checkUpdate(info KindInfo, om, nm *ObjectMeta) error {
+func checkUpdate(info meta.KindInfo, om, nm *meta.ObjectMeta) error {
 	switch {
 	case nm.UID != "" && nm.UID != om.UID:
 		return errUIDPrecondition(info, om, nm.UID)
@@ -185,9 +186,9 @@ func checkUpdate(info KindInfo, om, nm *ObjectMeta) error {
 	case nm.ResourceVersion == "":
 		// Worded as kube-apiserver's storage words it: the resource
 		// (not the kind) in the message and details, the value as 0.
-		var errs FieldErrors
+		var errs meta.FieldErrors
 		errs.Invalid("metadata.resourceVersion", 0, "must be specified for an update")
-		return errs.ToError(GroupKind{Group: info.Group, Kind: info.Resource}, nm.Name)
+		return errs.ToError(meta.GroupKind{Group: info.Group, Kind: info.Resource}, nm.Name)
 	case nm.ResourceVersion != om.ResourceVersion:
 		return errConflict(info, nm.Name)
 	}
@@ -200,7 +201,7 @@ func checkUpdate(info KindInfo, om, nm *ObjectMeta) error {
 // to an object being deleted. With status set (a namespace's status
 // update, which Kubernetes' namespaceStatusStrategy does not reset to the
 // stored metadata), spec comes from old instead of status.
-func (s *Server) prepareSpecUpdate(info KindInfo, old *entry, next Object, kf kindFields, status bool) error {
+func (s *Server) prepareSpecUpdate(info meta.KindInfo, old *entry, next meta.Object, kf kindFields, status bool) error {
 	nm, om := next.GetObjectMeta(), old.obj.GetObjectMeta()
 	switch {
 	case status && kf.spec >= 0:
@@ -213,17 +214,17 @@ func (s *Server) prepareSpecUpdate(info KindInfo, old *entry, next Object, kf ki
 	nm.DeletionTimestamp, nm.DeletionGracePeriodSeconds = om.DeletionTimestamp, om.DeletionGracePeriodSeconds
 	nm.Generation = om.Generation
 	prepareNamespaceUpdate(old.obj, next)
-	var errs FieldErrors
+	var errs meta.FieldErrors
 	// Labels and annotations the update leaves as stored were checked
 	// when they were written: only changed ones are checked again.
 	if !maps.Equal(nm.Labels, om.Labels) {
-		errs = append(errs, ValidateLabels("metadata.labels", nm.Labels)...)
+		errs = append(errs, meta.ValidateLabels("metadata.labels", nm.Labels)...)
 	}
 	if !maps.Equal(nm.Annotations, om.Annotations) {
-		errs = append(errs, ValidateAnnotations("metadata.annotations", nm.Annotations)...)
+		errs = append(errs, meta.ValidateAnnotations("metadata.annotations", nm.Annotations)...)
 	}
-	errs = append(errs, ValidateOwnerReferences("metadata.ownerReferences", nm.OwnerReferences)...)
-	errs = append(errs, ValidateFinalizers("metadata.finalizers", nm.Finalizers)...)
+	errs = append(errs, meta.ValidateOwnerReferences("metadata.ownerReferences", nm.OwnerReferences)...)
+	errs = append(errs, meta.ValidateFinalizers("metadata.finalizers", nm.Finalizers)...)
 	if om.DeletionTimestamp != nil {
 		var added []string
 		for _, f := range nm.Finalizers {

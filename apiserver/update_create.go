@@ -1,12 +1,15 @@
 package apiserver
 
-import "context"
+import (
+	"context"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
+)
 
 // UpdateObject is [ResourceClient.Update], and also reports whether the
-// update created the object: for a kind with [KindInfo.AllowCreateOnUpdate],
+// update created the object: for a kind with [meta.KindInfo.AllowCreateOnUpdate],
 // an update of an object that does not exist creates it, and the HTTP
 // front answers 201 Created instead of 200 OK, as kube-apiserver does.
-func (c *ResourceClient) UpdateObject(ctx context.Context, obj Object, opts UpdateOptions) (Object, bool, error) {
+func (c *ResourceClient) UpdateObject(ctx context.Context, obj meta.Object, opts meta.UpdateOptions) (meta.Object, bool, error) {
 	return c.updateObject(ctx, obj, opts, false)
 }
 
@@ -16,16 +19,16 @@ func (c *ResourceClient) UpdateObject(ctx context.Context, obj Object, opts Upda
 // precondition no missing object meets (409 Conflict); the namespace is
 // admitted as for a create; its resourceVersion is ignored; then next is
 // prepared and validated as Create prepares a new object. It owns next.
-func (s *Server) prepareCreateOnUpdate(info KindInfo, next Object, opts UpdateOptions) (change, error) {
+func (s *Server) prepareCreateOnUpdate(info meta.KindInfo, next meta.Object, opts meta.UpdateOptions) (change, error) {
 	m := next.GetObjectMeta()
 	if m.UID != "" {
-		return change{}, errUIDPrecondition(info, &ObjectMeta{Name: m.Name, Namespace: m.Namespace}, m.UID)
+		return change{}, errUIDPrecondition(info, &meta.ObjectMeta{Name: m.Name, Namespace: m.Namespace}, m.UID)
 	}
 	if err := s.checkNamespace(info, m); err != nil {
 		return change{}, err
 	}
 	m.ResourceVersion = ""
-	info.setTypeMeta(next.GetTypeMeta())
+	info.SetTypeMeta(next.GetTypeMeta())
 	if err := trackCreate(info, next, opts.FieldManager); err != nil {
 		return change{}, err
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"hash/crc32"
 	"io"
 )
@@ -34,7 +35,7 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // record is one committed write, or a snapshot's header.
 type record struct {
 	RV         int64           `json:"rv"`
-	Type       EventType       `json:"type"`
+	Type       meta.EventType  `json:"type"`
 	APIVersion string          `json:"apiVersion,omitempty"`
 	Kind       string          `json:"kind,omitempty"`
 	Resource   string          `json:"resource,omitempty"`

@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"strings"
 	"time"
 )
@@ -36,13 +37,13 @@ const watchOutBuffer = 128
 // and its client re-watches from the last resourceVersion it saw.
 type watcher struct {
 	srv  *Server
-	gr   GroupResource
-	info KindInfo
+	gr   meta.GroupResource
+	info meta.KindInfo
 	ns   string // "" watches all namespaces
 	sel  selectors
 	all  bool // sel is empty: every object matches
 
-	out       chan Event
+	out       chan meta.Event
 	bookmarks bool
 
 	// Guarded by srv.fanMu (and set before the watcher is registered);
@@ -59,10 +60,10 @@ type watcher struct {
 	startRV  int64         // bookmarks only once the server is past it
 }
 
-// ResultChan returns the channel of events; see [WatchInterface].
-func (w *watcher) ResultChan() <-chan Event { return w.out }
+// ResultChan returns the channel of events; see [meta.WatchInterface].
+func (w *watcher) ResultChan() <-chan meta.Event { return w.out }
 
-// Stop ends the watch; see [WatchInterface].
+// Stop ends the watch; see [meta.WatchInterface].
 func (w *watcher) Stop() {
 	s := w.srv
 	s.fanMu.Lock()
@@ -113,41 +114,41 @@ func (w *watcher) behind(sentRV, last int64) bool {
 // the selection are not sent at all. The objects are the committed ones,
 // shared by every watcher; only the DELETED of an object leaving the
 // selection is a copy, made for its new resourceVersion.
-func (w *watcher) translate(ev *event) (EventType, Object) {
+func (w *watcher) translate(ev *event) (meta.EventType, meta.Object) {
 	if w.all { // the same answers, without looking at the objects
 		switch {
-		case ev.typ == EventDeleted && ev.prev == nil:
+		case ev.typ == meta.EventDeleted && ev.prev == nil:
 			return "", nil
-		case ev.typ == EventDeleted:
-			return EventDeleted, ev.obj.obj
+		case ev.typ == meta.EventDeleted:
+			return meta.EventDeleted, ev.obj.obj
 		case ev.prev != nil:
-			return EventModified, ev.obj.obj
+			return meta.EventModified, ev.obj.obj
 		}
-		return EventAdded, ev.obj.obj
+		return meta.EventAdded, ev.obj.obj
 	}
 	was := ev.prev != nil && w.sel.matches(w.info, ev.prev.obj)
-	if ev.typ == EventDeleted {
+	if ev.typ == meta.EventDeleted {
 		if !was {
 			return "", nil
 		}
-		return EventDeleted, ev.obj.obj
+		return meta.EventDeleted, ev.obj.obj
 	}
 	is := w.sel.matches(w.info, ev.obj.obj)
 	switch {
 	case is && was:
-		return EventModified, ev.obj.obj
+		return meta.EventModified, ev.obj.obj
 	case is:
-		return EventAdded, ev.obj.obj
+		return meta.EventAdded, ev.obj.obj
 	case was:
 		obj := ev.prev.obj.DeepCopyObject()
 		obj.GetObjectMeta().ResourceVersion = formatRV(ev.obj.rv)
-		return EventDeleted, obj
+		return meta.EventDeleted, obj
 	}
 	return "", nil
 }
 
 // compareKeys orders objects by namespace, then name, as lists are sorted.
-func compareKeys(a, b Object) int {
+func compareKeys(a, b meta.Object) int {
 	am, bm := a.GetObjectMeta(), b.GetObjectMeta()
 	if c := strings.Compare(am.Namespace, bm.Namespace); c != 0 {
 		return c
@@ -157,17 +158,17 @@ func compareKeys(a, b Object) int {
 
 // errorWatch is a finished watch holding a single ERROR event, as the
 // server answers a watch from a compacted resourceVersion.
-type errorWatch struct{ ch chan Event }
+type errorWatch struct{ ch chan meta.Event }
 
-func newErrorWatch(err *StatusError) *errorWatch {
-	ch := make(chan Event, 1)
-	ch <- Event{Type: EventError, Object: err.Status()}
+func newErrorWatch(err *meta.StatusError) *errorWatch {
+	ch := make(chan meta.Event, 1)
+	ch <- meta.Event{Type: meta.EventError, Object: err.Status()}
 	close(ch)
 	return &errorWatch{ch: ch}
 }
 
 // ResultChan returns the channel with the single ERROR event.
-func (w *errorWatch) ResultChan() <-chan Event { return w.ch }
+func (w *errorWatch) ResultChan() <-chan meta.Event { return w.ch }
 
 // Stop does nothing: the watch has already ended.
 func (w *errorWatch) Stop() {}

@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"context"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"time"
 )
 
@@ -84,7 +85,7 @@ func (w *watcher) sendBookmark() {
 	}
 	if last := s.hist.last; w.live && last > w.startRV {
 		select {
-		case w.out <- Event{Type: EventBookmark, Object: w.bookmarkObject(last, false)}:
+		case w.out <- meta.Event{Type: meta.EventBookmark, Object: w.bookmarkObject(last, false)}:
 			w.toldRV = last
 		default:
 		}
@@ -98,13 +99,13 @@ func (w *watcher) sendBookmark() {
 
 // bookmarkObject returns a new empty object of the watched kind carrying
 // only its type, resourceVersion rv and, at the end of the initial events
-// of a watch-list, the [InitialEventsEndAnnotation].
-func (w *watcher) bookmarkObject(rv int64, initialEnd bool) Object {
+// of a watch-list, the [meta.InitialEventsEndAnnotation].
+func (w *watcher) bookmarkObject(rv int64, initialEnd bool) meta.Object {
 	obj := w.info.New()
-	*obj.GetTypeMeta() = TypeMeta{APIVersion: w.info.GroupVersionKind().GroupVersion().String(), Kind: w.info.Kind}
+	*obj.GetTypeMeta() = meta.TypeMeta{APIVersion: w.info.GroupVersionKind().GroupVersion().String(), Kind: w.info.Kind}
 	obj.GetObjectMeta().ResourceVersion = formatRV(rv)
 	if initialEnd {
-		obj.GetObjectMeta().Annotations = map[string]string{InitialEventsEndAnnotation: "true"}
+		obj.GetObjectMeta().Annotations = map[string]string{meta.InitialEventsEndAnnotation: "true"}
 	}
 	return obj
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // Like the real server, a watch with bookmarks gets one every interval,
@@ -16,7 +17,7 @@ import (
 func TestWatchBookmarksOnATimer(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, apiserver.Options{BookmarkInterval: time.Minute})
-		w := f.watch(t, apiserver.ListOptions{ResourceVersion: "0", AllowWatchBookmarks: true, LabelSelector: "x=y"})
+		w := f.watch(t, meta.ListOptions{ResourceVersion: "0", AllowWatchBookmarks: true, LabelSelector: "x=y"})
 		f.create(t, "a", "red", nil) // filtered out: only a bookmark tells the watcher
 		time.Sleep(time.Minute - time.Nanosecond)
 		diffEvents(t, w, nil)
@@ -43,7 +44,7 @@ func TestWatchBookmarkBeforeTimeout(t *testing.T) {
 	} {
 		synctest.Test(t, func(t *testing.T) {
 			f := newFixture(t, apiserver.Options{})
-			w := f.watch(t, apiserver.ListOptions{AllowWatchBookmarks: true, TimeoutSeconds: ptr(int64(5)), LabelSelector: "x=y"})
+			w := f.watch(t, meta.ListOptions{AllowWatchBookmarks: true, TimeoutSeconds: ptr(int64(5)), LabelSelector: "x=y"})
 			if tt.write {
 				f.create(t, "a", "red", nil)
 			}
@@ -67,7 +68,7 @@ func TestWatchBookmarksUntilContextDeadline(t *testing.T) {
 		f.create(t, "b", "red", keep) // rv 2, the watch starts after it
 		ctx, cancel := context.WithTimeout(f.ctx, 150*time.Second)
 		defer cancel()
-		w, err := f.res.Watch(ctx, apiserver.ListOptions{AllowWatchBookmarks: true, LabelSelector: "keep=1"})
+		w, err := f.res.Watch(ctx, meta.ListOptions{AllowWatchBookmarks: true, LabelSelector: "keep=1"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,7 +91,7 @@ func TestWatchBookmarksUntilContextDeadline(t *testing.T) {
 // A watch of 2 seconds or less ends before its pre-timeout bookmark would
 // be due, and one without bookmarks never gets any.
 func TestWatchNoBookmarkWhenNotAskedOrTooShort(t *testing.T) {
-	for _, opts := range []apiserver.ListOptions{
+	for _, opts := range []meta.ListOptions{
 		{AllowWatchBookmarks: true, TimeoutSeconds: ptr(int64(1))},
 		{TimeoutSeconds: ptr(int64(5))},
 	} {
@@ -108,7 +109,7 @@ func TestWatchNoBookmarkWhenNotAskedOrTooShort(t *testing.T) {
 func TestWatchBookmarkNeverBelowStart(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
-		w := f.watch(t, apiserver.ListOptions{ResourceVersion: "3", AllowWatchBookmarks: true, TimeoutSeconds: ptr(int64(10))})
+		w := f.watch(t, meta.ListOptions{ResourceVersion: "3", AllowWatchBookmarks: true, TimeoutSeconds: ptr(int64(10))})
 		f.create(t, "a", "red", nil) // rv 2: before the start, not sent
 		time.Sleep(10 * time.Second)
 		diffEvents(t, w, []string{"CLOSED"})

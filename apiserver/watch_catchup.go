@@ -1,6 +1,9 @@
 package apiserver
 
-import "slices"
+import (
+	"github.com/kitchensync/kitchensync/apiserver/meta"
+	"slices"
+)
 
 // How much a catching-up watcher reads from the history per hold of the
 // server's lock: at most catchUpBatch events of its resource, scanning at
@@ -17,14 +20,14 @@ const (
 // is the watcher's done channel of this catch-up.
 func (w *watcher) catchUp(initial []*entry, endBookmark bool, startRV int64, done chan struct{}) {
 	told := int64(0)
-	send := func(typ EventType, obj Object) bool {
+	send := func(typ meta.EventType, obj meta.Object) bool {
 		select {
-		case w.out <- Event{Type: typ, Object: obj}: // room: no need to look at done
+		case w.out <- meta.Event{Type: typ, Object: obj}: // room: no need to look at done
 			return true
 		default:
 		}
 		select {
-		case w.out <- Event{Type: typ, Object: obj}:
+		case w.out <- meta.Event{Type: typ, Object: obj}:
 			return true
 		case <-done:
 			return false
@@ -34,13 +37,13 @@ func (w *watcher) catchUp(initial []*entry, endBookmark bool, startRV int64, don
 	initial = slices.DeleteFunc(initial, func(e *entry) bool { return !w.sel.matches(w.info, e.obj) })
 	slices.SortFunc(initial, func(a, b *entry) int { return compareKeys(a.obj, b.obj) })
 	for _, e := range initial {
-		if !send(EventAdded, e.obj) {
+		if !send(meta.EventAdded, e.obj) {
 			close(w.out)
 			return
 		}
 	}
 	told = startRV
-	if endBookmark && !send(EventBookmark, w.bookmarkObject(startRV, true)) {
+	if endBookmark && !send(meta.EventBookmark, w.bookmarkObject(startRV, true)) {
 		close(w.out)
 		return
 	}

@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"runtime"
 	"slices"
 )
@@ -33,7 +34,7 @@ import (
 
 // fanOutAfterCommitLocked is called by a writer after it appended an event
 // of gr to the history. s.mu must be held.
-func (s *Server) fanOutAfterCommitLocked(gr GroupResource) {
+func (s *Server) fanOutAfterCommitLocked(gr meta.GroupResource) {
 	switch {
 	case s.fanningOut:
 		// The running fan-out picks the event up.
@@ -65,7 +66,7 @@ func (s *Server) fanOut() {
 type fanOutRound struct {
 	last     int64
 	watchers []*watcher
-	grs      []GroupResource
+	grs      []meta.GroupResource
 	// events are the round's new events, read from the history once for
 	// all watchers: events[i] has resourceVersion last-len(events)+1+i.
 	events []*event
@@ -183,7 +184,7 @@ func (w *watcher) feedLocked(last int64, recent []*event) bool {
 			continue
 		}
 		select {
-		case w.out <- Event{Type: typ, Object: obj}:
+		case w.out <- meta.Event{Type: typ, Object: obj}:
 			w.sentRV, w.toldRV = rv, rv
 		default: // full: lagging
 			if w.behind(rv-1, last) {

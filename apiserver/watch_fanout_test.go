@@ -10,6 +10,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // wantAdds returns the events of creating widgets w-from..w-to in "ns",
@@ -29,9 +30,9 @@ func wantAdds(from, to int) []string {
 func TestLaggingWatcherGetsEveryEventInOrder(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
-		all := f.watch(t, apiserver.ListOptions{ResourceVersion: f.srv.ResourceVersion()})
-		odd := f.watch(t, apiserver.ListOptions{ResourceVersion: f.srv.ResourceVersion(), LabelSelector: "odd=true"})
-		other, err := f.srv.Resource(apiservertest.WidgetsResource).Namespace("other").Watch(f.ctx, apiserver.ListOptions{ResourceVersion: f.srv.ResourceVersion()})
+		all := f.watch(t, meta.ListOptions{ResourceVersion: f.srv.ResourceVersion()})
+		odd := f.watch(t, meta.ListOptions{ResourceVersion: f.srv.ResourceVersion(), LabelSelector: "odd=true"})
+		other, err := f.srv.Resource(apiservertest.WidgetsResource).Namespace("other").Watch(f.ctx, meta.ListOptions{ResourceVersion: f.srv.ResourceVersion()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +65,7 @@ func TestLaggingWatcherGetsEveryEventInOrder(t *testing.T) {
 func TestLaggingWatcherCutOffWhenHistoryMovesOn(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, apiserver.Options{HistorySize: 200, WatchBufferSize: 1000})
-		w := f.watch(t, apiserver.ListOptions{ResourceVersion: f.srv.ResourceVersion()})
+		w := f.watch(t, meta.ListOptions{ResourceVersion: f.srv.ResourceVersion()})
 		for i := range 400 {
 			f.create(t, fmt.Sprintf("w-%03d", i), "red", nil)
 			synctest.Wait() // no event read ahead from the history
@@ -89,7 +90,7 @@ func TestConcurrentReadersGetEveryEventInOrder(t *testing.T) {
 	var wg sync.WaitGroup
 	got := make([][]string, readers)
 	for r := range readers {
-		w := f.watch(t, apiserver.ListOptions{ResourceVersion: rv})
+		w := f.watch(t, meta.ListOptions{ResourceVersion: rv})
 		wg.Go(func() {
 			for ev := range w.ResultChan() {
 				got[r] = append(got[r], describe(ev))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"math"
 	"time"
 )
@@ -21,7 +22,7 @@ import (
 //     has not reached yet waits for it: only changes after N are sent.
 //   - SendInitialEvents with ResourceVersionMatchNotOlderThan (watch-list
 //     mode): ADDED events for the current state, then a BOOKMARK at the
-//     snapshot's resourceVersion annotated [InitialEventsEndAnnotation],
+//     snapshot's resourceVersion annotated [meta.InitialEventsEndAnnotation],
 //     then every later change. Kubernetes sends that bookmark only when
 //     AllowWatchBookmarks is set (as every watch-list client sets it);
 //     here it is always sent. SendInitialEvents=false starts at N (or now).
@@ -56,7 +57,7 @@ import (
 // Errors (returned by Watch itself): 400 for malformed selectors or
 // resourceVersion, 422 for contradictory options (as Kubernetes
 // validates them).
-func (c *ResourceClient) Watch(ctx context.Context, opts ListOptions) (WatchInterface, error) {
+func (c *ResourceClient) Watch(ctx context.Context, opts meta.ListOptions) (meta.WatchInterface, error) {
 	info, err := c.begin(ctx, VerbWatch)
 	if err != nil {
 		return nil, err
@@ -77,7 +78,7 @@ func (c *ResourceClient) Watch(ctx context.Context, opts ListOptions) (WatchInte
 		from = n
 	}
 	if opts.SendInitialEvents != nil && *opts.SendInitialEvents {
-		var tooLarge *StatusError
+		var tooLarge *meta.StatusError
 		if err := c.srv.waitForRV(ctx, from); errors.As(err, &tooLarge) {
 			return newErrorWatch(tooLarge), nil
 		} else if err != nil {
@@ -86,7 +87,7 @@ func (c *ResourceClient) Watch(ctx context.Context, opts ListOptions) (WatchInte
 	}
 	w := &watcher{
 		srv: c.srv, gr: info.GroupResource(), info: info, ns: c.ns, sel: sel, all: sel.empty(),
-		out:       make(chan Event, min(c.srv.opts.WatchBufferSize, watchOutBuffer)),
+		out:       make(chan meta.Event, min(c.srv.opts.WatchBufferSize, watchOutBuffer)),
 		bookmarks: opts.AllowWatchBookmarks,
 	}
 	return c.srv.startWatch(ctx, w, opts, from)
@@ -111,7 +112,7 @@ func watchTimeout(secs *int64) time.Duration {
 // or the backlog that its options ask for, decided under the same lock
 // that writers hold, so that nothing falls between them and the live
 // events.
-func (s *Server) startWatch(ctx context.Context, w *watcher, opts ListOptions, from int64) (WatchInterface, error) {
+func (s *Server) startWatch(ctx context.Context, w *watcher, opts meta.ListOptions, from int64) (meta.WatchInterface, error) {
 	initialEvents := opts.SendInitialEvents != nil && *opts.SendInitialEvents
 	legacyInitial := opts.SendInitialEvents == nil && from == 0
 	s.mu.Lock()
@@ -154,19 +155,19 @@ func (s *Server) startWatch(ctx context.Context, w *watcher, opts ListOptions, f
 
 // validateWatchOptions rejects the combinations Kubernetes rejects for a
 // watch, with its messages.
-func validateWatchOptions(opts ListOptions) error {
-	var errs FieldErrors
+func validateWatchOptions(opts meta.ListOptions) error {
+	var errs meta.FieldErrors
 	match := opts.ResourceVersionMatch
-	if opts.SendInitialEvents != nil && match != ResourceVersionMatchNotOlderThan {
+	if opts.SendInitialEvents != nil && match != meta.ResourceVersionMatchNotOlderThan {
 		errs.Forbidden("resourceVersionMatch", fmt.Sprintf(
-			"sendInitialEvents requires setting resourceVersionMatch to %s", ResourceVersionMatchNotOlderThan))
+			"sendInitialEvents requires setting resourceVersionMatch to %s", meta.ResourceVersionMatchNotOlderThan))
 	}
 	if match != "" {
 		if opts.SendInitialEvents == nil {
 			errs.Forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided")
 		}
-		if match != ResourceVersionMatchNotOlderThan {
-			errs.NotSupported("resourceVersionMatch", string(match), []string{string(ResourceVersionMatchNotOlderThan)})
+		if match != meta.ResourceVersionMatchNotOlderThan {
+			errs.NotSupported("resourceVersionMatch", string(match), []string{string(meta.ResourceVersionMatchNotOlderThan)})
 		}
 	}
 	if opts.Continue != "" {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // The pitfall of fake clientsets: a change made between a List and the
@@ -19,17 +20,17 @@ func TestWatchFromListRVDeliversChangesBetween(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
 		a := f.create(t, "a", "red", nil)
 		f.create(t, "b", "red", nil)
-		list, err := f.res.List(f.ctx, apiserver.ListOptions{})
+		list, err := f.res.List(f.ctx, meta.ListOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		a.Spec.Size = 2
 		f.update(t, a) // rv 4
-		if err := f.widgets.Delete(f.ctx, "b", apiserver.DeleteOptions{}); err != nil {
+		if err := f.widgets.Delete(f.ctx, "b", meta.DeleteOptions{}); err != nil {
 			t.Fatal(err) // rv 5
 		}
 		f.create(t, "c", "red", nil) // rv 6
-		w := f.watch(t, apiserver.ListOptions{ResourceVersion: list.ResourceVersion})
+		w := f.watch(t, meta.ListOptions{ResourceVersion: list.ResourceVersion})
 		diffEvents(t, w, []string{"MODIFIED ns/a rv=4", "DELETED ns/b rv=5", "ADDED ns/c rv=6"})
 		f.create(t, "d", "red", nil)
 		diffEvents(t, w, []string{"ADDED ns/d rv=7"})
@@ -42,7 +43,7 @@ func TestWatchFromEmptyRVStartsWithSyntheticAdds(t *testing.T) {
 			f := newFixture(t, apiserver.Options{})
 			f.create(t, "b", "red", nil)
 			f.create(t, "a", "red", nil)
-			w := f.watch(t, apiserver.ListOptions{ResourceVersion: rv})
+			w := f.watch(t, meta.ListOptions{ResourceVersion: rv})
 			f.create(t, "c", "red", nil)
 			diffEvents(t, w, []string{"ADDED ns/a rv=3", "ADDED ns/b rv=2", "ADDED ns/c rv=4"})
 		})
@@ -55,10 +56,10 @@ func TestWatchFromCompactedRVGets410ThenCloses(t *testing.T) {
 		f.create(t, "a", "red", nil)
 		f.create(t, "b", "red", nil)
 		f.srv.CompactHistory()
-		w := f.watch(t, apiserver.ListOptions{ResourceVersion: "2"})
+		w := f.watch(t, meta.ListOptions{ResourceVersion: "2"})
 		diffEvents(t, w, []string{"ERROR 410 too old resource version: 2 (3)", "CLOSED"})
 		// From the compaction point on, nothing is missing: no 410.
-		w2 := f.watch(t, apiserver.ListOptions{ResourceVersion: "3"})
+		w2 := f.watch(t, meta.ListOptions{ResourceVersion: "3"})
 		f.create(t, "c", "red", nil)
 		diffEvents(t, w2, []string{"ADDED ns/c rv=4"})
 	})
@@ -71,9 +72,9 @@ func TestHistoryRingExpiresOldRVs(t *testing.T) {
 			f.create(t, name, "red", nil)
 		}
 		// Events 4, 5 and 6 are kept: watching from 3 still works, from 2 not.
-		diffEvents(t, f.watch(t, apiserver.ListOptions{ResourceVersion: "3"}),
+		diffEvents(t, f.watch(t, meta.ListOptions{ResourceVersion: "3"}),
 			[]string{"ADDED ns/c rv=4", "ADDED ns/d rv=5", "ADDED ns/e rv=6"})
-		diffEvents(t, f.watch(t, apiserver.ListOptions{ResourceVersion: "2"}),
+		diffEvents(t, f.watch(t, meta.ListOptions{ResourceVersion: "2"}),
 			[]string{"ERROR 410 too old resource version: 2 (3)", "CLOSED"})
 	})
 }
@@ -81,7 +82,7 @@ func TestHistoryRingExpiresOldRVs(t *testing.T) {
 func TestWatchFromFutureRVWaitsForIt(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
-		w := f.watch(t, apiserver.ListOptions{ResourceVersion: "3"})
+		w := f.watch(t, meta.ListOptions{ResourceVersion: "3"})
 		f.create(t, "a", "red", nil)
 		f.create(t, "b", "red", nil)
 		f.create(t, "c", "red", nil)
@@ -92,7 +93,7 @@ func TestWatchFromFutureRVWaitsForIt(t *testing.T) {
 func TestWatchSelectorsTranslateEvents(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
-		w := f.watch(t, apiserver.ListOptions{LabelSelector: "tier=gold", FieldSelector: "spec.color=red"})
+		w := f.watch(t, meta.ListOptions{LabelSelector: "tier=gold", FieldSelector: "spec.color=red"})
 		a := f.create(t, "a", "red", map[string]string{"tier": "gold"}) // 2 in
 		f.create(t, "b", "blue", map[string]string{"tier": "gold"})     // 3 out
 		a.Labels["tier"] = "silver"
@@ -105,7 +106,7 @@ func TestWatchSelectorsTranslateEvents(t *testing.T) {
 		f.update(t, a) // 7: stays in
 		// 8: deleted while in; 9: deleted, never seen.
 		for _, name := range []string{"a", "b"} {
-			if err := f.widgets.Delete(f.ctx, name, apiserver.DeleteOptions{}); err != nil {
+			if err := f.widgets.Delete(f.ctx, name, meta.DeleteOptions{}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -125,13 +126,13 @@ func TestWatchLeavingSelectionCarriesPreviousContent(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
 		a := f.create(t, "a", "red", map[string]string{"tier": "gold"})
-		w := f.watch(t, apiserver.ListOptions{ResourceVersion: "2", LabelSelector: "tier=gold"})
+		w := f.watch(t, meta.ListOptions{ResourceVersion: "2", LabelSelector: "tier=gold"})
 		a.Labels["tier"] = "silver"
 		f.update(t, a)
 		synctest.Wait()
 		ev := <-w.ResultChan()
 		got := ev.Object.(*apiservertest.Widget)
-		if ev.Type != apiserver.EventDeleted || got.Labels["tier"] != "gold" || got.ResourceVersion != "3" {
+		if ev.Type != meta.EventDeleted || got.Labels["tier"] != "gold" || got.ResourceVersion != "3" {
 			t.Errorf("got %s tier=%s rv=%s, want DELETED tier=gold rv=3", ev.Type, got.Labels["tier"], got.ResourceVersion)
 		}
 	})
@@ -140,14 +141,14 @@ func TestWatchLeavingSelectionCarriesPreviousContent(t *testing.T) {
 func TestWatchNamespaceScope(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
-		w, err := f.res.Namespace("other").Watch(f.ctx, apiserver.ListOptions{})
+		w, err := f.res.Namespace("other").Watch(f.ctx, meta.ListOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer w.Stop()
 		f.create(t, "a", "red", nil)
 		o := apiservertest.NewWidget("other", "b")
-		if _, err := f.res.Create(f.ctx, o, apiserver.CreateOptions{}); err != nil {
+		if _, err := f.res.Create(f.ctx, o, meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		diffEvents(t, w, []string{"ADDED other/b rv=3"})
@@ -159,9 +160,9 @@ func TestWatchListSendsInitialEventsThenAnnotatedBookmark(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
 		f.create(t, "b", "red", nil)
 		f.create(t, "a", "blue", nil)
-		w := f.watch(t, apiserver.ListOptions{
+		w := f.watch(t, meta.ListOptions{
 			SendInitialEvents:    ptr(true),
-			ResourceVersionMatch: apiserver.ResourceVersionMatchNotOlderThan,
+			ResourceVersionMatch: meta.ResourceVersionMatchNotOlderThan,
 			AllowWatchBookmarks:  true,
 			FieldSelector:        "spec.color=red",
 		})
@@ -173,9 +174,9 @@ func TestWatchListSendsInitialEventsThenAnnotatedBookmark(t *testing.T) {
 func TestWatchListRequiresNotOlderThan(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
-		_, err := f.res.Watch(f.ctx, apiserver.ListOptions{SendInitialEvents: ptr(true)})
+		_, err := f.res.Watch(f.ctx, meta.ListOptions{SendInitialEvents: ptr(true)})
 		const want = `ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan`
-		if !apiserver.IsInvalid(err) || err.Error() != want {
+		if !meta.IsInvalid(err) || err.Error() != want {
 			t.Errorf("err = %v, want %s", err, want)
 		}
 	})
@@ -184,7 +185,7 @@ func TestWatchListRequiresNotOlderThan(t *testing.T) {
 func TestWatchTimeoutClosesCleanly(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
-		w := f.watch(t, apiserver.ListOptions{TimeoutSeconds: ptr(int64(30))})
+		w := f.watch(t, meta.ListOptions{TimeoutSeconds: ptr(int64(30))})
 		f.create(t, "a", "red", nil)
 		diffEvents(t, w, []string{"ADDED ns/a rv=2"})
 		time.Sleep(30 * time.Second)
@@ -198,10 +199,10 @@ func TestWatchTimeoutClosesCleanly(t *testing.T) {
 func TestWatchTimeoutOutOfRange(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
-		negative := f.watch(t, apiserver.ListOptions{TimeoutSeconds: ptr(int64(-1))})
+		negative := f.watch(t, meta.ListOptions{TimeoutSeconds: ptr(int64(-1))})
 		diffEvents(t, negative, []string{"CLOSED"})
 		for _, secs := range []int64{math.MaxInt64, 18446744074} {
-			w := f.watch(t, apiserver.ListOptions{TimeoutSeconds: ptr(secs)})
+			w := f.watch(t, meta.ListOptions{TimeoutSeconds: ptr(secs)})
 			time.Sleep(24 * time.Hour)
 			diffEvents(t, w, nil)
 		}
@@ -211,13 +212,13 @@ func TestWatchTimeoutOutOfRange(t *testing.T) {
 func TestWatchEndsOnStopContextAndCloseWatches(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
-		stopped := f.watch(t, apiserver.ListOptions{})
+		stopped := f.watch(t, meta.ListOptions{})
 		ctx, cancel := context.WithCancel(f.ctx)
-		cancelled, err := f.res.Watch(ctx, apiserver.ListOptions{})
+		cancelled, err := f.res.Watch(ctx, meta.ListOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		closed := f.watch(t, apiserver.ListOptions{})
+		closed := f.watch(t, meta.ListOptions{})
 		stopped.Stop()
 		stopped.Stop() // twice is fine
 		cancel()
@@ -233,8 +234,8 @@ func TestWatchEndsOnStopContextAndCloseWatches(t *testing.T) {
 func TestBlockedWatcherNeverBlocksWriters(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, apiserver.Options{WatchBufferSize: 4})
-		slow := f.watch(t, apiserver.ListOptions{})
-		fast := f.watch(t, apiserver.ListOptions{})
+		slow := f.watch(t, meta.ListOptions{})
+		fast := f.watch(t, meta.ListOptions{})
 		got := make(chan int)
 		go func() {
 			n := 0
@@ -268,8 +269,8 @@ func TestNoGoroutinesRemainAfterWatchesEnd(t *testing.T) {
 		f := newFixture(t, apiserver.Options{WatchBufferSize: 1})
 		before := bubbleGoroutines(t)
 		ctx, cancel := context.WithCancel(f.ctx)
-		var ws []apiserver.WatchInterface
-		for _, opts := range []apiserver.ListOptions{
+		var ws []meta.WatchInterface
+		for _, opts := range []meta.ListOptions{
 			{}, {AllowWatchBookmarks: true}, {TimeoutSeconds: ptr(int64(5))}, {ResourceVersion: "0", LabelSelector: "a=b"},
 		} {
 			w, err := f.res.Watch(ctx, opts)
@@ -295,8 +296,8 @@ func TestNoGoroutinesRemainAfterWatchesEnd(t *testing.T) {
 func TestWatchersShareObjects(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
-		w1 := f.watch(t, apiserver.ListOptions{})
-		w2, err := apiserver.NewClient[*apiservertest.Widget](f.srv).Namespace("ns").Watch(f.ctx, apiserver.ListOptions{})
+		w1 := f.watch(t, meta.ListOptions{})
+		w2, err := apiserver.NewClient[*apiservertest.Widget](f.srv).Namespace("ns").Watch(f.ctx, meta.ListOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -323,7 +324,7 @@ func TestCacheMutationDetectorCatchesAChangedObject(t *testing.T) {
 				t.Setenv(apiserver.CacheMutationDetectorEnv, "true")
 			}
 			f := newFixture(t, opts)
-			w := f.watch(t, apiserver.ListOptions{})
+			w := f.watch(t, meta.ListOptions{})
 			f.create(t, "a", "red", map[string]string{"k": "v"})
 			synctest.Wait()
 			if err := f.srv.CheckMutations(); err != nil {
@@ -332,10 +333,10 @@ func TestCacheMutationDetectorCatchesAChangedObject(t *testing.T) {
 			shared := (<-w.ResultChan()).Object.(*apiservertest.Widget)
 			shared.Labels["k"] = "mutated" // the mistake
 			const want = `Internal error occurred: cache mutation detected: widgets.test.kitchensync.io "ns/a" at resourceVersion 2 was changed`
-			_, getErr := f.widgets.Get(f.ctx, "a", apiserver.GetOptions{})
-			_, updErr := f.widgets.Update(f.ctx, apiserver.DeepCopy(shared), apiserver.UpdateOptions{})
+			_, getErr := f.widgets.Get(f.ctx, "a", meta.GetOptions{})
+			_, updErr := f.widgets.Update(f.ctx, meta.DeepCopy(shared), meta.UpdateOptions{})
 			for _, err := range []error{getErr, updErr, f.srv.CheckMutations()} {
-				if !apiserver.IsInternalError(err) || !strings.HasPrefix(err.Error(), want) {
+				if !meta.IsInternalError(err) || !strings.HasPrefix(err.Error(), want) {
 					t.Errorf("viaEnv=%v: err = %v, want a 500 starting %q", viaEnv, err, want)
 				}
 			}
@@ -347,16 +348,16 @@ func TestCacheMutationDetectorCatchesAChangedObject(t *testing.T) {
 func TestWatchOptionErrors(t *testing.T) {
 	tests := []struct {
 		name string
-		opts apiserver.ListOptions
+		opts meta.ListOptions
 		is   func(error) bool
 		want string
 	}{
-		{"match without sendInitialEvents", apiserver.ListOptions{ResourceVersionMatch: apiserver.ResourceVersionMatchNotOlderThan},
-			apiserver.IsInvalid, "resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"},
-		{"exact match", apiserver.ListOptions{SendInitialEvents: ptr(true), ResourceVersionMatch: apiserver.ResourceVersionMatchExact},
-			apiserver.IsInvalid, `resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"`},
-		{"continue", apiserver.ListOptions{Continue: "x"}, apiserver.IsInvalid, "continue: Forbidden"},
-		{"bad resourceVersion", apiserver.ListOptions{ResourceVersion: "-3"}, apiserver.IsBadRequest, `invalid resource version: resourceVersion: Invalid value: "-3"`},
+		{"match without sendInitialEvents", meta.ListOptions{ResourceVersionMatch: meta.ResourceVersionMatchNotOlderThan},
+			meta.IsInvalid, "resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"},
+		{"exact match", meta.ListOptions{SendInitialEvents: ptr(true), ResourceVersionMatch: meta.ResourceVersionMatchExact},
+			meta.IsInvalid, `resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"`},
+		{"continue", meta.ListOptions{Continue: "x"}, meta.IsInvalid, "continue: Forbidden"},
+		{"bad resourceVersion", meta.ListOptions{ResourceVersion: "-3"}, meta.IsBadRequest, `invalid resource version: resourceVersion: Invalid value: "-3"`},
 	}
 	for _, tt := range tests {
 		synctest.Test(t, func(t *testing.T) {
@@ -377,8 +378,8 @@ func TestWatchListWithoutInitialEventsStartsNow(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
 		f.create(t, "a", "red", nil)
-		w := f.watch(t, apiserver.ListOptions{SendInitialEvents: ptr(false),
-			ResourceVersionMatch: apiserver.ResourceVersionMatchNotOlderThan})
+		w := f.watch(t, meta.ListOptions{SendInitialEvents: ptr(false),
+			ResourceVersionMatch: meta.ResourceVersionMatchNotOlderThan})
 		f.create(t, "b", "red", nil)
 		diffEvents(t, w, []string{"ADDED ns/b rv=3"})
 	})

@@ -10,8 +10,8 @@ import (
 	"testing/synctest"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/store"
 	"k8s.io/client-go/tools/cache"
@@ -47,7 +47,7 @@ func deltaLine(typ string, s adapt.Summary, tombKey string, tomb bool) string {
 // appends "t" to spec.tags, so that the traces show which deltas were
 // transformed (and that none was transformed twice).
 func ksMarkTags(w *apiservertest.Widget) (*apiservertest.Widget, error) {
-	w = apiserver.DeepCopy(w)
+	w = meta.DeepCopy(w)
 	w.Spec.Tags = append(w.Spec.Tags, "t")
 	return w, nil
 }
@@ -84,7 +84,7 @@ func ksFIFO(inOrder, transform bool) fifoImpl {
 		update: func(o ops.Object) error { return f.Update(adapt.KS(o)) },
 		del:    func(o ops.Object) error { return f.Delete(adapt.KS(o)) },
 		replace: func(list []ops.Object) error {
-			objs := make([]apiserver.Object, len(list))
+			objs := make([]meta.Object, len(list))
 			for i, o := range list {
 				objs[i] = adapt.KS(o)
 			}

@@ -16,10 +16,10 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
 	"github.com/kitchensync/kitchensync/apiserver/envtest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 var widgetGVK = schema.GroupVersionKind{Group: apiservertest.Group, Version: apiservertest.Version, Kind: "Widget"}
@@ -36,7 +36,7 @@ func newWidget() *unstructured.Unstructured {
 // reconciler that writes each widget's status; the test creates a widget
 // and watches until the reconciler has written it.
 func TestEnvtestControllerRuntime(t *testing.T) {
-	env := envtest.Start(t, envtest.Options{Kinds: []apiserver.KindInfo{apiservertest.WidgetKind()}})
+	env := envtest.Start(t, envtest.Options{Kinds: []meta.KindInfo{apiservertest.WidgetKind()}})
 	cfg := &rest.Config{Host: env.Config.Host}
 
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Metrics: metricsserver.Options{BindAddress: "0"}})
@@ -103,9 +103,9 @@ func startManager(t *testing.T, mgr ctrl.Manager) {
 
 // startBuiltinEnv starts a test environment whose scheme has the built-in
 // kinds (Event in both versions, Lease, Namespace) and kinds beside them.
-func startBuiltinEnv(t *testing.T, kinds ...apiserver.KindInfo) *envtest.Environment {
+func startBuiltinEnv(t *testing.T, kinds ...meta.KindInfo) *envtest.Environment {
 	t.Helper()
-	scheme := apiserver.NewScheme()
+	scheme := meta.NewScheme()
 	require.NoError(t, builtin.Register(scheme))
 	return envtest.Start(t, envtest.Options{Scheme: scheme, Kinds: kinds})
 }

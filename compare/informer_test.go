@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/store"
 	"k8s.io/client-go/tools/cache"
@@ -354,7 +355,7 @@ func runInformers(t *testing.T, opts informer.Options[*apiservertest.Widget], in
 		keys, err = cgInf.GetIndexer().IndexKeys("color", color)
 		cg.ByColor[color] = sortedOrError(keys, err)
 	}
-	list, err := rc.List(ctx, apiserver.ListOptions{})
+	list, err := rc.List(ctx, meta.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -381,11 +382,11 @@ func cacheLine(s adapt.Summary) string {
 func failure(reason string) error {
 	switch reason {
 	case "TooManyRequests":
-		return apiserver.NewTooManyRequests("slow down", 1)
+		return meta.NewTooManyRequests("slow down", 1)
 	case "Expired":
-		return apiserver.NewResourceExpired("too old resource version")
+		return meta.NewResourceExpired("too old resource version")
 	}
-	return apiserver.NewInternalError(errors.New("injected"))
+	return meta.NewInternalError(errors.New("injected"))
 }
 
 // settle lets d of virtual time pass and waits until the bubble is quiet.
@@ -402,17 +403,17 @@ func write(ctx context.Context, rc *apiserver.ResourceClient, op ops.InformerOp)
 	case ops.WCreate:
 		w := adapt.KS(op.Obj)
 		w.ResourceVersion = ""
-		_, _ = c.Create(ctx, w, apiserver.CreateOptions{})
+		_, _ = c.Create(ctx, w, meta.CreateOptions{})
 	case ops.WUpdate:
-		cur, err := c.Get(ctx, op.Obj.Name, apiserver.GetOptions{})
+		cur, err := c.Get(ctx, op.Obj.Name, meta.GetOptions{})
 		if err != nil {
 			return
 		}
 		w := cur.(*apiservertest.Widget)
 		w.Spec.Color, w.Spec.Tags = op.Obj.Color, op.Obj.Tags
-		_, _ = c.Update(ctx, w, apiserver.UpdateOptions{})
+		_, _ = c.Update(ctx, w, meta.UpdateOptions{})
 	case ops.WDelete:
-		_ = c.Delete(ctx, op.Obj.Name, apiserver.DeleteOptions{})
+		_ = c.Delete(ctx, op.Obj.Name, meta.DeleteOptions{})
 	}
 }
 

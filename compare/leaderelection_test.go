@@ -20,6 +20,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/rest"
 	"github.com/kitchensync/kitchensync/apiserver/rest/resttest"
 	ksle "github.com/kitchensync/kitchensync/reconcile/leaderelection"
@@ -87,7 +88,7 @@ type arena struct {
 }
 
 func newArena(t *testing.T) *arena {
-	s := apiserver.NewScheme()
+	s := meta.NewScheme()
 	if err := builtin.Register(s); err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +176,7 @@ func (a *arena) start(id string) {
 func (a *arena) kitchensync(ctx context.Context) {
 	cfg := a.ts.Config
 	cfg.UserAgent = "kitchensync"
-	s := apiserver.NewScheme()
+	s := meta.NewScheme()
 	_ = builtin.Register(s)
 	c, err := rest.New(&cfg, s)
 	if err != nil {

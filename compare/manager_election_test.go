@@ -14,9 +14,9 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // TestManagerLeaderElectionAndEvents: an unmodified controller-runtime
@@ -57,7 +57,7 @@ func TestManagerLeaderElectionAndEvents(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("the manager was never elected")
 	}
-	lease, err := env.Server.Resource(builtin.LeasesResource).Namespace("default").Get(ctx, "painter-lock", apiserver.GetOptions{})
+	lease, err := env.Server.Resource(builtin.LeasesResource).Namespace("default").Get(ctx, "painter-lock", meta.GetOptions{})
 	require.NoError(t, err)
 	holder := lease.(*builtin.Lease).Spec.HolderIdentity
 	require.NotNil(t, holder)

@@ -10,8 +10,8 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // Short lease timings for the handover tests: controller-runtime passes
@@ -54,7 +54,7 @@ func testManagerLeaseHandover(t *testing.T, release bool) {
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	leases := env.Server.Resource(builtin.LeasesResource).Namespace("default")
-	history, err := leases.Watch(ctx, apiserver.ListOptions{})
+	history, err := leases.Watch(ctx, meta.ListOptions{})
 	require.NoError(t, err)
 	defer history.Stop()
 
@@ -139,7 +139,7 @@ func awaitElected(ctx context.Context, t *testing.T, mgr ctrl.Manager, which str
 
 // nextHolder reads the Lease's watch until done accepts a state of it,
 // and returns that state.
-func nextHolder(ctx context.Context, t *testing.T, w apiserver.WatchInterface, done func(*builtin.Lease) bool) *builtin.Lease {
+func nextHolder(ctx context.Context, t *testing.T, w meta.WatchInterface, done func(*builtin.Lease) bool) *builtin.Lease {
 	t.Helper()
 	for {
 		select {

@@ -22,19 +22,19 @@ import (
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/utils/ptr"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
 	"github.com/kitchensync/kitchensync/apiserver/envtest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // protobufCase is an object to create, at path, of the kind; got returns
 // an empty object of the kind to decode the answer into.
 type protobufCase struct {
 	path string
-	kind apiserver.KindInfo
+	kind meta.KindInfo
 	obj  runtime.Object
-	got  func() apiserver.Object
+	got  func() meta.Object
 }
 
 // protobufCases are client-go objects with every field this server keeps
@@ -42,17 +42,17 @@ type protobufCase struct {
 func protobufCases() map[string]protobufCase {
 	now := metav1.NewTime(time.Date(2026, 12, 2, 1, 2, 3, 0, time.UTC))
 	micro := metav1.NewMicroTime(time.Date(2026, 12, 2, 1, 2, 3, 456789000, time.UTC))
-	meta := metav1.ObjectMeta{Namespace: "default", Labels: map[string]string{"a": "1", "b": "2"},
+	om := metav1.ObjectMeta{Namespace: "default", Labels: map[string]string{"a": "1", "b": "2"},
 		Annotations: map[string]string{"note": "x"}, Finalizers: []string{"example.com/keep"},
 		OwnerReferences: []metav1.OwnerReference{{APIVersion: "v1", Kind: "ConfigMap", Name: "owner",
 			UID: "u-1", Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(false)}}}
 	lease := &coordinationv1.Lease{
-		TypeMeta: metav1.TypeMeta{APIVersion: "coordination.k8s.io/v1", Kind: "Lease"}, ObjectMeta: meta,
+		TypeMeta: metav1.TypeMeta{APIVersion: "coordination.k8s.io/v1", Kind: "Lease"}, ObjectMeta: om,
 		Spec: coordinationv1.LeaseSpec{HolderIdentity: ptr.To("me"), LeaseDurationSeconds: ptr.To[int32](15),
 			AcquireTime: &micro, RenewTime: &micro, LeaseTransitions: ptr.To[int32](3)}}
 	lease.Name = "lock"
 	event := &corev1.Event{
-		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Event"}, ObjectMeta: meta,
+		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Event"}, ObjectMeta: om,
 		InvolvedObject: corev1.ObjectReference{Kind: "Pod", Namespace: "default", Name: "p", UID: types.UID("u-2"),
 			APIVersion: "v1", ResourceVersion: "7", FieldPath: "spec.containers{c}"},
 		Reason: "Started", Message: "it started", Source: corev1.EventSource{Component: "kubelet", Host: "node-1"},
@@ -61,17 +61,17 @@ func protobufCases() map[string]protobufCase {
 		Related:             &corev1.ObjectReference{Kind: "Node", Name: "node-1"},
 		ReportingController: "kubelet", ReportingInstance: "node-1"}
 	event.Name = "p.1"
-	namespace := &corev1.Namespace{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Namespace"}, ObjectMeta: meta,
+	namespace := &corev1.Namespace{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Namespace"}, ObjectMeta: om,
 		Spec:   corev1.NamespaceSpec{Finalizers: []corev1.FinalizerName{"kubernetes"}},
 		Status: corev1.NamespaceStatus{Phase: corev1.NamespaceActive}}
 	namespace.Namespace, namespace.Name = "", "kitchen"
 	return map[string]protobufCase{
 		"Lease": {"/apis/coordination.k8s.io/v1/namespaces/default/leases", builtin.LeaseKind(), lease,
-			func() apiserver.Object { return &builtin.Lease{} }},
+			func() meta.Object { return &builtin.Lease{} }},
 		"Event": {"/api/v1/namespaces/default/events", builtin.EventKind(), event,
-			func() apiserver.Object { return &builtin.Event{} }},
+			func() meta.Object { return &builtin.Event{} }},
 		"Namespace": {"/api/v1/namespaces", builtin.NamespaceKind(), namespace,
-			func() apiserver.Object { return &builtin.Namespace{} }},
+			func() meta.Object { return &builtin.Namespace{} }},
 	}
 }
 
@@ -82,9 +82,9 @@ func TestProtobufRequestBodies(t *testing.T) {
 	pb := protobuf.NewSerializer(clientgoscheme.Scheme, clientgoscheme.Scheme)
 	for name, tc := range protobufCases() {
 		t.Run(name, func(t *testing.T) {
-			stored := map[string]apiserver.Object{}
+			stored := map[string]meta.Object{}
 			for _, enc := range []string{"json", "protobuf"} {
-				env := envtest.Start(t, envtest.Options{Kinds: []apiserver.KindInfo{tc.kind}})
+				env := envtest.Start(t, envtest.Options{Kinds: []meta.KindInfo{tc.kind}})
 				var body bytes.Buffer
 				ct := "application/json"
 				if enc == "protobuf" {
@@ -100,7 +100,7 @@ func TestProtobufRequestBodies(t *testing.T) {
 				stored[enc] = obj
 			}
 			require.NotEmpty(t, stored["protobuf"].GetObjectMeta().Labels, "labels were lost")
-			ignore := cmpopts.IgnoreFields(apiserver.ObjectMeta{}, "UID", "CreationTimestamp", "ManagedFields")
+			ignore := cmpopts.IgnoreFields(meta.ObjectMeta{}, "UID", "CreationTimestamp", "ManagedFields")
 			if diff := cmp.Diff(stored["json"], stored["protobuf"], ignore); diff != "" {
 				t.Errorf("stored from protobuf differs from stored from JSON (-json +protobuf):\n%s", diff)
 			}
@@ -112,7 +112,7 @@ func TestProtobufRequestBodies(t *testing.T) {
 // a kind that cannot write it (a custom kind, as on the real server); one
 // that puts JSON first is answered in JSON; a malformed envelope is 400.
 func TestProtobufNegotiation(t *testing.T) {
-	env := envtest.Start(t, envtest.Options{Kinds: []apiserver.KindInfo{builtin.LeaseKind(), apiservertest.WidgetKind()}})
+	env := envtest.Start(t, envtest.Options{Kinds: []meta.KindInfo{builtin.LeaseKind(), apiservertest.WidgetKind()}})
 	pb := protobuf.NewSerializer(clientgoscheme.Scheme, clientgoscheme.Scheme)
 	tc := protobufCases()["Lease"]
 	var body bytes.Buffer
@@ -165,7 +165,7 @@ func TestProtobufAnswers(t *testing.T) {
 	pb := protobuf.NewSerializer(clientgoscheme.Scheme, clientgoscheme.Scheme)
 	for name, tc := range protobufCases() {
 		t.Run(name, func(t *testing.T) {
-			env := envtest.Start(t, envtest.Options{Kinds: []apiserver.KindInfo{tc.kind}})
+			env := envtest.Start(t, envtest.Options{Kinds: []meta.KindInfo{tc.kind}})
 			var body bytes.Buffer
 			require.NoError(t, pb.Encode(tc.obj, &body))
 			out := send(t, http.MethodPost, env.Config.Host+tc.path, "application/vnd.kubernetes.protobuf", body.Bytes(),

@@ -16,6 +16,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
@@ -132,7 +133,7 @@ func (c *clientGoWatcher) waitFor(ctx context.Context, t *testing.T, want []stri
 // contents lists a server's widgets as name/uid, sorted.
 func contents(t *testing.T, srv *apiserver.Server) []string {
 	t.Helper()
-	list, _, err := apiserver.NewClient[*apiservertest.Widget](srv).List(context.Background(), apiserver.ListOptions{})
+	list, _, err := apiserver.NewClient[*apiservertest.Widget](srv).List(context.Background(), meta.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +148,7 @@ func contents(t *testing.T, srv *apiserver.Server) []string {
 func createWidget(t *testing.T, srv *apiserver.Server, name string) {
 	t.Helper()
 	_, err := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("ns").
-		Create(context.Background(), apiservertest.NewWidget("ns", name), apiserver.CreateOptions{})
+		Create(context.Background(), apiservertest.NewWidget("ns", name), meta.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/trace"
 )
 
@@ -113,7 +114,7 @@ func endToEnd(b *testing.B, n int, tr *trace.Tracer) (elapsed time.Duration, mal
 	created := make([]*widget, n)
 	for i := range n {
 		w := apiservertest.NewWidget("ns", "w"+itoa(i))
-		got, err := client.Create(ctx, w, apiserver.CreateOptions{})
+		got, err := client.Create(ctx, w, meta.CreateOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -122,7 +123,7 @@ func endToEnd(b *testing.B, n int, tr *trace.Tracer) (elapsed time.Duration, mal
 	<-h.addsDone
 	for _, w := range created {
 		w.Spec.Size++
-		if _, err := client.Update(ctx, w, apiserver.UpdateOptions{}); err != nil {
+		if _, err := client.Update(ctx, w, meta.UpdateOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

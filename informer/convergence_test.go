@@ -15,6 +15,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // long runs a million operations (split over the four modes; about two
@@ -100,7 +101,7 @@ func (c *convergence) create() {
 	c.next++
 	w := apiservertest.NewWidget(fmt.Sprintf("ns%d", c.rnd.IntN(3)), name)
 	w.Labels = map[string]string{"color": []string{"red", "blue"}[c.rnd.IntN(2)]}
-	got, err := c.client.Create(c.ctx, w, apiserver.CreateOptions{})
+	got, err := c.client.Create(c.ctx, w, meta.CreateOptions{})
 	if err != nil {
 		c.t.Fatalf("create: %v", err)
 	}
@@ -115,20 +116,20 @@ func (c *convergence) pick() (int, string, string) {
 
 func (c *convergence) update() {
 	_, ns, name := c.pick()
-	got, err := c.client.Namespace(ns).Get(c.ctx, name, apiserver.GetOptions{})
+	got, err := c.client.Namespace(ns).Get(c.ctx, name, meta.GetOptions{})
 	if err != nil {
 		c.t.Fatalf("get: %v", err)
 	}
 	w := got.(*widget)
 	w.Spec.Size = c.rnd.IntN(1000)
-	if _, err := c.client.Update(c.ctx, w, apiserver.UpdateOptions{}); err != nil {
+	if _, err := c.client.Update(c.ctx, w, meta.UpdateOptions{}); err != nil {
 		c.t.Fatalf("update: %v", err)
 	}
 }
 
 func (c *convergence) remove() {
 	i, ns, name := c.pick()
-	if err := c.client.Namespace(ns).Delete(c.ctx, name, apiserver.DeleteOptions{}); err != nil {
+	if err := c.client.Namespace(ns).Delete(c.ctx, name, meta.DeleteOptions{}); err != nil {
 		c.t.Fatalf("delete: %v", err)
 	}
 	c.deleted[c.live[i]] = true
@@ -138,8 +139,8 @@ func (c *convergence) remove() {
 
 // fault injects one failure the informer must survive.
 func (c *convergence) fault() {
-	boom := apiserver.NewInternalError(errors.New("injected"))
-	busy := apiserver.NewTooManyRequests("injected", 1)
+	boom := meta.NewInternalError(errors.New("injected"))
+	busy := meta.NewTooManyRequests("injected", 1)
 	switch c.rnd.IntN(7) {
 	case 0:
 		c.srv.CloseWatches()
@@ -230,10 +231,10 @@ func runConvergence(t *testing.T, seed uint64, ops int, opts Options[*widget], o
 		client: srv.Resource(apiservertest.WidgetsResource), deleted: map[string]bool{},
 	}
 	var errMu sync.Mutex
-	errCount := map[apiserver.StatusReason]int{}
+	errCount := map[meta.StatusReason]int{}
 	opts.WatchErrorHandler = func(err error) {
 		errMu.Lock()
-		errCount[apiserver.ReasonForError(err)]++
+		errCount[meta.ReasonForError(err)]++
 		errMu.Unlock()
 	}
 	var lw ListerWatcher = c.client
@@ -283,7 +284,7 @@ func runConvergence(t *testing.T, seed uint64, ops int, opts Options[*widget], o
 
 func checkConverged(t *testing.T, c *convergence, inf *SharedIndexInformer[*widget], handlers []*replayer) {
 	t.Helper()
-	list, err := c.client.List(c.ctx, apiserver.ListOptions{})
+	list, err := c.client.List(c.ctx, meta.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,8 @@
 package informer
 
-import "github.com/kitchensync/kitchensync/apiserver"
+import (
+	"github.com/kitchensync/kitchensync/apiserver/meta"
+)
 
 // DeltaType says what happened to an object, like client-go's
 // cache.DeltaType.
@@ -36,7 +38,7 @@ const (
 // Tombstone is non-nil exactly when the delete was inferred by a relist
 // rather than seen on the watch; it carries the key, which is the only
 // identity left when Object is nil.
-type Delta[T apiserver.Object] struct {
+type Delta[T meta.Object] struct {
 	Type   DeltaType
 	Object T
 	// Tombstone is set only on Deleted deltas made by Replace; then
@@ -48,13 +50,13 @@ type Delta[T apiserver.Object] struct {
 // deleted while the watch was down, so its final state is unknown and Obj
 // is the last state the FIFO or the cache had (nil if neither had one).
 // Like client-go's type of the same name, but typed.
-type DeletedFinalStateUnknown[T apiserver.Object] struct {
+type DeletedFinalStateUnknown[T meta.Object] struct {
 	Key string
 	Obj T
 }
 
 // Deltas are the changes recorded for one key, oldest first.
-type Deltas[T apiserver.Object] []Delta[T]
+type Deltas[T meta.Object] []Delta[T]
 
 // Oldest returns the first delta, or nil if there is none.
 func (d Deltas[T]) Oldest() *Delta[T] {
@@ -73,7 +75,7 @@ func (d Deltas[T]) Newest() *Delta[T] {
 }
 
 // tombstone makes the Deleted delta Replace records for a vanished key.
-func tombstone[T apiserver.Object](key string, last T) Delta[T] {
+func tombstone[T meta.Object](key string, last T) Delta[T] {
 	return Delta[T]{Type: Deleted, Object: last, Tombstone: &DeletedFinalStateUnknown[T]{Key: key, Obj: last}}
 }
 
@@ -81,7 +83,7 @@ func tombstone[T apiserver.Object](key string, last T) Delta[T] {
 // pair is ever merged. Like client-go's isDeletionDup, an older tombstone
 // gives way to the newer delete, otherwise the older delete stays (a real
 // delete seen on the watch beats a later tombstone for the same key).
-func dedupDeltas[T apiserver.Object](d Deltas[T]) Deltas[T] {
+func dedupDeltas[T meta.Object](d Deltas[T]) Deltas[T] {
 	n := len(d)
 	if n < 2 || d[n-1].Type != Deleted || d[n-2].Type != Deleted {
 		return d

@@ -4,13 +4,13 @@ import (
 	"context"
 	"slices"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/store"
 	"github.com/kitchensync/kitchensync/trace"
 )
 
 // DeltaFIFOOptions configure a [DeltaFIFO]. The zero value is valid.
-type DeltaFIFOOptions[T apiserver.Object] struct {
+type DeltaFIFOOptions[T meta.Object] struct {
 	// KeyFunc keys objects; nil means [store.MetaNamespaceKeyFunc].
 	KeyFunc store.KeyFunc
 	// KnownObjects is the consumer's cache (the informer's Indexer). With
@@ -53,7 +53,7 @@ type DeltaFIFOOptions[T apiserver.Object] struct {
 // is processed and the consumer never sees a half-applied Replace; the
 // process function must not call the FIFO. Use [NewDeltaFIFO]; the zero
 // value is not usable.
-type DeltaFIFO[T apiserver.Object] struct {
+type DeltaFIFO[T meta.Object] struct {
 	fifoCore[T] // keying, the lock, Pop, Close and HasSynced, shared with RealFIFO
 
 	// items holds each queued key's pending deltas (never empty); queue
@@ -68,7 +68,7 @@ type DeltaFIFO[T apiserver.Object] struct {
 }
 
 // NewDeltaFIFO returns an empty, open DeltaFIFO.
-func NewDeltaFIFO[T apiserver.Object](opts DeltaFIFOOptions[T]) *DeltaFIFO[T] {
+func NewDeltaFIFO[T meta.Object](opts DeltaFIFOOptions[T]) *DeltaFIFO[T] {
 	f := &DeltaFIFO[T]{items: map[string]Deltas[T]{}}
 	f.init(opts.KeyFunc, opts.KnownObjects, opts.Transform)
 	f.tracer, f.name = opts.Tracer, opts.Name
@@ -76,19 +76,19 @@ func NewDeltaFIFO[T apiserver.Object](opts DeltaFIFOOptions[T]) *DeltaFIFO[T] {
 }
 
 // Add records that obj was added.
-func (f *DeltaFIFO[T]) Add(obj apiserver.Object) error {
+func (f *DeltaFIFO[T]) Add(obj meta.Object) error {
 	return f.record(Added, obj, f.enqueueLocked)
 }
 
 // Update records that obj changed.
-func (f *DeltaFIFO[T]) Update(obj apiserver.Object) error {
+func (f *DeltaFIFO[T]) Update(obj meta.Object) error {
 	return f.record(Updated, obj, f.enqueueLocked)
 }
 
 // Delete records that obj (its last state) was deleted. It is ignored when
 // the key is neither in the known objects nor queued: nobody downstream
 // knows the object, so there is nothing to delete.
-func (f *DeltaFIFO[T]) Delete(obj apiserver.Object) error {
+func (f *DeltaFIFO[T]) Delete(obj meta.Object) error {
 	return f.record(Deleted, obj, f.deleteLocked)
 }
 
@@ -217,7 +217,7 @@ func (f *DeltaFIFO[T]) Len() int {
 // Every object is checked, keyed and transformed before anything is
 // queued: if one fails, the FIFO is unchanged. resourceVersion is not
 // used, as in client-go's DeltaFIFO.
-func (f *DeltaFIFO[T]) Replace(list []apiserver.Object, resourceVersion string) error {
+func (f *DeltaFIFO[T]) Replace(list []meta.Object, resourceVersion string) error {
 	return f.replace(list, f)
 }
 

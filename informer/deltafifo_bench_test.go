@@ -5,7 +5,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/store"
 )
 
@@ -57,7 +57,7 @@ func BenchmarkDeltaFIFOReplace(b *testing.B) {
 	if err := cache.Replace(ws, "1"); err != nil {
 		b.Fatal(err)
 	}
-	var list []apiserver.Object
+	var list []meta.Object
 	for i, o := range ws {
 		if i%10 != 0 {
 			list = append(list, o)

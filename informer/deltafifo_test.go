@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/store"
 )
 
@@ -172,8 +172,8 @@ func (k dfFailingKnown) GetByKey(string) (*dfWidget, bool, error) {
 }
 
 // objs converts widgets for Replace.
-func dfObjs(ws ...*dfWidget) []apiserver.Object {
-	out := make([]apiserver.Object, len(ws))
+func dfObjs(ws ...*dfWidget) []meta.Object {
+	out := make([]meta.Object, len(ws))
 	for i, o := range ws {
 		out[i] = o
 	}

@@ -53,7 +53,7 @@
 //
 // In watch-list mode ([Options].UseWatchList) the initial state arrives
 // on the watch itself, as ADDED events ended by a bookmark annotated
-// apiserver.InitialEventsEndAnnotation, instead of a separate list.
+// meta.InitialEventsEndAnnotation, instead of a separate list.
 //
 // # DeltaFIFO
 //
@@ -72,7 +72,7 @@
 // typed, the way controllers do instead of calling the server. Cached
 // objects are shared — with every handler and lister, and with an
 // in-process API server, whose watch hands every watcher its own stored
-// object: never mutate them; change an [apiserver.DeepCopy]. A test can
+// object: never mutate them; change an [meta.DeepCopy]. A test can
 // catch a mutation with the server's cache mutation detector
 // ([apiserver.CacheMutationDetectorEnv]). A transform hook
 // ([Options].Transform) can trim objects before they are cached.

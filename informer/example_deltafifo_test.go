@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/store"
 )
@@ -64,7 +64,7 @@ func ExampleDeltaFIFO_Replace() {
 	_ = cache.Add(sizedWidget("a", 2))
 	fifo := informer.NewDeltaFIFO(informer.DeltaFIFOOptions[*apiservertest.Widget]{KnownObjects: cache})
 
-	_ = fifo.Replace([]apiserver.Object{sizedWidget("a", 2)}, "42")
+	_ = fifo.Replace([]meta.Object{sizedWidget("a", 2)}, "42")
 	ctx := context.Background()
 	for fifo.Len() > 0 {
 		_, _ = fifo.Pop(ctx, printDeltas)

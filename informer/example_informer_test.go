@@ -8,6 +8,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 )
 
@@ -30,7 +31,7 @@ func createWidget(widgets *apiserver.ResourceClient, name string, size int) {
 	if strings.HasSuffix(name, "2") {
 		w.Labels["env"] = "staging"
 	}
-	if _, err := widgets.Create(context.Background(), w, apiserver.CreateOptions{}); err != nil {
+	if _, err := widgets.Create(context.Background(), w, meta.CreateOptions{}); err != nil {
 		panic(err)
 	}
 }
@@ -53,20 +54,20 @@ func run(inf *informer.SharedIndexInformer[*apiservertest.Widget]) (stop func())
 // printingStore is a ReflectorStore that reports each call on a channel.
 type printingStore struct{ calls chan string }
 
-func (s printingStore) Add(obj apiserver.Object) error {
+func (s printingStore) Add(obj meta.Object) error {
 	s.calls <- "Add " + obj.GetObjectMeta().Name
 	return nil
 }
-func (s printingStore) Update(obj apiserver.Object) error {
+func (s printingStore) Update(obj meta.Object) error {
 	s.calls <- "Update " + obj.GetObjectMeta().Name
 	return nil
 }
-func (s printingStore) Delete(obj apiserver.Object) error {
+func (s printingStore) Delete(obj meta.Object) error {
 	s.calls <- "Delete " + obj.GetObjectMeta().Name
 	return nil
 }
 func (s printingStore) Resync() error { return nil }
-func (s printingStore) Replace(objs []apiserver.Object, rv string) error {
+func (s printingStore) Replace(objs []meta.Object, rv string) error {
 	var names []string
 	for _, o := range objs {
 		names = append(names, o.GetObjectMeta().Name)
@@ -125,9 +126,9 @@ func ExampleSharedIndexInformer_AddEventHandler() {
 	defer stop()
 	informer.WaitForCacheSync(context.Background(), aReg, bReg)
 
-	o, _ := widgets.Namespace("default").Get(context.Background(), "widget-2", apiserver.GetOptions{})
+	o, _ := widgets.Namespace("default").Get(context.Background(), "widget-2", meta.GetOptions{})
 	o.(*apiservertest.Widget).Spec.Size = 3
-	widgets.Update(context.Background(), o, apiserver.UpdateOptions{})
+	widgets.Update(context.Background(), o, meta.UpdateOptions{})
 
 	for _, ch := range []chan string{a, b} {
 		for range 3 {
@@ -153,7 +154,7 @@ func ExampleResourceEventHandler_tombstone() {
 	srv, widgets := newServer("widget-1", "widget-2")
 	defer srv.CloseWatches()
 	// The informer lists, but every watch is refused until we say so.
-	srv.FailNext(apiserver.VerbWatch, 1_000_000, apiserver.NewTooManyRequests("busy", 1))
+	srv.FailNext(apiserver.VerbWatch, 1_000_000, meta.NewTooManyRequests("busy", 1))
 	inf := informer.NewSharedIndexInformer[*apiservertest.Widget](widgets, informer.Options[*apiservertest.Widget]{
 		Backoff:           &informer.BackoffManager{Initial: 10 * time.Millisecond},
 		WatchErrorHandler: func(error) {}, // the 429s and the 410 are expected here
@@ -171,7 +172,7 @@ func ExampleResourceEventHandler_tombstone() {
 	fmt.Println(<-events)
 	fmt.Println(<-events)
 
-	widgets.Namespace("default").Delete(context.Background(), "widget-2", apiserver.DeleteOptions{})
+	widgets.Namespace("default").Delete(context.Background(), "widget-2", meta.DeleteOptions{})
 	srv.CompactHistory()                      // the server forgets the delete
 	srv.FailNext(apiserver.VerbWatch, 0, nil) // the watch comes back: 410, relist
 	fmt.Println(<-events)
@@ -190,7 +191,7 @@ func ExampleResourceEventHandler_relist() {
 	srv, widgets := newServer("widget-1", "widget-2")
 	defer srv.CloseWatches()
 	// The informer lists, but every watch is refused until we say so.
-	srv.FailNext(apiserver.VerbWatch, 1_000_000, apiserver.NewTooManyRequests("busy", 1))
+	srv.FailNext(apiserver.VerbWatch, 1_000_000, meta.NewTooManyRequests("busy", 1))
 	inf := informer.NewSharedIndexInformer[*apiservertest.Widget](widgets, informer.Options[*apiservertest.Widget]{
 		Backoff:           &informer.BackoffManager{Initial: 10 * time.Millisecond},
 		WatchErrorHandler: func(error) {}, // the 429s and the 410 are expected here
@@ -209,9 +210,9 @@ func ExampleResourceEventHandler_relist() {
 	defer stop()
 	<-reg.Synced()
 
-	o, _ := widgets.Namespace("default").Get(context.Background(), "widget-2", apiserver.GetOptions{})
+	o, _ := widgets.Namespace("default").Get(context.Background(), "widget-2", meta.GetOptions{})
 	o.(*apiservertest.Widget).Spec.Size = 5
-	widgets.Update(context.Background(), o, apiserver.UpdateOptions{})
+	widgets.Update(context.Background(), o, meta.UpdateOptions{})
 	srv.CompactHistory()                      // the server forgets the delete
 	srv.FailNext(apiserver.VerbWatch, 0, nil) // the watch comes back: 410, relist
 	fmt.Println(<-events)
@@ -252,13 +253,13 @@ func ExampleLister() {
 	defer stop()
 	<-inf.Synced()
 
-	prod, _ := apiserver.ParseLabelSelector("env=prod")
+	prod, _ := meta.ParseLabelSelector("env=prod")
 	list, _ := inf.Lister().Namespace("default").List(prod)
 	for _, w := range list {
 		fmt.Println("prod:", w.Name)
 	}
 	_, err := inf.Lister().Namespace("default").Get("widget-99")
-	fmt.Println(err, apiserver.IsNotFound(err))
+	fmt.Println(err, meta.IsNotFound(err))
 	// Output:
 	// prod: widget-1
 	// prod: widget-3

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/trace"
 )
 
@@ -18,12 +19,12 @@ import (
 // WaitForCacheSync, and Shutdown at the end. Safe for concurrent use; use
 // [NewSharedInformerFactory].
 type SharedInformerFactory struct {
-	scheme        *apiserver.Scheme
+	scheme        *meta.Scheme
 	lws           ListerWatcherFor
 	defaultResync time.Duration
 	namespace     string
-	tweak         func(*apiserver.ListOptions)
-	errorHandler  func(apiserver.GroupVersionResource, error)
+	tweak         func(*meta.ListOptions)
+	errorHandler  func(meta.GroupVersionResource, error)
 	tracer        *trace.Tracer
 
 	mu        sync.Mutex // guards the fields below
@@ -36,7 +37,7 @@ type SharedInformerFactory struct {
 
 // factoryEntry is one informer of the factory, whatever its type.
 type factoryEntry struct {
-	gvr      apiserver.GroupVersionResource
+	gvr      meta.GroupVersionResource
 	informer any // *SharedIndexInformer[T]
 	run      func(context.Context)
 	synced   <-chan struct{}
@@ -54,13 +55,13 @@ func WithNamespace(namespace string) FactoryOption {
 
 // WithTweakListOptions lets tweak edit every list and watch the factory's
 // informers make, e.g. to set a label selector (see [NewFilteredListWatch]).
-func WithTweakListOptions(tweak func(*apiserver.ListOptions)) FactoryOption {
+func WithTweakListOptions(tweak func(*meta.ListOptions)) FactoryOption {
 	return func(f *SharedInformerFactory) { f.tweak = tweak }
 }
 
 // WithWatchErrorHandler sends the informers' list and watch errors to h,
 // with the resource they concern, instead of the log.
-func WithWatchErrorHandler(h func(apiserver.GroupVersionResource, error)) FactoryOption {
+func WithWatchErrorHandler(h func(meta.GroupVersionResource, error)) FactoryOption {
 	return func(f *SharedInformerFactory) { f.errorHandler = h }
 }
 
@@ -74,7 +75,7 @@ func WithTracer(t *trace.Tracer) FactoryOption {
 // NewSharedInformerFactory returns a factory of informers over srv, whose
 // handlers resync every defaultResync (0: never) unless they ask otherwise.
 func NewSharedInformerFactory(srv *apiserver.Server, defaultResync time.Duration, opts ...FactoryOption) *SharedInformerFactory {
-	lws := func(gvr apiserver.GroupVersionResource, namespace string) ListerWatcher {
+	lws := func(gvr meta.GroupVersionResource, namespace string) ListerWatcher {
 		return srv.Resource(gvr).Namespace(namespace)
 	}
 	return NewSharedInformerFactoryFor(srv.Scheme(), lws, defaultResync, opts...)
@@ -82,19 +83,19 @@ func NewSharedInformerFactory(srv *apiserver.Server, defaultResync time.Duration
 
 // ListerWatcherFor returns the [ListerWatcher] of the resource gvr in
 // namespace ("" for all namespaces, and for cluster-scoped kinds).
-type ListerWatcherFor func(gvr apiserver.GroupVersionResource, namespace string) ListerWatcher
+type ListerWatcherFor func(gvr meta.GroupVersionResource, namespace string) ListerWatcher
 
 // NewSharedInformerFactoryFor returns a factory whose informers find their
 // kinds in scheme and list and watch through lws: the way to inform from a
 // server in another process. With an HTTP client (package apiserver/rest)
 // c, lws is
 //
-//	func(gvr apiserver.GroupVersionResource, ns string) informer.ListerWatcher {
+//	func(gvr meta.GroupVersionResource, ns string) informer.ListerWatcher {
 //		return c.Resource(gvr).Namespace(ns)
 //	}
 //
 // like client-go's NewSharedInformerFactory, which takes a clientset.
-func NewSharedInformerFactoryFor(scheme *apiserver.Scheme, lws ListerWatcherFor, defaultResync time.Duration, opts ...FactoryOption) *SharedInformerFactory {
+func NewSharedInformerFactoryFor(scheme *meta.Scheme, lws ListerWatcherFor, defaultResync time.Duration, opts ...FactoryOption) *SharedInformerFactory {
 	f := &SharedInformerFactory{scheme: scheme, lws: lws, defaultResync: defaultResync, informers: map[reflect.Type]*factoryEntry{}}
 	for _, o := range opts {
 		o(f)
@@ -109,7 +110,7 @@ func NewSharedInformerFactoryFor(scheme *apiserver.Scheme, lws ListerWatcherFor,
 // T must be a kind registered in the server's scheme. For any other type
 // InformerFor does not panic: the informer it returns never syncs, and
 // its list errors (naming the problem) go to the watch-error handler.
-func InformerFor[T apiserver.Object](f *SharedInformerFactory) *SharedIndexInformer[T] {
+func InformerFor[T meta.Object](f *SharedInformerFactory) *SharedIndexInformer[T] {
 	typ := reflect.TypeFor[T]()
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -129,10 +130,10 @@ func InformerFor[T apiserver.Object](f *SharedInformerFactory) *SharedIndexInfor
 
 // newObject returns a new empty T: for a pointer kind such as *Order, a
 // pointer to a zero Order (the zero T would be nil).
-func newObject[T apiserver.Object]() apiserver.Object {
+func newObject[T meta.Object]() meta.Object {
 	typ := reflect.TypeFor[T]()
 	if typ.Kind() == reflect.Pointer {
-		return reflect.New(typ.Elem()).Interface().(apiserver.Object)
+		return reflect.New(typ.Elem()).Interface().(meta.Object)
 	}
 	var zero T
 	if reflect.ValueOf(&zero).Elem().Kind() == reflect.Interface {
@@ -143,14 +144,14 @@ func newObject[T apiserver.Object]() apiserver.Object {
 
 // listerWatcherFor finds obj's kind and returns its resource and a
 // ListerWatcher for it; for an unknown kind, one that always fails.
-func (f *SharedInformerFactory) listerWatcherFor(obj apiserver.Object) (apiserver.GroupVersionResource, ListerWatcher) {
-	var info apiserver.KindInfo
+func (f *SharedInformerFactory) listerWatcherFor(obj meta.Object) (meta.GroupVersionResource, ListerWatcher) {
+	var info meta.KindInfo
 	err := fmt.Errorf("informer: InformerFor needs a concrete kind type, not an interface")
 	if obj != nil {
 		info, err = f.scheme.KindFor(obj)
 	}
 	if err != nil {
-		gvr := apiserver.GroupVersionResource{Resource: fmt.Sprintf("unregistered %T", obj)}
+		gvr := meta.GroupVersionResource{Resource: fmt.Sprintf("unregistered %T", obj)}
 		err = fmt.Errorf("informer: no informer for %T: %w", obj, err)
 		return gvr, failingListWatch(err)
 	}
@@ -164,8 +165,8 @@ func (f *SharedInformerFactory) listerWatcherFor(obj apiserver.Object) (apiserve
 
 func failingListWatch(err error) ListerWatcher {
 	return ListWatch{
-		ListFunc: func(context.Context, apiserver.ListOptions) (*apiserver.List, error) { return nil, err },
-		WatchFunc: func(context.Context, apiserver.ListOptions) (apiserver.WatchInterface, error) {
+		ListFunc: func(context.Context, meta.ListOptions) (*meta.List, error) { return nil, err },
+		WatchFunc: func(context.Context, meta.ListOptions) (meta.WatchInterface, error) {
 			return nil, err
 		},
 	}
@@ -194,7 +195,7 @@ func (f *SharedInformerFactory) Start(ctx context.Context) {
 // WaitForCacheSync waits until every started informer has synced, or ctx
 // is done, and reports each one's state by resource. It waits on the
 // informers' Synced channels: no polling.
-func (f *SharedInformerFactory) WaitForCacheSync(ctx context.Context) map[apiserver.GroupVersionResource]bool {
+func (f *SharedInformerFactory) WaitForCacheSync(ctx context.Context) map[meta.GroupVersionResource]bool {
 	f.mu.Lock()
 	var started []*factoryEntry
 	for _, typ := range f.order {
@@ -203,7 +204,7 @@ func (f *SharedInformerFactory) WaitForCacheSync(ctx context.Context) map[apiser
 		}
 	}
 	f.mu.Unlock()
-	res := make(map[apiserver.GroupVersionResource]bool, len(started))
+	res := make(map[meta.GroupVersionResource]bool, len(started))
 	for _, e := range started {
 		select {
 		case <-e.synced:

@@ -11,13 +11,14 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 func TestFactorySharesOneInformerPerKind(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := apiservertest.NewServer(t)
 		ctx := t.Context()
-		if _, err := srv.Resource(apiservertest.GadgetsResource).Create(ctx, apiservertest.NewGadget("g"), apiserver.CreateOptions{}); err != nil {
+		if _, err := srv.Resource(apiservertest.GadgetsResource).Create(ctx, apiservertest.NewGadget("g"), meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		f := NewSharedInformerFactory(srv, 0)
@@ -30,7 +31,7 @@ func TestFactorySharesOneInformerPerKind(t *testing.T) {
 		f.Start(ctx)
 		f.Start(ctx) // idempotent
 		got := f.WaitForCacheSync(ctx)
-		want := map[apiserver.GroupVersionResource]bool{apiservertest.WidgetsResource: true, apiservertest.GadgetsResource: true}
+		want := map[meta.GroupVersionResource]bool{apiservertest.WidgetsResource: true, apiservertest.GadgetsResource: true}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("WaitForCacheSync (-want +got):\n%s", diff)
 		}
@@ -71,19 +72,19 @@ func TestFactoryNamespaceAndUnregisteredKind(t *testing.T) {
 		srv := apiservertest.NewServer(t)
 		ctx := t.Context()
 		for _, ns := range []string{"a", "b"} {
-			if _, err := srv.Resource(apiservertest.WidgetsResource).Create(ctx, apiservertest.NewWidget(ns, "w"), apiserver.CreateOptions{}); err != nil {
+			if _, err := srv.Resource(apiservertest.WidgetsResource).Create(ctx, apiservertest.NewWidget(ns, "w"), meta.CreateOptions{}); err != nil {
 				t.Fatal(err)
 			}
 		}
 		var mu sync.Mutex
 		var errs []string
-		f := NewSharedInformerFactory(srv, 0, WithNamespace("a"), WithWatchErrorHandler(func(gvr apiserver.GroupVersionResource, err error) {
+		f := NewSharedInformerFactory(srv, 0, WithNamespace("a"), WithWatchErrorHandler(func(gvr meta.GroupVersionResource, err error) {
 			mu.Lock()
 			errs = append(errs, gvr.Resource+": "+err.Error())
 			mu.Unlock()
 		}))
 		w := InformerFor[*widget](f)
-		bad := InformerFor[*apiserver.Status](f)
+		bad := InformerFor[*meta.Status](f)
 		ctx, cancel := context.WithCancel(ctx)
 		f.Start(ctx)
 		synctest.Wait()
@@ -101,7 +102,7 @@ func TestFactoryNamespaceAndUnregisteredKind(t *testing.T) {
 		f.Shutdown()
 		mu.Lock()
 		defer mu.Unlock()
-		if len(errs) == 0 || !strings.Contains(errs[0], "no informer for *apiserver.Status") {
+		if len(errs) == 0 || !strings.Contains(errs[0], "no informer for *meta.Status") {
 			t.Errorf("errors = %q, want the unregistered kind named", errs)
 		}
 	})

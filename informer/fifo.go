@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/store"
 	"github.com/kitchensync/kitchensync/trace"
 )
@@ -18,7 +18,7 @@ var ErrFIFOClosed = errors.New("informer: DeltaFIFO closed and drained; nothing 
 // KeyListerGetter is what a [DeltaFIFO] or [RealFIFO] needs to know about
 // its consumer's cache ("known objects"), to make tombstones on Replace
 // and to resync. A [*store.Indexer] satisfies it.
-type KeyListerGetter[T apiserver.Object] interface {
+type KeyListerGetter[T meta.Object] interface {
 	ListKeys() []string
 	GetByKey(key string) (obj T, exists bool, err error)
 }
@@ -26,13 +26,13 @@ type KeyListerGetter[T apiserver.Object] interface {
 // PopProcessFunc handles what a Pop took off the queue: the deltas pending
 // for key, oldest first. isInInitialList is true while the FIFO has not
 // yet synced, i.e. for the objects of the first list.
-type PopProcessFunc[T apiserver.Object] func(key string, deltas Deltas[T], isInInitialList bool) error
+type PopProcessFunc[T meta.Object] func(key string, deltas Deltas[T], isInInitialList bool) error
 
 // fifoCore is what [DeltaFIFO] and [RealFIFO] share: how objects are keyed
 // and transformed, the consumer's cache, the lock, and the bookkeeping
 // behind Pop, Close and HasSynced. Each FIFO embeds it and brings its own
 // queue, which fifoCore drives through [backlog].
-type fifoCore[T apiserver.Object] struct {
+type fifoCore[T meta.Object] struct {
 	keyFunc   store.KeyFunc
 	known     KeyListerGetter[T]
 	transform func(T) (T, error)
@@ -54,7 +54,7 @@ type fifoCore[T apiserver.Object] struct {
 
 // backlog is a FIFO's own queue, as [fifoCore] drives it. Every method is
 // called with mu held.
-type backlog[T apiserver.Object] interface {
+type backlog[T meta.Object] interface {
 	// lenLocked is the number of queue entries.
 	lenLocked() int
 	// takeLocked removes the head of a non-empty queue.
@@ -67,7 +67,7 @@ type backlog[T apiserver.Object] interface {
 // listedKeys answers whether a key was in a list, building its set on the
 // first question: a first list into an empty queue and an empty cache,
 // the common case, never asks, and so allocates no set.
-type listedKeys[T apiserver.Object] struct {
+type listedKeys[T meta.Object] struct {
 	listed []keyedDelta[T]
 	set    map[string]struct{}
 }
@@ -85,7 +85,7 @@ func (l *listedKeys[T]) has(key string) bool {
 }
 
 // keyedDelta is a delta with the key it is queued under.
-type keyedDelta[T apiserver.Object] struct {
+type keyedDelta[T meta.Object] struct {
 	key   string
 	delta Delta[T]
 }
@@ -102,7 +102,7 @@ func (c *fifoCore[T]) init(keyFunc store.KeyFunc, known KeyListerGetter[T], tran
 
 // prepare checks that obj is a T, keys it and transforms it. It runs
 // without the lock: the key and transform functions are the caller's code.
-func (c *fifoCore[T]) prepare(obj apiserver.Object) (string, T, error) {
+func (c *fifoCore[T]) prepare(obj meta.Object) (string, T, error) {
 	t, ok := obj.(T)
 	if !ok {
 		return "", t, fmt.Errorf("informer: a FIFO of %T cannot hold a %T; does the ListerWatcher serve another kind?", t, obj)
@@ -121,7 +121,7 @@ func (c *fifoCore[T]) prepare(obj apiserver.Object) (string, T, error) {
 
 // record is Add, Update and Delete: it prepares obj and, under the lock,
 // marks the FIFO populated and hands the delta to enqueue.
-func (c *fifoCore[T]) record(typ DeltaType, obj apiserver.Object, enqueue func(key string, d Delta[T])) error {
+func (c *fifoCore[T]) record(typ DeltaType, obj meta.Object, enqueue func(key string, d Delta[T])) error {
 	key, t, err := c.prepare(obj)
 	if err != nil {
 		return err
@@ -137,7 +137,7 @@ func (c *fifoCore[T]) record(typ DeltaType, obj apiserver.Object, enqueue func(k
 // replace is Replace: it prepares every object before anything is queued,
 // so that one failure leaves the FIFO unchanged, then lets q queue them.
 // The first Replace sets the initial population.
-func (c *fifoCore[T]) replace(list []apiserver.Object, q backlog[T]) error {
+func (c *fifoCore[T]) replace(list []meta.Object, q backlog[T]) error {
 	objs := make([]keyedDelta[T], len(list))
 	for i, obj := range list {
 		key, t, err := c.prepare(obj)

@@ -1,7 +1,7 @@
 package informer
 
 import (
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // ResourceEventHandler is what a [SharedIndexInformer] calls when its cache
@@ -11,10 +11,10 @@ import (
 // Each handler is called from its own goroutine, one notification at a
 // time, in the order the cache changed. The objects are the cached ones,
 // shared with every other handler and reader: never mutate them (copy with
-// [apiserver.DeepCopy] first). A handler should be quick — typically it
+// [meta.DeepCopy] first). A handler should be quick — typically it
 // puts a key on a workqueue — but a slow one delays only itself: its
 // notifications wait in its own unbounded buffer.
-type ResourceEventHandler[T apiserver.Object] interface {
+type ResourceEventHandler[T meta.Object] interface {
 	// OnAdd is called when an object enters the cache. isInInitialList is
 	// true for the objects of the informer's first list (and, for a
 	// handler added while the informer runs, for everything already
@@ -42,7 +42,7 @@ type ResourceEventHandler[T apiserver.Object] interface {
 
 // ResourceEventHandlerFuncs adapts functions to a [ResourceEventHandler];
 // a nil function ignores its notifications.
-type ResourceEventHandlerFuncs[T apiserver.Object] struct {
+type ResourceEventHandlerFuncs[T meta.Object] struct {
 	AddFunc    func(obj T, isInInitialList bool)
 	UpdateFunc func(oldObj, newObj T)
 	DeleteFunc func(obj T, finalStateUnknown bool)
@@ -74,7 +74,7 @@ func (f ResourceEventHandlerFuncs[T]) OnDelete(obj T, finalStateUnknown bool) {
 // an object pass becomes OnAdd (isInInitialList false); one that makes it
 // stop passing becomes OnDelete (finalStateUnknown false), so that Handler
 // sees a consistent stream for the filtered subset.
-type FilteringResourceEventHandler[T apiserver.Object] struct {
+type FilteringResourceEventHandler[T meta.Object] struct {
 	FilterFunc func(obj T) bool
 	Handler    ResourceEventHandler[T]
 }

@@ -3,7 +3,7 @@ package informer
 import (
 	"reflect"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/trace"
 )
 
@@ -58,7 +58,7 @@ func (l *listener[T]) traceCall(n notification[T]) {
 // objectRecord returns a record naming obj: its kind, key (key, or
 // namespace/name if key is "") and resourceVersion. A tombstone's object
 // may be nil: the record then has only the key.
-func objectRecord(key string, obj apiserver.Object) trace.Record {
+func objectRecord(key string, obj meta.Object) trace.Record {
 	if v := reflect.ValueOf(obj); !v.IsValid() || v.Kind() == reflect.Pointer && v.IsNil() {
 		return trace.Record{Key: key}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/trace"
 )
@@ -30,17 +31,17 @@ func TestTraceInformerCacheAndHandlers(t *testing.T) {
 		synctest.Wait()
 		rec := trace.NewRecorder(tr) // after the first list: only the widget's life
 		widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("ns")
-		w, err := widgets.Create(t.Context(), apiservertest.NewWidget("ns", "a"), apiserver.CreateOptions{})
+		w, err := widgets.Create(t.Context(), apiservertest.NewWidget("ns", "a"), meta.CreateOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		synctest.Wait()
 		w.Spec.Color = "blue"
-		if _, err := widgets.Update(t.Context(), w, apiserver.UpdateOptions{}); err != nil {
+		if _, err := widgets.Update(t.Context(), w, meta.UpdateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		synctest.Wait()
-		if err := widgets.Delete(t.Context(), "a", apiserver.DeleteOptions{}); err != nil {
+		if err := widgets.Delete(t.Context(), "a", meta.DeleteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		synctest.Wait()

@@ -1,7 +1,7 @@
 package informer
 
 import (
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/store"
 )
 
@@ -9,20 +9,20 @@ import (
 // controller uses instead of asking the server (client-go's generated
 // listers, e.g. PodLister). Objects are shared with the cache and every
 // other reader: never mutate them. Safe for concurrent use.
-type Lister[T apiserver.Object] struct {
+type Lister[T meta.Object] struct {
 	indexer  *store.Indexer[T]
-	resource apiserver.GroupResource
+	resource meta.GroupResource
 }
 
 // NewLister returns a Lister over indexer; resource names the kind in
 // NotFound errors.
-func NewLister[T apiserver.Object](indexer *store.Indexer[T], resource apiserver.GroupResource) *Lister[T] {
+func NewLister[T meta.Object](indexer *store.Indexer[T], resource meta.GroupResource) *Lister[T] {
 	return &Lister[T]{indexer: indexer, resource: resource}
 }
 
 // List returns the cached objects whose labels match sel (all of them for
 // a nil selector), sorted by key.
-func (l *Lister[T]) List(sel *apiserver.LabelSelector) ([]T, error) {
+func (l *Lister[T]) List(sel *meta.LabelSelector) ([]T, error) {
 	return filter(l.indexer.List(), sel), nil
 }
 
@@ -40,7 +40,7 @@ func (l *Lister[T]) get(key, name string) (T, error) {
 	}
 	if !ok {
 		var zero T
-		return zero, apiserver.NewNotFound(l.resource, name)
+		return zero, meta.NewNotFound(l.resource, name)
 	}
 	return obj, nil
 }
@@ -51,14 +51,14 @@ func (l *Lister[T]) Namespace(namespace string) NamespaceLister[T] {
 }
 
 // NamespaceLister reads the objects of one namespace from the cache.
-type NamespaceLister[T apiserver.Object] struct {
+type NamespaceLister[T meta.Object] struct {
 	lister    *Lister[T]
 	namespace string
 }
 
 // List returns the namespace's objects whose labels match sel (all of
 // them for a nil selector), sorted by key. It uses the namespace index.
-func (l NamespaceLister[T]) List(sel *apiserver.LabelSelector) ([]T, error) {
+func (l NamespaceLister[T]) List(sel *meta.LabelSelector) ([]T, error) {
 	objs, err := l.lister.indexer.ByIndex(store.NamespaceIndex, l.namespace)
 	if err != nil {
 		return nil, err
@@ -72,7 +72,7 @@ func (l NamespaceLister[T]) Get(name string) (T, error) {
 	return l.lister.get(l.namespace+"/"+name, name)
 }
 
-func filter[T apiserver.Object](objs []T, sel *apiserver.LabelSelector) []T {
+func filter[T meta.Object](objs []T, sel *meta.LabelSelector) []T {
 	if sel.Empty() {
 		return objs
 	}

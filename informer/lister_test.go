@@ -5,8 +5,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/store"
 )
 
@@ -20,7 +20,7 @@ func TestLister(t *testing.T) {
 		}
 	}
 	l := NewLister(idx, apiservertest.WidgetsResource.GroupResource())
-	red, _ := apiserver.ParseLabelSelector("color=red")
+	red, _ := meta.ParseLabelSelector("color=red")
 	keys := func(ws []*widget, err error) []string {
 		if err != nil {
 			t.Fatal(err)
@@ -38,7 +38,7 @@ func TestLister(t *testing.T) {
 	}{
 		{"all, nil selector", keys(l.List(nil)), []string{"a/x", "a/y", "b/x"}},
 		{"all red", keys(l.List(red)), []string{"a/x", "b/x"}},
-		{"namespace a", keys(l.Namespace("a").List(apiserver.Everything())), []string{"a/x", "a/y"}},
+		{"namespace a", keys(l.Namespace("a").List(meta.Everything())), []string{"a/x", "a/y"}},
 		{"namespace a, red", keys(l.Namespace("a").List(red)), []string{"a/x"}},
 		{"empty namespace", keys(l.Namespace("zzz").List(nil)), nil},
 	}
@@ -51,13 +51,13 @@ func TestLister(t *testing.T) {
 		t.Errorf("Namespace(b).Get(x) = %v, %v", w, err)
 	}
 	_, err := l.Namespace("b").Get("y")
-	if !apiserver.IsNotFound(err) {
+	if !meta.IsNotFound(err) {
 		t.Fatalf("Get of a missing object = %v, want NotFound", err)
 	}
 	if want := `widgets.test.kitchensync.io "y" not found`; err.Error() != want {
 		t.Errorf("error = %q, want %q", err, want)
 	}
-	if _, err := l.Get("x"); !apiserver.IsNotFound(err) {
+	if _, err := l.Get("x"); !meta.IsNotFound(err) {
 		t.Errorf("cluster-wide Get of a namespaced object = %v, want NotFound (use Namespace)", err)
 	}
 }

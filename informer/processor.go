@@ -4,7 +4,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/trace"
 )
 
@@ -25,7 +25,7 @@ const (
 )
 
 // notification is one call to make on a handler.
-type notification[T apiserver.Object] struct {
+type notification[T meta.Object] struct {
 	kind   notificationKind
 	flag   bool // isInInitialList for adds, finalStateUnknown for deletes
 	oldObj T    // updates only
@@ -137,7 +137,7 @@ func (r *Registration) maybeCloseLocked() {
 
 // listener delivers notifications to one handler, in order, from its own
 // goroutine.
-type listener[T apiserver.Object] struct {
+type listener[T meta.Object] struct {
 	handler ResourceEventHandler[T]
 	reg     *Registration
 
@@ -166,7 +166,7 @@ type listener[T apiserver.Object] struct {
 	stopped sync.Once
 }
 
-func newListener[T apiserver.Object](h ResourceEventHandler[T], reg *Registration, requested, period time.Duration, now time.Time) *listener[T] {
+func newListener[T meta.Object](h ResourceEventHandler[T], reg *Registration, requested, period time.Duration, now time.Time) *listener[T] {
 	return &listener[T]{
 		handler:         h,
 		reg:             reg,

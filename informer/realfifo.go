@@ -3,13 +3,13 @@ package informer
 import (
 	"context"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/store"
 	"github.com/kitchensync/kitchensync/trace"
 )
 
 // RealFIFOOptions configure a [RealFIFO]. The zero value is valid.
-type RealFIFOOptions[T apiserver.Object] struct {
+type RealFIFOOptions[T meta.Object] struct {
 	// KeyFunc keys objects; nil means [store.MetaNamespaceKeyFunc].
 	KeyFunc store.KeyFunc
 	// KnownObjects is the consumer's cache (the informer's Indexer). With
@@ -42,14 +42,14 @@ type RealFIFOOptions[T apiserver.Object] struct {
 //
 // It is safe for concurrent use, and Pop, Close and HasSynced behave as a
 // DeltaFIFO's do. Use [NewRealFIFO]; the zero value is not usable.
-type RealFIFO[T apiserver.Object] struct {
+type RealFIFO[T meta.Object] struct {
 	fifoCore[T] // keying, the lock, Pop, Close and HasSynced, shared with DeltaFIFO
 
 	events []keyedDelta[T] // every queued delta in arrival order; guarded by mu
 }
 
 // NewRealFIFO returns an empty, open RealFIFO.
-func NewRealFIFO[T apiserver.Object](opts RealFIFOOptions[T]) *RealFIFO[T] {
+func NewRealFIFO[T meta.Object](opts RealFIFOOptions[T]) *RealFIFO[T] {
 	f := &RealFIFO[T]{}
 	f.init(opts.KeyFunc, opts.KnownObjects, opts.Transform)
 	f.tracer, f.name = opts.Tracer, opts.Name
@@ -57,18 +57,18 @@ func NewRealFIFO[T apiserver.Object](opts RealFIFOOptions[T]) *RealFIFO[T] {
 }
 
 // Add records that obj was added.
-func (f *RealFIFO[T]) Add(obj apiserver.Object) error {
+func (f *RealFIFO[T]) Add(obj meta.Object) error {
 	return f.record(Added, obj, f.enqueueLocked)
 }
 
 // Update records that obj changed.
-func (f *RealFIFO[T]) Update(obj apiserver.Object) error {
+func (f *RealFIFO[T]) Update(obj meta.Object) error {
 	return f.record(Updated, obj, f.enqueueLocked)
 }
 
 // Delete records that obj (its last state) was deleted, whether or not
 // anyone knows the key.
-func (f *RealFIFO[T]) Delete(obj apiserver.Object) error {
+func (f *RealFIFO[T]) Delete(obj meta.Object) error {
 	return f.record(Deleted, obj, f.enqueueLocked)
 }
 
@@ -103,7 +103,7 @@ func (f *RealFIFO[T]) takeLocked() (string, Deltas[T]) {
 // the tombstones (skipping keys whose last queued delta is already
 // Deleted), then the Replaced deltas in list order. If an object fails to
 // key or transform, the FIFO is unchanged.
-func (f *RealFIFO[T]) Replace(list []apiserver.Object, resourceVersion string) error {
+func (f *RealFIFO[T]) Replace(list []meta.Object, resourceVersion string) error {
 	return f.replace(list, f)
 }
 

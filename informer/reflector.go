@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/trace"
 )
 
@@ -19,14 +19,14 @@ import (
 // It is owned here, by its consumer; a test can pass a recorder.
 type ReflectorStore interface {
 	// Add records an ADDED watch event.
-	Add(obj apiserver.Object) error
+	Add(obj meta.Object) error
 	// Update records a MODIFIED watch event.
-	Update(obj apiserver.Object) error
+	Update(obj meta.Object) error
 	// Delete records a DELETED watch event (obj is the last state).
-	Delete(obj apiserver.Object) error
+	Delete(obj meta.Object) error
 	// Replace records a complete list read at resourceVersion: whatever
 	// the store knew and the list lacks was deleted meanwhile.
-	Replace(objs []apiserver.Object, resourceVersion string) error
+	Replace(objs []meta.Object, resourceVersion string) error
 	// Resync asks for every known object to be delivered again.
 	Resync() error
 }
@@ -47,7 +47,7 @@ type ReflectorOptions struct {
 	WatchErrorHandler func(err error)
 	// UseWatchList streams the initial state on a watch (SendInitialEvents
 	// with ResourceVersionMatchNotOlderThan) instead of listing it, until
-	// the bookmark annotated [apiserver.InitialEventsEndAnnotation]; if the
+	// the bookmark annotated [meta.InitialEventsEndAnnotation]; if the
 	// server refuses, the reflector falls back to a list.
 	UseWatchList bool
 	// PageSize, when positive, lists in pages of this many objects.
@@ -180,7 +180,7 @@ func (r *Reflector) reportError(err error) {
 		return
 	}
 	level := slog.LevelWarn
-	if apiserver.IsExpired(err) {
+	if meta.IsExpired(err) {
 		level = slog.LevelDebug // expected after compaction; a relist follows
 	}
 	slog.Log(context.Background(), level, "informer: list/watch failed", "reflector", r.opts.Name, "err", err)
@@ -189,7 +189,7 @@ func (r *Reflector) reportError(err error) {
 // listAndWatch fills the store (by list or watch-list) and then watches
 // until an error that needs a relist, or ctx ends.
 func (r *Reflector) listAndWatch(ctx context.Context) error {
-	var w apiserver.WatchInterface
+	var w meta.WatchInterface
 	if r.opts.UseWatchList {
 		var err error
 		w, err = r.watchList(ctx)
@@ -213,7 +213,7 @@ func (r *Reflector) listAndWatch(ctx context.Context) error {
 func (r *Reflector) list(ctx context.Context) error {
 	from, start := r.relistResourceVersion(), time.Now()
 	items, rv, err := r.listAll(ctx, from)
-	if apiserver.IsExpired(err) || isTooLargeResourceVersion(err) {
+	if meta.IsExpired(err) || isTooLargeResourceVersion(err) {
 		// Our resourceVersion is too old for the server, or newer than a
 		// server that lost its state has: ask for the latest.
 		r.traceListed(from, "", 0, time.Since(start), err, "")
@@ -235,17 +235,17 @@ func (r *Reflector) list(ctx context.Context) error {
 
 // listAll follows continue tokens; if a later page has expired, it reads
 // everything in one call instead, as client-go's pager does.
-func (r *Reflector) listAll(ctx context.Context, rv string) ([]apiserver.Object, string, error) {
-	opts := apiserver.ListOptions{ResourceVersion: rv, Limit: r.opts.PageSize}
+func (r *Reflector) listAll(ctx context.Context, rv string) ([]meta.Object, string, error) {
+	opts := meta.ListOptions{ResourceVersion: rv, Limit: r.opts.PageSize}
 	list, err := r.lw.List(ctx, opts)
 	if err != nil {
 		return nil, "", err
 	}
 	items, listRV := list.Items, list.ResourceVersion
 	for list.Continue != "" {
-		list, err = r.lw.List(ctx, apiserver.ListOptions{Limit: r.opts.PageSize, Continue: list.Continue})
-		if apiserver.IsExpired(err) {
-			full, err := r.lw.List(ctx, apiserver.ListOptions{ResourceVersion: rv})
+		list, err = r.lw.List(ctx, meta.ListOptions{Limit: r.opts.PageSize, Continue: list.Continue})
+		if meta.IsExpired(err) {
+			full, err := r.lw.List(ctx, meta.ListOptions{ResourceVersion: rv})
 			if err != nil {
 				return nil, "", err
 			}
@@ -261,7 +261,7 @@ func (r *Reflector) listAll(ctx context.Context, rv string) ([]apiserver.Object,
 
 // watchWithResync watches (starting with w if not nil) while a second
 // goroutine asks the store to resync every ResyncPeriod.
-func (r *Reflector) watchWithResync(ctx context.Context, w apiserver.WatchInterface) error {
+func (r *Reflector) watchWithResync(ctx context.Context, w meta.WatchInterface) error {
 	resyncErr := make(chan error, 1)
 	resyncCtx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
@@ -297,7 +297,7 @@ func (r *Reflector) resyncLoop(ctx context.Context, errc chan<- error) {
 
 // watch re-watches after clean closes and 429s; it returns on anything
 // that needs a relist (nil when ctx ended).
-func (r *Reflector) watch(ctx context.Context, w apiserver.WatchInterface, resyncErr <-chan error) error {
+func (r *Reflector) watch(ctx context.Context, w meta.WatchInterface, resyncErr <-chan error) error {
 	for ctx.Err() == nil {
 		// The clock starts before the request, as in client-go, for the
 		// very-short-watch check. A watch-list's stream handed over in w
@@ -312,7 +312,7 @@ func (r *Reflector) watch(ctx context.Context, w apiserver.WatchInterface, resyn
 			w, err = r.lw.Watch(ctx, opts)
 			r.traceWatch(trace.WatchStarted, opts.ResourceVersion, err, "")
 			if err != nil {
-				if apiserver.IsTooManyRequests(err) && ctx.Err() == nil {
+				if meta.IsTooManyRequests(err) && ctx.Err() == nil {
 					r.reportError(fmt.Errorf("watch: %w", err))
 					if !r.wait(ctx) {
 						return nil
@@ -332,7 +332,7 @@ func (r *Reflector) watch(ctx context.Context, w apiserver.WatchInterface, resyn
 		case err == nil:
 			// A clean close: re-watch from the last resourceVersion seen.
 			// (A very short one is an error: it relists, below.)
-		case apiserver.IsTooManyRequests(err):
+		case meta.IsTooManyRequests(err):
 			r.reportError(fmt.Errorf("watch: %w", err))
 			if !r.wait(ctx) {
 				return nil
@@ -344,9 +344,9 @@ func (r *Reflector) watch(ctx context.Context, w apiserver.WatchInterface, resyn
 	return nil
 }
 
-func (r *Reflector) watchOptions() apiserver.ListOptions {
+func (r *Reflector) watchOptions() meta.ListOptions {
 	timeout := int64(watchTimeout(rand.Float64()) / time.Second)
-	return apiserver.ListOptions{
+	return meta.ListOptions{
 		ResourceVersion:     r.LastSyncResourceVersion(),
 		AllowWatchBookmarks: true,
 		TimeoutSeconds:      &timeout,
@@ -390,7 +390,7 @@ type watchStart struct {
 // handleWatch applies w's events to the store until the watch ends (nil
 // for a clean close, a [VeryShortWatchError] for a suspiciously quick
 // one), and stops it.
-func (r *Reflector) handleWatch(ctx context.Context, w apiserver.WatchInterface, from watchStart, resyncErr <-chan error) error {
+func (r *Reflector) handleWatch(ctx context.Context, w meta.WatchInterface, from watchStart, resyncErr <-chan error) error {
 	defer w.Stop()
 	events := 0
 	for {
@@ -410,7 +410,7 @@ func (r *Reflector) handleWatch(ctx context.Context, w apiserver.WatchInterface,
 				return err
 			}
 			events++
-			from.pastAdded = from.pastAdded || ev.Type != apiserver.EventAdded
+			from.pastAdded = from.pastAdded || ev.Type != meta.EventAdded
 			if from.pastAdded {
 				r.setLastSyncResourceVersion(ev.Object.GetObjectMeta().ResourceVersion)
 			}
@@ -422,30 +422,30 @@ func (r *Reflector) handleWatch(ctx context.Context, w apiserver.WatchInterface,
 // initial-events-end bookmark. An ERROR event becomes the returned error;
 // a store error is reported and the watch goes on, as in client-go. An
 // event without an object is an error too: the stream cannot be trusted.
-func (r *Reflector) apply(ev apiserver.Event, s ReflectorStore) (bool, error) {
-	if ev.Type == apiserver.EventError {
-		return false, apiserver.FromObject(ev.Object)
+func (r *Reflector) apply(ev meta.Event, s ReflectorStore) (bool, error) {
+	if ev.Type == meta.EventError {
+		return false, meta.FromObject(ev.Object)
 	}
 	if ev.Object == nil || ev.Object.GetObjectMeta() == nil {
 		return false, fmt.Errorf("watch event %s without an object", ev.Type)
 	}
-	meta := ev.Object.GetObjectMeta()
+	om := ev.Object.GetObjectMeta()
 	var err error
 	switch ev.Type {
-	case apiserver.EventAdded:
+	case meta.EventAdded:
 		err = s.Add(ev.Object)
-	case apiserver.EventModified:
+	case meta.EventModified:
 		err = s.Update(ev.Object)
-	case apiserver.EventDeleted:
+	case meta.EventDeleted:
 		err = s.Delete(ev.Object)
-	case apiserver.EventBookmark:
+	case meta.EventBookmark:
 	default:
 		err = fmt.Errorf("unknown watch event type %q", ev.Type)
 	}
 	if err != nil {
-		r.reportError(fmt.Errorf("%s %s/%s: %w", ev.Type, meta.Namespace, meta.Name, err))
+		r.reportError(fmt.Errorf("%s %s/%s: %w", ev.Type, om.Namespace, om.Name, err))
 	}
-	end := ev.Type == apiserver.EventBookmark && meta.Annotations[apiserver.InitialEventsEndAnnotation] == "true"
+	end := ev.Type == meta.EventBookmark && om.Annotations[meta.InitialEventsEndAnnotation] == "true"
 	return end, nil
 }
 
@@ -453,5 +453,5 @@ func (r *Reflector) apply(ev apiserver.Event, s ReflectorStore) (bool, error) {
 // resourceVersion it has not reached (after a restore, or from another
 // server); client-go then lists from "" as it does after a 410.
 func isTooLargeResourceVersion(err error) bool {
-	return apiserver.IsTimeout(err) && strings.Contains(err.Error(), "Too large resource version")
+	return meta.IsTimeout(err) && strings.Contains(err.Error(), "Too large resource version")
 }

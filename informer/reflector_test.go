@@ -12,8 +12,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // fakeWatch is a watch whose events a test scripts: the events given are
@@ -22,27 +22,27 @@ import (
 // first use, so that a fake built outside a synctest bubble still blocks
 // durably inside it.
 type fakeWatch struct {
-	events     []apiserver.Event
+	events     []meta.Event
 	closed     bool
 	closeAfter time.Duration
 	once       sync.Once
-	ch         chan apiserver.Event
+	ch         chan meta.Event
 	stopped    sync.Once
 }
 
-func newFakeWatch(closed bool, events ...apiserver.Event) *fakeWatch {
+func newFakeWatch(closed bool, events ...meta.Event) *fakeWatch {
 	return &fakeWatch{events: events, closed: closed}
 }
 
 // closingWatch is a watch that delivers events and closes cleanly d after
 // it was opened.
-func closingWatch(d time.Duration, events ...apiserver.Event) *fakeWatch {
+func closingWatch(d time.Duration, events ...meta.Event) *fakeWatch {
 	return &fakeWatch{events: events, closed: true, closeAfter: d}
 }
 
-func (w *fakeWatch) ResultChan() <-chan apiserver.Event {
+func (w *fakeWatch) ResultChan() <-chan meta.Event {
 	w.once.Do(func() {
-		w.ch = make(chan apiserver.Event, len(w.events))
+		w.ch = make(chan meta.Event, len(w.events))
 		for _, ev := range w.events {
 			w.ch <- ev
 		}
@@ -63,7 +63,7 @@ func (w *fakeWatch) Stop() { w.stopped.Do(func() {}) }
 type scriptedLW struct {
 	mu      sync.Mutex
 	calls   []string
-	lists   []any // *apiserver.List or error
+	lists   []any // *meta.List or error
 	watches []any // *fakeWatch or error
 }
 
@@ -84,7 +84,7 @@ func (lw *scriptedLW) next(ctx context.Context, q *[]any, call string) (any, err
 	return r, nil
 }
 
-func (lw *scriptedLW) List(ctx context.Context, opts apiserver.ListOptions) (*apiserver.List, error) {
+func (lw *scriptedLW) List(ctx context.Context, opts meta.ListOptions) (*meta.List, error) {
 	call := fmt.Sprintf("list rv=%q", opts.ResourceVersion)
 	if opts.Limit > 0 || opts.Continue != "" {
 		call += fmt.Sprintf(" limit=%d continue=%q", opts.Limit, opts.Continue)
@@ -93,10 +93,10 @@ func (lw *scriptedLW) List(ctx context.Context, opts apiserver.ListOptions) (*ap
 	if err != nil {
 		return nil, err
 	}
-	return r.(*apiserver.List), nil
+	return r.(*meta.List), nil
 }
 
-func (lw *scriptedLW) Watch(ctx context.Context, opts apiserver.ListOptions) (apiserver.WatchInterface, error) {
+func (lw *scriptedLW) Watch(ctx context.Context, opts meta.ListOptions) (meta.WatchInterface, error) {
 	call := fmt.Sprintf("watch rv=%q", opts.ResourceVersion)
 	if opts.SendInitialEvents != nil {
 		call += fmt.Sprintf(" sendInitialEvents match=%s", opts.ResourceVersionMatch)
@@ -123,23 +123,23 @@ type recordingStore struct {
 	ops []string
 }
 
-func (s *recordingStore) record(op string, obj apiserver.Object) error {
+func (s *recordingStore) record(op string, obj meta.Object) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m := obj.GetObjectMeta()
 	s.ops = append(s.ops, fmt.Sprintf("%s %s@%s", op, m.Name, m.ResourceVersion))
 	return nil
 }
-func (s *recordingStore) Add(obj apiserver.Object) error    { return s.record("add", obj) }
-func (s *recordingStore) Update(obj apiserver.Object) error { return s.record("update", obj) }
-func (s *recordingStore) Delete(obj apiserver.Object) error { return s.record("delete", obj) }
+func (s *recordingStore) Add(obj meta.Object) error    { return s.record("add", obj) }
+func (s *recordingStore) Update(obj meta.Object) error { return s.record("update", obj) }
+func (s *recordingStore) Delete(obj meta.Object) error { return s.record("delete", obj) }
 func (s *recordingStore) Resync() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.ops = append(s.ops, "resync")
 	return nil
 }
-func (s *recordingStore) Replace(objs []apiserver.Object, rv string) error {
+func (s *recordingStore) Replace(objs []meta.Object, rv string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var names []string
@@ -161,20 +161,20 @@ func newWidgetAt(name, rv string) *apiservertest.Widget {
 	return w
 }
 
-func list(rv string, names ...string) *apiserver.List {
-	l := &apiserver.List{ListMeta: apiserver.ListMeta{ResourceVersion: rv}}
+func list(rv string, names ...string) *meta.List {
+	l := &meta.List{ListMeta: meta.ListMeta{ResourceVersion: rv}}
 	for _, n := range names {
 		l.Items = append(l.Items, newWidgetAt(n, rv))
 	}
 	return l
 }
 
-func event(typ apiserver.EventType, name, rv string) apiserver.Event {
-	return apiserver.Event{Type: typ, Object: newWidgetAt(name, rv)}
+func event(typ meta.EventType, name, rv string) meta.Event {
+	return meta.Event{Type: typ, Object: newWidgetAt(name, rv)}
 }
 
-func errorEvent(err *apiserver.StatusError) apiserver.Event {
-	return apiserver.Event{Type: apiserver.EventError, Object: err.Status()}
+func errorEvent(err *meta.StatusError) meta.Event {
+	return meta.Event{Type: meta.EventError, Object: err.Status()}
 }
 
 // runReflector runs r in the bubble until the test ends it with stop, and
@@ -205,12 +205,12 @@ type reflectorCase struct {
 }
 
 func TestReflector(t *testing.T) {
-	expired := apiserver.NewResourceExpired("too old resource version: 1 (5)")
+	expired := meta.NewResourceExpired("too old resource version: 1 (5)")
 	tests := []reflectorCase{{
 		name:      "list, replace, then watch from the list's resourceVersion",
 		reason:    "every event, bookmarks included, advances the last-seen resourceVersion",
 		lists:     []any{list("5", "a", "b")},
-		watches:   []any{newFakeWatch(false, event(apiserver.EventAdded, "c", "6"), event(apiserver.EventModified, "a", "7"), event(apiserver.EventDeleted, "b", "8"), event(apiserver.EventBookmark, "", "12"))},
+		watches:   []any{newFakeWatch(false, event(meta.EventAdded, "c", "6"), event(meta.EventModified, "a", "7"), event(meta.EventDeleted, "b", "8"), event(meta.EventBookmark, "", "12"))},
 		wantCalls: []string{`list rv="0"`, `watch rv="5"`},
 		wantOps:   []string{"replace [a b]@5", "add c@6", "update a@7", "delete b@8"},
 		wantRV:    "12",
@@ -218,7 +218,7 @@ func TestReflector(t *testing.T) {
 		name:      "a clean close re-watches from the last resourceVersion without a list",
 		reason:    "the server ending a watch loses nothing: the next watch starts where the last ended",
 		lists:     []any{list("5")},
-		watches:   []any{newFakeWatch(true, event(apiserver.EventAdded, "a", "6")), closingWatch(time.Second), newFakeWatch(false, event(apiserver.EventAdded, "b", "9"))},
+		watches:   []any{newFakeWatch(true, event(meta.EventAdded, "a", "6")), closingWatch(time.Second), newFakeWatch(false, event(meta.EventAdded, "b", "9"))},
 		wantCalls: []string{`list rv="0"`, `watch rv="5"`, `watch rv="6"`, `watch rv="6"`},
 		wantOps:   []string{"replace []@5", "add a@6", "add b@9"},
 		wantRV:    "9",
@@ -236,7 +236,7 @@ func TestReflector(t *testing.T) {
 		name:      `a watch from "0" does not advance past its leading ADDED events`,
 		reason:    `client-go's propagateRVFromStart: they are a snapshot in no resourceVersion order; the first other event moves on`,
 		lists:     []any{list("0")}, // a server that reports "0" (kitchensync's did before F2 was resolved)
-		watches:   []any{newFakeWatch(true, event(apiserver.EventAdded, "a", "3"), event(apiserver.EventAdded, "b", "2")), newFakeWatch(false, event(apiserver.EventAdded, "c", "5"), event(apiserver.EventModified, "a", "6"), event(apiserver.EventAdded, "d", "7"))},
+		watches:   []any{newFakeWatch(true, event(meta.EventAdded, "a", "3"), event(meta.EventAdded, "b", "2")), newFakeWatch(false, event(meta.EventAdded, "c", "5"), event(meta.EventModified, "a", "6"), event(meta.EventAdded, "d", "7"))},
 		wantCalls: []string{`list rv="0"`, `watch rv="0"`, `watch rv="0"`},
 		wantOps:   []string{"replace []@0", "add a@3", "add b@2", "add c@5", "update a@6", "add d@7"},
 		wantRV:    "7",
@@ -244,7 +244,7 @@ func TestReflector(t *testing.T) {
 		name:      `a bookmark moves a watch from "0" past its snapshot`,
 		reason:    "a bookmark is an event besides ADDED",
 		lists:     []any{list("0")},
-		watches:   []any{newFakeWatch(false, event(apiserver.EventAdded, "a", "3"), event(apiserver.EventBookmark, "", "4"), event(apiserver.EventAdded, "b", "5"))},
+		watches:   []any{newFakeWatch(false, event(meta.EventAdded, "a", "3"), event(meta.EventBookmark, "", "4"), event(meta.EventAdded, "b", "5"))},
 		wantCalls: []string{`list rv="0"`, `watch rv="0"`},
 		wantOps:   []string{"replace []@0", "add a@3", "add b@5"},
 		wantRV:    "5",
@@ -252,7 +252,7 @@ func TestReflector(t *testing.T) {
 		name:      `ADDED events do not hold back a watch from a real resourceVersion`,
 		reason:    "only a watch from \"\" or \"0\" starts with a snapshot",
 		lists:     []any{list("2")},
-		watches:   []any{newFakeWatch(false, event(apiserver.EventAdded, "a", "3"))},
+		watches:   []any{newFakeWatch(false, event(meta.EventAdded, "a", "3"))},
 		wantCalls: []string{`list rv="0"`, `watch rv="2"`},
 		wantOps:   []string{"replace []@2", "add a@3"},
 		wantRV:    "3",
@@ -260,7 +260,7 @@ func TestReflector(t *testing.T) {
 		name:      "410 in the stream relists from the last resourceVersion",
 		reason:    "history after our resourceVersion is gone; only a list can tell what changed",
 		lists:     []any{list("5", "a"), list("20", "b")},
-		watches:   []any{newFakeWatch(false, event(apiserver.EventAdded, "c", "6"), errorEvent(expired)), newFakeWatch(false)},
+		watches:   []any{newFakeWatch(false, event(meta.EventAdded, "c", "6"), errorEvent(expired)), newFakeWatch(false)},
 		wantCalls: []string{`list rv="0"`, `watch rv="5"`, `list rv="6"`, `watch rv="20"`},
 		wantOps:   []string{"replace [a]@5", "add c@6", "replace [b]@20"},
 		wantRV:    "20",
@@ -286,7 +286,7 @@ func TestReflector(t *testing.T) {
 	}, {
 		name:      "a list at a resourceVersion the server has not reached lists the latest",
 		reason:    `client-go: on 504 "Too large resource version" from a list at RV, list again at ""`,
-		lists:     []any{list("5"), apiserver.NewTimeout("Too large resource version: 5, current: 3", 1), list("30", "z")},
+		lists:     []any{list("5"), meta.NewTimeout("Too large resource version: 5, current: 3", 1), list("30", "z")},
 		watches:   []any{errorEventWatch(expired), newFakeWatch(false)},
 		wantCalls: []string{`list rv="0"`, `watch rv="5"`, `list rv="5"`, `list rv=""`, `watch rv="30"`},
 		wantOps:   []string{"replace []@5", "replace [z]@30"},
@@ -295,7 +295,7 @@ func TestReflector(t *testing.T) {
 	}, {
 		name:      "a failed list backs off and lists again",
 		reason:    "errors other than 410 and 429 go to the handler and are retried after the backoff",
-		lists:     []any{apiserver.NewInternalError(errors.New("etcd is down")), list("5")},
+		lists:     []any{meta.NewInternalError(errors.New("etcd is down")), list("5")},
 		watches:   []any{newFakeWatch(false)},
 		wantCalls: []string{`list rv="0"`, `list rv="0"`, `watch rv="5"`},
 		wantOps:   []string{"replace []@5"},
@@ -305,7 +305,7 @@ func TestReflector(t *testing.T) {
 		name:      "429 on the watch backs off and re-watches without a list",
 		reason:    "the server is busy, not forgetful",
 		lists:     []any{list("5")},
-		watches:   []any{apiserver.NewTooManyRequests("slow down", 1), newFakeWatch(false, errorEvent(apiserver.NewTooManyRequests("slow down", 1))), newFakeWatch(false)},
+		watches:   []any{meta.NewTooManyRequests("slow down", 1), newFakeWatch(false, errorEvent(meta.NewTooManyRequests("slow down", 1))), newFakeWatch(false)},
 		wantCalls: []string{`list rv="0"`, `watch rv="5"`, `watch rv="5"`, `watch rv="5"`},
 		wantOps:   []string{"replace []@5"},
 		wantRV:    "5",
@@ -314,7 +314,7 @@ func TestReflector(t *testing.T) {
 		name:      "a 500 on the watch relists",
 		reason:    "as client-go (without MaxInternalErrorRetryDuration): other watch errors end the cycle",
 		lists:     []any{list("5"), list("7")},
-		watches:   []any{apiserver.NewInternalError(errors.New("boom")), newFakeWatch(false)},
+		watches:   []any{meta.NewInternalError(errors.New("boom")), newFakeWatch(false)},
 		wantCalls: []string{`list rv="0"`, `watch rv="5"`, `list rv="5"`, `watch rv="7"`},
 		wantOps:   []string{"replace []@5", "replace []@7"},
 		wantRV:    "7",
@@ -324,8 +324,8 @@ func TestReflector(t *testing.T) {
 		reason: "the list's resourceVersion is the first page's",
 		opts:   ReflectorOptions{PageSize: 2},
 		lists: []any{
-			&apiserver.List{ListMeta: apiserver.ListMeta{ResourceVersion: "5", Continue: "c1"}, Items: []apiserver.Object{newWidgetAt("a", "3"), newWidgetAt("b", "4")}},
-			&apiserver.List{ListMeta: apiserver.ListMeta{ResourceVersion: "5"}, Items: []apiserver.Object{newWidgetAt("c", "5")}},
+			&meta.List{ListMeta: meta.ListMeta{ResourceVersion: "5", Continue: "c1"}, Items: []meta.Object{newWidgetAt("a", "3"), newWidgetAt("b", "4")}},
+			&meta.List{ListMeta: meta.ListMeta{ResourceVersion: "5"}, Items: []meta.Object{newWidgetAt("c", "5")}},
 		},
 		watches:   []any{newFakeWatch(false)},
 		wantCalls: []string{`list rv="0" limit=2 continue=""`, `list rv="" limit=2 continue="c1"`, `watch rv="5"`},
@@ -336,7 +336,7 @@ func TestReflector(t *testing.T) {
 		reason: "client-go's pager falls back to a full list",
 		opts:   ReflectorOptions{PageSize: 1},
 		lists: []any{
-			&apiserver.List{ListMeta: apiserver.ListMeta{ResourceVersion: "5", Continue: "c1"}, Items: []apiserver.Object{newWidgetAt("a", "3")}},
+			&meta.List{ListMeta: meta.ListMeta{ResourceVersion: "5", Continue: "c1"}, Items: []meta.Object{newWidgetAt("a", "3")}},
 			expired, list("9", "a", "b"),
 		},
 		watches:   []any{newFakeWatch(false)},
@@ -347,7 +347,7 @@ func TestReflector(t *testing.T) {
 		name:      "watch-list streams the initial state and keeps the watch",
 		reason:    "the initial-events-end bookmark ends the initial state; the same watch then carries changes",
 		opts:      ReflectorOptions{UseWatchList: true},
-		watches:   []any{newFakeWatch(false, event(apiserver.EventAdded, "b", "4"), event(apiserver.EventAdded, "a", "3"), initialEventsEnd("5"), event(apiserver.EventModified, "a", "6"))},
+		watches:   []any{newFakeWatch(false, event(meta.EventAdded, "b", "4"), event(meta.EventAdded, "a", "3"), initialEventsEnd("5"), event(meta.EventModified, "a", "6"))},
 		wantCalls: []string{`watch rv="" sendInitialEvents match=NotOlderThan`},
 		wantOps:   []string{"replace [a b]@5", "update a@6"},
 		wantRV:    "6",
@@ -355,7 +355,7 @@ func TestReflector(t *testing.T) {
 		name:      `a watch-list's stream goes on past its snapshot even at "0"`,
 		reason:    "as client-go: the stream handed over by a watch-list is past its synthetic ADDED events",
 		opts:      ReflectorOptions{UseWatchList: true},
-		watches:   []any{newFakeWatch(false, event(apiserver.EventAdded, "a", "0"), initialEventsEnd("0"), event(apiserver.EventAdded, "b", "1"))},
+		watches:   []any{newFakeWatch(false, event(meta.EventAdded, "a", "0"), initialEventsEnd("0"), event(meta.EventAdded, "b", "1"))},
 		wantCalls: []string{`watch rv="" sendInitialEvents match=NotOlderThan`},
 		wantOps:   []string{"replace [a]@0", "add b@1"},
 		wantRV:    "1",
@@ -374,7 +374,7 @@ func TestReflector(t *testing.T) {
 		reason:    "client-go falls back to list when watch-list fails",
 		opts:      ReflectorOptions{UseWatchList: true},
 		lists:     []any{list("5", "a")},
-		watches:   []any{apiserver.NewBadRequest("watch-list not supported"), newFakeWatch(false)},
+		watches:   []any{meta.NewBadRequest("watch-list not supported"), newFakeWatch(false)},
 		wantCalls: []string{`watch rv="" sendInitialEvents match=NotOlderThan`, `list rv="0"`, `watch rv="5"`},
 		wantOps:   []string{"replace [a]@5"},
 		wantRV:    "5",
@@ -384,8 +384,8 @@ func TestReflector(t *testing.T) {
 		reason: "a partial initial state must never replace the store",
 		opts:   ReflectorOptions{UseWatchList: true},
 		watches: []any{
-			newFakeWatch(true, event(apiserver.EventAdded, "a", "3")),
-			newFakeWatch(false, event(apiserver.EventAdded, "a", "3"), event(apiserver.EventAdded, "b", "4"), initialEventsEnd("4")),
+			newFakeWatch(true, event(meta.EventAdded, "a", "3")),
+			newFakeWatch(false, event(meta.EventAdded, "a", "3"), event(meta.EventAdded, "b", "4"), initialEventsEnd("4")),
 		},
 		wantCalls: []string{`watch rv="" sendInitialEvents match=NotOlderThan`, `watch rv="" sendInitialEvents match=NotOlderThan`},
 		wantOps:   []string{"replace [a b]@4"},
@@ -415,13 +415,13 @@ func TestReflector(t *testing.T) {
 }
 
 // initialEventsEnd is the bookmark that ends a watch-list's initial state.
-func initialEventsEnd(rv string) apiserver.Event {
+func initialEventsEnd(rv string) meta.Event {
 	w := newWidgetAt("", rv)
-	w.Annotations = map[string]string{apiserver.InitialEventsEndAnnotation: "true"}
-	return apiserver.Event{Type: apiserver.EventBookmark, Object: w}
+	w.Annotations = map[string]string{meta.InitialEventsEndAnnotation: "true"}
+	return meta.Event{Type: meta.EventBookmark, Object: w}
 }
 
-func errorEventWatch(err *apiserver.StatusError) *fakeWatch {
+func errorEventWatch(err *meta.StatusError) *fakeWatch {
 	return newFakeWatch(false, errorEvent(err))
 }
 

@@ -3,7 +3,7 @@ package informer
 import (
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/trace"
 )
 
@@ -15,7 +15,7 @@ func (r *Reflector) traceListed(from, rv string, n int, took time.Duration, err 
 		return
 	}
 	rec := trace.Record{Action: trace.Listed, ResourceVersion: rv, Count: n, Duration: took, Err: err, Detail: detail}
-	if apiserver.IsExpired(err) {
+	if meta.IsExpired(err) {
 		rec = trace.Record{Action: trace.Expired, ResourceVersion: from, Err: err, Detail: detail}
 	}
 	r.emit(rec)
@@ -28,7 +28,7 @@ func (r *Reflector) traceWatch(action trace.Action, rv string, err error, detail
 	if !r.opts.Tracer.Enabled() {
 		return
 	}
-	if apiserver.IsExpired(err) {
+	if meta.IsExpired(err) {
 		action = trace.Expired
 	}
 	r.emit(trace.Record{Action: action, ResourceVersion: rv, Err: err, Detail: detail})

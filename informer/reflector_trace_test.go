@@ -10,6 +10,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/trace"
 )
@@ -17,11 +18,11 @@ import (
 // nopStore is a ReflectorStore that forgets everything.
 type nopStore struct{}
 
-func (nopStore) Add(apiserver.Object) error               { return nil }
-func (nopStore) Update(apiserver.Object) error            { return nil }
-func (nopStore) Delete(apiserver.Object) error            { return nil }
-func (nopStore) Replace([]apiserver.Object, string) error { return nil }
-func (nopStore) Resync() error                            { return nil }
+func (nopStore) Add(meta.Object) error               { return nil }
+func (nopStore) Update(meta.Object) error            { return nil }
+func (nopStore) Delete(meta.Object) error            { return nil }
+func (nopStore) Replace([]meta.Object, string) error { return nil }
+func (nopStore) Resync() error                       { return nil }
 
 // lines returns the records as String prints them.
 func lines(recs []trace.Record) []string {
@@ -41,7 +42,7 @@ func TestTraceReflectorListsWatchesAndRelistsAfter410(t *testing.T) {
 		srv := apiservertest.NewServerWithOptions(t, apiserver.Options{Tracer: tr})
 		widgets := srv.Resource(apiservertest.WidgetsResource)
 		if _, err := apiserver.NewClient[*apiservertest.Widget](srv).Create(t.Context(),
-			apiservertest.NewWidget("ns", "a"), apiserver.CreateOptions{}); err != nil {
+			apiservertest.NewWidget("ns", "a"), meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		r := informer.NewReflector(widgets, nopStore{}, informer.ReflectorOptions{
@@ -50,7 +51,7 @@ func TestTraceReflectorListsWatchesAndRelistsAfter410(t *testing.T) {
 		done := make(chan struct{})
 		go func() { defer close(done); r.Run(ctx) }()
 		time.Sleep(2 * time.Second) // not a very short watch
-		srv.FailNext(apiserver.VerbWatch, 1, apiserver.NewResourceExpired("too old resource version: 2 (3)"))
+		srv.FailNext(apiserver.VerbWatch, 1, meta.NewResourceExpired("too old resource version: 2 (3)"))
 		srv.CloseWatches()
 		time.Sleep(time.Minute) // the backoff before the relist
 		synctest.Wait()

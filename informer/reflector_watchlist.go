@@ -7,25 +7,25 @@ import (
 	"sort"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/store"
 	"github.com/kitchensync/kitchensync/trace"
 )
 
 // watchList fills the store from a watch-list stream (KEP-3157): one watch
 // with SendInitialEvents that first sends the current state as ADDED
-// events, then a BOOKMARK annotated [apiserver.InitialEventsEndAnnotation]
+// events, then a BOOKMARK annotated [meta.InitialEventsEndAnnotation]
 // at the resourceVersion that state was read at. The streamed objects are
 // collected aside and handed to the store's Replace in one go, as a list
 // would be; the watch stays open and is returned for the usual watch loop.
 // It returns (nil, nil) when ctx ends, and an error only for failures
 // worth a fallback to listing.
-func (r *Reflector) watchList(ctx context.Context) (apiserver.WatchInterface, error) {
+func (r *Reflector) watchList(ctx context.Context) (meta.WatchInterface, error) {
 	for ctx.Err() == nil {
 		start, opts := time.Now(), r.watchListOptions()
 		w, err := r.lw.Watch(ctx, opts)
 		r.traceWatch(trace.WatchStarted, opts.ResourceVersion, err, "watch-list")
-		var items []apiserver.Object
+		var items []meta.Object
 		var rv string
 		if err == nil {
 			items, rv, err = r.collectInitialEvents(ctx, w, start)
@@ -46,12 +46,12 @@ func (r *Reflector) watchList(ctx context.Context) (apiserver.WatchInterface, er
 			}
 			r.setLastSyncResourceVersion(rv)
 			return w, nil
-		case apiserver.IsTooManyRequests(err):
+		case meta.IsTooManyRequests(err):
 			r.reportError(fmt.Errorf("watch-list: %w", err))
 			if !r.wait(ctx) {
 				return nil, nil
 			}
-		case apiserver.IsExpired(err):
+		case meta.IsExpired(err):
 			r.setUnavailable(true) // stream the latest state instead
 		default:
 			return nil, err
@@ -60,11 +60,11 @@ func (r *Reflector) watchList(ctx context.Context) (apiserver.WatchInterface, er
 	return nil, nil
 }
 
-func (r *Reflector) watchListOptions() apiserver.ListOptions {
+func (r *Reflector) watchListOptions() meta.ListOptions {
 	opts := r.watchOptions()
 	yes := true
 	opts.SendInitialEvents = &yes
-	opts.ResourceVersionMatch = apiserver.ResourceVersionMatchNotOlderThan
+	opts.ResourceVersionMatch = meta.ResourceVersionMatchNotOlderThan
 	r.mu.Lock()
 	if r.unavailable {
 		opts.ResourceVersion = ""
@@ -79,8 +79,8 @@ func (r *Reflector) watchListOptions() apiserver.ListOptions {
 // second of start without an event is a [VeryShortWatchError] (which,
 // as in client-go, makes the reflector fall back to a list). On any
 // return but success w is stopped.
-func (r *Reflector) collectInitialEvents(ctx context.Context, w apiserver.WatchInterface, start time.Time) ([]apiserver.Object, string, error) {
-	c := &collector{objs: map[string]apiserver.Object{}}
+func (r *Reflector) collectInitialEvents(ctx context.Context, w meta.WatchInterface, start time.Time) ([]meta.Object, string, error) {
+	c := &collector{objs: map[string]meta.Object{}}
 	for events := 0; ; events++ {
 		end, err := r.readInitialEvent(ctx, w, c)
 		switch {
@@ -105,7 +105,7 @@ var errWatchClosed = errors.New("informer: watch closed")
 // readInitialEvent reads one event of w into c; it returns the
 // resourceVersion of the initial-events-end bookmark if that was it, and
 // errWatchClosed when w closed.
-func (r *Reflector) readInitialEvent(ctx context.Context, w apiserver.WatchInterface, c *collector) (string, error) {
+func (r *Reflector) readInitialEvent(ctx context.Context, w meta.WatchInterface, c *collector) (string, error) {
 	select {
 	case <-ctx.Done():
 		return "", errWatchStopped
@@ -125,15 +125,15 @@ func (r *Reflector) readInitialEvent(ctx context.Context, w apiserver.WatchInter
 // key (client-go uses a temporary cache.Store the same way), and the keys
 // in the order they first arrived.
 type collector struct {
-	objs  map[string]apiserver.Object
+	objs  map[string]meta.Object
 	order []string
 }
 
-func (c *collector) Add(obj apiserver.Object) error           { return c.Update(obj) }
-func (c *collector) Resync() error                            { return nil }
-func (c *collector) Replace([]apiserver.Object, string) error { return nil }
+func (c *collector) Add(obj meta.Object) error           { return c.Update(obj) }
+func (c *collector) Resync() error                       { return nil }
+func (c *collector) Replace([]meta.Object, string) error { return nil }
 
-func (c *collector) Update(obj apiserver.Object) error {
+func (c *collector) Update(obj meta.Object) error {
 	key, err := store.MetaNamespaceKeyFunc(obj)
 	if err == nil {
 		if _, seen := c.objs[key]; !seen {
@@ -144,7 +144,7 @@ func (c *collector) Update(obj apiserver.Object) error {
 	return err
 }
 
-func (c *collector) Delete(obj apiserver.Object) error {
+func (c *collector) Delete(obj meta.Object) error {
 	key, err := store.MetaNamespaceKeyFunc(obj)
 	if err == nil {
 		delete(c.objs, key)
@@ -156,7 +156,7 @@ func (c *collector) Delete(obj apiserver.Object) error {
 // the initial state in key order, so the arrival order usually is that
 // order already, and then nothing is sorted; otherwise (a key deleted and
 // added again, or a server that streams in another order) the keys are.
-func (c *collector) sorted() []apiserver.Object {
+func (c *collector) sorted() []meta.Object {
 	keys := c.order
 	if !strictlyIncreasing(keys) {
 		keys = make([]string, 0, len(c.objs))
@@ -165,7 +165,7 @@ func (c *collector) sorted() []apiserver.Object {
 		}
 		sort.Strings(keys)
 	}
-	out := make([]apiserver.Object, 0, len(c.objs))
+	out := make([]meta.Object, 0, len(c.objs))
 	for _, k := range keys {
 		if obj, ok := c.objs[k]; ok { // deleted keys are in order, not in objs
 			out = append(out, obj)

@@ -8,14 +8,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/store"
 	"github.com/kitchensync/kitchensync/trace"
 )
 
 // Options configure a [SharedIndexInformer]. The zero value is valid: no
 // resync, only the namespace index, no transform, errors logged.
-type Options[T apiserver.Object] struct {
+type Options[T meta.Object] struct {
 	// ResyncPeriod is the default resync period of handlers added with
 	// AddEventHandler, and how often the informer checks whether any
 	// handler is due; 0 means never. Resync re-delivers every cached
@@ -50,7 +50,7 @@ type Options[T apiserver.Object] struct {
 	Backoff *BackoffManager
 	// Resource names what the informer caches; the [Lister] puts it in its
 	// NotFound errors and logs name it. The factory sets it.
-	Resource apiserver.GroupVersionResource
+	Resource meta.GroupVersionResource
 	// Tracer, when set, receives a record of each change the cache takes
 	// (trace.CacheUpdated) and each handler call (trace.HandlerCalled),
 	// and is passed to the informer's reflector and DeltaFIFO, all named
@@ -61,7 +61,7 @@ type Options[T apiserver.Object] struct {
 
 // informerQueue is what a [SharedIndexInformer] needs of its queue: a
 // [*DeltaFIFO], or a [*RealFIFO] with [Options].InOrder.
-type informerQueue[T apiserver.Object] interface {
+type informerQueue[T meta.Object] interface {
 	ReflectorStore
 	Pop(ctx context.Context, process PopProcessFunc[T]) (Deltas[T], error)
 	Close()
@@ -80,7 +80,7 @@ type informerQueue[T apiserver.Object] interface {
 // Each [Registration] reports whether its handler has seen the initial
 // list. All methods are safe for concurrent use. Use
 // [NewSharedIndexInformer]; the zero value is not usable.
-type SharedIndexInformer[T apiserver.Object] struct {
+type SharedIndexInformer[T meta.Object] struct {
 	lw      ListerWatcher
 	opts    Options[T]
 	indexer *store.Indexer[T]
@@ -105,7 +105,7 @@ type SharedIndexInformer[T apiserver.Object] struct {
 
 // NewSharedIndexInformer returns an informer that lists and watches lw.
 // It does nothing until [SharedIndexInformer.Run].
-func NewSharedIndexInformer[T apiserver.Object](lw ListerWatcher, opts Options[T]) *SharedIndexInformer[T] {
+func NewSharedIndexInformer[T meta.Object](lw ListerWatcher, opts Options[T]) *SharedIndexInformer[T] {
 	indexers := store.Indexers[T]{store.NamespaceIndex: store.MetaNamespaceIndexFunc[T]}
 	for name, fn := range opts.Indexers {
 		indexers[name] = fn
@@ -133,11 +133,11 @@ func NewSharedIndexInformer[T apiserver.Object](lw ListerWatcher, opts Options[T
 // ownCopy returns a transform that hands fn its own copy of each object:
 // objects from a watch are the server's, shared by every watcher, and a
 // transform may change the one it gets. Nil stays nil, at no cost.
-func ownCopy[T apiserver.Object](fn func(T) (T, error)) func(T) (T, error) {
+func ownCopy[T meta.Object](fn func(T) (T, error)) func(T) (T, error) {
 	if fn == nil {
 		return nil
 	}
-	return func(obj T) (T, error) { return fn(apiserver.DeepCopy(obj)) }
+	return func(obj T) (T, error) { return fn(meta.DeepCopy(obj)) }
 }
 
 // GetIndexer returns the cache. Its objects are shared: never mutate them.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 type widget = apiservertest.Widget
@@ -92,7 +93,7 @@ func (e *env) create(name string, labels map[string]string) *widget {
 	e.t.Helper()
 	w := apiservertest.NewWidget("ns", name)
 	w.Labels = labels
-	got, err := e.client.Create(e.ctx, w, apiserver.CreateOptions{})
+	got, err := e.client.Create(e.ctx, w, meta.CreateOptions{})
 	if err != nil {
 		e.t.Fatalf("create %s: %v", name, err)
 	}
@@ -101,13 +102,13 @@ func (e *env) create(name string, labels map[string]string) *widget {
 
 func (e *env) update(name string, size int) *widget {
 	e.t.Helper()
-	got, err := e.client.Namespace("ns").Get(e.ctx, name, apiserver.GetOptions{})
+	got, err := e.client.Namespace("ns").Get(e.ctx, name, meta.GetOptions{})
 	if err != nil {
 		e.t.Fatalf("get %s: %v", name, err)
 	}
 	w := got.(*widget)
 	w.Spec.Size = size
-	got, err = e.client.Update(e.ctx, w, apiserver.UpdateOptions{})
+	got, err = e.client.Update(e.ctx, w, meta.UpdateOptions{})
 	if err != nil {
 		e.t.Fatalf("update %s: %v", name, err)
 	}
@@ -116,7 +117,7 @@ func (e *env) update(name string, size int) *widget {
 
 func (e *env) delete(name string) {
 	e.t.Helper()
-	if err := e.client.Namespace("ns").Delete(e.ctx, name, apiserver.DeleteOptions{}); err != nil {
+	if err := e.client.Namespace("ns").Delete(e.ctx, name, meta.DeleteOptions{}); err != nil {
 		e.t.Fatalf("delete %s: %v", name, err)
 	}
 }
@@ -244,7 +245,7 @@ func TestTombstoneAfterMissedDelete(t *testing.T) {
 		r.take()
 		// Cut the informer off: its watch ends and the re-watch fails, so
 		// it waits for the backoff and relists; the delete falls in the gap.
-		e.srv.FailNext(apiserver.VerbWatch, 1, apiserver.NewInternalError(errors.New("connection reset")))
+		e.srv.FailNext(apiserver.VerbWatch, 1, meta.NewInternalError(errors.New("connection reset")))
 		e.srv.CloseWatches()
 		synctest.Wait()
 		e.delete("a")
@@ -272,7 +273,7 @@ func TestCompactionRelists(t *testing.T) {
 		lists := e.srv.RequestCount(apiserver.VerbList, apiservertest.WidgetsResource.GroupResource())
 		// The re-watch after the close is refused (429), so the informer
 		// waits for the backoff, not watching...
-		e.srv.FailNext(apiserver.VerbWatch, 1, apiserver.NewTooManyRequests("busy", 1))
+		e.srv.FailNext(apiserver.VerbWatch, 1, meta.NewTooManyRequests("busy", 1))
 		e.srv.CloseWatches()
 		synctest.Wait()
 		b := e.create("b", nil)
@@ -290,7 +291,7 @@ func TestCompactionRelists(t *testing.T) {
 		}
 		e.mu.Lock()
 		defer e.mu.Unlock()
-		if len(e.errs) != 2 || !apiserver.IsTooManyRequests(e.errs[0]) || !apiserver.IsExpired(e.errs[1]) {
+		if len(e.errs) != 2 || !meta.IsTooManyRequests(e.errs[0]) || !meta.IsExpired(e.errs[1]) {
 			t.Errorf("errors reported = %v, want a 429 then a 410 Expired", e.errs)
 		}
 	})
@@ -443,7 +444,7 @@ func (e *env) relist() {
 	e.ageWatch() // or the ended watch alone would relist
 	gr := apiservertest.WidgetsResource.GroupResource()
 	lists := e.srv.RequestCount(apiserver.VerbList, gr)
-	e.srv.FailNext(apiserver.VerbWatch, 1, apiserver.NewInternalError(errors.New("connection reset")))
+	e.srv.FailNext(apiserver.VerbWatch, 1, meta.NewInternalError(errors.New("connection reset")))
 	e.srv.CloseWatches()
 	time.Sleep(10 * time.Second) // past the backoff
 	synctest.Wait()
@@ -524,7 +525,7 @@ func TestTransformBeforeCaching(t *testing.T) {
 		}})
 		w := apiservertest.NewWidget("ns", "a")
 		w.Annotations = map[string]string{"big": "data"}
-		if _, err := e.client.Create(e.ctx, w, apiserver.CreateOptions{}); err != nil {
+		if _, err := e.client.Create(e.ctx, w, meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		e.run()

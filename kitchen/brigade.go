@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/reconcile"
 )
 
@@ -52,20 +52,20 @@ func (b *Brigade) Reconcile(ctx context.Context, req reconcile.Request) (reconci
 	msg := b.message(cook, phase)
 	b.Log.Say("cook", "%s: %s", key, msg) // before the write: the runner may pass it on before UpdateStatus returns
 	var stored *Cook
-	cur, first := apiserver.DeepCopy(cook), true
+	cur, first := meta.DeepCopy(cook), true
 	err = reconcile.RetryOnConflict(conflictRetry, func() error {
 		var err error
 		if !first { // the cache lagged: read the latest
-			if cur, err = b.CookAPI.Namespace(cook.Namespace).Get(ctx, cook.Name, apiserver.GetOptions{}); err != nil {
+			if cur, err = b.CookAPI.Namespace(cook.Namespace).Get(ctx, cook.Name, meta.GetOptions{}); err != nil {
 				return err
 			}
 		}
 		first = false
 		cur.Status = CookStatus{Phase: phase, Message: msg}
-		stored, err = b.CookAPI.Namespace(cook.Namespace).UpdateStatus(ctx, cur, apiserver.UpdateOptions{})
+		stored, err = b.CookAPI.Namespace(cook.Namespace).UpdateStatus(ctx, cur, meta.UpdateOptions{})
 		return err
 	})
-	if apiserver.IsNotFound(err) {
+	if meta.IsNotFound(err) {
 		b.Stations.Stop(key)
 		return reconcile.Result{}, nil
 	}

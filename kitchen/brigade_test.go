@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
 )
 
@@ -21,15 +22,15 @@ func TestBrigadeKeepsCookingAfterFailover(t *testing.T) {
 		b := newBench(t, nil)
 		api := apiserver.NewClient[*kitchen.Cook](b.srv).Namespace(ns)
 		for _, name := range []string{"cake-a", "cake-b"} {
-			c := &kitchen.Cook{ObjectMeta: apiserver.ObjectMeta{Name: name, Namespace: ns},
+			c := &kitchen.Cook{ObjectMeta: meta.ObjectMeta{Name: name, Namespace: ns},
 				Spec: kitchen.CookSpec{Order: "table-01", Dish: "chocolate-cake", Quantity: 1, Station: "pastry",
 					CookingTime: kitchen.Duration{Duration: 30 * time.Minute}}}
-			c, err := api.Create(b.ctx, c, apiserver.CreateOptions{})
+			c, err := api.Create(b.ctx, c, meta.CreateOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			c.Status = kitchen.CookStatus{Phase: kitchen.CookCooking, Message: "started by the chef that is gone"}
-			if _, err := api.UpdateStatus(b.ctx, c, apiserver.UpdateOptions{}); err != nil {
+			if _, err := api.UpdateStatus(b.ctx, c, meta.UpdateOptions{}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -41,7 +42,7 @@ func TestBrigadeKeepsCookingAfterFailover(t *testing.T) {
 		for _, name := range []string{"cake-a", "cake-b"} {
 			ph, _ := b.stations.Phase(ns + "/" + name)
 			stations = append(stations, ph)
-			c, err := api.Get(b.ctx, name, apiserver.GetOptions{})
+			c, err := api.Get(b.ctx, name, meta.GetOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

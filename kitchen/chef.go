@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/reconcile"
 )
 
@@ -28,7 +28,7 @@ const ExpiredWait = 5 * time.Minute
 
 // Cache is what the chef reads instead of the API server: the runner's
 // memory. *store.Indexer[T] (an informer's GetIndexer) satisfies it.
-type Cache[T apiserver.Object] interface {
+type Cache[T meta.Object] interface {
 	GetByKey(key string) (T, bool, error)
 	ByIndex(indexName, indexedValue string) ([]T, error)
 }
@@ -164,12 +164,12 @@ func (c *Chef) ensureFinalizer(ctx context.Context, order *Order) (*Order, error
 // order from the API server after a conflict (the cache may lag).
 func (c *Chef) updateOrder(ctx context.Context, order *Order, change func(*Order) bool) (*Order, error) {
 	api := c.OrderAPI.Namespace(order.Namespace)
-	cur, first := apiserver.DeepCopy(order), true
+	cur, first := meta.DeepCopy(order), true
 	var out *Order
 	err := reconcile.RetryOnConflict(conflictRetry, func() error {
 		var err error
 		if !first { // a retry: read the latest
-			if cur, err = api.Get(ctx, order.Name, apiserver.GetOptions{}); err != nil {
+			if cur, err = api.Get(ctx, order.Name, meta.GetOptions{}); err != nil {
 				return err
 			}
 			c.Log.Say("chef", "%s: 409 Conflict, the cache was behind (rv %s); read rv %s and retry", keyOf(order),
@@ -180,7 +180,7 @@ func (c *Chef) updateOrder(ctx context.Context, order *Order, change func(*Order
 			out = cur
 			return nil
 		}
-		out, err = api.Update(ctx, cur, apiserver.UpdateOptions{})
+		out, err = api.Update(ctx, cur, meta.UpdateOptions{})
 		return err
 	})
 	return out, err
@@ -193,13 +193,13 @@ func (c *Chef) writeStatus(ctx context.Context, order *Order, status OrderStatus
 		return order, nil // idempotent: nothing to say
 	}
 	api := c.OrderAPI.Namespace(order.Namespace)
-	cur := apiserver.DeepCopy(order)
+	cur := meta.DeepCopy(order)
 	first, from := true, order.Status.Phase
 	var stored *Order
 	err := reconcile.RetryOnConflict(conflictRetry, func() error {
 		if !first {
 			var err error
-			if cur, err = api.Get(ctx, order.Name, apiserver.GetOptions{}); err != nil {
+			if cur, err = api.Get(ctx, order.Name, meta.GetOptions{}); err != nil {
 				return err
 			}
 			c.Log.Say("chef", "%s: 409 Conflict writing the status, the cache was behind (rv %s); read rv %s and retry",
@@ -221,10 +221,10 @@ func (c *Chef) writeStatus(ctx context.Context, order *Order, status OrderStatus
 		first = false
 		cur.Status = status
 		var err error
-		stored, err = api.UpdateStatus(ctx, cur, apiserver.UpdateOptions{})
+		stored, err = api.UpdateStatus(ctx, cur, meta.UpdateOptions{})
 		return err
 	})
-	if apiserver.IsNotFound(err) {
+	if meta.IsNotFound(err) {
 		return order, nil // gone meanwhile: our cache was behind
 	}
 	if err == nil && stored.Status.Phase == status.Phase && from != status.Phase {
@@ -242,7 +242,7 @@ func phaseName(p OrderPhase) string {
 }
 
 // keyOf returns "namespace/name".
-func keyOf(obj apiserver.Object) string {
+func keyOf(obj meta.Object) string {
 	return reconcile.NamespacedNameOf(obj).String()
 }
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // work is what the chef found and did for one order's items.
@@ -96,11 +96,11 @@ func (c *Chef) workItem(ctx context.Context, order *Order, i int, it OrderItem, 
 		}
 		return err
 	}
-	next := apiserver.DeepCopy(cur)
+	next := meta.DeepCopy(cur)
 	next.Spec.Extras = want.Spec.Extras
 	c.Log.Say("chef", "%s: item %d: %s, without restarting the %s (cook %s keeps cooking)", key, i,
 		describeChange(cur.Spec, next.Spec), cur.Spec.Dish, cur.Name)
-	obj, err := c.CookAPI.Namespace(cur.Namespace).Update(ctx, next, apiserver.UpdateOptions{})
+	obj, err := c.CookAPI.Namespace(cur.Namespace).Update(ctx, next, meta.UpdateOptions{})
 	if err != nil {
 		return err // the reservation stays: Reserve is declarative, the retry fixes it
 	}
@@ -125,9 +125,9 @@ func (c *Chef) startCook(ctx context.Context, want *Cook, need map[string]Amount
 	// how it went.
 	c.Log.Say("chef", "%s: asks for cook %s at the %s for %d× %s (holding %s)", order,
 		want.Name, want.Spec.Station, want.Spec.Quantity, want.Spec.Dish, formatNeed(need))
-	obj, err := c.CookAPI.Namespace(want.Namespace).Create(ctx, want, apiserver.CreateOptions{})
+	obj, err := c.CookAPI.Namespace(want.Namespace).Create(ctx, want, meta.CreateOptions{})
 	switch {
-	case apiserver.IsAlreadyExists(err):
+	case meta.IsAlreadyExists(err):
 		// The lesson of a stale cache: an earlier reconcile created it,
 		// and the runner has not brought the news yet. The reservation
 		// above was a no-op: Reserve is declarative.
@@ -148,8 +148,8 @@ func (c *Chef) startCook(ctx context.Context, want *Cook, need map[string]Amount
 // the API server's garbage collector takes them when the order goes.)
 func (c *Chef) dropCook(ctx context.Context, ck *Cook, why string) error {
 	c.stopCook(ck, why)
-	err := c.CookAPI.Namespace(ck.Namespace).Delete(ctx, ck.Name, apiserver.DeleteOptions{})
-	if err != nil && !apiserver.IsNotFound(err) {
+	err := c.CookAPI.Namespace(ck.Namespace).Delete(ctx, ck.Name, meta.DeleteOptions{})
+	if err != nil && !meta.IsNotFound(err) {
 		return err
 	}
 	return nil
@@ -197,7 +197,7 @@ func (c *Chef) cooksOf(ctx context.Context, order *Order) (map[int]*Cook, error)
 		// controller-runtime reconciler asks its APIReader, rather than
 		// send a second cook for the same item.
 		if list, _, err = c.CookAPI.Namespace(order.Namespace).List(ctx,
-			apiserver.ListOptions{FieldSelector: "spec.order=" + order.Name}); err != nil {
+			meta.ListOptions{FieldSelector: "spec.order=" + order.Name}); err != nil {
 			return nil, err
 		}
 	}
@@ -234,12 +234,12 @@ func desiredCook(order *Order, i int, it OrderItem, d *Dish) *Cook {
 	station := stationOf(d)
 	yes := true
 	return &Cook{
-		TypeMeta: apiserver.TypeMeta{APIVersion: APIVersion, Kind: "Cook"},
-		ObjectMeta: apiserver.ObjectMeta{
+		TypeMeta: meta.TypeMeta{APIVersion: APIVersion, Kind: "Cook"},
+		ObjectMeta: meta.ObjectMeta{
 			Name:      fmt.Sprintf("%s-%d-g%d", order.Name, i, order.Generation),
 			Namespace: order.Namespace,
 			Labels:    map[string]string{"order": order.Name},
-			OwnerReferences: []apiserver.OwnerReference{{APIVersion: APIVersion, Kind: "Order",
+			OwnerReferences: []meta.OwnerReference{{APIVersion: APIVersion, Kind: "Order",
 				Name: order.Name, UID: order.UID, Controller: &yes, BlockOwnerDeletion: &yes}},
 		},
 		Spec: CookSpec{Order: order.Name, Item: i, Dish: it.Dish, Quantity: it.Quantity,

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/reconcile"
 )
 
@@ -30,18 +30,18 @@ func (c *Chef) statusFor(order *Order, w *work) OrderStatus {
 		}
 		st.Items = append(st.Items, is)
 	}
-	cond := func(t string, s apiserver.ConditionStatus, reason, msg string) {
-		apiserver.SetStatusCondition(&st.Conditions, apiserver.Condition{Type: t, Status: s,
+	cond := func(t string, s meta.ConditionStatus, reason, msg string) {
+		meta.SetStatusCondition(&st.Conditions, meta.Condition{Type: t, Status: s,
 			ObservedGeneration: order.Generation, Reason: reason, Message: msg})
 	}
-	cond(ConditionAccepted, apiserver.ConditionTrue, "OnTheMenu", "every dish is on the menu")
+	cond(ConditionAccepted, meta.ConditionTrue, "OnTheMenu", "every dish is on the menu")
 	switch {
 	case w.short != nil && w.short.Expired:
-		cond(ConditionStocked, apiserver.ConditionFalse, "IngredientsExpired", w.short.Error())
+		cond(ConditionStocked, meta.ConditionFalse, "IngredientsExpired", w.short.Error())
 	case w.short != nil:
-		cond(ConditionStocked, apiserver.ConditionFalse, "WaitingForDelivery", w.short.Error())
+		cond(ConditionStocked, meta.ConditionFalse, "WaitingForDelivery", w.short.Error())
 	default:
-		cond(ConditionStocked, apiserver.ConditionTrue, "InStock", "every ingredient is reserved")
+		cond(ConditionStocked, meta.ConditionTrue, "InStock", "every ingredient is reserved")
 	}
 	switch {
 	case done == len(order.Spec.Items):
@@ -50,13 +50,13 @@ func (c *Chef) statusFor(order *Order, w *work) OrderStatus {
 			st.Phase = OrderReady
 			w.wait = left
 		}
-		cond(ConditionReady, apiserver.ConditionTrue, "AllCooked", "every item is at the pass")
+		cond(ConditionReady, meta.ConditionTrue, "AllCooked", "every item is at the pass")
 	case started > 0:
 		st.Phase = OrderCooking
-		cond(ConditionReady, apiserver.ConditionFalse, "Cooking", "some items are still cooking")
+		cond(ConditionReady, meta.ConditionFalse, "Cooking", "some items are still cooking")
 	default:
 		st.Phase = OrderPending
-		cond(ConditionReady, apiserver.ConditionFalse, "Waiting", "no item has started yet")
+		cond(ConditionReady, meta.ConditionFalse, "Waiting", "no item has started yet")
 	}
 	return st
 }
@@ -85,9 +85,9 @@ func statusEqual(a, b OrderStatus) bool {
 // conditionEqual compares two conditions, their transition times as
 // instants (time.Time.Equal): == on a time.Time also compares its
 // location and monotonic reading, which say nothing about the order.
-func conditionEqual(a, b apiserver.Condition) bool {
+func conditionEqual(a, b meta.Condition) bool {
 	ta, tb := a.LastTransitionTime, b.LastTransitionTime
-	a.LastTransitionTime, b.LastTransitionTime = apiserver.Time{}, apiserver.Time{}
+	a.LastTransitionTime, b.LastTransitionTime = meta.Time{}, meta.Time{}
 	return a == b && ta.Equal(tb.Time)
 }
 
@@ -97,9 +97,9 @@ func (c *Chef) reject(ctx context.Context, order *Order, reason, msg string) err
 	if err := c.clearCooks(ctx, order.Namespace, order.Name, "the order is rejected"); err != nil {
 		return err
 	}
-	st := apiserver.DeepCopy(order).Status
+	st := meta.DeepCopy(order).Status
 	st.Phase, st.ObservedGeneration = OrderRejected, order.Generation
-	apiserver.SetStatusCondition(&st.Conditions, apiserver.Condition{Type: ConditionAccepted, Status: apiserver.ConditionFalse,
+	meta.SetStatusCondition(&st.Conditions, meta.Condition{Type: ConditionAccepted, Status: meta.ConditionFalse,
 		ObservedGeneration: order.Generation, Reason: reason, Message: msg})
 	c.Log.Say("chef", "%s: rejects the order (%s): %s", keyOf(order), reason, msg)
 	order, err := c.writeStatus(ctx, order, st)
@@ -140,9 +140,9 @@ func (c *Chef) cancel(ctx context.Context, order *Order) error {
 	}
 	c.stopUncreated(order.Namespace, order.Name)
 	if !order.Status.Phase.Final() {
-		st := apiserver.DeepCopy(order).Status
+		st := meta.DeepCopy(order).Status
 		st.Phase = OrderCancelled
-		apiserver.SetStatusCondition(&st.Conditions, apiserver.Condition{Type: ConditionReady, Status: apiserver.ConditionFalse,
+		meta.SetStatusCondition(&st.Conditions, meta.Condition{Type: ConditionReady, Status: meta.ConditionFalse,
 			ObservedGeneration: order.Generation, Reason: "Cancelled", Message: "the table cancelled the order"})
 		var err error
 		if order, err = c.writeStatus(ctx, order, st); err != nil {
@@ -163,7 +163,7 @@ func (c *Chef) removeFinalizer(ctx context.Context, order *Order) error {
 	}
 	c.Log.Say("chef", "%s: removes finalizer %s: %s", keyOf(order), OrderFinalizer, what)
 	_, err := c.updateOrder(ctx, order, func(o *Order) bool { return reconcile.RemoveFinalizer(o, OrderFinalizer) })
-	if apiserver.IsNotFound(err) {
+	if meta.IsNotFound(err) {
 		return nil
 	}
 	return err
@@ -205,7 +205,7 @@ func (c *Chef) stopCooks(ctx context.Context, ns, name, why string) error {
 // cooksAt lists the cooks of the order ns/name from the API server rather
 // than the cache: a cook created a moment ago may not be cached yet.
 func (c *Chef) cooksAt(ctx context.Context, ns, name string) ([]*Cook, error) {
-	list, _, err := c.CookAPI.Namespace(ns).List(ctx, apiserver.ListOptions{FieldSelector: "spec.order=" + name})
+	list, _, err := c.CookAPI.Namespace(ns).List(ctx, meta.ListOptions{FieldSelector: "spec.order=" + name})
 	return list, err
 }
 

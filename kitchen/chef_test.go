@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
 )
 
@@ -165,7 +166,7 @@ func TestChefRejectsWhatIsNotOnTheMenu(t *testing.T) {
 		sauna := &kitchen.Dish{Spec: kitchen.DishSpec{Ingredients: map[string]kitchen.Quantity{"flour": "100g"},
 			CookingTime: kitchen.Minutes(10), Difficulty: 2, Station: "sauna"}}
 		sauna.Name = "sauna-bread"
-		if _, err := apiserver.NewClient[*kitchen.Dish](b.srv).Create(b.ctx, sauna, apiserver.CreateOptions{}); err != nil {
+		if _, err := apiserver.NewClient[*kitchen.Dish](b.srv).Create(b.ctx, sauna, meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		orders := map[string]*kitchen.Order{
@@ -181,8 +182,8 @@ func TestChefRejectsWhatIsNotOnTheMenu(t *testing.T) {
 		b.settle()
 		for name, reason := range map[string]string{"lobster": "DishNotOnMenu", "gold": "UnknownExtra", "sauna": "NoSuchStation"} {
 			o := b.order(name)
-			c := apiserver.FindStatusCondition(o.Status.Conditions, kitchen.ConditionAccepted)
-			if o.Status.Phase != kitchen.OrderRejected || c == nil || c.Status != apiserver.ConditionFalse || c.Reason != reason {
+			c := meta.FindStatusCondition(o.Status.Conditions, kitchen.ConditionAccepted)
+			if o.Status.Phase != kitchen.OrderRejected || c == nil || c.Status != meta.ConditionFalse || c.Reason != reason {
 				t.Errorf("%s: phase %s, condition %+v", name, o.Status.Phase, c)
 			}
 			if len(o.Finalizers) != 0 {
@@ -218,7 +219,7 @@ func TestChefWaitsForDeliveriesAndExpiredStock(t *testing.T) {
 			wait   time.Duration
 		}{"fish": {"WaitingForDelivery", 30 * time.Minute}, "soup": {"IngredientsExpired", kitchen.ExpiredWait}}
 		for name, want := range checks {
-			c := apiserver.FindStatusCondition(b.order(name).Status.Conditions, kitchen.ConditionStocked)
+			c := meta.FindStatusCondition(b.order(name).Status.Conditions, kitchen.ConditionStocked)
 			if c == nil || c.Reason != want.reason || b.results[ns+"/"+name].RequeueAfter != b.clock.Real(want.wait) {
 				t.Errorf("%s: condition %+v, result %+v; want %s, RequeueAfter %v", name, c, b.results[ns+"/"+name], want.reason, want.wait)
 			}
@@ -244,7 +245,7 @@ func TestChefRejectsWhenNoDeliveryIsDue(t *testing.T) {
 		}
 		b.settle()
 		o := b.order("t9")
-		c := apiserver.FindStatusCondition(o.Status.Conditions, kitchen.ConditionAccepted)
+		c := meta.FindStatusCondition(o.Status.Conditions, kitchen.ConditionAccepted)
 		if o.Status.Phase != kitchen.OrderRejected || c.Reason != "OutOfStock" {
 			t.Fatalf("phase %s, condition %+v", o.Status.Phase, c)
 		}

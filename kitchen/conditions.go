@@ -1,7 +1,7 @@
 package kitchen
 
 // The condition types the chef sets on orders, in [OrderStatus.Conditions]
-// (written with [apiserver.SetStatusCondition]).
+// (written with [meta.SetStatusCondition]).
 const (
 	// ConditionAccepted is False with reason DishNotOnMenu, UnknownExtra,
 	// NoSuchStation or OutOfStock when the order is rejected.

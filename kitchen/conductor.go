@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/reconcile"
 	"github.com/kitchensync/kitchensync/trace"
@@ -185,14 +186,14 @@ type conductedLW struct {
 	resource string
 }
 
-func (l conductedLW) List(ctx context.Context, opts apiserver.ListOptions) (*apiserver.List, error) {
+func (l conductedLW) List(ctx context.Context, opts meta.ListOptions) (*meta.List, error) {
 	if !l.c.Turn(ctx.Done(), turnList+" "+l.resource) {
 		return nil, ctx.Err()
 	}
 	return l.lw.List(ctx, opts)
 }
 
-func (l conductedLW) Watch(ctx context.Context, opts apiserver.ListOptions) (apiserver.WatchInterface, error) {
+func (l conductedLW) Watch(ctx context.Context, opts meta.ListOptions) (meta.WatchInterface, error) {
 	if !l.c.Turn(ctx.Done(), turnList+" "+l.resource+" watch") {
 		return nil, ctx.Err()
 	}
@@ -200,20 +201,20 @@ func (l conductedLW) Watch(ctx context.Context, opts apiserver.ListOptions) (api
 	if err != nil {
 		return nil, err
 	}
-	cw := &conductedWatch{in: w, out: make(chan apiserver.Event), stop: make(chan struct{})}
+	cw := &conductedWatch{in: w, out: make(chan meta.Event), stop: make(chan struct{})}
 	go cw.relay(l.c, l.resource)
 	return cw, nil
 }
 
 // conductedWatch relays a watch's events one turn at a time.
 type conductedWatch struct {
-	in       apiserver.WatchInterface
-	out      chan apiserver.Event
+	in       meta.WatchInterface
+	out      chan meta.Event
 	stop     chan struct{}
 	stopOnce sync.Once
 }
 
-func (w *conductedWatch) ResultChan() <-chan apiserver.Event { return w.out }
+func (w *conductedWatch) ResultChan() <-chan meta.Event { return w.out }
 
 func (w *conductedWatch) Stop() {
 	w.stopOnce.Do(func() { close(w.stop) })
@@ -321,7 +322,7 @@ func (c *Conductor) afterFunc(d time.Duration, key string, f func()) *time.Timer
 // factory returns the runner's informer factory over srv, its lists and
 // watch events waiting for their turns.
 func (c *Conductor) factory(srv *apiserver.Server, resync time.Duration, tracer *trace.Tracer) *informer.SharedInformerFactory {
-	lws := func(gvr apiserver.GroupVersionResource, ns string) informer.ListerWatcher {
+	lws := func(gvr meta.GroupVersionResource, ns string) informer.ListerWatcher {
 		return c.ListerWatcher(srv.Resource(gvr).Namespace(ns), gvr.Resource)
 	}
 	return informer.NewSharedInformerFactoryFor(srv.Scheme(), lws, resync, informer.WithTracer(tracer))

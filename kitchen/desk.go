@@ -6,6 +6,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/rest"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/reconcile"
@@ -19,7 +20,7 @@ import (
 // kitchen runs beside the server ([inProcess]) or in another process
 // ([overHTTP]); nothing else in it knows which.
 type desk struct {
-	scheme  *apiserver.Scheme
+	scheme  *meta.Scheme
 	factory *informer.SharedInformerFactory
 	orders  reconcile.NamespacedAPI[*Order]
 	cooks   reconcile.NamespacedAPI[*Cook]
@@ -55,7 +56,7 @@ func overHTTP(c *rest.Client, resync time.Duration, tracer *trace.Tracer) (desk,
 	if _, err := c.Scheme().KindFor(&Order{}); err != nil {
 		return desk{}, fmt.Errorf("kitchen: Config.Remote's scheme lacks the kitchen's kinds (use kitchen.NewScheme): %w", err)
 	}
-	lws := func(gvr apiserver.GroupVersionResource, ns string) informer.ListerWatcher {
+	lws := func(gvr meta.GroupVersionResource, ns string) informer.ListerWatcher {
 		return c.Resource(gvr).Namespace(ns)
 	}
 	return desk{

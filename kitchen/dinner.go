@@ -10,7 +10,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // DinnerConfig describes a dinner service for [RunDinner].
@@ -86,7 +86,7 @@ func dinnerOrder(rng *rand.Rand, menu []*Dish, n int) *Order {
 	case table >= 13:
 		section = "terrace"
 	}
-	o := &Order{ObjectMeta: apiserver.ObjectMeta{Name: fmt.Sprintf("order-%03d", n)},
+	o := &Order{ObjectMeta: meta.ObjectMeta{Name: fmt.Sprintf("order-%03d", n)},
 		Spec: OrderSpec{Table: table, Section: section}}
 	for range 1 + rng.IntN(3) {
 		it := OrderItem{Dish: menu[rng.IntN(len(menu))].Name, Quantity: 1}
@@ -131,13 +131,13 @@ func (p dinnerPlan) serve(ctx context.Context, r *Restaurant, obs *observer) err
 		switch e.kind {
 		case "place":
 			obs.placed(e.order.Name, r.Clock.Now())
-			_, err = r.Waiter.Place(ctx, apiserver.DeepCopy(e.order))
+			_, err = r.Waiter.Place(ctx, meta.DeepCopy(e.order))
 		case "amend":
 			_, err = r.Waiter.AddExtra(ctx, e.order.Name, 0, "black-truffle")
 		case "cancel":
 			err = r.Waiter.Cancel(ctx, e.order.Name)
 		}
-		if err != nil && !apiserver.IsNotFound(err) {
+		if err != nil && !meta.IsNotFound(err) {
 			return fmt.Errorf("waiter: %s %s: %w", e.kind, e.order.Name, err)
 		}
 	}

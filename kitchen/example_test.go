@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
 )
 
@@ -54,14 +54,14 @@ func ExamplePantry() {
 // manifest against the schema; each problem names its field.
 func ExampleValidateOrder() {
 	o := &kitchen.Order{
-		ObjectMeta: apiserver.ObjectMeta{Name: "table-7"},
+		ObjectMeta: meta.ObjectMeta{Name: "table-7"},
 		Spec: kitchen.OrderSpec{Table: 7, Items: []kitchen.OrderItem{
 			{Dish: "beef-wellington", Quantity: 0},
 			{Dish: "seafood-pasta", Quantity: 1, Extras: []string{"Black Truffle"}},
 		}},
 	}
 	err := kitchen.ValidateOrder(o)
-	fmt.Println(apiserver.IsInvalid(err))
+	fmt.Println(meta.IsInvalid(err))
 	fmt.Println(err)
 	// Output:
 	// true

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/reconcile"
 	"github.com/kitchensync/kitchensync/store"
@@ -49,7 +50,7 @@ func newBench(t testing.TB, stock map[string]kitchen.Quantity) *bench {
 	t.Cleanup(b.stations.Close)
 	log := kitchen.NewNarrator(&b.log, b.clock, kitchen.Everything)
 	for _, d := range kitchen.DefaultMenu() {
-		if _, err := apiserver.NewClient[*kitchen.Dish](b.srv).Create(b.ctx, d, apiserver.CreateOptions{}); err != nil {
+		if _, err := apiserver.NewClient[*kitchen.Dish](b.srv).Create(b.ctx, d, meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -74,9 +75,9 @@ func (b *bench) sync() {
 	replace(b.t, b.srv, kitchen.DishResource, b.dishes)
 }
 
-func replace[T apiserver.Object](t testing.TB, srv *apiserver.Server, gvr apiserver.GroupVersionResource, x *store.Indexer[T]) {
+func replace[T meta.Object](t testing.TB, srv *apiserver.Server, gvr meta.GroupVersionResource, x *store.Indexer[T]) {
 	t.Helper()
-	list, err := srv.Resource(gvr).List(t.Context(), apiserver.ListOptions{})
+	list, err := srv.Resource(gvr).List(t.Context(), meta.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,8 +136,8 @@ func (b *bench) wait(d time.Duration) {
 // order reads an order from the server (nil if gone).
 func (b *bench) order(name string) *kitchen.Order {
 	b.t.Helper()
-	o, err := apiserver.NewClient[*kitchen.Order](b.srv).Namespace(ns).Get(b.ctx, name, apiserver.GetOptions{})
-	if apiserver.IsNotFound(err) {
+	o, err := apiserver.NewClient[*kitchen.Order](b.srv).Namespace(ns).Get(b.ctx, name, meta.GetOptions{})
+	if meta.IsNotFound(err) {
 		return nil
 	}
 	if err != nil {
@@ -148,7 +149,7 @@ func (b *bench) order(name string) *kitchen.Order {
 // cookNames lists the cooks on the server.
 func (b *bench) cookNames() []string {
 	b.t.Helper()
-	cooks, _, err := apiserver.NewClient[*kitchen.Cook](b.srv).List(b.ctx, apiserver.ListOptions{})
+	cooks, _, err := apiserver.NewClient[*kitchen.Cook](b.srv).List(b.ctx, meta.ListOptions{})
 	if err != nil {
 		b.t.Fatal(err)
 	}
@@ -160,7 +161,7 @@ func (b *bench) cookNames() []string {
 }
 
 func newOrder(name string, table int, items ...kitchen.OrderItem) *kitchen.Order {
-	return &kitchen.Order{ObjectMeta: apiserver.ObjectMeta{Name: name, Namespace: ns},
+	return &kitchen.Order{ObjectMeta: meta.ObjectMeta{Name: name, Namespace: ns},
 		Spec: kitchen.OrderSpec{Table: table, Section: "main", Items: items}}
 }
 

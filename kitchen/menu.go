@@ -3,7 +3,7 @@ package kitchen
 import (
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // DefaultStation is where a dish without a station is cooked.
@@ -25,8 +25,8 @@ func DefaultStations() map[string]int {
 // dish builds a menu entry.
 func dish(name, station string, minutes, difficulty int, ingredients map[string]Quantity) *Dish {
 	return &Dish{
-		TypeMeta:   apiserver.TypeMeta{APIVersion: APIVersion, Kind: "Dish"},
-		ObjectMeta: apiserver.ObjectMeta{Name: name},
+		TypeMeta:   meta.TypeMeta{APIVersion: APIVersion, Kind: "Dish"},
+		ObjectMeta: meta.ObjectMeta{Name: name},
 		Spec: DishSpec{Ingredients: ingredients, CookingTime: Duration{time.Duration(minutes) * time.Minute},
 			Difficulty: difficulty, Station: station},
 	}

@@ -3,8 +3,8 @@ package kitchen
 import (
 	"fmt"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // EventRecorder takes the chef's notes on an order, as Kubernetes
@@ -12,7 +12,7 @@ import (
 // show under the order in `kubectl describe order NAME` and in
 // `kubectl events`.
 type EventRecorder interface {
-	Eventf(obj apiserver.Object, eventType, reason, format string, args ...any)
+	Eventf(obj meta.Object, eventType, reason, format string, args ...any)
 }
 
 // note records the order's move from phase from to its current phase: a
@@ -27,7 +27,7 @@ func (c *Chef) note(order *Order, from OrderPhase) {
 	msg := fmt.Sprintf("%s → %s: %s", phaseName(from), to, describeItems(order.Spec.Items))
 	if to == OrderRejected {
 		typ = builtin.EventTypeWarning
-		if cond := apiserver.FindStatusCondition(order.Status.Conditions, ConditionAccepted); cond != nil {
+		if cond := meta.FindStatusCondition(order.Status.Conditions, ConditionAccepted); cond != nil {
 			reason, msg = cond.Reason, cond.Message
 		}
 	}

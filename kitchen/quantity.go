@@ -87,7 +87,7 @@ func Minutes(n float64) Duration {
 	return Duration{time.Duration(n * float64(time.Minute))}
 }
 
-// OpenAPISchemaType tells [apiserver.SchemaOf] that a Duration is written
+// OpenAPISchemaType tells [meta.SchemaOf] that a Duration is written
 // as a string, as metav1.Duration declares itself; kubectl explain and
 // server-side apply then see a string.
 func (Duration) OpenAPISchemaType() []string { return []string{"string"} }

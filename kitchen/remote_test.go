@@ -13,6 +13,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/rest"
 	"github.com/kitchensync/kitchensync/apiserver/rest/resttest"
 	"github.com/kitchensync/kitchensync/kitchen"
@@ -62,7 +63,7 @@ func TestKitchenOverHTTP(t *testing.T) {
 				t.Fatal("not ready")
 			}
 		}
-		order := &kitchen.Order{ObjectMeta: apiserver.ObjectMeta{Name: "table-7"},
+		order := &kitchen.Order{ObjectMeta: meta.ObjectMeta{Name: "table-7"},
 			Spec: kitchen.OrderSpec{Table: 7, Items: []kitchen.OrderItem{{Dish: "tomato-soup", Quantity: 2}, {Dish: "seafood-pasta", Quantity: 1}}}}
 		if _, err := desk.Waiter.Place(ctx, order); err != nil {
 			t.Fatal(err)
@@ -71,7 +72,7 @@ func TestKitchenOverHTTP(t *testing.T) {
 		if err := desk.WaitForOrder(ctx, "table-7", served); err != nil {
 			t.Fatal(err)
 		}
-		cooks, _, err := apiserver.NewClient[*kitchen.Cook](desk.Server).Namespace("dinner").List(ctx, apiserver.ListOptions{})
+		cooks, _, err := apiserver.NewClient[*kitchen.Cook](desk.Server).Namespace("dinner").List(ctx, meta.ListOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,7 +85,7 @@ func TestKitchenOverHTTP(t *testing.T) {
 			}
 		}
 		synctest.Wait() // the recorder writes after the status
-		events, err := desk.Server.Resource(builtin.EventsResource).Namespace("dinner").List(ctx, apiserver.ListOptions{
+		events, err := desk.Server.Resource(builtin.EventsResource).Namespace("dinner").List(ctx, meta.ListOptions{
 			FieldSelector: "involvedObject.kind=Order,involvedObject.name=table-7"})
 		if err != nil {
 			t.Fatal(err)
@@ -109,7 +110,7 @@ func TestKitchenOverHTTP(t *testing.T) {
 // A remote client whose scheme does not know the kitchen's kinds is
 // refused by Open, with the reason.
 func TestKitchenRemoteNeedsTheKitchenScheme(t *testing.T) {
-	c, err := rest.New(&rest.Config{Host: "http://localhost"}, apiserver.NewScheme())
+	c, err := rest.New(&rest.Config{Host: "http://localhost"}, meta.NewScheme())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/rest"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/reconcile"
@@ -231,7 +232,7 @@ func openPantry(cfg Config) (*Pantry, error) {
 // controller is wired: the chef reconciles orders (For) and hears of the
 // cooks they own (Owns); the brigade reconciles cooks (For) and hears
 // from the stations when one finishes.
-func (r *Restaurant) wire(cfg Config, scheme *apiserver.Scheme) error {
+func (r *Restaurant) wire(cfg Config, scheme *meta.Scheme) error {
 	var err error
 	r.chefs, err = reconcile.NewController("chef", r.Chef, reconcile.Options{
 		MaxConcurrentReconciles: cfg.Chefs, Tracer: r.Tracer,
@@ -272,11 +273,11 @@ func (r *Restaurant) writeMenu(ctx context.Context, api reconcile.NamespacedAPI[
 		if err := ValidateDish(d); err != nil {
 			return err
 		}
-		_, err := dishes.Create(ctx, apiserver.DeepCopy(d), apiserver.CreateOptions{})
+		_, err := dishes.Create(ctx, meta.DeepCopy(d), meta.CreateOptions{})
 		twice := written[d.Name]
 		written[d.Name] = true
 		switch {
-		case apiserver.IsAlreadyExists(err) && !twice:
+		case meta.IsAlreadyExists(err) && !twice:
 			// On the books already: a restaurant opened again on its DataDir.
 		case err != nil:
 			return fmt.Errorf("menu: %w", err)

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"testing/synctest"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
 )
 
@@ -18,7 +18,7 @@ func TestRestaurantLeavesNothingRunning(t *testing.T) {
 			menu := kitchen.DefaultMenu()
 			menu = append(menu, menu[0])
 			_, err := kitchen.Open(t.Context(), kitchen.Config{Menu: menu})
-			if !apiserver.IsAlreadyExists(err) {
+			if !meta.IsAlreadyExists(err) {
 				t.Fatalf("Open = %v, want AlreadyExists for the repeated dish", err)
 			}
 		})

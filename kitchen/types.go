@@ -4,7 +4,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // Group and Version of the restaurant's API, as a CRD would declare them.
@@ -17,13 +17,13 @@ const (
 const APIVersion = Group + "/" + Version
 
 // GroupVersion is [Group] at [Version].
-var GroupVersion = apiserver.GroupVersion{Group: Group, Version: Version}
+var GroupVersion = meta.GroupVersion{Group: Group, Version: Version}
 
 // The resources of the restaurant, as the REST API names them.
 var (
-	DishResource  = apiserver.GroupVersionResource{Group: Group, Version: Version, Resource: "dishes"}
-	OrderResource = apiserver.GroupVersionResource{Group: Group, Version: Version, Resource: "orders"}
-	CookResource  = apiserver.GroupVersionResource{Group: Group, Version: Version, Resource: "cooks"}
+	DishResource  = meta.GroupVersionResource{Group: Group, Version: Version, Resource: "dishes"}
+	OrderResource = meta.GroupVersionResource{Group: Group, Version: Version, Resource: "orders"}
+	CookResource  = meta.GroupVersionResource{Group: Group, Version: Version, Resource: "cooks"}
 )
 
 // Dish is a recipe on the menu, like the Dish CRD of the restaurant story:
@@ -40,9 +40,9 @@ var (
 // whichever dining room (namespace) the order comes from, just as a
 // StorageClass serves every namespace.
 type Dish struct {
-	apiserver.TypeMeta   `json:",inline"`
-	apiserver.ObjectMeta `json:"metadata"`
-	Spec                 DishSpec `json:"spec"`
+	meta.TypeMeta   `json:",inline"`
+	meta.ObjectMeta `json:"metadata"`
+	Spec            DishSpec `json:"spec"`
 }
 
 // DishSpec is the recipe: what goes in, how long it cooks, how hard it is.
@@ -60,7 +60,7 @@ type DishSpec struct {
 }
 
 // DeepCopyObject returns a copy of d that shares no memory with it.
-func (d *Dish) DeepCopyObject() apiserver.Object {
+func (d *Dish) DeepCopyObject() meta.Object {
 	out := *d
 	out.ObjectMeta = d.ObjectMeta.DeepCopy()
 	out.Spec.Ingredients = maps.Clone(d.Spec.Ingredients)
@@ -71,10 +71,10 @@ func (d *Dish) DeepCopyObject() apiserver.Object {
 // lives in a namespace (the dining room) and is the object the [Chef]
 // reconciles.
 type Order struct {
-	apiserver.TypeMeta   `json:",inline"`
-	apiserver.ObjectMeta `json:"metadata"`
-	Spec                 OrderSpec   `json:"spec"`
-	Status               OrderStatus `json:"status,omitzero"`
+	meta.TypeMeta   `json:",inline"`
+	meta.ObjectMeta `json:"metadata"`
+	Spec            OrderSpec   `json:"spec"`
+	Status          OrderStatus `json:"status,omitzero"`
 }
 
 // OrderSpec is what the table asked for: the desired state.
@@ -132,7 +132,7 @@ type OrderStatus struct {
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
 	// Conditions say why: [ConditionAccepted], [ConditionStocked] and
 	// [ConditionReady].
-	Conditions []apiserver.Condition `json:"conditions,omitempty"`
+	Conditions []meta.Condition `json:"conditions,omitempty"`
 	// Items reports progress per line of spec.items, in the same order.
 	Items []ItemStatus `json:"items,omitempty"`
 }
@@ -148,7 +148,7 @@ type ItemStatus struct {
 }
 
 // DeepCopyObject returns a copy of o that shares no memory with it.
-func (o *Order) DeepCopyObject() apiserver.Object {
+func (o *Order) DeepCopyObject() meta.Object {
 	out := *o
 	out.ObjectMeta = o.ObjectMeta.DeepCopy()
 	out.Spec = o.Spec.DeepCopy()
@@ -176,10 +176,10 @@ func (s OrderSpec) DeepCopy() OrderSpec {
 // takes its cooks with it and a change to a cook wakes the chef up for
 // its order.
 type Cook struct {
-	apiserver.TypeMeta   `json:",inline"`
-	apiserver.ObjectMeta `json:"metadata"`
-	Spec                 CookSpec   `json:"spec"`
-	Status               CookStatus `json:"status,omitzero"`
+	meta.TypeMeta   `json:",inline"`
+	meta.ObjectMeta `json:"metadata"`
+	Spec            CookSpec   `json:"spec"`
+	Status          CookStatus `json:"status,omitzero"`
 }
 
 // CookSpec is the cook's assignment.
@@ -222,7 +222,7 @@ type CookStatus struct {
 }
 
 // DeepCopyObject returns a copy of c that shares no memory with it.
-func (c *Cook) DeepCopyObject() apiserver.Object {
+func (c *Cook) DeepCopyObject() meta.Object {
 	out := *c
 	out.ObjectMeta = c.ObjectMeta.DeepCopy()
 	out.Spec.Extras = slices.Clone(c.Spec.Extras)

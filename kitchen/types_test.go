@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
 )
 
@@ -18,8 +18,8 @@ func TestDishJSONLikeTheStory(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := kitchen.Dish{
-		TypeMeta:   apiserver.TypeMeta{APIVersion: "menu.example.com/v1", Kind: "Dish"},
-		ObjectMeta: apiserver.ObjectMeta{Name: "beef-wellington"},
+		TypeMeta:   meta.TypeMeta{APIVersion: "menu.example.com/v1", Kind: "Dish"},
+		ObjectMeta: meta.ObjectMeta{Name: "beef-wellington"},
 		Spec: kitchen.DishSpec{
 			Ingredients: map[string]kitchen.Quantity{"filet-mignon": "500g", "puff-pastry": "200g"},
 			CookingTime: kitchen.Duration{Duration: 40 * time.Minute}, Difficulty: 5,
@@ -39,7 +39,7 @@ func TestDishJSONLikeTheStory(t *testing.T) {
 
 func TestOrderJSONFieldNames(t *testing.T) {
 	o := kitchen.Order{
-		ObjectMeta: apiserver.ObjectMeta{Name: "t7", Namespace: "dinner"},
+		ObjectMeta: meta.ObjectMeta{Name: "t7", Namespace: "dinner"},
 		Spec: kitchen.OrderSpec{Table: 7, Section: "vip", Priority: 2,
 			Items: []kitchen.OrderItem{{Dish: "seafood-pasta", Quantity: 1, Extras: []string{"black-truffle"}}}},
 		Status: kitchen.OrderStatus{Phase: kitchen.OrderCooking, ObservedGeneration: 1},
@@ -58,12 +58,12 @@ func TestOrderJSONFieldNames(t *testing.T) {
 
 func TestDeepCopySharesNothing(t *testing.T) {
 	o := &kitchen.Order{
-		ObjectMeta: apiserver.ObjectMeta{Name: "t1", Labels: map[string]string{"a": "b"}, Finalizers: []string{"f"}},
+		ObjectMeta: meta.ObjectMeta{Name: "t1", Labels: map[string]string{"a": "b"}, Finalizers: []string{"f"}},
 		Spec:       kitchen.OrderSpec{Items: []kitchen.OrderItem{{Dish: "d", Quantity: 1, Extras: []string{"x"}}}},
-		Status: kitchen.OrderStatus{Conditions: []apiserver.Condition{{Type: "Ready"}},
+		Status: kitchen.OrderStatus{Conditions: []meta.Condition{{Type: "Ready"}},
 			Items: []kitchen.ItemStatus{{Dish: "d"}}},
 	}
-	c := apiserver.DeepCopy(o)
+	c := meta.DeepCopy(o)
 	if diff := cmp.Diff(o, c); diff != "" {
 		t.Fatalf("copy differs (-orig +copy):\n%s", diff)
 	}
@@ -76,10 +76,10 @@ func TestDeepCopySharesNothing(t *testing.T) {
 	}
 
 	d := &kitchen.Dish{Spec: kitchen.DishSpec{Ingredients: map[string]kitchen.Quantity{"egg": "2"}}}
-	dc := apiserver.DeepCopy(d)
+	dc := meta.DeepCopy(d)
 	dc.Spec.Ingredients["egg"] = "3"
 	k := &kitchen.Cook{Spec: kitchen.CookSpec{Extras: []string{"x"}}}
-	kc := apiserver.DeepCopy(k)
+	kc := meta.DeepCopy(k)
 	kc.Spec.Extras[0] = "y"
 	if d.Spec.Ingredients["egg"] != "2" || k.Spec.Extras[0] != "x" {
 		t.Error("Dish or Cook copy shares memory with its original")
@@ -87,7 +87,7 @@ func TestDeepCopySharesNothing(t *testing.T) {
 }
 
 func TestRegister(t *testing.T) {
-	s := apiserver.NewScheme()
+	s := meta.NewScheme()
 	if err := kitchen.Register(s); err != nil {
 		t.Fatal(err)
 	}

@@ -5,13 +5,13 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // GroupKinds for the Invalid errors of validation.
 var (
-	dishGK  = apiserver.GroupKind{Group: Group, Kind: "Dish"}
-	orderGK = apiserver.GroupKind{Group: Group, Kind: "Order"}
+	dishGK  = meta.GroupKind{Group: Group, Kind: "Dish"}
+	orderGK = meta.GroupKind{Group: Group, Kind: "Order"}
 )
 
 // The rules live in one place each: the functions below return what is
@@ -26,9 +26,9 @@ var (
 // difficulty 1–5. The API server refuses the same recipes.
 func ValidateDish(d *Dish) error {
 	if d == nil {
-		return apiserver.NewBadRequest("no dish given")
+		return meta.NewBadRequest("no dish given")
 	}
-	errs := apiserver.ValidateName("metadata.name", d.Name)
+	errs := meta.ValidateName("metadata.name", d.Name)
 	errs = append(errs, dishSpecErrors(d)...)
 	return errs.ToError(dishGK, d.Name)
 }
@@ -41,25 +41,25 @@ func ValidateDish(d *Dish) error {
 // ingredient names. The API server refuses the same orders.
 func ValidateOrder(o *Order) error {
 	if o == nil {
-		return apiserver.NewBadRequest("no order given")
+		return meta.NewBadRequest("no order given")
 	}
-	var errs apiserver.FieldErrors
+	var errs meta.FieldErrors
 	if o.Name != "" || o.GenerateName == "" {
-		errs = apiserver.ValidateName("metadata.name", o.Name)
+		errs = meta.ValidateName("metadata.name", o.Name)
 	}
 	errs = append(errs, orderSpecErrors(o)...)
 	return errs.ToError(orderGK, o.Name)
 }
 
 // dishSpecErrors returns what is wrong with a dish's spec.
-func dishSpecErrors(d *Dish) apiserver.FieldErrors {
-	var errs apiserver.FieldErrors
+func dishSpecErrors(d *Dish) meta.FieldErrors {
+	var errs meta.FieldErrors
 	if len(d.Spec.Ingredients) == 0 {
 		errs.Required("spec.ingredients", "a dish needs at least one ingredient")
 	}
 	for _, name := range slices.Sorted(maps.Keys(d.Spec.Ingredients)) {
 		field := "spec.ingredients[" + name + "]"
-		if msgs := apiserver.IsDNS1123Label(name); len(msgs) > 0 {
+		if msgs := meta.IsDNS1123Label(name); len(msgs) > 0 {
 			errs.Invalid(field, name, "an ingredient name is a lowercase word such as filet-mignon")
 			continue
 		}
@@ -80,12 +80,12 @@ func dishSpecErrors(d *Dish) apiserver.FieldErrors {
 }
 
 // orderSpecErrors returns what is wrong with an order's spec.
-func orderSpecErrors(o *Order) apiserver.FieldErrors {
-	var errs apiserver.FieldErrors
+func orderSpecErrors(o *Order) meta.FieldErrors {
+	var errs meta.FieldErrors
 	if o.Spec.Table < 1 {
 		errs.Invalid("spec.table", o.Spec.Table, "tables are numbered from 1")
 	}
-	if o.Spec.Section != "" && len(apiserver.IsDNS1123Label(o.Spec.Section)) > 0 {
+	if o.Spec.Section != "" && len(meta.IsDNS1123Label(o.Spec.Section)) > 0 {
 		errs.Invalid("spec.section", o.Spec.Section, "a section is a lowercase word such as vip or terrace")
 	}
 	if len(o.Spec.Items) == 0 {
@@ -99,8 +99,8 @@ func orderSpecErrors(o *Order) apiserver.FieldErrors {
 
 // itemErrors checks one line of an order, or the copy of it a cook
 // carries, found at field.
-func itemErrors(field, dish string, quantity int, extras []string) apiserver.FieldErrors {
-	var errs apiserver.FieldErrors
+func itemErrors(field, dish string, quantity int, extras []string) meta.FieldErrors {
+	var errs meta.FieldErrors
 	if dish == "" {
 		errs.Required(field+".dish", "")
 	}
@@ -108,7 +108,7 @@ func itemErrors(field, dish string, quantity int, extras []string) apiserver.Fie
 		errs.Invalid(field+".quantity", quantity, "must be at least 1")
 	}
 	for j, x := range extras {
-		if len(apiserver.IsDNS1123Label(x)) > 0 {
+		if len(meta.IsDNS1123Label(x)) > 0 {
 			errs.Invalid(fmt.Sprintf("%s.extras[%d]", field, j), x, "an extra is an ingredient name such as black-truffle")
 		}
 	}
@@ -118,8 +118,8 @@ func itemErrors(field, dish string, quantity int, extras []string) apiserver.Fie
 // cookSpecErrors returns what is wrong with a cook's spec: the chef fills
 // it from an order and a dish, so these only catch a broken controller
 // (or a hand-written cook), as a Pod's validation does.
-func cookSpecErrors(c *Cook) apiserver.FieldErrors {
-	var errs apiserver.FieldErrors
+func cookSpecErrors(c *Cook) meta.FieldErrors {
+	var errs meta.FieldErrors
 	if c.Spec.Order == "" {
 		errs.Required("spec.order", "the order this cook works for")
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
 )
 
@@ -17,11 +18,11 @@ import (
 func TestServerRefusesInvalidObjects(t *testing.T) {
 	ctx := t.Context()
 	good := func() *kitchen.Order {
-		return &kitchen.Order{ObjectMeta: apiserver.ObjectMeta{Name: "table-1", Namespace: "dinner"},
+		return &kitchen.Order{ObjectMeta: meta.ObjectMeta{Name: "table-1", Namespace: "dinner"},
 			Spec: kitchen.OrderSpec{Table: 1, Items: []kitchen.OrderItem{{Dish: "soup", Quantity: 1}}}}
 	}
 	cook := func() *kitchen.Cook {
-		return &kitchen.Cook{ObjectMeta: apiserver.ObjectMeta{Name: "table-1-0-g1", Namespace: "dinner"},
+		return &kitchen.Cook{ObjectMeta: meta.ObjectMeta{Name: "table-1-0-g1", Namespace: "dinner"},
 			Spec: kitchen.CookSpec{Order: "table-1", Dish: "soup", Quantity: 1, Station: "stove",
 				CookingTime: kitchen.Duration{Duration: 10 * time.Minute}}}
 	}
@@ -36,7 +37,7 @@ func TestServerRefusesInvalidObjects(t *testing.T) {
 		create: func(srv *apiserver.Server) error {
 			o := good()
 			o.Spec.Table, o.Spec.Items[0].Quantity = 0, 0
-			_, err := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner").Create(ctx, o, apiserver.CreateOptions{})
+			_, err := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner").Create(ctx, o, meta.CreateOptions{})
 			return err
 		},
 		fields: []string{"spec.table", "spec.items[0].quantity"},
@@ -44,10 +45,10 @@ func TestServerRefusesInvalidObjects(t *testing.T) {
 		name:   "dish with difficulty 9",
 		reason: "difficulty runs from 1 to 5",
 		create: func(srv *apiserver.Server) error {
-			d := &kitchen.Dish{ObjectMeta: apiserver.ObjectMeta{Name: "soup"}, Spec: kitchen.DishSpec{
+			d := &kitchen.Dish{ObjectMeta: meta.ObjectMeta{Name: "soup"}, Spec: kitchen.DishSpec{
 				Ingredients: map[string]kitchen.Quantity{"tomato": "300g"},
 				CookingTime: kitchen.Duration{Duration: 10 * time.Minute}, Difficulty: 9}}
-			_, err := apiserver.NewClient[*kitchen.Dish](srv).Create(ctx, d, apiserver.CreateOptions{})
+			_, err := apiserver.NewClient[*kitchen.Dish](srv).Create(ctx, d, meta.CreateOptions{})
 			return err
 		},
 		fields: []string{"spec.difficulty"},
@@ -57,7 +58,7 @@ func TestServerRefusesInvalidObjects(t *testing.T) {
 		create: func(srv *apiserver.Server) error {
 			c := cook()
 			c.Spec.Station = ""
-			_, err := apiserver.NewClient[*kitchen.Cook](srv).Namespace("dinner").Create(ctx, c, apiserver.CreateOptions{})
+			_, err := apiserver.NewClient[*kitchen.Cook](srv).Namespace("dinner").Create(ctx, c, meta.CreateOptions{})
 			return err
 		},
 		fields: []string{"spec.station"},
@@ -73,8 +74,8 @@ func TestServerRefusesInvalidObjects(t *testing.T) {
 			if got := srv.ResourceVersion(); got != rv {
 				t.Errorf("resourceVersion moved %s → %s: something was stored", rv, got)
 			}
-			for _, gvr := range []apiserver.GroupVersionResource{kitchen.OrderResource, kitchen.DishResource, kitchen.CookResource} {
-				l, err := srv.Resource(gvr).List(ctx, apiserver.ListOptions{})
+			for _, gvr := range []meta.GroupVersionResource{kitchen.OrderResource, kitchen.DishResource, kitchen.CookResource} {
+				l, err := srv.Resource(gvr).List(ctx, meta.ListOptions{})
 				if err != nil || len(l.Items) != 0 {
 					t.Errorf("%s after the refused create: %d items, %v", gvr.Resource, len(l.Items), err)
 				}
@@ -89,23 +90,23 @@ func TestServerRefusesInvalidUpdate(t *testing.T) {
 	ctx := t.Context()
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
 	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
-	o, err := orders.Create(ctx, &kitchen.Order{ObjectMeta: apiserver.ObjectMeta{Name: "table-2"},
-		Spec: kitchen.OrderSpec{Table: 2, Items: []kitchen.OrderItem{{Dish: "soup", Quantity: 1}}}}, apiserver.CreateOptions{})
+	o, err := orders.Create(ctx, &kitchen.Order{ObjectMeta: meta.ObjectMeta{Name: "table-2"},
+		Spec: kitchen.OrderSpec{Table: 2, Items: []kitchen.OrderItem{{Dish: "soup", Quantity: 1}}}}, meta.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	bad := apiserver.DeepCopy(o)
+	bad := meta.DeepCopy(o)
 	bad.Spec.Items[0].Extras = []string{"Black Truffle"}
-	_, err = orders.Update(ctx, bad, apiserver.UpdateOptions{})
+	_, err = orders.Update(ctx, bad, meta.UpdateOptions{})
 	if diff := cmp.Diff([]string{"spec.items[0].extras[0]"}, causeFields(t, err)); diff != "" {
 		t.Errorf("fields named (-want +got):\n%s", diff)
 	}
-	stored, err := orders.Get(ctx, "table-2", apiserver.GetOptions{})
+	stored, err := orders.Get(ctx, "table-2", meta.GetOptions{})
 	if err != nil || stored.ResourceVersion != o.ResourceVersion || len(stored.Spec.Items[0].Extras) != 0 {
 		t.Errorf("after the refused update: %+v, %v; want rv %s unchanged", stored, err, o.ResourceVersion)
 	}
 	bad.Spec.Items[0].Extras = []string{"black-truffle"}
-	if _, err := orders.Update(ctx, bad, apiserver.UpdateOptions{}); err != nil {
+	if _, err := orders.Update(ctx, bad, meta.UpdateOptions{}); err != nil {
 		t.Errorf("a valid update: %v", err)
 	}
 }

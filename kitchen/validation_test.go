@@ -6,17 +6,17 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
 )
 
 // causeFields returns the fields an Invalid error names.
 func causeFields(t *testing.T, err error) []string {
 	t.Helper()
-	if !apiserver.IsInvalid(err) {
+	if !meta.IsInvalid(err) {
 		t.Fatalf("want an Invalid error, got %v", err)
 	}
-	var se *apiserver.StatusError
+	var se *meta.StatusError
 	if !errors.As(err, &se) || se.ErrStatus.Details == nil {
 		t.Fatalf("no details in %v", err)
 	}
@@ -44,7 +44,7 @@ func TestValidateOrder(t *testing.T) {
 	}, {
 		name:   "everything wrong",
 		reason: "every problem is reported at once, each naming its field",
-		order: kitchen.Order{ObjectMeta: apiserver.ObjectMeta{Name: "T1"},
+		order: kitchen.Order{ObjectMeta: meta.ObjectMeta{Name: "T1"},
 			Spec: kitchen.OrderSpec{Section: "V I P", Items: []kitchen.OrderItem{{Quantity: -1, Extras: []string{"Black Truffle"}}}}},
 		fields: []string{"metadata.name", "spec.table", "spec.section", "spec.items[0].dish",
 			"spec.items[0].quantity", "spec.items[0].extras[0]"},
@@ -74,7 +74,7 @@ func TestValidateOrder(t *testing.T) {
 }
 
 func TestValidateDish(t *testing.T) {
-	d := &kitchen.Dish{ObjectMeta: apiserver.ObjectMeta{Name: "toast"},
+	d := &kitchen.Dish{ObjectMeta: meta.ObjectMeta{Name: "toast"},
 		Spec: kitchen.DishSpec{Ingredients: map[string]kitchen.Quantity{"bread": "lots", "butter": "0g"}, Difficulty: 6}}
 	want := []string{"spec.ingredients[bread]", "spec.ingredients[butter]", "spec.cookingTime", "spec.difficulty"}
 	if diff := cmp.Diff(want, causeFields(t, kitchen.ValidateDish(d))); diff != "" {
@@ -114,7 +114,7 @@ func TestParseQuantity(t *testing.T) {
 }
 
 func TestNilInputsDoNotPanic(t *testing.T) {
-	if !apiserver.IsBadRequest(kitchen.ValidateOrder(nil)) || !apiserver.IsBadRequest(kitchen.ValidateDish(nil)) {
+	if !meta.IsBadRequest(kitchen.ValidateOrder(nil)) || !meta.IsBadRequest(kitchen.ValidateDish(nil)) {
 		t.Error("nil order or dish: want a BadRequest")
 	}
 	if kitchen.TicketPriority(nil) != 0 {

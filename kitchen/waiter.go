@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/reconcile"
 )
 
@@ -40,7 +41,7 @@ func (w *Waiter) Place(ctx context.Context, o *Order) (*Order, error) {
 	}
 	w.log.Say("waiter", "table %d (%s) orders %s: create %s", o.Spec.Table, sectionName(o.Spec.Section),
 		describeItems(o.Spec.Items), o.Name)
-	return w.orders.Create(ctx, o, apiserver.CreateOptions{})
+	return w.orders.Create(ctx, o, meta.CreateOptions{})
 }
 
 // Amend changes an order the way `kubectl edit` does: it reads the
@@ -51,7 +52,7 @@ func (w *Waiter) Amend(ctx context.Context, name, what string, change func(*Orde
 	w.log.Say("waiter", "%s %s: update", name, what)
 	var out *Order
 	err := reconcile.RetryOnConflict(conflictRetry, func() error {
-		cur, err := w.orders.Get(ctx, name, apiserver.GetOptions{})
+		cur, err := w.orders.Get(ctx, name, meta.GetOptions{})
 		if err != nil {
 			return err
 		}
@@ -59,7 +60,7 @@ func (w *Waiter) Amend(ctx context.Context, name, what string, change func(*Orde
 		if err := ValidateOrder(cur); err != nil {
 			return err
 		}
-		out, err = w.orders.Update(ctx, cur, apiserver.UpdateOptions{})
+		out, err = w.orders.Update(ctx, cur, meta.UpdateOptions{})
 		return err
 	})
 	if err != nil {
@@ -82,7 +83,7 @@ func (w *Waiter) AddExtra(ctx context.Context, name string, item int, extra stri
 // up.
 func (w *Waiter) Cancel(ctx context.Context, name string) error {
 	w.log.Say("waiter", "%s: the table leaves: delete", name)
-	return w.orders.Delete(ctx, name, apiserver.DeleteOptions{})
+	return w.orders.Delete(ctx, name, meta.DeleteOptions{})
 }
 
 func sectionName(s string) string {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
 )
 
@@ -15,7 +16,7 @@ func TestWaiterActsLikeKubectl(t *testing.T) {
 	gr := kitchen.OrderResource.GroupResource()
 
 	bad := newOrder("t1", 0, item("soup"))
-	if _, err := w.Place(ctx, bad); !apiserver.IsInvalid(err) {
+	if _, err := w.Place(ctx, bad); !meta.IsInvalid(err) {
 		t.Fatalf("an invalid order: %v", err)
 	}
 	if n := srv.RequestCount(apiserver.VerbCreate, gr); n != 0 {
@@ -26,7 +27,7 @@ func TestWaiterActsLikeKubectl(t *testing.T) {
 	}
 	// Someone else writes first: the waiter's update conflicts once and is
 	// retried on the latest version, as kubectl edit would.
-	srv.FailNext(apiserver.VerbUpdate, 1, apiserver.NewConflict(gr, "t1", errors.New("the object has been modified")))
+	srv.FailNext(apiserver.VerbUpdate, 1, meta.NewConflict(gr, "t1", errors.New("the object has been modified")))
 	o, err := w.AddExtra(ctx, "t1", 0, "chili")
 	if err != nil {
 		t.Fatalf("amend after a conflict: %v", err)
@@ -37,13 +38,13 @@ func TestWaiterActsLikeKubectl(t *testing.T) {
 	if n := srv.RequestCount(apiserver.VerbUpdate, gr); n != 2 {
 		t.Errorf("%d updates, want 2 (one conflict, one retry)", n)
 	}
-	if _, err := w.AddExtra(ctx, "t1", 0, "Not An Extra"); !apiserver.IsInvalid(err) {
+	if _, err := w.AddExtra(ctx, "t1", 0, "Not An Extra"); !meta.IsInvalid(err) {
 		t.Errorf("an invalid amendment: %v", err)
 	}
 	if err := w.Cancel(ctx, "t1"); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Cancel(ctx, "t1"); !apiserver.IsNotFound(err) {
+	if err := w.Cancel(ctx, "t1"); !meta.IsNotFound(err) {
 		t.Errorf("cancelling twice: %v", err)
 	}
 }

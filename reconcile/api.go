@@ -3,7 +3,7 @@ package reconcile
 import (
 	"context"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // API is what a reconciler asks of the API server about kind T in one
@@ -12,20 +12,20 @@ import (
 // both have these methods, so the same reconciler runs beside the server
 // or in another process. Like controller-runtime's client.Client, for one
 // kind.
-type API[T apiserver.Object] interface {
-	Get(ctx context.Context, name string, opts apiserver.GetOptions) (T, error)
-	List(ctx context.Context, opts apiserver.ListOptions) ([]T, apiserver.ListMeta, error)
-	Create(ctx context.Context, obj T, opts apiserver.CreateOptions) (T, error)
-	Update(ctx context.Context, obj T, opts apiserver.UpdateOptions) (T, error)
-	UpdateStatus(ctx context.Context, obj T, opts apiserver.UpdateOptions) (T, error)
-	Patch(ctx context.Context, name string, pt apiserver.PatchType, data []byte, opts apiserver.PatchOptions, subresources ...string) (T, error)
-	Delete(ctx context.Context, name string, opts apiserver.DeleteOptions) error
+type API[T meta.Object] interface {
+	Get(ctx context.Context, name string, opts meta.GetOptions) (T, error)
+	List(ctx context.Context, opts meta.ListOptions) ([]T, meta.ListMeta, error)
+	Create(ctx context.Context, obj T, opts meta.CreateOptions) (T, error)
+	Update(ctx context.Context, obj T, opts meta.UpdateOptions) (T, error)
+	UpdateStatus(ctx context.Context, obj T, opts meta.UpdateOptions) (T, error)
+	Patch(ctx context.Context, name string, pt meta.PatchType, data []byte, opts meta.PatchOptions, subresources ...string) (T, error)
+	Delete(ctx context.Context, name string, opts meta.DeleteOptions) error
 }
 
 // NamespacedAPI hands out an [API] per namespace ("" for all namespaces
 // and for cluster-scoped kinds). Make one from a typed client with
 // [Namespaced].
-type NamespacedAPI[T apiserver.Object] interface {
+type NamespacedAPI[T meta.Object] interface {
 	Namespace(ns string) API[T]
 }
 
@@ -37,14 +37,14 @@ type NamespacedAPI[T apiserver.Object] interface {
 //
 // Its Namespace method returns an API whose type is erased; the client's
 // own Namespace returns its concrete type, which an interface cannot say.
-func Namespaced[T apiserver.Object, C interface {
+func Namespaced[T meta.Object, C interface {
 	API[T]
 	Namespace(ns string) C
 }](c C) NamespacedAPI[T] {
 	return namespaced[T, C]{c}
 }
 
-type namespaced[T apiserver.Object, C interface {
+type namespaced[T meta.Object, C interface {
 	API[T]
 	Namespace(ns string) C
 }] struct{ c C }

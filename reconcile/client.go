@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/store"
 )
 
@@ -22,18 +23,18 @@ import (
 // retried) or use [RetryOnConflict].
 //
 // A Client is safe for concurrent use.
-type Client[T apiserver.Object] struct {
+type Client[T meta.Object] struct {
 	cache  *store.Indexer[T]
 	server NamespacedAPI[T]
-	gr     apiserver.GroupResource
+	gr     meta.GroupResource
 }
 
 // NewClient returns a client for T that reads from cache — typically
 // informer.GetIndexer() — and writes to srv. It fails if T is not
 // registered in srv's scheme.
-func NewClient[T apiserver.Object](srv *apiserver.Server, cache *store.Indexer[T]) (*Client[T], error) {
+func NewClient[T meta.Object](srv *apiserver.Server, cache *store.Indexer[T]) (*Client[T], error) {
 	if srv == nil || cache == nil {
-		return nil, apiserver.NewBadRequest("reconcile.NewClient needs a server and a cache")
+		return nil, meta.NewBadRequest("reconcile.NewClient needs a server and a cache")
 	}
 	return NewClientFor(srv.Scheme(), Namespaced[T](apiserver.NewClient[T](srv)), cache)
 }
@@ -44,41 +45,41 @@ func NewClient[T apiserver.Object](srv *apiserver.Server, cache *store.Indexer[T
 //	c, err := reconcile.NewClientFor(rc.Scheme(), reconcile.Namespaced[*Order](rest.NewTypedClient[*Order](rc)), cache)
 //
 // It fails if T is not registered in scheme.
-func NewClientFor[T apiserver.Object](scheme *apiserver.Scheme, api NamespacedAPI[T], cache *store.Indexer[T]) (*Client[T], error) {
+func NewClientFor[T meta.Object](scheme *meta.Scheme, api NamespacedAPI[T], cache *store.Indexer[T]) (*Client[T], error) {
 	if scheme == nil || api == nil || cache == nil {
-		return nil, apiserver.NewBadRequest("reconcile.NewClientFor needs a scheme, an API and a cache")
+		return nil, meta.NewBadRequest("reconcile.NewClientFor needs a scheme, an API and a cache")
 	}
 	t := reflect.TypeFor[T]()
 	if t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
-		return nil, apiserver.NewBadRequest("reconcile.NewClient: " + t.String() + " is not a pointer to a struct")
+		return nil, meta.NewBadRequest("reconcile.NewClient: " + t.String() + " is not a pointer to a struct")
 	}
-	info, err := scheme.KindFor(reflect.New(t.Elem()).Interface().(apiserver.Object))
+	info, err := scheme.KindFor(reflect.New(t.Elem()).Interface().(meta.Object))
 	if err != nil {
 		return nil, err
 	}
-	gr := apiserver.GroupResource{Group: info.Group, Resource: info.Resource}
+	gr := meta.GroupResource{Group: info.Group, Resource: info.Resource}
 	return &Client[T]{cache: cache, server: api, gr: gr}, nil
 }
 
 // Get returns a copy of the cached object key, or a NotFound error
-// (apiserver.IsNotFound) if the cache does not have it. For a reconciler,
+// (meta.IsNotFound) if the cache does not have it. For a reconciler,
 // NotFound usually means the object was deleted: nothing to do.
 func (c *Client[T]) Get(_ context.Context, key NamespacedName) (T, error) {
 	obj, ok, err := c.cache.GetByKey(key.String())
 	if err == nil && !ok {
-		err = apiserver.NewNotFound(c.gr, key.Name)
+		err = meta.NewNotFound(c.gr, key.Name)
 	}
 	if err != nil {
 		var zero T
 		return zero, err
 	}
-	return apiserver.DeepCopy(obj), nil
+	return meta.DeepCopy(obj), nil
 }
 
 // List returns copies of the cached objects in namespace (all namespaces
 // if empty) whose labels sel matches (all if sel is nil), sorted by
 // namespace and name.
-func (c *Client[T]) List(_ context.Context, namespace string, sel *apiserver.LabelSelector) ([]T, error) {
+func (c *Client[T]) List(_ context.Context, namespace string, sel *meta.LabelSelector) ([]T, error) {
 	var objs []T
 	if namespace == "" {
 		objs = c.cache.List()
@@ -90,7 +91,7 @@ func (c *Client[T]) List(_ context.Context, namespace string, sel *apiserver.Lab
 	out := make([]T, 0, len(objs))
 	for _, o := range objs {
 		if sel.Matches(o.GetObjectMeta().Labels) {
-			out = append(out, apiserver.DeepCopy(o))
+			out = append(out, meta.DeepCopy(o))
 		}
 	}
 	slices.SortFunc(out, func(a, b T) int {
@@ -105,27 +106,27 @@ func compareKeys(a, b NamespacedName) int {
 
 // Create creates obj on the API server and returns what was stored.
 func (c *Client[T]) Create(ctx context.Context, obj T) (T, error) {
-	return c.in(obj).Create(ctx, obj, apiserver.CreateOptions{})
+	return c.in(obj).Create(ctx, obj, meta.CreateOptions{})
 }
 
 // Update writes obj's spec and metadata (not its status) to the API
 // server, if obj's resourceVersion is still the latest, and returns what
 // was stored.
 func (c *Client[T]) Update(ctx context.Context, obj T) (T, error) {
-	return c.in(obj).Update(ctx, obj, apiserver.UpdateOptions{})
+	return c.in(obj).Update(ctx, obj, meta.UpdateOptions{})
 }
 
 // UpdateStatus writes obj's status (only) through the status subresource,
 // if obj's resourceVersion is still the latest, and returns what was stored.
 func (c *Client[T]) UpdateStatus(ctx context.Context, obj T) (T, error) {
-	return c.in(obj).UpdateStatus(ctx, obj, apiserver.UpdateOptions{})
+	return c.in(obj).UpdateStatus(ctx, obj, meta.UpdateOptions{})
 }
 
 // Patch applies a patch of type pt to the object key on the API server and
 // returns the result. A merge patch needs no resourceVersion, so it never
 // conflicts.
-func (c *Client[T]) Patch(ctx context.Context, key NamespacedName, pt apiserver.PatchType, data []byte) (T, error) {
-	return c.server.Namespace(key.Namespace).Patch(ctx, key.Name, pt, data, apiserver.PatchOptions{})
+func (c *Client[T]) Patch(ctx context.Context, key NamespacedName, pt meta.PatchType, data []byte) (T, error) {
+	return c.server.Namespace(key.Namespace).Patch(ctx, key.Name, pt, data, meta.PatchOptions{})
 }
 
 // Delete asks the API server to delete obj. With finalizers, that only
@@ -133,9 +134,9 @@ func (c *Client[T]) Patch(ctx context.Context, key NamespacedName, pt apiserver.
 func (c *Client[T]) Delete(ctx context.Context, obj T) error {
 	m := metaOf(obj)
 	if m == nil {
-		return apiserver.NewBadRequest("reconcile.Client.Delete: the object is nil")
+		return meta.NewBadRequest("reconcile.Client.Delete: the object is nil")
 	}
-	return c.server.Namespace(m.Namespace).Delete(ctx, m.Name, apiserver.DeleteOptions{})
+	return c.server.Namespace(m.Namespace).Delete(ctx, m.Name, meta.DeleteOptions{})
 }
 
 // in returns the server client for obj's namespace.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/reconcile"
 	"github.com/kitchensync/kitchensync/store"
 )
@@ -36,7 +37,7 @@ func TestClientReadsTheCache(t *testing.T) {
 	} {
 		obj := apiservertest.NewWidget(w.ns, w.name)
 		obj.Labels = map[string]string{"station": w.station}
-		created, err := widgets.Namespace(w.ns).Create(ctx, obj, apiserver.CreateOptions{})
+		created, err := widgets.Namespace(w.ns).Create(ctx, obj, meta.CreateOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,14 +54,14 @@ func TestClientReadsTheCache(t *testing.T) {
 	if cached, _, _ := cache.GetByKey("kitchen/soup"); cached.Spec.Size != 0 {
 		t.Errorf("modifying the result of Get modified the cache")
 	}
-	if _, err := c.Get(ctx, reconcile.NamespacedName{Namespace: "kitchen", Name: "pie"}); !apiserver.IsNotFound(err) {
+	if _, err := c.Get(ctx, reconcile.NamespacedName{Namespace: "kitchen", Name: "pie"}); !meta.IsNotFound(err) {
 		t.Errorf("Get of a missing object: err = %v, want NotFound", err)
 	}
 
-	grill, _ := apiserver.ParseLabelSelector("station=grill")
+	grill, _ := meta.ParseLabelSelector("station=grill")
 	for _, tt := range []struct {
 		ns   string
-		sel  *apiserver.LabelSelector
+		sel  *meta.LabelSelector
 		want []string
 	}{
 		{"", nil, []string{"bar/mojito", "kitchen/soup", "kitchen/steak"}},
@@ -96,19 +97,19 @@ func TestClientWritesTheServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	stale, _ := c.Get(ctx, reconcile.NamespacedNameOf(created))
-	fresh := apiserver.DeepCopy(stale)
+	fresh := meta.DeepCopy(stale)
 	fresh.Spec.Size = 1
 	if _, err := c.Update(ctx, fresh); err != nil {
 		t.Fatal(err)
 	}
 	stale.Spec.Size = 2
-	if _, err := c.Update(ctx, stale); !apiserver.IsConflict(err) {
+	if _, err := c.Update(ctx, stale); !meta.IsConflict(err) {
 		t.Fatalf("update from a stale cache: err = %v, want Conflict", err)
 	}
 
 	widgets := apiserver.NewClient[widgetT](srv).Namespace("kitchen")
 	err = reconcile.RetryOnConflict(reconcile.DefaultRetry, func() error {
-		w, err := widgets.Get(ctx, "soup", apiserver.GetOptions{})
+		w, err := widgets.Get(ctx, "soup", meta.GetOptions{})
 		if err != nil {
 			return err
 		}
@@ -119,7 +120,7 @@ func TestClientWritesTheServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	patched, err := c.Patch(ctx, reconcile.NamespacedNameOf(created), apiserver.MergePatchType, []byte(`{"spec":{"color":"red"}}`))
+	patched, err := c.Patch(ctx, reconcile.NamespacedNameOf(created), meta.MergePatchType, []byte(`{"spec":{"color":"red"}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,14 +130,14 @@ func TestClientWritesTheServer(t *testing.T) {
 	if err := c.Delete(ctx, patched); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := widgets.Get(ctx, "soup", apiserver.GetOptions{}); !apiserver.IsNotFound(err) {
+	if _, err := widgets.Get(ctx, "soup", meta.GetOptions{}); !meta.IsNotFound(err) {
 		t.Errorf("after Delete: err = %v, want NotFound", err)
 	}
 }
 
 func TestNewClientRejectsUnregisteredKinds(t *testing.T) {
 	srv := apiservertest.NewServer(t)
-	type unregistered = *apiserver.Status
+	type unregistered = *meta.Status
 	if _, err := reconcile.NewClient(srv, store.NewIndexer[unregistered](store.MetaNamespaceKeyFunc, nil)); err == nil {
 		t.Errorf("NewClient for an unregistered kind succeeded")
 	}

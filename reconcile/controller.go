@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/trace"
 	"github.com/kitchensync/kitchensync/workqueue"
 )
@@ -90,7 +90,7 @@ type Controller struct {
 	mu      sync.Mutex // guards started, sources and filters
 	started bool
 	sources []source
-	filters []Predicate[apiserver.Object]
+	filters []Predicate[meta.Object]
 	running chan struct{} // closed when the workers start
 }
 
@@ -185,7 +185,7 @@ func (c *Controller) Metrics() Metrics { return c.metrics.snapshot() }
 // WithEventFilter adds pred to every watch of the controller: an event
 // becomes a request only if pred and the watch's own predicates pass it.
 // Call it before Start; it returns c so that calls can be chained.
-func (c *Controller) WithEventFilter(pred Predicate[apiserver.Object]) *Controller {
+func (c *Controller) WithEventFilter(pred Predicate[meta.Object]) *Controller {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.filters = append(c.filters, pred)

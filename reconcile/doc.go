@@ -31,7 +31,7 @@
 //
 //	c, err := reconcile.NewController("orders", chef, reconcile.Options{MaxConcurrentReconciles: 4})
 //	err = reconcile.For(c, orders, reconcile.GenerationChangedPredicate[*Order]{})
-//	err = reconcile.Owns(c, cooks, orderKind) // orderKind: the Order's apiserver.KindInfo
+//	err = reconcile.Owns(c, cooks, orderKind) // orderKind: the Order's meta.KindInfo
 //	err = reconcile.Watches(c, dishes, ordersUsingDish)
 //	c.WithEventFilter(notPaused)
 //	err = c.Start(ctx) // blocks until ctx is done

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"reflect"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // TerminalError wraps err to say that retrying will not help — the object is
@@ -49,7 +49,7 @@ func (e *terminalError) Is(target error) bool {
 
 // metaOf returns obj's metadata, or nil when obj is nil or a typed nil
 // pointer (which would panic on GetObjectMeta).
-func metaOf(obj apiserver.Object) *apiserver.ObjectMeta {
+func metaOf(obj meta.Object) *meta.ObjectMeta {
 	if obj == nil {
 		return nil
 	}

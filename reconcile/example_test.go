@@ -6,6 +6,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/reconcile"
 )
@@ -21,7 +22,7 @@ type ReadyReconciler struct {
 // current object, and does nothing if the status already matches.
 func (r *ReadyReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	w, err := r.Widgets.Get(ctx, req.NamespacedName)
-	if apiserver.IsNotFound(err) {
+	if meta.IsNotFound(err) {
 		return reconcile.Result{}, nil // deleted: nothing to do
 	}
 	if err != nil {
@@ -38,7 +39,7 @@ func (r *ReadyReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 
 // waitForStatus watches the widget until its status reports generation gen.
 func waitForStatus(ctx context.Context, widgets *apiserver.Client[*apiservertest.Widget], name string, gen int64) *apiservertest.Widget {
-	watch, err := widgets.Watch(ctx, apiserver.ListOptions{})
+	watch, err := widgets.Watch(ctx, meta.ListOptions{})
 	if err != nil {
 		panic(err)
 	}
@@ -79,14 +80,14 @@ func Example() {
 	go func() { ctrlDone <- ctrl.Start(ctx) }()
 
 	// A customer orders a widget, then changes the order.
-	if _, err := widgets.Create(ctx, apiservertest.NewWidget("kitchen", "soup"), apiserver.CreateOptions{}); err != nil {
+	if _, err := widgets.Create(ctx, apiservertest.NewWidget("kitchen", "soup"), meta.CreateOptions{}); err != nil {
 		panic(err)
 	}
 	w := waitForStatus(ctx, widgets, "soup", 1)
 	fmt.Printf("generation %d: %s, observed %d\n", w.Generation, w.Status.Phase, w.Status.ObservedGeneration)
 
 	patch := []byte(`{"spec":{"size":4}}`)
-	if _, err := widgets.Patch(ctx, "soup", apiserver.MergePatchType, patch, apiserver.PatchOptions{}); err != nil {
+	if _, err := widgets.Patch(ctx, "soup", meta.MergePatchType, patch, meta.PatchOptions{}); err != nil {
 		panic(err)
 	}
 	w = waitForStatus(ctx, widgets, "soup", 2)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/reconcile"
 	"github.com/kitchensync/kitchensync/trace"
@@ -45,9 +46,9 @@ func Example_trace() {
 	<-done
 
 	widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("kitchen")
-	_, _ = widgets.Create(ctx, apiservertest.NewWidget("kitchen", "soup"), apiserver.CreateOptions{})
+	_, _ = widgets.Create(ctx, apiservertest.NewWidget("kitchen", "soup"), meta.CreateOptions{})
 	<-done
-	_ = widgets.Delete(ctx, "soup", apiserver.DeleteOptions{})
+	_ = widgets.Delete(ctx, "soup", meta.DeleteOptions{})
 	<-done
 
 	for _, r := range rec.Records() {

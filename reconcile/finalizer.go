@@ -3,7 +3,7 @@ package reconcile
 import (
 	"slices"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // AddFinalizer adds finalizer to obj's metadata unless it is already there,
@@ -13,7 +13,7 @@ import (
 //
 // A finalizer holds an object back from deletion until the controller that
 // added it has cleaned up; see the package doc, "Finalizers".
-func AddFinalizer(obj apiserver.Object, finalizer string) bool {
+func AddFinalizer(obj meta.Object, finalizer string) bool {
 	m := metaOf(obj)
 	if m == nil || slices.Contains(m.Finalizers, finalizer) {
 		return false
@@ -26,7 +26,7 @@ func AddFinalizer(obj apiserver.Object, finalizer string) bool {
 // reports whether it changed obj. The caller writes obj with an Update;
 // once the last finalizer of a deleting object is gone, the API server
 // deletes it.
-func RemoveFinalizer(obj apiserver.Object, finalizer string) bool {
+func RemoveFinalizer(obj meta.Object, finalizer string) bool {
 	m := metaOf(obj)
 	if m == nil {
 		return false
@@ -40,7 +40,7 @@ func RemoveFinalizer(obj apiserver.Object, finalizer string) bool {
 }
 
 // ContainsFinalizer reports whether obj's metadata lists finalizer.
-func ContainsFinalizer(obj apiserver.Object, finalizer string) bool {
+func ContainsFinalizer(obj meta.Object, finalizer string) bool {
 	m := metaOf(obj)
 	return m != nil && slices.Contains(m.Finalizers, finalizer)
 }

@@ -3,20 +3,20 @@ package reconcile
 import (
 	"maps"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // CreateEvent says an object appeared in the cache. IsInInitialList is true
 // for the objects of the informer's first list (and for everything cached
 // when a handler is added late), false for objects created afterwards.
-type CreateEvent[T apiserver.Object] struct {
+type CreateEvent[T meta.Object] struct {
 	Object          T
 	IsInInitialList bool
 }
 
 // UpdateEvent says a cached object changed, or was re-delivered by a resync
 // (then ObjectOld and ObjectNew have the same resourceVersion).
-type UpdateEvent[T apiserver.Object] struct {
+type UpdateEvent[T meta.Object] struct {
 	ObjectOld T
 	ObjectNew T
 }
@@ -24,14 +24,14 @@ type UpdateEvent[T apiserver.Object] struct {
 // DeleteEvent says an object left the cache. DeleteStateUnknown is true
 // when the delete was noticed by a relist rather than watched, so Object is
 // the last state the cache knew, not the final one (a tombstone).
-type DeleteEvent[T apiserver.Object] struct {
+type DeleteEvent[T meta.Object] struct {
 	Object             T
 	DeleteStateUnknown bool
 }
 
 // GenericEvent is an event from outside the API server (a timer, an external
 // system) about an object.
-type GenericEvent[T apiserver.Object] struct {
+type GenericEvent[T meta.Object] struct {
 	Object T
 }
 
@@ -40,7 +40,7 @@ type GenericEvent[T apiserver.Object] struct {
 // controller-runtime's predicate.TypedPredicate. Predicates run on the
 // informer's delivery goroutine: they must be quick and must not modify the
 // objects, which belong to the cache.
-type Predicate[T apiserver.Object] interface {
+type Predicate[T meta.Object] interface {
 	Create(CreateEvent[T]) bool
 	Update(UpdateEvent[T]) bool
 	Delete(DeleteEvent[T]) bool
@@ -49,7 +49,7 @@ type Predicate[T apiserver.Object] interface {
 
 // Funcs is a [Predicate] built from functions; a nil function lets every
 // event of its type through.
-type Funcs[T apiserver.Object] struct {
+type Funcs[T meta.Object] struct {
 	CreateFunc  func(CreateEvent[T]) bool
 	UpdateFunc  func(UpdateEvent[T]) bool
 	DeleteFunc  func(DeleteEvent[T]) bool
@@ -72,7 +72,7 @@ func (f Funcs[T]) Generic(e GenericEvent[T]) bool {
 
 // NewPredicateFuncs returns a [Predicate] that asks filter about the object
 // of each event (the new object for updates).
-func NewPredicateFuncs[T apiserver.Object](filter func(obj T) bool) Funcs[T] {
+func NewPredicateFuncs[T meta.Object](filter func(obj T) bool) Funcs[T] {
 	return Funcs[T]{
 		CreateFunc:  func(e CreateEvent[T]) bool { return filter(e.Object) },
 		UpdateFunc:  func(e UpdateEvent[T]) bool { return filter(e.ObjectNew) },
@@ -84,7 +84,7 @@ func NewPredicateFuncs[T apiserver.Object](filter func(obj T) bool) Funcs[T] {
 // updateChanged lets creates, deletes and generic events through and
 // updates only when changed(old, new) says so; an update with a missing
 // object is dropped.
-func updateChanged[T apiserver.Object](e UpdateEvent[T], changed func(o, n *apiserver.ObjectMeta) bool) bool {
+func updateChanged[T meta.Object](e UpdateEvent[T], changed func(o, n *meta.ObjectMeta) bool) bool {
 	o, n := metaOf(e.ObjectOld), metaOf(e.ObjectNew)
 	if o == nil || n == nil {
 		return false
@@ -96,11 +96,11 @@ func updateChanged[T apiserver.Object](e UpdateEvent[T], changed func(o, n *apis
 // not change — the periodic resyncs, which re-deliver what the cache already
 // had. Creates, deletes and generic events pass. The zero value is ready to
 // use.
-type ResourceVersionChangedPredicate[T apiserver.Object] struct{ Funcs[T] }
+type ResourceVersionChangedPredicate[T meta.Object] struct{ Funcs[T] }
 
 // Update reports whether the resourceVersion changed.
 func (ResourceVersionChangedPredicate[T]) Update(e UpdateEvent[T]) bool {
-	return updateChanged(e, func(o, n *apiserver.ObjectMeta) bool {
+	return updateChanged(e, func(o, n *meta.ObjectMeta) bool {
 		return o.ResourceVersion != n.ResourceVersion
 	})
 }
@@ -113,22 +113,22 @@ func (ResourceVersionChangedPredicate[T]) Update(e UpdateEvent[T]) bool {
 // other metadata-only changes, such as a new finalizer or label — Or it with
 // another predicate if the reconciler needs those. Creates, deletes and
 // generic events pass. The zero value is ready to use.
-type GenerationChangedPredicate[T apiserver.Object] struct{ Funcs[T] }
+type GenerationChangedPredicate[T meta.Object] struct{ Funcs[T] }
 
 // Update reports whether metadata.generation changed.
 func (GenerationChangedPredicate[T]) Update(e UpdateEvent[T]) bool {
-	return updateChanged(e, func(o, n *apiserver.ObjectMeta) bool {
+	return updateChanged(e, func(o, n *meta.ObjectMeta) bool {
 		return o.Generation != n.Generation
 	})
 }
 
 // LabelChangedPredicate lets through only updates that changed the labels.
 // Creates, deletes and generic events pass. The zero value is ready to use.
-type LabelChangedPredicate[T apiserver.Object] struct{ Funcs[T] }
+type LabelChangedPredicate[T meta.Object] struct{ Funcs[T] }
 
 // Update reports whether the labels changed.
 func (LabelChangedPredicate[T]) Update(e UpdateEvent[T]) bool {
-	return updateChanged(e, func(o, n *apiserver.ObjectMeta) bool {
+	return updateChanged(e, func(o, n *meta.ObjectMeta) bool {
 		return !maps.Equal(o.Labels, n.Labels)
 	})
 }
@@ -136,18 +136,18 @@ func (LabelChangedPredicate[T]) Update(e UpdateEvent[T]) bool {
 // AnnotationChangedPredicate lets through only updates that changed the
 // annotations. Creates, deletes and generic events pass. The zero value is
 // ready to use.
-type AnnotationChangedPredicate[T apiserver.Object] struct{ Funcs[T] }
+type AnnotationChangedPredicate[T meta.Object] struct{ Funcs[T] }
 
 // Update reports whether the annotations changed.
 func (AnnotationChangedPredicate[T]) Update(e UpdateEvent[T]) bool {
-	return updateChanged(e, func(o, n *apiserver.ObjectMeta) bool {
+	return updateChanged(e, func(o, n *meta.ObjectMeta) bool {
 		return !maps.Equal(o.Annotations, n.Annotations)
 	})
 }
 
 // And returns a [Predicate] that passes an event only if every one of
 // preds does (and always, if preds is empty).
-func And[T apiserver.Object](preds ...Predicate[T]) Predicate[T] {
+func And[T meta.Object](preds ...Predicate[T]) Predicate[T] {
 	return Funcs[T]{
 		CreateFunc:  func(e CreateEvent[T]) bool { return all(preds, func(p Predicate[T]) bool { return p.Create(e) }) },
 		UpdateFunc:  func(e UpdateEvent[T]) bool { return all(preds, func(p Predicate[T]) bool { return p.Update(e) }) },
@@ -158,7 +158,7 @@ func And[T apiserver.Object](preds ...Predicate[T]) Predicate[T] {
 
 // Or returns a [Predicate] that passes an event if any one of preds does
 // (and never, if preds is empty).
-func Or[T apiserver.Object](preds ...Predicate[T]) Predicate[T] {
+func Or[T meta.Object](preds ...Predicate[T]) Predicate[T] {
 	return Funcs[T]{
 		CreateFunc:  func(e CreateEvent[T]) bool { return anyOf(preds, func(p Predicate[T]) bool { return p.Create(e) }) },
 		UpdateFunc:  func(e UpdateEvent[T]) bool { return anyOf(preds, func(p Predicate[T]) bool { return p.Update(e) }) },
@@ -168,7 +168,7 @@ func Or[T apiserver.Object](preds ...Predicate[T]) Predicate[T] {
 }
 
 // Not returns a [Predicate] that passes exactly the events pred drops.
-func Not[T apiserver.Object](pred Predicate[T]) Predicate[T] {
+func Not[T meta.Object](pred Predicate[T]) Predicate[T] {
 	return Funcs[T]{
 		CreateFunc:  func(e CreateEvent[T]) bool { return !pred.Create(e) },
 		UpdateFunc:  func(e UpdateEvent[T]) bool { return !pred.Update(e) },
@@ -177,7 +177,7 @@ func Not[T apiserver.Object](pred Predicate[T]) Predicate[T] {
 	}
 }
 
-func all[T apiserver.Object](preds []Predicate[T], f func(Predicate[T]) bool) bool {
+func all[T meta.Object](preds []Predicate[T], f func(Predicate[T]) bool) bool {
 	for _, p := range preds {
 		if !f(p) {
 			return false
@@ -186,7 +186,7 @@ func all[T apiserver.Object](preds []Predicate[T], f func(Predicate[T]) bool) bo
 	return true
 }
 
-func anyOf[T apiserver.Object](preds []Predicate[T], f func(Predicate[T]) bool) bool {
+func anyOf[T meta.Object](preds []Predicate[T], f func(Predicate[T]) bool) bool {
 	for _, p := range preds {
 		if f(p) {
 			return true

@@ -3,8 +3,8 @@ package reconcile_test
 import (
 	"testing"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/reconcile"
 )
 
@@ -82,7 +82,7 @@ func TestPredicatesPassOtherEvents(t *testing.T) {
 
 func TestNamespacedName(t *testing.T) {
 	for _, tt := range []struct {
-		obj  apiserver.Object
+		obj  meta.Object
 		want string
 	}{
 		{apiservertest.NewWidget("kitchen", "w"), "kitchen/w"},

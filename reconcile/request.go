@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // NamespacedName names one object: its namespace (empty for cluster-scoped
@@ -25,7 +25,7 @@ func (n NamespacedName) String() string {
 }
 
 // NamespacedNameOf returns the namespace and name of obj.
-func NamespacedNameOf(obj apiserver.Object) NamespacedName {
+func NamespacedNameOf(obj meta.Object) NamespacedName {
 	m := metaOf(obj)
 	if m == nil {
 		return NamespacedName{}
@@ -42,7 +42,7 @@ type Request struct {
 }
 
 // RequestFor returns the request for obj's own key.
-func RequestFor(obj apiserver.Object) Request {
+func RequestFor(obj meta.Object) Request {
 	return Request{NamespacedName: NamespacedNameOf(obj)}
 }
 

@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // Backoff describes how often [RetryOnError] tries and how long it waits in
@@ -72,19 +72,19 @@ func RetryOnError(backoff Backoff, retriable func(error) bool, fn func() error) 
 
 // RetryOnConflict runs fn, which should re-read the object, re-apply its
 // change and write it, again whenever the write fails with 409 Conflict
-// (apiserver.IsConflict): someone else wrote the object since it was read,
+// (meta.IsConflict): someone else wrote the object since it was read,
 // or the cache it was read from lagged behind. Use [DefaultRetry] unless
 // there is a reason not to. Like client-go's retry.RetryOnConflict:
 //
 //	err := reconcile.RetryOnConflict(reconcile.DefaultRetry, func() error {
-//		w, err := widgets.Get(ctx, name, apiserver.GetOptions{})
+//		w, err := widgets.Get(ctx, name, meta.GetOptions{})
 //		if err != nil {
 //			return err
 //		}
 //		w.Spec.Size++
-//		_, err = widgets.Update(ctx, w, apiserver.UpdateOptions{})
+//		_, err = widgets.Update(ctx, w, meta.UpdateOptions{})
 //		return err
 //	})
 func RetryOnConflict(backoff Backoff, fn func() error) error {
-	return RetryOnError(backoff, apiserver.IsConflict, fn)
+	return RetryOnError(backoff, meta.IsConflict, fn)
 }

@@ -8,11 +8,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/reconcile"
 )
 
-var conflict = apiserver.NewConflict(apiserver.GroupResource{Group: "test.kitchensync.io", Resource: "widgets"}, "w",
+var conflict = meta.NewConflict(meta.GroupResource{Group: "test.kitchensync.io", Resource: "widgets"}, "w",
 	errors.New("the object has been modified"))
 
 // tryTimes runs RetryOnConflict with fn failing with errs in turn (nil
@@ -69,7 +69,7 @@ func TestRetryOnConflict(t *testing.T) {
 // With jitter, each wait is between Duration and Duration×(1+Jitter).
 func TestRetryJitter(t *testing.T) {
 	at, err := tryTimes(t, reconcile.DefaultRetry, conflict, conflict, conflict, conflict, conflict)
-	if !apiserver.IsConflict(err) || len(at) != 5 {
+	if !meta.IsConflict(err) || len(at) != 5 {
 		t.Fatalf("got %d tries and %v, want 5 tries and a conflict", len(at), err)
 	}
 	for i := 1; i < len(at); i++ {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"reflect"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/trace"
 	"github.com/kitchensync/kitchensync/workqueue"
@@ -13,7 +13,7 @@ import (
 
 // Informer is what a controller needs from an informer: a way to add and
 // remove an event handler. *informer.SharedIndexInformer[T] satisfies it.
-type Informer[T apiserver.Object] interface {
+type Informer[T meta.Object] interface {
 	AddEventHandler(h informer.ResourceEventHandler[T]) (*informer.Registration, error)
 	RemoveEventHandler(reg *informer.Registration) error
 }
@@ -21,13 +21,13 @@ type Informer[T apiserver.Object] interface {
 // MapFunc maps an object to the requests its events should cause, for
 // [Watches]. It runs on the informer's delivery goroutine and must be
 // quick; it must not modify obj.
-type MapFunc[T apiserver.Object] func(ctx context.Context, obj T) []Request
+type MapFunc[T meta.Object] func(ctx context.Context, obj T) []Request
 
 // For makes c reconcile objects of inf's kind: every event on an object
 // that passes preds (and c's event filters) enqueues the object's own key.
 // Call it (and [Owns], [Watches]) before [Controller.Start]. Like
 // controller-runtime's builder For with handler.EnqueueRequestForObject.
-func For[T apiserver.Object](c *Controller, inf Informer[T], preds ...Predicate[T]) error {
+func For[T meta.Object](c *Controller, inf Informer[T], preds ...Predicate[T]) error {
 	return addSource(c, "For", inf, preds, func(_ context.Context, obj T) []Request {
 		return []Request{RequestFor(obj)}
 	})
@@ -43,7 +43,7 @@ func For[T apiserver.Object](c *Controller, inf Informer[T], preds ...Predicate[
 // owner wakes both. Pass owner as registered in the scheme (e.g.
 // apiservertest.WidgetKind()). Like controller-runtime's builder Owns with
 // handler.EnqueueRequestForOwner(..., OnlyControllerOwner()).
-func Owns[T apiserver.Object](c *Controller, inf Informer[T], owner apiserver.KindInfo, preds ...Predicate[T]) error {
+func Owns[T meta.Object](c *Controller, inf Informer[T], owner meta.KindInfo, preds ...Predicate[T]) error {
 	return addSource(c, "Owns", inf, preds, func(_ context.Context, obj T) []Request {
 		return ownerRequest(obj, owner)
 	})
@@ -53,20 +53,20 @@ func Owns[T apiserver.Object](c *Controller, inf Informer[T], owner apiserver.Ki
 // object that passes preds enqueues the requests mapFn returns for it (for
 // an update, for the old and the new object, without duplicates). Like
 // controller-runtime's builder Watches with handler.EnqueueRequestsFromMapFunc.
-func Watches[T apiserver.Object](c *Controller, inf Informer[T], mapFn MapFunc[T], preds ...Predicate[T]) error {
+func Watches[T meta.Object](c *Controller, inf Informer[T], mapFn MapFunc[T], preds ...Predicate[T]) error {
 	if mapFn == nil {
 		return fmt.Errorf("reconcile: controller %q: Watches needs a MapFunc", c.name)
 	}
 	return addSource(c, "Watches", inf, preds, mapFn)
 }
 
-func ownerRequest(obj apiserver.Object, owner apiserver.KindInfo) []Request {
+func ownerRequest(obj meta.Object, owner meta.KindInfo) []Request {
 	m := metaOf(obj)
 	if m == nil {
 		return nil
 	}
-	ref := apiserver.GetControllerOf(obj)
-	if ref == nil || ref.Kind != owner.Kind || apiserver.ParseGroupVersion(ref.APIVersion).Group != owner.Group {
+	ref := meta.GetControllerOf(obj)
+	if ref == nil || ref.Kind != owner.Kind || meta.ParseGroupVersion(ref.APIVersion).Group != owner.Group {
 		return nil
 	}
 	key := NamespacedName{Namespace: m.Namespace, Name: ref.Name}
@@ -78,7 +78,7 @@ func ownerRequest(obj apiserver.Object, owner apiserver.KindInfo) []Request {
 
 // addSource records a watch for Start; it refuses a nil informer and a
 // controller already started.
-func addSource[T apiserver.Object](c *Controller, verb string, inf Informer[T], preds []Predicate[T], mapFn MapFunc[T]) error {
+func addSource[T meta.Object](c *Controller, verb string, inf Informer[T], preds []Predicate[T], mapFn MapFunc[T]) error {
 	s := &kindSource[T]{verb: verb, inf: inf, preds: preds, mapFn: mapFn, tracer: c.tracer, ctrl: c.name}
 	if inf == nil || reflect.ValueOf(inf).Kind() == reflect.Pointer && reflect.ValueOf(inf).IsNil() {
 		return fmt.Errorf("reconcile: controller %q: %s needs an informer", c.name, s)
@@ -93,7 +93,7 @@ func addSource[T apiserver.Object](c *Controller, verb string, inf Informer[T], 
 }
 
 // kindSource is a source for one informer of T.
-type kindSource[T apiserver.Object] struct {
+type kindSource[T meta.Object] struct {
 	verb   string
 	inf    Informer[T]
 	preds  []Predicate[T]
@@ -107,7 +107,7 @@ func (s *kindSource[T]) String() string {
 }
 
 func (s *kindSource[T]) start(ctx context.Context, q PriorityWorkQueue,
-	filters []Predicate[apiserver.Object]) (startedSource, error) {
+	filters []Predicate[meta.Object]) (startedSource, error) {
 	h := &eventHandler[T]{ctx: ctx, queue: q, mapFn: s.mapFn, preds: s.preds, tracer: s.tracer, ctrl: s.ctrl}
 	for _, f := range filters {
 		h.preds = append(h.preds, objectPredicate[T]{f})
@@ -127,7 +127,7 @@ func (s *kindSource[T]) start(ctx context.Context, q PriorityWorkQueue,
 // them through the predicates, maps them to requests and queues those —
 // at [LowPriority] when they tell nothing new (the initial list, a resync),
 // as controller-runtime's handlers do.
-type eventHandler[T apiserver.Object] struct {
+type eventHandler[T meta.Object] struct {
 	ctx    context.Context
 	queue  PriorityWorkQueue
 	mapFn  MapFunc[T]
@@ -189,24 +189,24 @@ func containsRequest(reqs []Request, r Request) bool {
 	return false
 }
 
-// objectPredicate applies a Predicate over [apiserver.Object] (an event
+// objectPredicate applies a Predicate over [meta.Object] (an event
 // filter of the whole controller) to events of T.
-type objectPredicate[T apiserver.Object] struct{ p Predicate[apiserver.Object] }
+type objectPredicate[T meta.Object] struct{ p Predicate[meta.Object] }
 
 func (o objectPredicate[T]) Create(e CreateEvent[T]) bool {
-	return o.p.Create(CreateEvent[apiserver.Object]{Object: e.Object, IsInInitialList: e.IsInInitialList})
+	return o.p.Create(CreateEvent[meta.Object]{Object: e.Object, IsInInitialList: e.IsInInitialList})
 }
 
 func (o objectPredicate[T]) Update(e UpdateEvent[T]) bool {
-	return o.p.Update(UpdateEvent[apiserver.Object]{ObjectOld: e.ObjectOld, ObjectNew: e.ObjectNew})
+	return o.p.Update(UpdateEvent[meta.Object]{ObjectOld: e.ObjectOld, ObjectNew: e.ObjectNew})
 }
 
 func (o objectPredicate[T]) Delete(e DeleteEvent[T]) bool {
-	return o.p.Delete(DeleteEvent[apiserver.Object]{Object: e.Object, DeleteStateUnknown: e.DeleteStateUnknown})
+	return o.p.Delete(DeleteEvent[meta.Object]{Object: e.Object, DeleteStateUnknown: e.DeleteStateUnknown})
 }
 
 func (o objectPredicate[T]) Generic(e GenericEvent[T]) bool {
-	return o.p.Generic(GenericEvent[apiserver.Object]{Object: e.Object})
+	return o.p.Generic(GenericEvent[meta.Object]{Object: e.Object})
 }
 
 func (o objectPredicate[T]) inner() any { return o.p }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // source is one watch of a controller: an informer and how its events
@@ -14,7 +14,7 @@ import (
 // that handler has seen the informer's initial list, and how to remove it.
 type source interface {
 	String() string
-	start(ctx context.Context, q PriorityWorkQueue, filters []Predicate[apiserver.Object]) (startedSource, error)
+	start(ctx context.Context, q PriorityWorkQueue, filters []Predicate[meta.Object]) (startedSource, error)
 }
 
 type startedSource struct {
@@ -26,7 +26,7 @@ type startedSource struct {
 // startSources starts every source, or none: on error it returns those
 // started so far, for stopSources.
 func startSources(ctx context.Context, sources []source, q PriorityWorkQueue,
-	filters []Predicate[apiserver.Object]) ([]startedSource, error) {
+	filters []Predicate[meta.Object]) ([]startedSource, error) {
 	started := make([]startedSource, 0, len(sources))
 	for _, s := range sources {
 		st, err := s.start(ctx, q, filters)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/reconcile"
 	"github.com/kitchensync/kitchensync/trace"
@@ -27,15 +28,15 @@ type painter struct {
 
 func (p painter) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	w, err := p.lister.Namespace(req.Namespace).Get(req.Name)
-	if apiserver.IsNotFound(err) {
+	if meta.IsNotFound(err) {
 		return reconcile.Result{}, nil // deleted: nothing to do
 	}
 	if err != nil || w.Status.Phase == "Painted" {
 		return reconcile.Result{}, err
 	}
-	w = apiserver.DeepCopy(w)
+	w = meta.DeepCopy(w)
 	w.Status.Phase = "Painted"
-	if _, err := p.widgets.Namespace(req.Namespace).UpdateStatus(ctx, w, apiserver.UpdateOptions{}); err != nil {
+	if _, err := p.widgets.Namespace(req.Namespace).UpdateStatus(ctx, w, meta.UpdateOptions{}); err != nil {
 		return reconcile.Result{}, err
 	}
 	time.Sleep(time.Second)
@@ -64,11 +65,11 @@ func TestTraceOneObjectsLife(t *testing.T) {
 		synctest.Wait() // synced: the life starts now
 		rec := trace.NewRecorder(tr)
 
-		if _, err := widgets.Namespace("ns").Create(t.Context(), apiservertest.NewWidget("ns", "a"), apiserver.CreateOptions{}); err != nil {
+		if _, err := widgets.Namespace("ns").Create(t.Context(), apiservertest.NewWidget("ns", "a"), meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(time.Minute) // the reconcile and its second are over
-		if err := widgets.Namespace("ns").Delete(t.Context(), "a", apiserver.DeleteOptions{}); err != nil {
+		if err := widgets.Namespace("ns").Delete(t.Context(), "a", meta.DeleteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		synctest.Wait()

@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/reconcile"
 	"github.com/kitchensync/kitchensync/trace"
 )
@@ -63,7 +63,7 @@ func TestTraceNamesThePredicateThatDropsAnEvent(t *testing.T) {
 		w := newWorld(t, true)
 		r := &requests{}
 		c := newController(t, r, reconcile.Options{Tracer: tr})
-		c.WithEventFilter(reconcile.LabelChangedPredicate[apiserver.Object]{})
+		c.WithEventFilter(reconcile.LabelChangedPredicate[meta.Object]{})
 		if err := reconcile.For(c, w.inf, reconcile.GenerationChangedPredicate[widgetT]{}); err != nil {
 			t.Fatal(err)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/reconcile"
 	"github.com/kitchensync/kitchensync/workqueue"
@@ -45,7 +46,7 @@ func newWorld(t *testing.T, run bool) *world {
 
 func (w *world) create(t *testing.T, obj widgetT) widgetT {
 	t.Helper()
-	out, err := w.widgets.Namespace(obj.Namespace).Create(context.Background(), obj, apiserver.CreateOptions{})
+	out, err := w.widgets.Namespace(obj.Namespace).Create(context.Background(), obj, meta.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func (w *world) create(t *testing.T, obj widgetT) widgetT {
 func (w *world) createGadget(t *testing.T, name string) *apiservertest.Gadget {
 	t.Helper()
 	g, err := apiserver.NewClient[*apiservertest.Gadget](w.srv).Create(context.Background(),
-		apiservertest.NewGadget(name), apiserver.CreateOptions{})
+		apiservertest.NewGadget(name), meta.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,15 +71,15 @@ func (w *world) createGadget(t *testing.T, name string) *apiservertest.Gadget {
 func (w *world) change(t *testing.T, key reconcile.NamespacedName, status bool, fn func(widgetT)) {
 	t.Helper()
 	c := w.widgets.Namespace(key.Namespace)
-	obj, err := c.Get(context.Background(), key.Name, apiserver.GetOptions{})
+	obj, err := c.Get(context.Background(), key.Name, meta.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	fn(obj)
 	if status {
-		_, err = c.UpdateStatus(context.Background(), obj, apiserver.UpdateOptions{})
+		_, err = c.UpdateStatus(context.Background(), obj, meta.UpdateOptions{})
 	} else {
-		_, err = c.Update(context.Background(), obj, apiserver.UpdateOptions{})
+		_, err = c.Update(context.Background(), obj, meta.UpdateOptions{})
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -186,7 +187,7 @@ func TestOwnsEnqueuesTheControllingOwner(t *testing.T) {
 		stew := w.create(t, apiservertest.NewWidget("kitchen", "stew"))
 
 		pot := apiservertest.NewWidget("kitchen", "pot")
-		pot.OwnerReferences = []apiserver.OwnerReference{apiserver.NewControllerRef(soup)}
+		pot.OwnerReferences = []meta.OwnerReference{meta.NewControllerRef(soup)}
 		pot = w.create(t, pot)
 		r.check(t, "child created", "kitchen/soup")
 
@@ -194,24 +195,24 @@ func TestOwnsEnqueuesTheControllingOwner(t *testing.T) {
 		r.check(t, "child updated", "kitchen/soup")
 
 		w.change(t, reconcile.NamespacedNameOf(pot), false, func(o widgetT) {
-			o.OwnerReferences = []apiserver.OwnerReference{apiserver.NewControllerRef(stew)}
+			o.OwnerReferences = []meta.OwnerReference{meta.NewControllerRef(stew)}
 		})
 		r.check(t, "child moved to another owner: both hear of it", "kitchen/stew", "kitchen/soup")
 
 		lid := apiservertest.NewWidget("kitchen", "lid")
-		ref := apiserver.NewControllerRef(soup)
+		ref := meta.NewControllerRef(soup)
 		ref.Controller = nil
-		lid.OwnerReferences = []apiserver.OwnerReference{ref}
+		lid.OwnerReferences = []meta.OwnerReference{ref}
 		w.create(t, lid)
 		r.check(t, "child with a non-controller owner reference")
 
 		drawer := w.createGadget(t, "drawer")
 		spoon := apiservertest.NewWidget("kitchen", "spoon")
-		spoon.OwnerReferences = []apiserver.OwnerReference{apiserver.NewControllerRef(drawer)}
+		spoon.OwnerReferences = []meta.OwnerReference{meta.NewControllerRef(drawer)}
 		w.create(t, spoon)
 		r.check(t, "child controlled by another kind")
 
-		if err := w.widgets.Namespace("kitchen").Delete(context.Background(), "pot", apiserver.DeleteOptions{}); err != nil {
+		if err := w.widgets.Namespace("kitchen").Delete(context.Background(), "pot", meta.DeleteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		r.check(t, "child deleted", "kitchen/stew")
@@ -237,7 +238,7 @@ func TestOwnsClusterScopedOwner(t *testing.T) {
 		// child whose owners are all gone, as a cluster's does.
 		drawer := w.createGadget(t, "drawer")
 		spoon := apiservertest.NewWidget("kitchen", "spoon")
-		spoon.OwnerReferences = []apiserver.OwnerReference{apiserver.NewControllerRef(drawer)}
+		spoon.OwnerReferences = []meta.OwnerReference{meta.NewControllerRef(drawer)}
 		w.create(t, spoon)
 		r.check(t, "child of a gadget created", "drawer")
 		if err := stop(); err != nil {
@@ -260,7 +261,7 @@ func TestWatchesAndEventFilter(t *testing.T) {
 		if err := reconcile.Watches(c, w.inf, menu); err != nil {
 			t.Fatal(err)
 		}
-		c.WithEventFilter(reconcile.NewPredicateFuncs(func(o apiserver.Object) bool {
+		c.WithEventFilter(reconcile.NewPredicateFuncs(func(o meta.Object) bool {
 			return o.GetObjectMeta().Labels["skip"] != "true"
 		}))
 		stop := start(t, c)

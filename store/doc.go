@@ -45,7 +45,7 @@
 // The Indexer stores the objects it is given and returns those same
 // objects to every reader: it does not copy, because copying every read of
 // a large cache would cost more than the cache. So objects you get from it
-// are read-only. To change one, copy it first with apiserver.DeepCopy
+// are read-only. To change one, copy it first with meta.DeepCopy
 // and send the copy to the API server; the informer will update the cache
 // when the change comes back on the watch. Mutating a cached object in
 // place corrupts what every other reader sees and can leave its index

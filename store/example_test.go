@@ -3,15 +3,15 @@ package store_test
 import (
 	"fmt"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/store"
 )
 
 // Order is the kind you write yourself: an order for one table, cooked in
 // one section of the kitchen.
 type Order struct {
-	apiserver.TypeMeta
-	apiserver.ObjectMeta
+	meta.TypeMeta
+	meta.ObjectMeta
 	Spec OrderSpec
 }
 
@@ -21,8 +21,8 @@ type OrderSpec struct {
 	Section string // "grill", "pastry", "vip", ...
 }
 
-// DeepCopyObject makes Order an apiserver.Object.
-func (o *Order) DeepCopyObject() apiserver.Object {
+// DeepCopyObject makes Order an meta.Object.
+func (o *Order) DeepCopyObject() meta.Object {
 	out := *o
 	out.ObjectMeta = o.ObjectMeta.DeepCopy()
 	return &out
@@ -30,7 +30,7 @@ func (o *Order) DeepCopyObject() apiserver.Object {
 
 func newOrder(table, dish, section string) *Order {
 	return &Order{
-		ObjectMeta: apiserver.ObjectMeta{Namespace: "dining-room", Name: table},
+		ObjectMeta: meta.ObjectMeta{Namespace: "dining-room", Name: table},
 		Spec:       OrderSpec{Dish: dish, Section: section},
 	}
 }

@@ -15,7 +15,7 @@ import (
 //
 // Objects handed to the Indexer are stored as they are, and objects it
 // returns are the stored ones, shared with every other reader: never
-// mutate them (copy with apiserver.DeepCopy first). A mutated object can
+// mutate them (copy with meta.DeepCopy first). A mutated object can
 // also leave its index entries stale.
 //
 // Every method is safe for concurrent use; readers share a read lock.

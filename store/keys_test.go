@@ -4,13 +4,13 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 func TestMetaNamespaceKeyFunc(t *testing.T) {
 	tests := []struct {
 		name    string
-		obj     apiserver.Object
+		obj     meta.Object
 		want    string
 		wantErr bool
 	}{

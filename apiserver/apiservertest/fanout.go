@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // FanOutChannelSize is the capacity of each reader's channel in
@@ -25,14 +26,14 @@ func BenchmarkFanOut(b *testing.B, watchers int) {
 	ctx := context.Background()
 	srv := apiserver.NewServer(NewScheme(), apiserver.Options{WatchBufferSize: b.N + 1, HistorySize: b.N + 1})
 	widgets := apiserver.NewClient[*Widget](srv).Namespace("ns")
-	w, err := widgets.Create(ctx, NewWidget("ns", "w"), apiserver.CreateOptions{})
+	w, err := widgets.Create(ctx, NewWidget("ns", "w"), meta.CreateOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	var wg sync.WaitGroup
 	delivered := make([]int, watchers)
 	for i := range watchers {
-		wi, err := widgets.Watch(ctx, apiserver.ListOptions{ResourceVersion: w.ResourceVersion})
+		wi, err := widgets.Watch(ctx, meta.ListOptions{ResourceVersion: w.ResourceVersion})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -42,7 +43,7 @@ func BenchmarkFanOut(b *testing.B, watchers int) {
 	b.ResetTimer()
 	for range b.N {
 		w.Spec.Size++
-		if w, err = widgets.Update(ctx, w, apiserver.UpdateOptions{}); err != nil {
+		if w, err = widgets.Update(ctx, w, meta.UpdateOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -56,12 +57,12 @@ func BenchmarkFanOut(b *testing.B, watchers int) {
 // ([FanOutChannelSize]), waiting whenever one is full; each reader does
 // what a watcher's reader does in [BenchmarkFanOut].
 func BenchmarkBareFanOut(b *testing.B, readers int) {
-	ev := apiserver.Event{Type: apiserver.EventModified, Object: NewWidget("ns", "w")}
-	chans := make([]chan apiserver.Event, readers)
+	ev := meta.Event{Type: meta.EventModified, Object: NewWidget("ns", "w")}
+	chans := make([]chan meta.Event, readers)
 	var wg sync.WaitGroup
 	delivered := make([]int, readers)
 	for i := range chans {
-		chans[i] = make(chan apiserver.Event, FanOutChannelSize)
+		chans[i] = make(chan meta.Event, FanOutChannelSize)
 		wg.Go(func() { delivered[i] = readFanOut(chans[i], b.N, nil) })
 	}
 	b.ReportAllocs()
@@ -81,7 +82,7 @@ func BenchmarkBareFanOut(b *testing.B, readers int) {
 
 // readFanOut is a reader of the fan-out benchmarks: it counts the events
 // until the channel closes, calling stop (if not nil) at the want-th.
-func readFanOut(ch <-chan apiserver.Event, want int, stop func()) int {
+func readFanOut(ch <-chan meta.Event, want int, stop func()) int {
 	n := 0
 	for range ch {
 		if n++; n == want && stop != nil {

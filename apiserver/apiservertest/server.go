@@ -4,32 +4,33 @@ import (
 	"testing"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // WidgetKind returns the registration of [Widget]: namespaced, resource
 // "widgets", with the extra field selector "spec.color".
-func WidgetKind() apiserver.KindInfo {
-	return apiserver.KindInfo{
+func WidgetKind() meta.KindInfo {
+	return meta.KindInfo{
 		Group: Group, Version: Version, Kind: "Widget", Resource: "widgets", Namespaced: true,
-		New: func() apiserver.Object { return &Widget{} },
-		Fields: map[string]apiserver.FieldFunc{
-			"spec.color": func(obj apiserver.Object) string { return obj.(*Widget).Spec.Color },
+		New: func() meta.Object { return &Widget{} },
+		Fields: map[string]meta.FieldFunc{
+			"spec.color": func(obj meta.Object) string { return obj.(*Widget).Spec.Color },
 		},
 	}
 }
 
 // GadgetKind returns the registration of [Gadget]: cluster-scoped,
 // resource "gadgets".
-func GadgetKind() apiserver.KindInfo {
-	return apiserver.KindInfo{
+func GadgetKind() meta.KindInfo {
+	return meta.KindInfo{
 		Group: Group, Version: Version, Kind: "Gadget", Resource: "gadgets",
-		New: func() apiserver.Object { return &Gadget{} },
+		New: func() meta.Object { return &Gadget{} },
 	}
 }
 
 // NewScheme returns a scheme with [Widget] and [Gadget] registered.
-func NewScheme() *apiserver.Scheme {
-	s := apiserver.NewScheme()
+func NewScheme() *meta.Scheme {
+	s := meta.NewScheme()
 	if err := s.Register(WidgetKind(), GadgetKind()); err != nil {
 		panic(err) // the kinds above are valid: a failure is a bug here
 	}

@@ -3,7 +3,7 @@ package apiservertest
 import (
 	"slices"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // Group and Version of the test kinds.
@@ -13,20 +13,20 @@ const (
 )
 
 // WidgetsResource names the collection of [Widget] objects.
-var WidgetsResource = apiserver.GroupVersionResource{Group: Group, Version: Version, Resource: "widgets"}
+var WidgetsResource = meta.GroupVersionResource{Group: Group, Version: Version, Resource: "widgets"}
 
 // GadgetsResource names the collection of [Gadget] objects.
-var GadgetsResource = apiserver.GroupVersionResource{Group: Group, Version: Version, Resource: "gadgets"}
+var GadgetsResource = meta.GroupVersionResource{Group: Group, Version: Version, Resource: "gadgets"}
 
 // Widget is a namespaced test kind shaped like a Kubernetes custom
 // resource: desired state in Spec, observed state in Status (written
 // through the status subresource). It registers the extra field selector
 // "spec.color".
 type Widget struct {
-	apiserver.TypeMeta   `json:",inline"`
-	apiserver.ObjectMeta `json:"metadata"`
-	Spec                 WidgetSpec   `json:"spec"`
-	Status               WidgetStatus `json:"status,omitzero"`
+	meta.TypeMeta   `json:",inline"`
+	meta.ObjectMeta `json:"metadata"`
+	Spec            WidgetSpec   `json:"spec"`
+	Status          WidgetStatus `json:"status,omitzero"`
 }
 
 // WidgetSpec is the desired state of a [Widget].
@@ -48,7 +48,7 @@ type WidgetStatus struct {
 }
 
 // DeepCopyObject returns a copy of w that shares no memory with it.
-func (w *Widget) DeepCopyObject() apiserver.Object {
+func (w *Widget) DeepCopyObject() meta.Object {
 	out := *w
 	out.ObjectMeta = w.ObjectMeta.DeepCopy()
 	out.Spec.Tags = slices.Clone(w.Spec.Tags)
@@ -58,17 +58,17 @@ func (w *Widget) DeepCopyObject() apiserver.Object {
 // NewWidget returns a Widget with its TypeMeta, namespace and name set.
 func NewWidget(namespace, name string) *Widget {
 	return &Widget{
-		TypeMeta:   apiserver.TypeMeta{APIVersion: Group + "/" + Version, Kind: "Widget"},
-		ObjectMeta: apiserver.ObjectMeta{Namespace: namespace, Name: name},
+		TypeMeta:   meta.TypeMeta{APIVersion: Group + "/" + Version, Kind: "Widget"},
+		ObjectMeta: meta.ObjectMeta{Namespace: namespace, Name: name},
 	}
 }
 
 // Gadget is a cluster-scoped test kind with a Spec and no Status, so it
 // has no status subresource.
 type Gadget struct {
-	apiserver.TypeMeta   `json:",inline"`
-	apiserver.ObjectMeta `json:"metadata"`
-	Spec                 GadgetSpec `json:"spec"`
+	meta.TypeMeta   `json:",inline"`
+	meta.ObjectMeta `json:"metadata"`
+	Spec            GadgetSpec `json:"spec"`
 }
 
 // GadgetSpec is the desired state of a [Gadget].
@@ -78,7 +78,7 @@ type GadgetSpec struct {
 }
 
 // DeepCopyObject returns a copy of g that shares no memory with it.
-func (g *Gadget) DeepCopyObject() apiserver.Object {
+func (g *Gadget) DeepCopyObject() meta.Object {
 	out := *g
 	out.ObjectMeta = g.ObjectMeta.DeepCopy()
 	return &out
@@ -87,7 +87,7 @@ func (g *Gadget) DeepCopyObject() apiserver.Object {
 // NewGadget returns a Gadget with its TypeMeta and name set.
 func NewGadget(name string) *Gadget {
 	return &Gadget{
-		TypeMeta:   apiserver.TypeMeta{APIVersion: Group + "/" + Version, Kind: "Gadget"},
-		ObjectMeta: apiserver.ObjectMeta{Name: name},
+		TypeMeta:   meta.TypeMeta{APIVersion: Group + "/" + Version, Kind: "Gadget"},
+		ObjectMeta: meta.ObjectMeta{Name: name},
 	}
 }

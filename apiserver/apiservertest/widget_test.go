@@ -6,8 +6,8 @@ import (
 	"testing/synctest"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 func TestDeepCopySharesNothing(t *testing.T) {
@@ -15,7 +15,7 @@ func TestDeepCopySharesNothing(t *testing.T) {
 	w.Labels = map[string]string{"k": "v"}
 	w.Finalizers = []string{"f"}
 	w.Spec.Tags = []string{"t"}
-	c := apiserver.DeepCopy(w)
+	c := meta.DeepCopy(w)
 	if diff := cmp.Diff(w, c); diff != "" {
 		t.Fatalf("copy differs (-orig +copy)\n%s", diff)
 	}
@@ -24,7 +24,7 @@ func TestDeepCopySharesNothing(t *testing.T) {
 		t.Errorf("the copy shares memory with the original: %+v", w)
 	}
 	g := apiservertest.NewGadget("g")
-	if diff := cmp.Diff(g, apiserver.DeepCopy(g)); diff != "" {
+	if diff := cmp.Diff(g, meta.DeepCopy(g)); diff != "" {
 		t.Errorf("gadget copy differs:\n%s", diff)
 	}
 }
@@ -33,14 +33,14 @@ func TestNewServerServesBothKinds(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := apiservertest.NewServer(t)
 		ctx := context.Background()
-		if _, err := srv.Resource(apiservertest.WidgetsResource).Create(ctx, apiservertest.NewWidget("ns", "w"), apiserver.CreateOptions{}); err != nil {
+		if _, err := srv.Resource(apiservertest.WidgetsResource).Create(ctx, apiservertest.NewWidget("ns", "w"), meta.CreateOptions{}); err != nil {
 			t.Error(err)
 		}
-		if _, err := srv.Resource(apiservertest.GadgetsResource).Create(ctx, apiservertest.NewGadget("g"), apiserver.CreateOptions{}); err != nil {
+		if _, err := srv.Resource(apiservertest.GadgetsResource).Create(ctx, apiservertest.NewGadget("g"), meta.CreateOptions{}); err != nil {
 			t.Error(err)
 		}
 		// A watch left running is closed by the cleanup NewServer registered.
-		if _, err := srv.Resource(apiservertest.GadgetsResource).Watch(ctx, apiserver.ListOptions{}); err != nil {
+		if _, err := srv.Resource(apiservertest.GadgetsResource).Watch(ctx, meta.ListOptions{}); err != nil {
 			t.Error(err)
 		}
 	})

@@ -10,6 +10,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // As on kube-apiserver (each registry strategy's AllowCreateOnUpdate): an
@@ -20,21 +21,21 @@ func TestCreateOnUpdate(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
 		srv := newBuiltinServer(t)
-		leases := srv.Resource(apiserver.GroupVersionResource{Group: "coordination.k8s.io", Version: "v1", Resource: "leases"}).Namespace("default")
-		in := &builtin.Lease{ObjectMeta: apiserver.ObjectMeta{Name: "l", ResourceVersion: "42"},
+		leases := srv.Resource(meta.GroupVersionResource{Group: "coordination.k8s.io", Version: "v1", Resource: "leases"}).Namespace("default")
+		in := &builtin.Lease{ObjectMeta: meta.ObjectMeta{Name: "l", ResourceVersion: "42"},
 			Spec: builtin.LeaseSpec{HolderIdentity: ptr("a")}}
-		got, created, err := leases.UpdateObject(ctx, in, apiserver.UpdateOptions{})
+		got, created, err := leases.UpdateObject(ctx, in, meta.UpdateOptions{})
 		if err != nil || !created {
 			t.Fatalf("update of a missing lease = %v, created %v; want it created", err, created)
 		}
-		stored, err := leases.Get(ctx, "l", apiserver.GetOptions{})
+		stored, err := leases.Get(ctx, "l", meta.GetOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := &builtin.Lease{
-			TypeMeta: apiserver.TypeMeta{APIVersion: "coordination.k8s.io/v1", Kind: "Lease"},
-			ObjectMeta: apiserver.ObjectMeta{Name: "l", Namespace: "default", UID: stored.GetObjectMeta().UID,
-				ResourceVersion: stored.GetObjectMeta().ResourceVersion, CreationTimestamp: apiserver.NewTime(time.Now())},
+			TypeMeta: meta.TypeMeta{APIVersion: "coordination.k8s.io/v1", Kind: "Lease"},
+			ObjectMeta: meta.ObjectMeta{Name: "l", Namespace: "default", UID: stored.GetObjectMeta().UID,
+				ResourceVersion: stored.GetObjectMeta().ResourceVersion, CreationTimestamp: meta.NewTime(time.Now())},
 			Spec: builtin.LeaseSpec{HolderIdentity: ptr("a")},
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
@@ -45,12 +46,12 @@ func TestCreateOnUpdate(t *testing.T) {
 		}
 		again := stored.DeepCopyObject().(*builtin.Lease)
 		again.Spec.HolderIdentity = ptr("b")
-		if _, created, err = leases.UpdateObject(ctx, again, apiserver.UpdateOptions{}); err != nil || created {
+		if _, created, err = leases.UpdateObject(ctx, again, meta.UpdateOptions{}); err != nil || created {
 			t.Errorf("second update = %v, created %v; want an update", err, created)
 		}
 		events := apiserver.NewClient[*builtin.Event](srv).Namespace("default")
-		ev := &builtin.Event{ObjectMeta: apiserver.ObjectMeta{Name: "e"}, InvolvedObject: builtin.ObjectReference{Kind: "Order", Name: "o"}}
-		if _, err := events.Update(ctx, ev, apiserver.UpdateOptions{}); err != nil {
+		ev := &builtin.Event{ObjectMeta: meta.ObjectMeta{Name: "e"}, InvolvedObject: builtin.ObjectReference{Kind: "Order", Name: "o"}}
+		if _, err := events.Update(ctx, ev, meta.UpdateOptions{}); err != nil {
 			t.Errorf("update of a missing event = %v, want it created", err)
 		}
 	})
@@ -68,15 +69,15 @@ func TestCreateOnUpdateRefused(t *testing.T) {
 	}
 	leases := apiserver.NewClient[*builtin.Lease](srv)
 	lease := func(ns, name, uid string) *builtin.Lease {
-		return &builtin.Lease{ObjectMeta: apiserver.ObjectMeta{Namespace: ns, Name: name, UID: uid}}
+		return &builtin.Lease{ObjectMeta: meta.ObjectMeta{Namespace: ns, Name: name, UID: uid}}
 	}
-	_, errUID := leases.Update(ctx, lease("default", "u", "abc"), apiserver.UpdateOptions{})
-	_, errNS := leases.Update(ctx, lease("nosuch", "l", ""), apiserver.UpdateOptions{})
-	_, errDry := leases.Update(ctx, lease("default", "dry", ""), apiserver.UpdateOptions{DryRun: true})
-	_, errGetDry := leases.Namespace("default").Get(ctx, "dry", apiserver.GetOptions{})
-	_, errNamespace := apiserver.NewClient[*builtin.Namespace](srv).Update(ctx, builtin.NewNamespace("team"), apiserver.UpdateOptions{})
+	_, errUID := leases.Update(ctx, lease("default", "u", "abc"), meta.UpdateOptions{})
+	_, errNS := leases.Update(ctx, lease("nosuch", "l", ""), meta.UpdateOptions{})
+	_, errDry := leases.Update(ctx, lease("default", "dry", ""), meta.UpdateOptions{DryRun: true})
+	_, errGetDry := leases.Namespace("default").Get(ctx, "dry", meta.GetOptions{})
+	_, errNamespace := apiserver.NewClient[*builtin.Namespace](srv).Update(ctx, builtin.NewNamespace("team"), meta.UpdateOptions{})
 	_, errWidget := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default").Update(ctx,
-		&apiservertest.Widget{ObjectMeta: apiserver.ObjectMeta{Name: "w"}}, apiserver.UpdateOptions{})
+		&apiservertest.Widget{ObjectMeta: meta.ObjectMeta{Name: "w"}}, meta.UpdateOptions{})
 	got := map[string]string{"uid": errString(errUID), "namespace": errString(errNS), "dry run": errString(errDry),
 		"get after dry run": errString(errGetDry), "Namespace": errString(errNamespace), "Widget": errString(errWidget)}
 	want := map[string]string{

@@ -1,6 +1,6 @@
 // Package builtin defines Kubernetes' own kinds that controllers lean on,
 // with their real names and field names, for registration in an
-// [apiserver.Scheme] in one call ([Register]): [Lease]
+// [meta.Scheme] in one call ([Register]): [Lease]
 // (coordination.k8s.io/v1), the lock of leader election, and [Event]
 // (core/v1, served in events.k8s.io/v1 too), the notes a controller
 // leaves on the objects it works on.
@@ -32,7 +32,7 @@
 // use) and events.k8s.io/v1 (what client-go's tools/events and
 // controller-runtime's GetEventRecorder write). So does [Register]: the
 // stored kind is [Event], and [EventsV1] serves it again as
-// [EventsV1Event], an [apiserver.ServedVersion] that the HTTP front
+// [EventsV1Event], an [meta.ServedVersion] that the HTTP front
 // (package apiserver/httpapi) applies. [EventToV1] and [EventFromV1]
 // convert field by field, as Kubernetes does: message is note,
 // involvedObject is regarding, source is deprecatedSource, and so on.

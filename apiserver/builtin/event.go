@@ -1,11 +1,11 @@
 package builtin
 
 import (
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // EventsResource names the collection of [Event] objects (core/v1).
-var EventsResource = apiserver.GroupVersionResource{Version: "v1", Resource: "events"}
+var EventsResource = meta.GroupVersionResource{Version: "v1", Resource: "events"}
 
 // Event types, as Kubernetes' core/v1 EventTypeNormal and EventTypeWarning.
 const (
@@ -23,8 +23,8 @@ const (
 // The field names are core/v1's. The same objects are served in
 // events.k8s.io/v1 as [EventsV1Event] (see [EventsV1]).
 type Event struct {
-	apiserver.TypeMeta   `json:",inline"`
-	apiserver.ObjectMeta `json:"metadata"`
+	meta.TypeMeta   `json:",inline"`
+	meta.ObjectMeta `json:"metadata"`
 	// InvolvedObject is the object the event is about.
 	InvolvedObject ObjectReference `json:"involvedObject"`
 	// Reason is a short CamelCase word for what happened, e.g. "Cooking".
@@ -35,9 +35,9 @@ type Event struct {
 	Source EventSource `json:"source,omitempty"`
 	// FirstTimestamp and LastTimestamp are when it was first and last
 	// seen; Count is how many times.
-	FirstTimestamp apiserver.Time `json:"firstTimestamp,omitempty"`
-	LastTimestamp  apiserver.Time `json:"lastTimestamp,omitempty"`
-	Count          int32          `json:"count,omitempty"`
+	FirstTimestamp meta.Time `json:"firstTimestamp,omitempty"`
+	LastTimestamp  meta.Time `json:"lastTimestamp,omitempty"`
+	Count          int32     `json:"count,omitempty"`
 	// Type is [EventTypeNormal] or [EventTypeWarning].
 	Type string `json:"type,omitempty"`
 	// EventTime, Series, Action and Related belong to the newer API.
@@ -75,7 +75,7 @@ type EventSeries struct {
 }
 
 // DeepCopyObject returns a copy of e that shares no memory with it.
-func (e *Event) DeepCopyObject() apiserver.Object {
+func (e *Event) DeepCopyObject() meta.Object {
 	out := *e
 	out.ObjectMeta = e.ObjectMeta.DeepCopy()
 	out.Series = clone(e.Series)
@@ -87,21 +87,21 @@ func (e *Event) DeepCopyObject() apiserver.Object {
 // "events" in the core group, selectable by involvedObject's fields (as
 // `kubectl describe` selects an object's events), reason, type and
 // source; an event must name its involved object.
-func EventKind() apiserver.KindInfo {
-	return apiserver.KindInfo{
+func EventKind() meta.KindInfo {
+	return meta.KindInfo{
 		StrategicMergePatch: true, AllowUnconditionalUpdate: true, AllowCreateOnUpdate: true, NoGeneration: true,
 		Version: "v1", Kind: "Event", Resource: "events", Namespaced: true,
-		New:      func() apiserver.Object { return &Event{} },
+		New:      func() meta.Object { return &Event{} },
 		Fields:   eventFields(),
-		Validate: apiserver.ValidateAs(validateEvent),
+		Validate: meta.ValidateAs(validateEvent),
 	}
 }
 
-func eventFields() map[string]apiserver.FieldFunc {
-	ref := func(get func(ObjectReference) string) apiserver.FieldFunc {
-		return func(obj apiserver.Object) string { return get(obj.(*Event).InvolvedObject) }
+func eventFields() map[string]meta.FieldFunc {
+	ref := func(get func(ObjectReference) string) meta.FieldFunc {
+		return func(obj meta.Object) string { return get(obj.(*Event).InvolvedObject) }
 	}
-	return map[string]apiserver.FieldFunc{
+	return map[string]meta.FieldFunc{
 		"involvedObject.kind":            ref(func(r ObjectReference) string { return r.Kind }),
 		"involvedObject.namespace":       ref(func(r ObjectReference) string { return r.Namespace }),
 		"involvedObject.name":            ref(func(r ObjectReference) string { return r.Name }),
@@ -109,10 +109,10 @@ func eventFields() map[string]apiserver.FieldFunc {
 		"involvedObject.apiVersion":      ref(func(r ObjectReference) string { return r.APIVersion }),
 		"involvedObject.resourceVersion": ref(func(r ObjectReference) string { return r.ResourceVersion }),
 		"involvedObject.fieldPath":       ref(func(r ObjectReference) string { return r.FieldPath }),
-		"reason":                         func(obj apiserver.Object) string { return obj.(*Event).Reason },
-		"type":                           func(obj apiserver.Object) string { return obj.(*Event).Type },
-		"source":                         func(obj apiserver.Object) string { return obj.(*Event).Source.Component },
-		"reportingComponent":             func(obj apiserver.Object) string { return obj.(*Event).ReportingController },
+		"reason":                         func(obj meta.Object) string { return obj.(*Event).Reason },
+		"type":                           func(obj meta.Object) string { return obj.(*Event).Type },
+		"source":                         func(obj meta.Object) string { return obj.(*Event).Source.Component },
+		"reportingComponent":             func(obj meta.Object) string { return obj.(*Event).ReportingController },
 	}
 }
 
@@ -122,6 +122,6 @@ func eventFields() map[string]apiserver.FieldFunc {
 // Like kube-apiserver, it takes an old-style event that names no object,
 // or of a type other than Normal and Warning, or with a negative count;
 // events.k8s.io/v1 holds its writes to more ([ValidateEventsV1Create]).
-func validateEvent(e *Event) apiserver.FieldErrors {
+func validateEvent(e *Event) meta.FieldErrors {
 	return validateEventLegacy(e, "reportingComponent")
 }

@@ -9,16 +9,17 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // TestEventWireForm pins the JSON of an Event: core/v1's field names
 // (reportingComponent for ReportingController), seconds for the
 // timestamps, null for the unset eventTime.
 func TestEventWireForm(t *testing.T) {
-	at := apiserver.NewTime(time.Date(2026, 12, 1, 20, 0, 0, 0, time.UTC))
+	at := meta.NewTime(time.Date(2026, 12, 1, 20, 0, 0, 0, time.UTC))
 	e := &builtin.Event{
-		TypeMeta:   apiserver.TypeMeta{APIVersion: "v1", Kind: "Event"},
-		ObjectMeta: apiserver.ObjectMeta{Namespace: "dinner", Name: "table-7.1"},
+		TypeMeta:   meta.TypeMeta{APIVersion: "v1", Kind: "Event"},
+		ObjectMeta: meta.ObjectMeta{Namespace: "dinner", Name: "table-7.1"},
 		InvolvedObject: builtin.ObjectReference{Kind: "Order", Namespace: "dinner", Name: "table-7",
 			UID: "u-1", APIVersion: "menu.example.com/v1"},
 		Reason: "Cooking", Message: "2 cooks at work", Source: builtin.EventSource{Component: "chef"},
@@ -53,20 +54,20 @@ func TestEventWireForm(t *testing.T) {
 // object's events with a field selector on involvedObject; a bad event is
 // refused naming the field.
 func TestEventsSelectableByInvolvedObject(t *testing.T) {
-	s := apiserver.NewScheme()
+	s := meta.NewScheme()
 	if err := builtin.Register(s); err != nil {
 		t.Fatal(err)
 	}
 	srv := apiserver.NewServer(s, apiserver.Options{})
 	events := srv.Resource(builtin.EventsResource).Namespace("dinner")
 	for _, name := range []string{"table-7", "table-8"} {
-		e := &builtin.Event{ObjectMeta: apiserver.ObjectMeta{Name: name + ".1"},
+		e := &builtin.Event{ObjectMeta: meta.ObjectMeta{Name: name + ".1"},
 			InvolvedObject: builtin.ObjectReference{Kind: "Order", Namespace: "dinner", Name: name}, Reason: "Cooking"}
-		if _, err := events.Create(t.Context(), e, apiserver.CreateOptions{}); err != nil {
+		if _, err := events.Create(t.Context(), e, meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	list, err := events.List(t.Context(), apiserver.ListOptions{
+	list, err := events.List(t.Context(), meta.ListOptions{
 		FieldSelector: "involvedObject.kind=Order,involvedObject.name=table-7,involvedObject.namespace=dinner"})
 	if err != nil {
 		t.Fatal(err)
@@ -76,16 +77,16 @@ func TestEventsSelectableByInvolvedObject(t *testing.T) {
 	}
 	// As on kube-apiserver, an old-style event may have any type, but must
 	// be in its object's namespace.
-	info := &builtin.Event{ObjectMeta: apiserver.ObjectMeta{Name: "info"}, Type: "Info",
+	info := &builtin.Event{ObjectMeta: meta.ObjectMeta{Name: "info"}, Type: "Info",
 		InvolvedObject: builtin.ObjectReference{Kind: "Order", Namespace: "dinner", Name: "table-7"}}
-	if _, err := events.Create(t.Context(), info, apiserver.CreateOptions{}); err != nil {
+	if _, err := events.Create(t.Context(), info, meta.CreateOptions{}); err != nil {
 		t.Errorf("Create of an event of type Info = %v, want it created", err)
 	}
-	bad := &builtin.Event{ObjectMeta: apiserver.ObjectMeta{Name: "x"},
+	bad := &builtin.Event{ObjectMeta: meta.ObjectMeta{Name: "x"},
 		InvolvedObject: builtin.ObjectReference{Kind: "Order", Namespace: "lunch", Name: "table-7"}}
-	_, err = events.Create(t.Context(), bad, apiserver.CreateOptions{})
+	_, err = events.Create(t.Context(), bad, meta.CreateOptions{})
 	want := `Event "x" is invalid: involvedObject.namespace: Invalid value: "lunch": does not match event.namespace`
-	if !apiserver.IsInvalid(err) || err.Error() != want {
+	if !meta.IsInvalid(err) || err.Error() != want {
 		t.Errorf("Create = %v, want %s", err, want)
 	}
 }

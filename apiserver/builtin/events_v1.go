@@ -1,7 +1,7 @@
 package builtin
 
 import (
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // EventsGroup and EventsVersion name the newer Events API, events.k8s.io/v1.
@@ -12,7 +12,7 @@ const (
 
 // EventsV1Resource names the collection of [EventsV1Event] objects: the
 // same Events as [EventsResource], served in events.k8s.io/v1.
-var EventsV1Resource = apiserver.GroupVersionResource{Group: EventsGroup, Version: EventsVersion, Resource: "events"}
+var EventsV1Resource = meta.GroupVersionResource{Group: EventsGroup, Version: EventsVersion, Resource: "events"}
 
 // EventsV1Event is Kubernetes' events.k8s.io/v1 Event: the newer form of
 // the same stored object as the core/v1 [Event], which client-go's
@@ -23,8 +23,8 @@ var EventsV1Resource = apiserver.GroupVersionResource{Group: EventsGroup, Versio
 // deprecated in favour of eventTime and series. See [EventsV1] for how the
 // two convert.
 type EventsV1Event struct {
-	apiserver.TypeMeta   `json:",inline"`
-	apiserver.ObjectMeta `json:"metadata"`
+	meta.TypeMeta   `json:",inline"`
+	meta.ObjectMeta `json:"metadata"`
 	// EventTime is when the event was first observed; required.
 	EventTime MicroTime `json:"eventTime"`
 	// Series, for an event that repeats, counts it and says when it
@@ -46,10 +46,10 @@ type EventsV1Event struct {
 	// Type is [EventTypeNormal] or [EventTypeWarning].
 	Type string `json:"type,omitempty"`
 	// The core form's fields, carried for events written in it.
-	DeprecatedSource         EventSource    `json:"deprecatedSource,omitempty"`
-	DeprecatedFirstTimestamp apiserver.Time `json:"deprecatedFirstTimestamp,omitempty"`
-	DeprecatedLastTimestamp  apiserver.Time `json:"deprecatedLastTimestamp,omitempty"`
-	DeprecatedCount          int32          `json:"deprecatedCount,omitempty"`
+	DeprecatedSource         EventSource `json:"deprecatedSource,omitempty"`
+	DeprecatedFirstTimestamp meta.Time   `json:"deprecatedFirstTimestamp,omitempty"`
+	DeprecatedLastTimestamp  meta.Time   `json:"deprecatedLastTimestamp,omitempty"`
+	DeprecatedCount          int32       `json:"deprecatedCount,omitempty"`
 }
 
 // EventsV1Series is events.k8s.io/v1's EventSeries: the core
@@ -60,7 +60,7 @@ type EventsV1Series struct {
 }
 
 // DeepCopyObject returns a copy of e that shares no memory with it.
-func (e *EventsV1Event) DeepCopyObject() apiserver.Object {
+func (e *EventsV1Event) DeepCopyObject() meta.Object {
 	out := *e
 	out.ObjectMeta = e.ObjectMeta.DeepCopy()
 	out.Series = clone(e.Series)
@@ -69,7 +69,7 @@ func (e *EventsV1Event) DeepCopyObject() apiserver.Object {
 }
 
 // EventsV1 returns the events.k8s.io/v1 version of [EventKind]'s Events,
-// for [apiserver.Scheme.RegisterServedVersion] ([Register] does it). Its
+// for [meta.Scheme.RegisterServedVersion] ([Register] does it). Its
 // conversions move each field to its namesake in the other form, as
 // Kubernetes converts them; a core Event written without the newer fields
 // reads with an empty reportingController and a null eventTime. Its field
@@ -77,26 +77,26 @@ func (e *EventsV1Event) DeepCopyObject() apiserver.Object {
 // reason, type and reportingController (core's reportingComponent); not
 // core's source. Its writes are held to the stricter rules of new-style events
 // (see [ValidateEventsV1Create]).
-func EventsV1() apiserver.ServedVersion {
+func EventsV1() meta.ServedVersion {
 	labels := map[string]string{
 		"reason": "reason", "type": "type", "reportingController": "reportingComponent",
 	}
 	for _, f := range []string{"kind", "namespace", "name", "uid", "apiVersion", "resourceVersion", "fieldPath"} {
 		labels["regarding."+f] = "involvedObject." + f
 	}
-	return apiserver.ServedVersion{
-		Info: apiserver.KindInfo{
+	return meta.ServedVersion{
+		Info: meta.KindInfo{
 			Group: EventsGroup, Version: EventsVersion, Kind: "Event", Resource: "events", Namespaced: true,
-			StrategicMergePatch: true, New: func() apiserver.Object { return &EventsV1Event{} },
+			StrategicMergePatch: true, New: func() meta.Object { return &EventsV1Event{} },
 		},
 		Stored:      EventKind().GroupVersionKind(),
 		FieldLabels: labels,
-		ToStored:    func(obj apiserver.Object) apiserver.Object { return EventFromV1(obj.(*EventsV1Event)) },
-		FromStored:  func(obj apiserver.Object) apiserver.Object { return EventToV1(obj.(*Event)) },
-		ValidateCreate: func(obj apiserver.Object) apiserver.FieldErrors {
+		ToStored:    func(obj meta.Object) meta.Object { return EventFromV1(obj.(*EventsV1Event)) },
+		FromStored:  func(obj meta.Object) meta.Object { return EventToV1(obj.(*Event)) },
+		ValidateCreate: func(obj meta.Object) meta.FieldErrors {
 			return ValidateEventsV1Create(obj.(*Event))
 		},
-		ValidateUpdate: func(obj, old apiserver.Object) apiserver.FieldErrors {
+		ValidateUpdate: func(obj, old meta.Object) meta.FieldErrors {
 			return ValidateEventsV1Update(obj.(*Event), old.(*Event))
 		},
 	}
@@ -107,7 +107,7 @@ func EventsV1() apiserver.ServedVersion {
 // memory with e.
 func EventToV1(e *Event) *EventsV1Event {
 	out := &EventsV1Event{
-		TypeMeta:   apiserver.TypeMeta{APIVersion: EventsGroup + "/" + EventsVersion, Kind: "Event"},
+		TypeMeta:   meta.TypeMeta{APIVersion: EventsGroup + "/" + EventsVersion, Kind: "Event"},
 		ObjectMeta: e.ObjectMeta.DeepCopy(), EventTime: e.EventTime,
 		ReportingController: e.ReportingController, ReportingInstance: e.ReportingInstance,
 		Action: e.Action, Reason: e.Reason, Regarding: e.InvolvedObject, Related: clone(e.Related),
@@ -125,7 +125,7 @@ func EventToV1(e *Event) *EventsV1Event {
 // of [EventToV1]. The copy shares no memory with e.
 func EventFromV1(e *EventsV1Event) *Event {
 	out := &Event{
-		TypeMeta:   apiserver.TypeMeta{APIVersion: "v1", Kind: "Event"},
+		TypeMeta:   meta.TypeMeta{APIVersion: "v1", Kind: "Event"},
 		ObjectMeta: e.ObjectMeta.DeepCopy(), InvolvedObject: e.Regarding,
 		Reason: e.Reason, Message: e.Note, Source: e.DeprecatedSource,
 		FirstTimestamp: e.DeprecatedFirstTimestamp, LastTimestamp: e.DeprecatedLastTimestamp,

@@ -8,14 +8,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 var (
-	at    = apiserver.NewTime(time.Date(2026, 12, 2, 5, 0, 0, 0, time.UTC))
-	micro = builtin.NewMicroTime(time.Date(2026, 12, 2, 5, 0, 1, 123456000, time.UTC))
-	meta  = apiserver.ObjectMeta{Namespace: "dinner", Name: "t7.1", UID: "u-1", ResourceVersion: "9",
+	at      = meta.NewTime(time.Date(2026, 12, 2, 5, 0, 0, 0, time.UTC))
+	micro   = builtin.NewMicroTime(time.Date(2026, 12, 2, 5, 0, 1, 123456000, time.UTC))
+	objMeta = meta.ObjectMeta{Namespace: "dinner", Name: "t7.1", UID: "u-1", ResourceVersion: "9",
 		Labels: map[string]string{"a": "b"}}
 	regarding = builtin.ObjectReference{Kind: "Order", Namespace: "dinner", Name: "t7", UID: "u-7",
 		APIVersion: "menu.example.com/v1", ResourceVersion: "8", FieldPath: "spec.lines[0]"}
@@ -27,7 +27,7 @@ var (
 // converting back gives the object again.
 func TestEventsV1Conversion(t *testing.T) {
 	core := &builtin.Event{
-		TypeMeta: apiserver.TypeMeta{APIVersion: "v1", Kind: "Event"}, ObjectMeta: meta,
+		TypeMeta: meta.TypeMeta{APIVersion: "v1", Kind: "Event"}, ObjectMeta: objMeta,
 		InvolvedObject: regarding, Reason: "Cooking", Message: "2 cooks at work",
 		Source: builtin.EventSource{Component: "chef", Host: "node-1"}, FirstTimestamp: at, LastTimestamp: at,
 		Count: 3, Type: builtin.EventTypeWarning, EventTime: micro,
@@ -36,7 +36,7 @@ func TestEventsV1Conversion(t *testing.T) {
 		ReportingController: "kitchensync.io/chef", ReportingInstance: "chef-1",
 	}
 	v1 := &builtin.EventsV1Event{
-		TypeMeta: apiserver.TypeMeta{APIVersion: "events.k8s.io/v1", Kind: "Event"}, ObjectMeta: meta,
+		TypeMeta: meta.TypeMeta{APIVersion: "events.k8s.io/v1", Kind: "Event"}, ObjectMeta: objMeta,
 		EventTime: micro, Series: &builtin.EventsV1Series{Count: 2, LastObservedTime: micro},
 		ReportingController: "kitchensync.io/chef", ReportingInstance: "chef-1", Action: "Cook", Reason: "Cooking",
 		Regarding: regarding, Related: &builtin.ObjectReference{Kind: "Dish", Name: "soup"},
@@ -68,7 +68,7 @@ func TestEventsV1Conversion(t *testing.T) {
 // eventTime, no reportingController or reportingInstance, an empty
 // regarding and deprecatedSource kept as objects.
 func TestEventsV1WireForm(t *testing.T) {
-	core := &builtin.Event{ObjectMeta: apiserver.ObjectMeta{Namespace: "dinner", Name: "old"}, Reason: "Cooking",
+	core := &builtin.Event{ObjectMeta: meta.ObjectMeta{Namespace: "dinner", Name: "old"}, Reason: "Cooking",
 		Message: "m", Source: builtin.EventSource{Component: "chef"}, FirstTimestamp: at, Count: 2}
 	b, err := json.Marshal(builtin.EventToV1(core))
 	if err != nil {
@@ -85,7 +85,7 @@ func TestEventsV1WireForm(t *testing.T) {
 // TestEventsV1Validation: writes through events.k8s.io/v1 are held to the
 // rules of new-style events, each cause naming its (core) field.
 func TestEventsV1Validation(t *testing.T) {
-	ok := builtin.EventFromV1(&builtin.EventsV1Event{ObjectMeta: apiserver.ObjectMeta{Namespace: "dinner", Name: "e"},
+	ok := builtin.EventFromV1(&builtin.EventsV1Event{ObjectMeta: meta.ObjectMeta{Namespace: "dinner", Name: "e"},
 		EventTime: micro, ReportingController: "kitchensync.io/chef", ReportingInstance: "chef-1",
 		Action: "Cook", Reason: "Cooking", Regarding: regarding, Type: builtin.EventTypeNormal})
 	for _, tc := range []struct {
@@ -131,7 +131,7 @@ func TestEventsV1Validation(t *testing.T) {
 }
 
 // causes lists errs as "field: message", each cut at 110 bytes.
-func causes(errs apiserver.FieldErrors) []string {
+func causes(errs meta.FieldErrors) []string {
 	var out []string
 	for _, c := range errs {
 		s := c.Field + ": " + c.Message
@@ -147,23 +147,23 @@ func causes(errs apiserver.FieldErrors) []string {
 // taken already gets none of builtin's kinds; a second Register is
 // refused too, and changes nothing.
 func TestRegisterAllOrNothing(t *testing.T) {
-	s := apiserver.NewScheme()
+	s := meta.NewScheme()
 	taken := builtin.LeaseKind()
 	taken.Group, taken.Kind, taken.Resource = builtin.EventsGroup, "Event", "events"
 	if err := s.Register(taken); err != nil {
 		t.Fatal(err)
 	}
-	if err := builtin.Register(s); !apiserver.IsInvalid(err) {
+	if err := builtin.Register(s); !meta.IsInvalid(err) {
 		t.Fatalf("Register = %v, want Invalid", err)
 	}
 	if _, ok := s.KindForResource(builtin.EventsResource); ok {
 		t.Error("core/v1 events registered by a refused Register")
 	}
-	s = apiserver.NewScheme()
+	s = meta.NewScheme()
 	if err := builtin.Register(s); err != nil {
 		t.Fatal(err)
 	}
-	if err := builtin.Register(s); !apiserver.IsInvalid(err) {
+	if err := builtin.Register(s); !meta.IsInvalid(err) {
 		t.Errorf("second Register = %v, want Invalid", err)
 	}
 	if n := len(s.ServedVersions()); n != 1 {

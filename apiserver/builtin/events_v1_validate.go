@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"reflect"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // The length limits of a new-style event's fields, as Kubernetes'.
@@ -22,7 +22,7 @@ const (
 // lastObservedTime, and none of the deprecated fields (firstTimestamp,
 // lastTimestamp, count, source) set. As in Kubernetes, the causes name
 // the core fields (message, not note), except reportingController.
-func ValidateEventsV1Create(e *Event) apiserver.FieldErrors {
+func ValidateEventsV1Create(e *Event) meta.FieldErrors {
 	errs := validateEventLegacy(e, "reportingController")
 	errs = append(errs, validateEventsV1Series(e)...)
 	if e.EventTime.IsZero() {
@@ -50,7 +50,7 @@ func ValidateEventsV1Create(e *Event) apiserver.FieldErrors {
 // Kubernetes' rules: those of [validateEventLegacy], a changed series
 // checked as on create, and everything but metadata and series
 // immutable, as a new-style event only ever grows its series.
-func ValidateEventsV1Update(e, old *Event) apiserver.FieldErrors {
+func ValidateEventsV1Update(e, old *Event) meta.FieldErrors {
 	errs := validateEventLegacy(e, "reportingController")
 	if !reflect.DeepEqual(e.Series, old.Series) {
 		errs = append(errs, validateEventsV1Series(e)...)
@@ -82,8 +82,8 @@ func ValidateEventsV1Update(e, old *Event) apiserver.FieldErrors {
 }
 
 // validateEventsV1Series checks a new-style event's series, if any.
-func validateEventsV1Series(e *Event) apiserver.FieldErrors {
-	var errs apiserver.FieldErrors
+func validateEventsV1Series(e *Event) meta.FieldErrors {
+	var errs meta.FieldErrors
 	if e.Series == nil {
 		return nil
 	}
@@ -106,8 +106,8 @@ func validateEventsV1Series(e *Event) apiserver.FieldErrors {
 // "kube-system". The causes name the reporter's field as the request's
 // version does: reportingComponent in core/v1, reportingController in
 // events.k8s.io/v1.
-func validateEventLegacy(e *Event, reporterField string) apiserver.FieldErrors {
-	var errs apiserver.FieldErrors
+func validateEventLegacy(e *Event, reporterField string) meta.FieldErrors {
+	var errs meta.FieldErrors
 	ns, objNS := e.Namespace, e.InvolvedObject.Namespace
 	if e.EventTime.IsZero() {
 		if objNS == "" && ns != "" && ns != "default" || objNS != "" && ns != objNS {
@@ -121,7 +121,7 @@ func validateEventLegacy(e *Event, reporterField string) apiserver.FieldErrors {
 	if e.ReportingController == "" {
 		errs.Required(reporterField, "")
 	}
-	for _, msg := range apiserver.IsLabelKey(e.ReportingController) {
+	for _, msg := range meta.IsLabelKey(e.ReportingController) {
 		errs.Invalid(reporterField, e.ReportingController, msg)
 	}
 	required := []struct {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // Namespaces made real: a new namespace is Active and carries the
@@ -14,7 +15,7 @@ import (
 // its finalizer, and the namespace goes. A watch shows each step.
 func ExampleNamespaceKind() {
 	ctx := context.Background()
-	scheme := apiserver.NewScheme()
+	scheme := meta.NewScheme()
 	if err := scheme.Register(builtin.LeaseKind(), builtin.NamespaceKind()); err != nil {
 		panic(err)
 	}
@@ -22,19 +23,19 @@ func ExampleNamespaceKind() {
 	namespaces := apiserver.NewClient[*builtin.Namespace](srv)
 	leases := apiserver.NewClient[*builtin.Lease](srv)
 
-	_, err := leases.Create(ctx, &builtin.Lease{ObjectMeta: apiserver.ObjectMeta{Namespace: "dinner", Name: "chef"}}, apiserver.CreateOptions{})
+	_, err := leases.Create(ctx, &builtin.Lease{ObjectMeta: meta.ObjectMeta{Namespace: "dinner", Name: "chef"}}, meta.CreateOptions{})
 	fmt.Println("before the namespace:", err)
-	ns, _ := namespaces.Create(ctx, builtin.NewNamespace("dinner"), apiserver.CreateOptions{})
+	ns, _ := namespaces.Create(ctx, builtin.NewNamespace("dinner"), meta.CreateOptions{})
 	fmt.Println("created:", ns.Status.Phase, ns.Spec.Finalizers)
-	_, _ = leases.Create(ctx, &builtin.Lease{ObjectMeta: apiserver.ObjectMeta{Namespace: "dinner", Name: "chef"}}, apiserver.CreateOptions{})
+	_, _ = leases.Create(ctx, &builtin.Lease{ObjectMeta: meta.ObjectMeta{Namespace: "dinner", Name: "chef"}}, meta.CreateOptions{})
 
-	w, _ := srv.Resource(builtin.LeasesResource).Watch(ctx, apiserver.ListOptions{ResourceVersion: srv.ResourceVersion()})
+	w, _ := srv.Resource(builtin.LeasesResource).Watch(ctx, meta.ListOptions{ResourceVersion: srv.ResourceVersion()})
 	defer w.Stop()
-	obj, _, _ := srv.Resource(apiserver.NamespacesResource).DeleteObject(ctx, "dinner", apiserver.DeleteOptions{})
+	obj, _, _ := srv.Resource(apiserver.NamespacesResource).DeleteObject(ctx, "dinner", meta.DeleteOptions{})
 	fmt.Println("delete answered:", obj.(*builtin.Namespace).Status.Phase)
 	ev := <-w.ResultChan()
 	fmt.Println("the namespace controller:", ev.Type, ev.Object.GetObjectMeta().Name)
-	_, err = namespaces.Get(ctx, "dinner", apiserver.GetOptions{})
+	_, err = namespaces.Get(ctx, "dinner", meta.GetOptions{})
 	fmt.Println("afterwards:", err)
 	// Output:
 	// before the namespace: namespaces "dinner" not found

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // CoordinationGroup and CoordinationVersion name Lease's API group.
@@ -15,15 +15,15 @@ const (
 )
 
 // LeasesResource names the collection of [Lease] objects.
-var LeasesResource = apiserver.GroupVersionResource{Group: CoordinationGroup, Version: CoordinationVersion, Resource: "leases"}
+var LeasesResource = meta.GroupVersionResource{Group: CoordinationGroup, Version: CoordinationVersion, Resource: "leases"}
 
 // Lease is Kubernetes' coordination.k8s.io/v1 Lease: a namespaced record
 // of who holds a lock and until when. Leader election keeps one per
 // controller; kubelets keep one per node as a heartbeat.
 type Lease struct {
-	apiserver.TypeMeta   `json:",inline"`
-	apiserver.ObjectMeta `json:"metadata"`
-	Spec                 LeaseSpec `json:"spec"`
+	meta.TypeMeta   `json:",inline"`
+	meta.ObjectMeta `json:"metadata"`
+	Spec            LeaseSpec `json:"spec"`
 }
 
 // LeaseSpec is the state of a lease, with Kubernetes' field names. Every
@@ -47,7 +47,7 @@ type LeaseSpec struct {
 }
 
 // DeepCopyObject returns a copy of l that shares no memory with it.
-func (l *Lease) DeepCopyObject() apiserver.Object {
+func (l *Lease) DeepCopyObject() meta.Object {
 	out := *l
 	out.ObjectMeta = l.ObjectMeta.DeepCopy()
 	s := &out.Spec
@@ -71,13 +71,13 @@ func clone[T any](p *T) *T {
 
 // LeaseKind returns the registration of [Lease]: namespaced, resource
 // "leases" in coordination.k8s.io/v1, with a negative duration refused.
-func LeaseKind() apiserver.KindInfo {
-	return apiserver.KindInfo{
+func LeaseKind() meta.KindInfo {
+	return meta.KindInfo{
 		StrategicMergePatch: true, AllowCreateOnUpdate: true, NoGeneration: true,
 		Group: CoordinationGroup, Version: CoordinationVersion, Kind: "Lease", Resource: "leases", Namespaced: true,
-		New: func() apiserver.Object { return &Lease{} },
-		Validate: apiserver.ValidateAs(func(l *Lease) apiserver.FieldErrors {
-			var errs apiserver.FieldErrors
+		New: func() meta.Object { return &Lease{} },
+		Validate: meta.ValidateAs(func(l *Lease) meta.FieldErrors {
+			var errs meta.FieldErrors
 			if d := l.Spec.LeaseDurationSeconds; d != nil && *d <= 0 {
 				errs.Invalid("spec.leaseDurationSeconds", *d, "must be greater than 0")
 			}
@@ -91,13 +91,13 @@ func LeaseKind() apiserver.KindInfo {
 
 // Register registers every built-in kind in s, all or nothing, and
 // serves Events in events.k8s.io/v1 too ([EventsV1]).
-func Register(s *apiserver.Scheme) error {
+func Register(s *meta.Scheme) error {
 	if _, taken := s.KindForResource(EventsV1Resource); taken {
 		// Checked first: the served version could not be added after
 		// the kinds, and Register would be half done.
-		var errs apiserver.FieldErrors
+		var errs meta.FieldErrors
 		errs.Invalid("Resource", EventsV1Resource.Resource, "events.k8s.io/v1 events is registered as a kind already")
-		return errs.ToError(apiserver.GroupKind{Kind: "KindInfo"}, "events.k8s.io/v1, Kind=Event")
+		return errs.ToError(meta.GroupKind{Kind: "KindInfo"}, "events.k8s.io/v1, Kind=Event")
 	}
 	if err := s.Register(LeaseKind(), EventKind()); err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -18,8 +19,8 @@ func ptr[T any](v T) *T { return &v }
 func TestLeaseWireForm(t *testing.T) {
 	at := builtin.NewMicroTime(time.Date(2026, 12, 1, 20, 0, 0, 123456789, time.UTC))
 	l := &builtin.Lease{
-		TypeMeta:   apiserver.TypeMeta{APIVersion: "coordination.k8s.io/v1", Kind: "Lease"},
-		ObjectMeta: apiserver.ObjectMeta{Namespace: "kitchen", Name: "chef"},
+		TypeMeta:   meta.TypeMeta{APIVersion: "coordination.k8s.io/v1", Kind: "Lease"},
+		ObjectMeta: meta.ObjectMeta{Namespace: "kitchen", Name: "chef"},
 		Spec: builtin.LeaseSpec{
 			HolderIdentity: ptr("chef-1"), LeaseDurationSeconds: ptr(int32(15)),
 			AcquireTime: &at, RenewTime: &at, LeaseTransitions: ptr(int32(2)),
@@ -49,20 +50,20 @@ func TestLeaseWireForm(t *testing.T) {
 // TestRegister checks that Register makes leases servable, and that a
 // bad duration is refused naming the field.
 func TestRegister(t *testing.T) {
-	s := apiserver.NewScheme()
+	s := meta.NewScheme()
 	if err := builtin.Register(s); err != nil {
 		t.Fatal(err)
 	}
 	srv := apiserver.NewServer(s, apiserver.Options{})
 	leases := srv.Resource(builtin.LeasesResource).Namespace("kitchen")
-	l := &builtin.Lease{ObjectMeta: apiserver.ObjectMeta{Name: "chef"}, Spec: builtin.LeaseSpec{LeaseDurationSeconds: ptr(int32(0))}}
-	_, err := leases.Create(t.Context(), l, apiserver.CreateOptions{})
+	l := &builtin.Lease{ObjectMeta: meta.ObjectMeta{Name: "chef"}, Spec: builtin.LeaseSpec{LeaseDurationSeconds: ptr(int32(0))}}
+	_, err := leases.Create(t.Context(), l, meta.CreateOptions{})
 	want := `Lease.coordination.k8s.io "chef" is invalid: spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0`
-	if !apiserver.IsInvalid(err) || err.Error() != want {
+	if !meta.IsInvalid(err) || err.Error() != want {
 		t.Errorf("Create = %v, want %s", err, want)
 	}
 	l.Spec.LeaseDurationSeconds = ptr(int32(15))
-	if _, err := leases.Create(t.Context(), l, apiserver.CreateOptions{}); err != nil {
+	if _, err := leases.Create(t.Context(), l, meta.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -1,6 +1,9 @@
 package builtin
 
-import "github.com/kitchensync/kitchensync/apiserver"
+import (
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
+)
 
 // Namespace is Kubernetes' core/v1 Namespace: a cluster-scoped object
 // whose name the namespaced objects carry in metadata.namespace.
@@ -26,10 +29,10 @@ import "github.com/kitchensync/kitchensync/apiserver"
 // Simplification: no system namespaces ("default", "kube-system") exist
 // until created; once created, they may not be deleted.
 type Namespace struct {
-	apiserver.TypeMeta   `json:",inline"`
-	apiserver.ObjectMeta `json:"metadata"`
-	Spec                 NamespaceSpec   `json:"spec"`
-	Status               NamespaceStatus `json:"status"`
+	meta.TypeMeta   `json:",inline"`
+	meta.ObjectMeta `json:"metadata"`
+	Spec            NamespaceSpec   `json:"spec"`
+	Status          NamespaceStatus `json:"status"`
 }
 
 // NamespaceSpec holds the finalizers that a namespace's deletion waits
@@ -46,23 +49,23 @@ type NamespaceStatus struct {
 	// Conditions are written by the namespace controller while it deletes
 	// the namespace's content (apiserver.NamespaceContentRemaining and the
 	// others).
-	Conditions []apiserver.Condition `json:"conditions,omitempty"`
+	Conditions []meta.Condition `json:"conditions,omitempty"`
 }
 
 // NewNamespace returns a Namespace named name.
 func NewNamespace(name string) *Namespace {
-	return &Namespace{ObjectMeta: apiserver.ObjectMeta{Name: name}}
+	return &Namespace{ObjectMeta: meta.ObjectMeta{Name: name}}
 }
 
 // DeepCopyObject returns a copy of n that shares no memory with it.
-func (n *Namespace) DeepCopyObject() apiserver.Object {
+func (n *Namespace) DeepCopyObject() meta.Object {
 	out := *n
 	out.ObjectMeta = n.ObjectMeta.DeepCopy()
 	if n.Spec.Finalizers != nil {
 		out.Spec.Finalizers = append([]string(nil), n.Spec.Finalizers...)
 	}
 	if n.Status.Conditions != nil {
-		out.Status.Conditions = append([]apiserver.Condition(nil), n.Status.Conditions...)
+		out.Status.Conditions = append([]meta.Condition(nil), n.Status.Conditions...)
 	}
 	return &out
 }
@@ -81,10 +84,10 @@ func (n *Namespace) NamespaceFinalizers() []string { return n.Spec.Finalizers }
 func (n *Namespace) SetNamespaceFinalizers(finalizers []string) { n.Spec.Finalizers = finalizers }
 
 // NamespaceConditions returns status.conditions, for the server.
-func (n *Namespace) NamespaceConditions() []apiserver.Condition { return n.Status.Conditions }
+func (n *Namespace) NamespaceConditions() []meta.Condition { return n.Status.Conditions }
 
 // SetNamespaceConditions sets status.conditions, for the server.
-func (n *Namespace) SetNamespaceConditions(conditions []apiserver.Condition) {
+func (n *Namespace) SetNamespaceConditions(conditions []meta.Condition) {
 	n.Status.Conditions = conditions
 }
 
@@ -93,13 +96,13 @@ func (n *Namespace) SetNamespaceConditions(conditions []apiserver.Condition) {
 // a status subresource, the finalize subresource and the field selector
 // status.phase. It is not
 // part of [Register]: register it on its own to make namespaces real.
-func NamespaceKind() apiserver.KindInfo {
-	return apiserver.KindInfo{
+func NamespaceKind() meta.KindInfo {
+	return meta.KindInfo{
 		StrategicMergePatch: true, AllowUnconditionalUpdate: true, NoGeneration: true,
 		Version: apiserver.NamespacesResource.Version, Kind: "Namespace", Resource: apiserver.NamespacesResource.Resource,
-		New: func() apiserver.Object { return &Namespace{} },
-		Fields: map[string]apiserver.FieldFunc{
-			"status.phase": func(obj apiserver.Object) string { return obj.(*Namespace).Status.Phase },
+		New: func() meta.Object { return &Namespace{} },
+		Fields: map[string]meta.FieldFunc{
+			"status.phase": func(obj meta.Object) string { return obj.(*Namespace).Status.Phase },
 		},
 	}
 }

@@ -9,21 +9,22 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // namespaceConditions are the five conditions the namespace controller
 // writes, all False (all content removed) at time at, except those in
 // override.
-func namespaceConditions(at time.Time, override ...apiserver.Condition) []apiserver.Condition {
-	conds := []apiserver.Condition{
-		{Type: apiserver.NamespaceDeletionDiscoveryFailure, Status: apiserver.ConditionFalse, Reason: "ResourcesDiscovered", Message: "All resources successfully discovered"},
-		{Type: apiserver.NamespaceDeletionGVParsingFailure, Status: apiserver.ConditionFalse, Reason: "ParsedGroupVersions", Message: "All legacy kube types successfully parsed"},
-		{Type: apiserver.NamespaceDeletionContentFailure, Status: apiserver.ConditionFalse, Reason: "ContentDeleted", Message: "All content successfully deleted, may be waiting on finalization"},
-		{Type: apiserver.NamespaceContentRemaining, Status: apiserver.ConditionFalse, Reason: "ContentRemoved", Message: "All content successfully removed"},
-		{Type: apiserver.NamespaceFinalizersRemaining, Status: apiserver.ConditionFalse, Reason: "ContentRemoved", Message: "All content successfully removed"},
+func namespaceConditions(at time.Time, override ...meta.Condition) []meta.Condition {
+	conds := []meta.Condition{
+		{Type: apiserver.NamespaceDeletionDiscoveryFailure, Status: meta.ConditionFalse, Reason: "ResourcesDiscovered", Message: "All resources successfully discovered"},
+		{Type: apiserver.NamespaceDeletionGVParsingFailure, Status: meta.ConditionFalse, Reason: "ParsedGroupVersions", Message: "All legacy kube types successfully parsed"},
+		{Type: apiserver.NamespaceDeletionContentFailure, Status: meta.ConditionFalse, Reason: "ContentDeleted", Message: "All content successfully deleted, may be waiting on finalization"},
+		{Type: apiserver.NamespaceContentRemaining, Status: meta.ConditionFalse, Reason: "ContentRemoved", Message: "All content successfully removed"},
+		{Type: apiserver.NamespaceFinalizersRemaining, Status: meta.ConditionFalse, Reason: "ContentRemoved", Message: "All content successfully removed"},
 	}
 	for i := range conds {
-		conds[i].LastTransitionTime = apiserver.NewTime(at)
+		conds[i].LastTransitionTime = meta.NewTime(at)
 		for _, o := range override {
 			if o.Type == conds[i].Type {
 				conds[i] = o
@@ -44,22 +45,22 @@ func TestNamespaceConditions(t *testing.T) {
 			lease("team", "b", "example.com/hold", "example.com/audit"), lease("team", "c"))
 		ns := builtin.NewNamespace("held")
 		ns.Spec.Finalizers = []string{"example.com/ns"}
-		if _, err := f.namespaces.Create(f.ctx, ns, apiserver.CreateOptions{}); err != nil {
+		if _, err := f.namespaces.Create(f.ctx, ns, meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		start := time.Now()
-		if err := f.namespaces.Delete(f.ctx, "team", apiserver.DeleteOptions{}); err != nil {
+		if err := f.namespaces.Delete(f.ctx, "team", meta.DeleteOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		remaining := func(leases, hold int, audit bool, at time.Time) []apiserver.Condition {
+		remaining := func(leases, hold int, audit bool, at time.Time) []meta.Condition {
 			msg := "Some finalizers are remaining: "
 			if audit {
 				msg += "example.com/audit in 1 resource instances, "
 			}
 			return namespaceConditions(start,
-				apiserver.Condition{Type: apiserver.NamespaceContentRemaining, Status: apiserver.ConditionTrue, LastTransitionTime: apiserver.NewTime(at),
+				meta.Condition{Type: apiserver.NamespaceContentRemaining, Status: meta.ConditionTrue, LastTransitionTime: meta.NewTime(at),
 					Reason: "SomeResourcesRemain", Message: "Some resources are remaining: leases.coordination.k8s.io has " + strconv.Itoa(leases) + " resource instances"},
-				apiserver.Condition{Type: apiserver.NamespaceFinalizersRemaining, Status: apiserver.ConditionTrue, LastTransitionTime: apiserver.NewTime(at),
+				meta.Condition{Type: apiserver.NamespaceFinalizersRemaining, Status: meta.ConditionTrue, LastTransitionTime: meta.NewTime(at),
 					Reason: "SomeFinalizerRemain", Message: msg + "example.com/hold in " + strconv.Itoa(hold) + " resource instances"})
 		}
 		f.wantConditions(t, "team", remaining(2, 2, true, start))
@@ -70,10 +71,10 @@ func TestNamespaceConditions(t *testing.T) {
 
 		time.Sleep(time.Minute)
 		f.release(t, "a")
-		if _, err := f.namespaces.Get(f.ctx, "team", apiserver.GetOptions{}); !apiserver.IsNotFound(err) {
+		if _, err := f.namespaces.Get(f.ctx, "team", meta.GetOptions{}); !meta.IsNotFound(err) {
 			t.Errorf("team once empty: %v, want 404", err)
 		}
-		if err := f.namespaces.Delete(f.ctx, "held", apiserver.DeleteOptions{}); err != nil {
+		if err := f.namespaces.Delete(f.ctx, "held", meta.DeleteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		f.wantConditions(t, "held", namespaceConditions(time.Now()))
@@ -81,9 +82,9 @@ func TestNamespaceConditions(t *testing.T) {
 }
 
 // wantConditions compares namespace name's status.conditions with want.
-func (f *nsFixture) wantConditions(t *testing.T, name string, want []apiserver.Condition) {
+func (f *nsFixture) wantConditions(t *testing.T, name string, want []meta.Condition) {
 	t.Helper()
-	ns, err := f.namespaces.Get(f.ctx, name, apiserver.GetOptions{})
+	ns, err := f.namespaces.Get(f.ctx, name, meta.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,12 +96,12 @@ func (f *nsFixture) wantConditions(t *testing.T, name string, want []apiserver.C
 // release removes the finalizers of lease team/name.
 func (f *nsFixture) release(t *testing.T, name string) {
 	t.Helper()
-	l, err := f.leases.Namespace("team").Get(f.ctx, name, apiserver.GetOptions{})
+	l, err := f.leases.Namespace("team").Get(f.ctx, name, meta.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	l.Finalizers = nil
-	if _, err := f.leases.Update(f.ctx, l, apiserver.UpdateOptions{}); err != nil {
+	if _, err := f.leases.Update(f.ctx, l, meta.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 }

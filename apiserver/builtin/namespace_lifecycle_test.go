@@ -13,6 +13,7 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // nsFixture is a server with real namespaces and Leases to put in them,
@@ -26,7 +27,7 @@ type nsFixture struct {
 
 func newNSFixture(t *testing.T, opts apiserver.Options, leases ...*builtin.Lease) *nsFixture {
 	t.Helper()
-	s := apiserver.NewScheme()
+	s := meta.NewScheme()
 	if err := s.Register(builtin.LeaseKind(), builtin.NamespaceKind()); err != nil {
 		t.Fatal(err)
 	}
@@ -35,12 +36,12 @@ func newNSFixture(t *testing.T, opts apiserver.Options, leases ...*builtin.Lease
 	f := &nsFixture{ctx: t.Context(), srv: srv,
 		namespaces: apiserver.NewClient[*builtin.Namespace](srv), leases: apiserver.NewClient[*builtin.Lease](srv)}
 	for _, ns := range []string{"team", "other"} {
-		if _, err := f.namespaces.Create(f.ctx, builtin.NewNamespace(ns), apiserver.CreateOptions{}); err != nil {
+		if _, err := f.namespaces.Create(f.ctx, builtin.NewNamespace(ns), meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for _, l := range leases {
-		if _, err := f.leases.Create(f.ctx, l, apiserver.CreateOptions{}); err != nil {
+		if _, err := f.leases.Create(f.ctx, l, meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -48,7 +49,7 @@ func newNSFixture(t *testing.T, opts apiserver.Options, leases ...*builtin.Lease
 }
 
 func lease(ns, name string, finalizers ...string) *builtin.Lease {
-	return &builtin.Lease{ObjectMeta: apiserver.ObjectMeta{Namespace: ns, Name: name, Finalizers: finalizers}}
+	return &builtin.Lease{ObjectMeta: meta.ObjectMeta{Namespace: ns, Name: name, Finalizers: finalizers}}
 }
 
 // watchAll watches namespaces and leases from now on; the returned
@@ -57,9 +58,9 @@ func lease(ns, name string, finalizers ...string) *builtin.Lease {
 func (f *nsFixture) watchAll(t *testing.T) func() []string {
 	t.Helper()
 	rv := f.srv.ResourceVersion()
-	var watches []apiserver.WatchInterface
-	for _, gvr := range []apiserver.GroupVersionResource{apiserver.NamespacesResource, builtin.LeasesResource} {
-		w, err := f.srv.Resource(gvr).Watch(f.ctx, apiserver.ListOptions{ResourceVersion: rv})
+	var watches []meta.WatchInterface
+	for _, gvr := range []meta.GroupVersionResource{apiserver.NamespacesResource, builtin.LeasesResource} {
+		w, err := f.srv.Resource(gvr).Watch(f.ctx, meta.ListOptions{ResourceVersion: rv})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,14 +103,14 @@ func conditionsTrue(ns *builtin.Namespace) string {
 	}
 	var types []string
 	for _, c := range ns.Status.Conditions {
-		if c.Status == apiserver.ConditionTrue {
+		if c.Status == meta.ConditionTrue {
 			types = append(types, c.Type)
 		}
 	}
 	return fmt.Sprintf(" conditions=%d true=%v", len(ns.Status.Conditions), types)
 }
 
-func key(m *apiserver.ObjectMeta) string {
+func key(m *meta.ObjectMeta) string {
 	if m.Namespace == "" {
 		return "namespaces/" + m.Name
 	}
@@ -124,7 +125,7 @@ func TestNamespaceControllerEmptiesAndFinalizes(t *testing.T) {
 		f := newNSFixture(t, apiserver.Options{}, lease("team", "b"), lease("team", "a"), lease("other", "c"))
 		events := f.watchAll(t)
 		res := f.srv.Resource(apiserver.NamespacesResource)
-		obj, gone, err := res.DeleteObject(f.ctx, "team", apiserver.DeleteOptions{})
+		obj, gone, err := res.DeleteObject(f.ctx, "team", meta.DeleteOptions{})
 		if err != nil || gone {
 			t.Fatalf("delete team: gone %v, %v", gone, err)
 		}
@@ -142,10 +143,10 @@ func TestNamespaceControllerEmptiesAndFinalizes(t *testing.T) {
 		if diff := gocmp.Diff(want, events()); diff != "" {
 			t.Errorf("events (-want +got):\n%s", diff)
 		}
-		if _, err := f.namespaces.Get(f.ctx, "team", apiserver.GetOptions{}); !apiserver.IsNotFound(err) {
+		if _, err := f.namespaces.Get(f.ctx, "team", meta.GetOptions{}); !meta.IsNotFound(err) {
 			t.Errorf("get team after: %v, want 404", err)
 		}
-		if _, err := f.leases.Namespace("other").Get(f.ctx, "c", apiserver.GetOptions{}); err != nil {
+		if _, err := f.leases.Namespace("other").Get(f.ctx, "c", meta.GetOptions{}); err != nil {
 			t.Errorf("another namespace's lease: %v", err)
 		}
 	})
@@ -158,7 +159,7 @@ func TestNamespaceWaitsForFinalizersAndRefusesCreates(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newNSFixture(t, apiserver.Options{}, lease("team", "held", "example.com/hold"), lease("team", "free"))
 		events := f.watchAll(t)
-		if err := f.namespaces.Delete(f.ctx, "team", apiserver.DeleteOptions{}); err != nil {
+		if err := f.namespaces.Delete(f.ctx, "team", meta.DeleteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		want := []string{
@@ -171,26 +172,26 @@ func TestNamespaceWaitsForFinalizersAndRefusesCreates(t *testing.T) {
 			t.Errorf("events while held (-want +got):\n%s", diff)
 		}
 
-		_, err := f.leases.Create(f.ctx, lease("team", "new"), apiserver.CreateOptions{})
+		_, err := f.leases.Create(f.ctx, lease("team", "new"), meta.CreateOptions{})
 		const msg = `leases.coordination.k8s.io "new" is forbidden: unable to create new content in namespace team because it is being terminated`
-		if !apiserver.IsForbidden(err) || err.Error() != msg {
+		if !meta.IsForbidden(err) || err.Error() != msg {
 			t.Errorf("create in a terminating namespace = %v, want 403 %s", err, msg)
 		}
-		var se *apiserver.StatusError
+		var se *meta.StatusError
 		if errors.As(err, &se) {
-			wantCauses := []apiserver.StatusCause{{Type: apiserver.CauseTypeNamespaceTerminating,
+			wantCauses := []meta.StatusCause{{Type: apiserver.CauseTypeNamespaceTerminating,
 				Message: "namespace team is being terminated", Field: "metadata.namespace"}}
 			if diff := gocmp.Diff(wantCauses, se.ErrStatus.Details.Causes); diff != "" {
 				t.Errorf("causes (-want +got):\n%s", diff)
 			}
 		}
 
-		held, err := f.leases.Namespace("team").Get(f.ctx, "held", apiserver.GetOptions{})
+		held, err := f.leases.Namespace("team").Get(f.ctx, "held", meta.GetOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		held.Finalizers = nil
-		if _, err := f.leases.Update(f.ctx, held, apiserver.UpdateOptions{}); err != nil {
+		if _, err := f.leases.Update(f.ctx, held, meta.UpdateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		want = []string{
@@ -215,7 +216,7 @@ func TestNamespaceWithoutControllerWaitsForFinalize(t *testing.T) {
 		in := builtin.NewNamespace("extra")
 		in.Spec.Finalizers = []string{"example.com/hold"}
 		in.Status.Phase = "Terminating"
-		ns, err := f.namespaces.Create(f.ctx, in, apiserver.CreateOptions{})
+		ns, err := f.namespaces.Create(f.ctx, in, meta.CreateOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -227,21 +228,21 @@ func TestNamespaceWithoutControllerWaitsForFinalize(t *testing.T) {
 			t.Errorf("name label = %q", got)
 		}
 		ns.Spec.Finalizers = nil
-		if ns, err = f.namespaces.Update(f.ctx, ns, apiserver.UpdateOptions{}); err != nil || len(ns.Spec.Finalizers) != 2 {
+		if ns, err = f.namespaces.Update(f.ctx, ns, meta.UpdateOptions{}); err != nil || len(ns.Spec.Finalizers) != 2 {
 			t.Errorf("update clearing spec.finalizers: %v, %v; want them kept", ns.Spec.Finalizers, err)
 		}
 
 		events := f.watchAll(t)
-		if err := f.namespaces.Delete(f.ctx, "team", apiserver.DeleteOptions{}); err != nil {
+		if err := f.namespaces.Delete(f.ctx, "team", meta.DeleteOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		team, err := f.namespaces.Get(f.ctx, "team", apiserver.GetOptions{})
+		team, err := f.namespaces.Get(f.ctx, "team", meta.GetOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		team.Spec.Finalizers = nil
 		res := f.srv.Resource(apiserver.NamespacesResource)
-		if _, err := res.Finalize(f.ctx, team, apiserver.UpdateOptions{}); err != nil {
+		if _, err := res.Finalize(f.ctx, team, meta.UpdateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		want2 := []string{
@@ -251,10 +252,10 @@ func TestNamespaceWithoutControllerWaitsForFinalize(t *testing.T) {
 		if diff := gocmp.Diff(want2, events()); diff != "" {
 			t.Errorf("events (-want +got):\n%s", diff)
 		}
-		if _, err := f.leases.Namespace("team").Get(f.ctx, "a", apiserver.GetOptions{}); err != nil {
+		if _, err := f.leases.Namespace("team").Get(f.ctx, "a", meta.GetOptions{}); err != nil {
 			t.Errorf("the lease left behind: %v", err)
 		}
-		if _, err := f.srv.Resource(builtin.LeasesResource).Finalize(f.ctx, lease("team", "a"), apiserver.UpdateOptions{}); !apiserver.IsNotFound(err) {
+		if _, err := f.srv.Resource(builtin.LeasesResource).Finalize(f.ctx, lease("team", "a"), meta.UpdateOptions{}); !meta.IsNotFound(err) {
 			t.Errorf("finalize of a lease = %v, want 404", err)
 		}
 	})
@@ -263,11 +264,11 @@ func TestNamespaceWithoutControllerWaitsForFinalize(t *testing.T) {
 // "default", "kube-public" and "kube-system" may not be deleted.
 func TestImmortalNamespaces(t *testing.T) {
 	f := newNSFixture(t, apiserver.Options{})
-	if _, err := f.namespaces.Create(f.ctx, builtin.NewNamespace("default"), apiserver.CreateOptions{}); err != nil {
+	if _, err := f.namespaces.Create(f.ctx, builtin.NewNamespace("default"), meta.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	err := f.namespaces.Delete(f.ctx, "default", apiserver.DeleteOptions{})
-	if want := `namespaces "default" is forbidden: this namespace may not be deleted`; !apiserver.IsForbidden(err) || err.Error() != want {
+	err := f.namespaces.Delete(f.ctx, "default", meta.DeleteOptions{})
+	if want := `namespaces "default" is forbidden: this namespace may not be deleted`; !meta.IsForbidden(err) || err.Error() != want {
 		t.Errorf("delete default = %v, want 403 %s", err, want)
 	}
 }

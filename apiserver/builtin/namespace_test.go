@@ -6,6 +6,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // With Namespace registered, a namespace must exist before anything is
@@ -13,39 +14,39 @@ import (
 func TestNamespacesAreRealOnlyWhenRegistered(t *testing.T) {
 	ctx := context.Background()
 	lease := func(ns string) *builtin.Lease {
-		return &builtin.Lease{ObjectMeta: apiserver.ObjectMeta{Namespace: ns, Name: "l"}}
+		return &builtin.Lease{ObjectMeta: meta.ObjectMeta{Namespace: ns, Name: "l"}}
 	}
-	plain := apiserver.NewScheme()
+	plain := meta.NewScheme()
 	if err := builtin.Register(plain); err != nil {
 		t.Fatal(err)
 	}
 	leases := apiserver.NewClient[*builtin.Lease](apiserver.NewServer(plain, apiserver.Options{}))
-	if _, err := leases.Create(ctx, lease("anywhere"), apiserver.CreateOptions{}); err != nil {
+	if _, err := leases.Create(ctx, lease("anywhere"), meta.CreateOptions{}); err != nil {
 		t.Errorf("without Namespace registered: %v", err)
 	}
 
-	s := apiserver.NewScheme()
+	s := meta.NewScheme()
 	if err := s.Register(builtin.LeaseKind(), builtin.NamespaceKind()); err != nil {
 		t.Fatal(err)
 	}
 	srv := apiserver.NewServer(s, apiserver.Options{})
 	leases = apiserver.NewClient[*builtin.Lease](srv)
-	_, err := leases.Create(ctx, lease("nosuchns"), apiserver.CreateOptions{})
-	if want := `namespaces "nosuchns" not found`; !apiserver.IsNotFound(err) || err.Error() != want {
+	_, err := leases.Create(ctx, lease("nosuchns"), meta.CreateOptions{})
+	if want := `namespaces "nosuchns" not found`; !meta.IsNotFound(err) || err.Error() != want {
 		t.Errorf("create in a missing namespace = %v, want 404 %s", err, want)
 	}
-	_, err = leases.Create(ctx, lease("nosuchns"), apiserver.CreateOptions{DryRun: true})
-	if !apiserver.IsNotFound(err) {
+	_, err = leases.Create(ctx, lease("nosuchns"), meta.CreateOptions{DryRun: true})
+	if !meta.IsNotFound(err) {
 		t.Errorf("dry-run create in a missing namespace = %v, want 404", err)
 	}
 	namespaces := apiserver.NewClient[*builtin.Namespace](srv)
-	if _, err := namespaces.Create(ctx, builtin.NewNamespace("team"), apiserver.CreateOptions{}); err != nil {
+	if _, err := namespaces.Create(ctx, builtin.NewNamespace("team"), meta.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := leases.Create(ctx, lease("team"), apiserver.CreateOptions{}); err != nil {
+	if _, err := leases.Create(ctx, lease("team"), meta.CreateOptions{}); err != nil {
 		t.Errorf("create in an existing namespace: %v", err)
 	}
-	list, _, err := namespaces.List(ctx, apiserver.ListOptions{FieldSelector: "status.phase=Active"})
+	list, _, err := namespaces.List(ctx, meta.ListOptions{FieldSelector: "status.phase=Active"})
 	if err != nil || len(list) != 1 {
 		t.Errorf("active namespaces: %v, %v", list, err)
 	}

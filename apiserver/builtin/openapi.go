@@ -1,6 +1,6 @@
 package builtin
 
-// OpenAPISchemaType tells [apiserver.SchemaOf] that a MicroTime is written
+// OpenAPISchemaType tells [meta.SchemaOf] that a MicroTime is written
 // as a string, as metav1.MicroTime declares itself.
 func (MicroTime) OpenAPISchemaType() []string { return []string{"string"} }
 

@@ -6,7 +6,7 @@ import (
 
 	"google.golang.org/protobuf/encoding/protowire"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // The built-in kinds read Kubernetes' protobuf form of themselves (what
@@ -102,12 +102,12 @@ func (f pbField) timestamp() (time.Time, error) {
 }
 
 // time reads a meta/v1 Time, as its JSON form keeps it: to the second.
-func (f pbField) time() (apiserver.Time, error) {
+func (f pbField) time() (meta.Time, error) {
 	t, err := f.timestamp()
 	if t.IsZero() {
-		return apiserver.Time{}, err
+		return meta.Time{}, err
 	}
-	return apiserver.Time{Time: t.Truncate(time.Second).Local()}, err
+	return meta.Time{Time: t.Truncate(time.Second).Local()}, err
 }
 
 // microTime reads a meta/v1 MicroTime, to the microsecond.

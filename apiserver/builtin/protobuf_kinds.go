@@ -1,6 +1,8 @@
 package builtin
 
-import "github.com/kitchensync/kitchensync/apiserver"
+import (
+	"github.com/kitchensync/kitchensync/apiserver/meta"
+)
 
 // UnmarshalProtobuf reads l from Kubernetes' protobuf form of a
 // coordination.k8s.io/v1 Lease (the message inside the envelope, as
@@ -167,7 +169,7 @@ func decodeEmbedded(f pbField, decode func([]byte) error) error {
 }
 
 // namespaceCondition reads a core/v1 NamespaceCondition.
-func namespaceCondition(b []byte) (c apiserver.Condition, err error) {
+func namespaceCondition(b []byte) (c meta.Condition, err error) {
 	err = eachField(b, "conditions", func(f pbField) (err error) {
 		switch f.num {
 		case 1:
@@ -175,7 +177,7 @@ func namespaceCondition(b []byte) (c apiserver.Condition, err error) {
 		case 2:
 			var s string
 			s, err = f.str()
-			c.Status = apiserver.ConditionStatus(s)
+			c.Status = meta.ConditionStatus(s)
 		case 4:
 			c.LastTransitionTime, err = f.time()
 		case 5:

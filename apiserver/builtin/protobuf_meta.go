@@ -1,11 +1,11 @@
 package builtin
 
 import (
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // decodeObjectMeta reads a meta/v1 ObjectMeta message into m.
-func decodeObjectMeta(b []byte, m *apiserver.ObjectMeta) error {
+func decodeObjectMeta(b []byte, m *meta.ObjectMeta) error {
 	return eachField(b, "metadata", func(f pbField) (err error) {
 		switch f.num {
 		case 1:
@@ -31,7 +31,7 @@ func decodeObjectMeta(b []byte, m *apiserver.ObjectMeta) error {
 		case 12:
 			err = f.stringMapEntry(&m.Annotations)
 		case 13:
-			var ref apiserver.OwnerReference
+			var ref meta.OwnerReference
 			ref, err = f.ownerReference()
 			m.OwnerReferences = append(m.OwnerReferences, ref)
 		case 14:
@@ -39,7 +39,7 @@ func decodeObjectMeta(b []byte, m *apiserver.ObjectMeta) error {
 			s, err = f.str()
 			m.Finalizers = append(m.Finalizers, s)
 		case 17:
-			var e apiserver.ManagedFieldsEntry
+			var e meta.ManagedFieldsEntry
 			e, err = f.managedFieldsEntry()
 			m.ManagedFields = append(m.ManagedFields, e)
 		}
@@ -48,8 +48,8 @@ func decodeObjectMeta(b []byte, m *apiserver.ObjectMeta) error {
 }
 
 // ownerReference reads a meta/v1 OwnerReference message.
-func (f pbField) ownerReference() (apiserver.OwnerReference, error) {
-	var r apiserver.OwnerReference
+func (f pbField) ownerReference() (meta.OwnerReference, error) {
+	var r meta.OwnerReference
 	b, err := f.message()
 	if err != nil {
 		return r, err
@@ -75,8 +75,8 @@ func (f pbField) ownerReference() (apiserver.OwnerReference, error) {
 
 // managedFieldsEntry reads a meta/v1 ManagedFieldsEntry message; its
 // fieldsV1 {1: raw} holds the JSON the JSON form carries inline.
-func (f pbField) managedFieldsEntry() (apiserver.ManagedFieldsEntry, error) {
-	var e apiserver.ManagedFieldsEntry
+func (f pbField) managedFieldsEntry() (meta.ManagedFieldsEntry, error) {
+	var e meta.ManagedFieldsEntry
 	b, err := f.message()
 	if err != nil {
 		return e, err
@@ -88,7 +88,7 @@ func (f pbField) managedFieldsEntry() (apiserver.ManagedFieldsEntry, error) {
 		case 2:
 			var op string
 			op, err = g.str()
-			e.Operation = apiserver.ManagedFieldsOperation(op)
+			e.Operation = meta.ManagedFieldsOperation(op)
 		case 3:
 			e.APIVersion, err = g.str()
 		case 4:
@@ -104,7 +104,7 @@ func (f pbField) managedFieldsEntry() (apiserver.ManagedFieldsEntry, error) {
 	})
 }
 
-func (f pbField) fieldsV1(e *apiserver.ManagedFieldsEntry) error {
+func (f pbField) fieldsV1(e *meta.ManagedFieldsEntry) error {
 	b, err := f.message()
 	if err != nil {
 		return err

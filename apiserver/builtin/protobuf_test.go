@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // message appends the fields built by each to a new message.
@@ -52,7 +53,7 @@ func TestLeaseUnmarshalProtobuf(t *testing.T) {
 	}
 	micro := NewMicroTime(at)
 	want := Lease{
-		ObjectMeta: apiserver.ObjectMeta{Name: "lock", Namespace: "kube-system",
+		ObjectMeta: meta.ObjectMeta{Name: "lock", Namespace: "kube-system",
 			Labels: map[string]string{"app": "chef"}, Finalizers: []string{"example.com/keep"}},
 		Spec: LeaseSpec{HolderIdentity: new("me"), LeaseDurationSeconds: new(int32(15)),
 			AcquireTime: &micro, RenewTime: &micro, LeaseTransitions: new(int32(2))},
@@ -82,12 +83,12 @@ func TestUnmarshalProtobufNamesTheBadField(t *testing.T) {
 
 func TestLeaseProtobufRoundTrip(t *testing.T) {
 	micro := NewMicroTime(time.Date(2026, 12, 2, 1, 2, 3, 456789000, time.UTC))
-	now := apiserver.NewTime(time.Date(2026, 12, 2, 1, 2, 3, 0, time.UTC).Local())
+	now := meta.NewTime(time.Date(2026, 12, 2, 1, 2, 3, 0, time.UTC).Local())
 	want := &Lease{
-		ObjectMeta: apiserver.ObjectMeta{Name: "lock", Namespace: "kube-system", UID: "u", ResourceVersion: "7",
+		ObjectMeta: meta.ObjectMeta{Name: "lock", Namespace: "kube-system", UID: "u", ResourceVersion: "7",
 			CreationTimestamp: now, Labels: map[string]string{"b": "2", "a": "1"},
-			OwnerReferences: []apiserver.OwnerReference{{APIVersion: "v1", Kind: "Pod", Name: "p", UID: "u2", Controller: new(true)}},
-			ManagedFields: []apiserver.ManagedFieldsEntry{{Manager: "m", Operation: "Update", APIVersion: "coordination.k8s.io/v1",
+			OwnerReferences: []meta.OwnerReference{{APIVersion: "v1", Kind: "Pod", Name: "p", UID: "u2", Controller: new(true)}},
+			ManagedFields: []meta.ManagedFieldsEntry{{Manager: "m", Operation: "Update", APIVersion: "coordination.k8s.io/v1",
 				Time: &now, FieldsType: "FieldsV1", FieldsV1: []byte(`{"f:spec":{}}`)}}},
 		Spec: LeaseSpec{HolderIdentity: new("me"), LeaseDurationSeconds: new(int32(15)), RenewTime: &micro,
 			LeaseTransitions: new(int32(-1))},
@@ -107,7 +108,7 @@ func TestLeaseProtobufRoundTrip(t *testing.T) {
 
 // protobufKind is what the built-in kinds have in common.
 type protobufKind interface {
-	apiserver.Object
+	meta.Object
 	MarshalProtobuf() ([]byte, error)
 	UnmarshalProtobuf([]byte) error
 }
@@ -116,31 +117,31 @@ type protobufKind interface {
 // reads back unchanged, for every built-in kind; unset times stay unset.
 func TestProtobufRoundTrip(t *testing.T) {
 	micro := NewMicroTime(time.Date(2026, 12, 2, 1, 2, 3, 456789000, time.UTC))
-	now := apiserver.NewTime(time.Date(2026, 12, 2, 1, 2, 3, 0, time.UTC).Local())
+	now := meta.NewTime(time.Date(2026, 12, 2, 1, 2, 3, 0, time.UTC).Local())
 	for _, tc := range []struct {
 		name       string
 		want, into protobufKind
 	}{
-		{"Event", &Event{ObjectMeta: apiserver.ObjectMeta{Name: "w.1", Namespace: "default"},
+		{"Event", &Event{ObjectMeta: meta.ObjectMeta{Name: "w.1", Namespace: "default"},
 			InvolvedObject: ObjectReference{Kind: "Widget", Namespace: "default", Name: "w", UID: "u", APIVersion: "example.com/v1", FieldPath: "spec"},
 			Reason:         "Painted", Message: "painted w", Source: EventSource{Component: "painter", Host: "h"},
 			FirstTimestamp: now, LastTimestamp: now, Count: 3, Type: EventTypeNormal}, &Event{}},
-		{"Event, newer fields", &Event{ObjectMeta: apiserver.ObjectMeta{Name: "w.2"}, EventTime: micro,
+		{"Event, newer fields", &Event{ObjectMeta: meta.ObjectMeta{Name: "w.2"}, EventTime: micro,
 			Series: &EventSeries{Count: 2, LastObservedTime: micro}, Action: "Paint",
 			Related: &ObjectReference{Kind: "Pod", Name: "p"}, ReportingController: "example.com/painter", ReportingInstance: "painter-1"}, &Event{}},
-		{"events.k8s.io/v1 Event", &EventsV1Event{ObjectMeta: apiserver.ObjectMeta{Name: "w.3", Namespace: "default"},
+		{"events.k8s.io/v1 Event", &EventsV1Event{ObjectMeta: meta.ObjectMeta{Name: "w.3", Namespace: "default"},
 			EventTime: micro, Series: &EventsV1Series{Count: 2, LastObservedTime: micro},
 			ReportingController: "example.com/painter", ReportingInstance: "painter-1", Action: "Paint", Reason: "Painted",
 			Regarding: ObjectReference{Kind: "Widget", Name: "w"}, Related: &ObjectReference{Kind: "Pod", Name: "p"},
 			Note: "painted w", Type: EventTypeWarning, DeprecatedSource: EventSource{Component: "c", Host: "h"},
 			DeprecatedFirstTimestamp: now, DeprecatedLastTimestamp: now, DeprecatedCount: 4}, &EventsV1Event{}},
-		{"events.k8s.io/v1 Event, deprecated fields unset", &EventsV1Event{ObjectMeta: apiserver.ObjectMeta{Name: "w.4"},
+		{"events.k8s.io/v1 Event, deprecated fields unset", &EventsV1Event{ObjectMeta: meta.ObjectMeta{Name: "w.4"},
 			EventTime: micro, Note: "n"}, &EventsV1Event{}},
-		{"Namespace", &Namespace{ObjectMeta: apiserver.ObjectMeta{Name: "shop", CreationTimestamp: now},
+		{"Namespace", &Namespace{ObjectMeta: meta.ObjectMeta{Name: "shop", CreationTimestamp: now},
 			Spec: NamespaceSpec{Finalizers: []string{"kubernetes"}}, Status: NamespaceStatus{Phase: "Active"}}, &Namespace{}},
-		{"Namespace, terminating", &Namespace{ObjectMeta: apiserver.ObjectMeta{Name: "shop", CreationTimestamp: now, DeletionTimestamp: &now},
+		{"Namespace, terminating", &Namespace{ObjectMeta: meta.ObjectMeta{Name: "shop", CreationTimestamp: now, DeletionTimestamp: &now},
 			Spec: NamespaceSpec{Finalizers: []string{"kubernetes"}}, Status: NamespaceStatus{Phase: "Terminating",
-				Conditions: []apiserver.Condition{{Type: apiserver.NamespaceContentRemaining, Status: apiserver.ConditionTrue,
+				Conditions: []meta.Condition{{Type: apiserver.NamespaceContentRemaining, Status: meta.ConditionTrue,
 					LastTransitionTime: now, Reason: "SomeResourcesRemain", Message: "Some resources are remaining: leases.coordination.k8s.io has 1 resource instances"}}}}, &Namespace{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

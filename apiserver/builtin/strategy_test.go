@@ -7,18 +7,19 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // newBuiltinServer serves every built-in kind, with namespace "default".
 func newBuiltinServer(t *testing.T) *apiserver.Server {
 	t.Helper()
-	s := apiserver.NewScheme()
+	s := meta.NewScheme()
 	if err := s.Register(builtin.NamespaceKind(), builtin.EventKind(), builtin.LeaseKind()); err != nil {
 		t.Fatal(err)
 	}
 	srv := apiserver.NewServer(s, apiserver.Options{})
 	ns := apiserver.NewClient[*builtin.Namespace](srv)
-	if _, err := ns.Create(context.Background(), builtin.NewNamespace("default"), apiserver.CreateOptions{}); err != nil {
+	if _, err := ns.Create(context.Background(), builtin.NewNamespace("default"), meta.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return srv
@@ -33,13 +34,13 @@ func TestUnconditionalUpdate(t *testing.T) {
 	srv := newBuiltinServer(t)
 
 	namespaces := apiserver.NewClient[*builtin.Namespace](srv)
-	team, err := namespaces.Create(ctx, builtin.NewNamespace("team"), apiserver.CreateOptions{})
+	team, err := namespaces.Create(ctx, builtin.NewNamespace("team"), meta.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	update := team.DeepCopyObject().(*builtin.Namespace)
 	update.ResourceVersion, update.Labels = "", map[string]string{"tier": "a"}
-	got, err := namespaces.Update(ctx, update, apiserver.UpdateOptions{})
+	got, err := namespaces.Update(ctx, update, meta.UpdateOptions{})
 	if err != nil {
 		t.Fatalf("namespace update without resourceVersion: %v", err)
 	}
@@ -50,7 +51,7 @@ func TestUnconditionalUpdate(t *testing.T) {
 	// (Kubernetes' namespaceStatusStrategy keeps only spec as stored).
 	status := got.DeepCopyObject().(*builtin.Namespace)
 	status.ResourceVersion, status.Labels, status.Spec.Finalizers = "", nil, nil
-	got, err = namespaces.UpdateStatus(ctx, status, apiserver.UpdateOptions{})
+	got, err = namespaces.UpdateStatus(ctx, status, meta.UpdateOptions{})
 	if err != nil {
 		t.Fatalf("namespace status update without resourceVersion: %v", err)
 	}
@@ -58,33 +59,33 @@ func TestUnconditionalUpdate(t *testing.T) {
 		t.Errorf("namespace after status update: labels %v (want %v), finalizers %v (want kept)", got.Labels, want, got.Spec.Finalizers)
 	}
 	update.UID = "not-the-uid"
-	_, err = namespaces.Update(ctx, update, apiserver.UpdateOptions{})
+	_, err = namespaces.Update(ctx, update, meta.UpdateOptions{})
 	want := `Operation cannot be fulfilled on namespaces "team": StorageError: invalid object, Code: 4, Key: /registry/namespaces/team, ` +
 		`ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: not-the-uid, UID in object meta: ` + string(team.UID)
-	if !apiserver.IsConflict(err) || err.Error() != want {
+	if !meta.IsConflict(err) || err.Error() != want {
 		t.Errorf("update with a wrong uid = %v, want 409 %s", err, want)
 	}
 
 	events := apiserver.NewClient[*builtin.Event](srv).Namespace("default")
-	ev, err := events.Create(ctx, &builtin.Event{ObjectMeta: apiserver.ObjectMeta{Name: "e"},
-		InvolvedObject: builtin.ObjectReference{Kind: "Order", Name: "o"}, Message: "first"}, apiserver.CreateOptions{})
+	ev, err := events.Create(ctx, &builtin.Event{ObjectMeta: meta.ObjectMeta{Name: "e"},
+		InvolvedObject: builtin.ObjectReference{Kind: "Order", Name: "o"}, Message: "first"}, meta.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ev.ResourceVersion, ev.Message = "", "second"
-	if got, err := events.Update(ctx, ev, apiserver.UpdateOptions{}); err != nil || got.Message != "second" {
+	if got, err := events.Update(ctx, ev, meta.UpdateOptions{}); err != nil || got.Message != "second" {
 		t.Errorf("event update without resourceVersion = %v, %v; want the message second", got, err)
 	}
 
 	leases := apiserver.NewClient[*builtin.Lease](srv).Namespace("default")
-	l, err := leases.Create(ctx, &builtin.Lease{ObjectMeta: apiserver.ObjectMeta{Name: "l"}}, apiserver.CreateOptions{})
+	l, err := leases.Create(ctx, &builtin.Lease{ObjectMeta: meta.ObjectMeta{Name: "l"}}, meta.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	l.ResourceVersion = ""
-	_, err = leases.Update(ctx, l, apiserver.UpdateOptions{})
+	_, err = leases.Update(ctx, l, meta.UpdateOptions{})
 	want = `leases.coordination.k8s.io "l" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update`
-	if !apiserver.IsInvalid(err) || err.Error() != want {
+	if !meta.IsInvalid(err) || err.Error() != want {
 		t.Errorf("lease update without resourceVersion = %v, want 422 %s", err, want)
 	}
 }
@@ -95,22 +96,22 @@ func TestBuiltinKindsHaveNoGeneration(t *testing.T) {
 	ctx := context.Background()
 	srv := newBuiltinServer(t)
 	leases := apiserver.NewClient[*builtin.Lease](srv).Namespace("default")
-	l, err := leases.Create(ctx, &builtin.Lease{ObjectMeta: apiserver.ObjectMeta{Name: "l"}}, apiserver.CreateOptions{})
+	l, err := leases.Create(ctx, &builtin.Lease{ObjectMeta: meta.ObjectMeta{Name: "l"}}, meta.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	l.Spec.HolderIdentity = ptr("a")
-	updated, err := leases.Update(ctx, l, apiserver.UpdateOptions{})
+	updated, err := leases.Update(ctx, l, meta.UpdateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	events := apiserver.NewClient[*builtin.Event](srv).Namespace("default")
-	ev, err := events.Create(ctx, &builtin.Event{ObjectMeta: apiserver.ObjectMeta{Name: "e"},
-		InvolvedObject: builtin.ObjectReference{Kind: "Order", Name: "o"}}, apiserver.CreateOptions{})
+	ev, err := events.Create(ctx, &builtin.Event{ObjectMeta: meta.ObjectMeta{Name: "e"},
+		InvolvedObject: builtin.ObjectReference{Kind: "Order", Name: "o"}}, meta.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ns, err := apiserver.NewClient[*builtin.Namespace](srv).Get(ctx, "default", apiserver.GetOptions{})
+	ns, err := apiserver.NewClient[*builtin.Namespace](srv).Get(ctx, "default", meta.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,12 +124,12 @@ func TestBuiltinKindsHaveNoGeneration(t *testing.T) {
 
 	// A generation the client sends is stored at create and kept
 	// through updates, whatever they send.
-	sent, err := leases.Create(ctx, &builtin.Lease{ObjectMeta: apiserver.ObjectMeta{Name: "sent", Generation: 5}}, apiserver.CreateOptions{})
+	sent, err := leases.Create(ctx, &builtin.Lease{ObjectMeta: meta.ObjectMeta{Name: "sent", Generation: 5}}, meta.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	sent.Generation, sent.Spec.HolderIdentity = 7, ptr("b")
-	kept, err := leases.Update(ctx, sent, apiserver.UpdateOptions{})
+	kept, err := leases.Update(ctx, sent, meta.UpdateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@
 // [Start] registers the test's kinds, serves them with package httpapi,
 // writes a kubeconfig, and stops everything through t.Cleanup:
 //
-//	env := envtest.Start(t, envtest.Options{Kinds: []apiserver.KindInfo{orderKind}})
+//	env := envtest.Start(t, envtest.Options{Kinds: []meta.KindInfo{orderKind}})
 //	cfg := &rest.Config{Host: env.Config.Host} // client-go's rest.Config
 //	mgr, err := ctrl.NewManager(cfg, ctrl.Options{...})
 //

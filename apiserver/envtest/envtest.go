@@ -8,15 +8,16 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/rest"
 )
 
 // Options say what a test's server serves.
 type Options struct {
 	// Kinds are registered in a new scheme (or in Scheme, if set).
-	Kinds []apiserver.KindInfo
+	Kinds []meta.KindInfo
 	// Scheme, if set, is the scheme to serve; Kinds are added to it.
-	Scheme *apiserver.Scheme
+	Scheme *meta.Scheme
 	// Server are the options of the [apiserver.Server].
 	Server apiserver.Options
 	// HTTP are the options of the [httpapi.Handler].
@@ -43,7 +44,7 @@ func Start(tb testing.TB, opts Options) *Environment {
 	tb.Helper()
 	scheme := opts.Scheme
 	if scheme == nil {
-		scheme = apiserver.NewScheme()
+		scheme = meta.NewScheme()
 	}
 	if err := scheme.Register(opts.Kinds...); err != nil {
 		tb.Fatalf("envtest: registering the kinds: %v", err)

@@ -7,17 +7,18 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/apiserver/envtest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/rest"
 )
 
 // TestStart reaches the server over HTTP with the returned Config and
 // with the kubeconfig, and sees what was written in process.
 func TestStart(t *testing.T) {
-	env := envtest.Start(t, envtest.Options{Kinds: []apiserver.KindInfo{apiservertest.WidgetKind()}})
+	env := envtest.Start(t, envtest.Options{Kinds: []meta.KindInfo{apiservertest.WidgetKind()}})
 	ctx := context.Background()
 	w := apiservertest.NewWidget("default", "w")
 	w.Spec.Color = "red"
-	if _, err := apiserver.NewClient[*apiservertest.Widget](env.Server).Create(ctx, w, apiserver.CreateOptions{}); err != nil {
+	if _, err := apiserver.NewClient[*apiservertest.Widget](env.Server).Create(ctx, w, meta.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for name, cfg := range map[string]func() (rest.Config, error){
@@ -42,7 +43,7 @@ func TestStart(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		got, err := client.Resource(apiservertest.WidgetsResource).Namespace("default").Get(ctx, "w", apiserver.GetOptions{})
+		got, err := client.Resource(apiservertest.WidgetsResource).Namespace("default").Get(ctx, "w", meta.GetOptions{})
 		if err != nil || got.(*apiservertest.Widget).Spec.Color != "red" {
 			t.Errorf("%s: Get = %v, %v", name, got, err)
 		}

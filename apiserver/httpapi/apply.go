@@ -6,7 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // fieldManager returns the field manager of a write: the fieldManager
@@ -34,15 +34,15 @@ func fieldManager(r *http.Request) string {
 
 // patchOptions reads the parameters of a PATCH of type pt: dryRun,
 // fieldManager (for apply, only the parameter counts) and force.
-func patchOptions(r *http.Request, pt apiserver.PatchType) (apiserver.PatchOptions, error) {
+func patchOptions(r *http.Request, pt meta.PatchType) (meta.PatchOptions, error) {
 	v := r.URL.Query()
 	dry, err := dryRun(v, "PatchOptions")
 	if err != nil {
-		return apiserver.PatchOptions{}, err
+		return meta.PatchOptions{}, err
 	}
 	q := &query{v: v}
-	opts := apiserver.PatchOptions{DryRun: dry, Force: q.bool("force"), FieldManager: v.Get("fieldManager")}
-	if pt != apiserver.ApplyPatchType {
+	opts := meta.PatchOptions{DryRun: dry, Force: q.bool("force"), FieldManager: v.Get("fieldManager")}
+	if pt != meta.ApplyPatchType {
 		opts.FieldManager = fieldManager(r)
 	}
 	return opts, q.err

@@ -13,6 +13,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // BenchmarkList lists 100 widgets over HTTP, as JSON and as a Table.
@@ -22,7 +23,7 @@ func BenchmarkList(b *testing.B) {
 	for i := range 100 {
 		w := apiservertest.NewWidget("default", fmt.Sprintf("w%03d", i))
 		w.Spec.Color = "red"
-		if _, err := c.Create(ctx, w, apiserver.CreateOptions{}); err != nil {
+		if _, err := c.Create(ctx, w, meta.CreateOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -63,7 +64,7 @@ func BenchmarkWatch(b *testing.B) {
 	c := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
 	i := 0
 	for b.Loop() {
-		if _, err := c.Create(ctx, apiservertest.NewWidget("default", fmt.Sprintf("w%d", i)), apiserver.CreateOptions{}); err != nil {
+		if _, err := c.Create(ctx, apiservertest.NewWidget("default", fmt.Sprintf("w%d", i)), meta.CreateOptions{}); err != nil {
 			b.Fatal(err)
 		}
 		i++
@@ -100,7 +101,7 @@ func BenchmarkWatchFanOutOverHTTP(b *testing.B) {
 			c := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
 			b.ResetTimer()
 			for i := range b.N {
-				if _, err := c.Create(ctx, apiservertest.NewWidget("default", fmt.Sprintf("w%d", i)), apiserver.CreateOptions{}); err != nil {
+				if _, err := c.Create(ctx, apiservertest.NewWidget("default", fmt.Sprintf("w%d", i)), meta.CreateOptions{}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -127,7 +128,7 @@ func BenchmarkWatchInitialOverHTTP(b *testing.B) {
 				if i < objects {
 					w.Labels = map[string]string{"set": "w"}
 				}
-				if _, err := c.Create(ctx, w, apiserver.CreateOptions{}); err != nil {
+				if _, err := c.Create(ctx, w, meta.CreateOptions{}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // readBody reads the request body, at most h.maxBytes of it: a longer
@@ -32,9 +32,9 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, erro
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):
-		return nil, apiserver.NewRequestEntityTooLarge(fmt.Sprintf("limit is %d", h.maxBytes))
+		return nil, meta.NewRequestEntityTooLarge(fmt.Sprintf("limit is %d", h.maxBytes))
 	case err != nil:
-		return nil, apiserver.NewBadRequest(fmt.Sprintf("reading the request body: %v", err))
+		return nil, meta.NewBadRequest(fmt.Sprintf("reading the request body: %v", err))
 	}
 	return body, nil
 }
@@ -59,9 +59,9 @@ func mediaType(r *http.Request) string {
 // field, with its line and column. Unknown fields are
 // dropped, with a warning (Warn) or silently (Ignore), or refused with 400
 // naming each of them (Strict).
-func decodeObject(info apiserver.KindInfo, body []byte, fv fieldValidation) (apiserver.Object, []string, error) {
+func decodeObject(info meta.KindInfo, body []byte, fv fieldValidation) (meta.Object, []string, error) {
 	if len(bytes.TrimSpace(body)) == 0 {
-		return nil, nil, apiserver.NewBadRequest("the request body is empty: send the object as JSON")
+		return nil, nil, meta.NewBadRequest("the request body is empty: send the object as JSON")
 	}
 	// Like kube-apiserver, read apiVersion and kind first: a body that is
 	// not a JSON object fails here, in its words.
@@ -70,17 +70,17 @@ func decodeObject(info apiserver.KindInfo, body []byte, fv fieldValidation) (api
 		Kind       string `json:"kind,omitempty"`
 	}
 	if err := json.Unmarshal(body, &findKind); err != nil {
-		return nil, nil, apiserver.NewBadRequest(fmt.Sprintf(
+		return nil, nil, meta.NewBadRequest(fmt.Sprintf(
 			"the object provided is unrecognized (must be of type %s): couldn't get version/kind; json parse error: %v (%s)",
 			info.Kind, err, summarize(body, 30)))
 	}
 	var generic any
 	if err := json.Unmarshal(body, &generic); err != nil {
-		return nil, nil, apiserver.NewBadRequest(describeJSONError(info, body, err))
+		return nil, nil, meta.NewBadRequest(describeJSONError(info, body, err))
 	}
 	obj := info.New()
 	if err := json.Unmarshal(body, obj); err != nil {
-		return nil, nil, apiserver.NewBadRequest(describeJSONError(info, body, err))
+		return nil, nil, meta.NewBadRequest(describeJSONError(info, body, err))
 	}
 	var unknown []string
 	unknownFields(reflect.TypeOf(obj), generic, "", &unknown)
@@ -93,7 +93,7 @@ func decodeObject(info apiserver.KindInfo, body []byte, fv fieldValidation) (api
 	}
 	switch {
 	case fv == validationStrict && len(warnings) > 0:
-		return nil, nil, apiserver.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: strict decoding error: %s",
+		return nil, nil, meta.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: strict decoding error: %s",
 			info.Kind, info.Version, info.Kind, strings.Join(warnings, ", ")))
 	case fv != validationWarn:
 		warnings = nil
@@ -104,7 +104,7 @@ func decodeObject(info apiserver.KindInfo, body []byte, fv fieldValidation) (api
 // describeJSONError words a decoding error as Kubernetes does ("Widget in
 // version ... cannot be handled as a Widget: ..."), and says where in the
 // body it is.
-func describeJSONError(info apiserver.KindInfo, body []byte, err error) string {
+func describeJSONError(info meta.KindInfo, body []byte, err error) string {
 	prefix := fmt.Sprintf("%s in version %q cannot be handled as a %s: ", info.Kind, info.Version, info.Kind)
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError

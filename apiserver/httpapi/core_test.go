@@ -6,26 +6,27 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // Note is a kind of the core group (group ""), served under /api/v1 like
 // a ConfigMap.
 type Note struct {
-	apiserver.TypeMeta   `json:",inline"`
-	apiserver.ObjectMeta `json:"metadata"`
-	Data                 map[string]string `json:"data,omitempty"`
+	meta.TypeMeta   `json:",inline"`
+	meta.ObjectMeta `json:"metadata"`
+	Data            map[string]string `json:"data,omitempty"`
 }
 
-func (n *Note) DeepCopyObject() apiserver.Object {
+func (n *Note) DeepCopyObject() meta.Object {
 	out := *n
 	out.ObjectMeta = n.ObjectMeta.DeepCopy()
 	return &out
 }
 
 func TestCoreGroup(t *testing.T) {
-	scheme := apiserver.NewScheme()
-	if err := scheme.Register(apiserver.KindInfo{Version: "v1", Kind: "Note", Resource: "notes", Namespaced: true,
-		New: func() apiserver.Object { return &Note{} }}); err != nil {
+	scheme := meta.NewScheme()
+	if err := scheme.Register(meta.KindInfo{Version: "v1", Kind: "Note", Resource: "notes", Namespaced: true,
+		New: func() meta.Object { return &Note{} }}); err != nil {
 		t.Fatal(err)
 	}
 	ts := serve(t, apiserver.NewServer(scheme, apiserver.Options{}))

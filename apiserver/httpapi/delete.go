@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"net/url"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // delete answers DELETE on an object as kube-apiserver does: 200 with the
@@ -79,7 +79,7 @@ func (h *Handler) deleteCollection(w http.ResponseWriter, r *http.Request, t tar
 // form of metav1.DeleteOptions, as kubectl sends it), or the query
 // parameters of the same names when the body is empty. A value of the
 // wrong type is 400, worded as Kubernetes' decoder words it.
-func deleteOptions(body []byte, v url.Values) (apiserver.DeleteOptions, error) {
+func deleteOptions(body []byte, v url.Values) (meta.DeleteOptions, error) {
 	// Named as the Kubernetes type, so that a decoding error names
 	// "DeleteOptions.gracePeriodSeconds" as the real server's does.
 	type DeleteOptions struct {
@@ -88,52 +88,52 @@ func deleteOptions(body []byte, v url.Values) (apiserver.DeleteOptions, error) {
 			UID             *string `json:"uid"`
 			ResourceVersion *string `json:"resourceVersion"`
 		} `json:"preconditions"`
-		OrphanDependents  *bool                          `json:"orphanDependents"`
-		PropagationPolicy *apiserver.DeletionPropagation `json:"propagationPolicy"`
-		DryRun            []string                       `json:"dryRun"`
+		OrphanDependents  *bool                     `json:"orphanDependents"`
+		PropagationPolicy *meta.DeletionPropagation `json:"propagationPolicy"`
+		DryRun            []string                  `json:"dryRun"`
 	}
 	var in DeleteOptions
 	if len(bytes.TrimSpace(body)) > 0 {
 		if err := json.Unmarshal(body, &in); err != nil {
-			return apiserver.DeleteOptions{}, apiserver.NewBadRequest(err.Error())
+			return meta.DeleteOptions{}, meta.NewBadRequest(err.Error())
 		}
 	} else {
 		q := &query{v: v}
 		in.GracePeriodSeconds = q.int("gracePeriodSeconds")
 		in.OrphanDependents = q.bool("orphanDependents")
 		if p := v.Get("propagationPolicy"); p != "" {
-			in.PropagationPolicy = (*apiserver.DeletionPropagation)(&p)
+			in.PropagationPolicy = (*meta.DeletionPropagation)(&p)
 		}
 		if q.err != nil {
-			return apiserver.DeleteOptions{}, q.err
+			return meta.DeleteOptions{}, q.err
 		}
 	}
 	q := url.Values{"dryRun": append(v["dryRun"], in.DryRun...)}
 	dry, err := dryRun(q, "DeleteOptions")
 	if err != nil {
-		return apiserver.DeleteOptions{}, err
+		return meta.DeleteOptions{}, err
 	}
-	opts := apiserver.DeleteOptions{
+	opts := meta.DeleteOptions{
 		GracePeriodSeconds: in.GracePeriodSeconds,
 		OrphanDependents:   in.OrphanDependents,
 		PropagationPolicy:  in.PropagationPolicy,
 		DryRun:             dry,
 	}
 	if p := in.Preconditions; p != nil {
-		opts.Preconditions = &apiserver.Preconditions{UID: p.UID, ResourceVersion: p.ResourceVersion}
+		opts.Preconditions = &meta.Preconditions{UID: p.UID, ResourceVersion: p.ResourceVersion}
 	}
 	return opts, nil
 }
 
 // readDeleteOptions reads a DELETE's options: from its body, a
 // DeleteOptions in JSON or protobuf, or without a body from its query.
-func (h *Handler) readDeleteOptions(w http.ResponseWriter, r *http.Request) (apiserver.DeleteOptions, error) {
+func (h *Handler) readDeleteOptions(w http.ResponseWriter, r *http.Request) (meta.DeleteOptions, error) {
 	body, err := h.readBody(w, r)
 	if err == nil {
 		body, err = deleteOptionsJSON(mediaType(r), body)
 	}
 	if err != nil {
-		return apiserver.DeleteOptions{}, err
+		return meta.DeleteOptions{}, err
 	}
 	return deleteOptions(body, r.URL.Query())
 }

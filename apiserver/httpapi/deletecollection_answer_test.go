@@ -9,6 +9,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // deleteCollection sends DELETE on url with the Accept header.
@@ -49,7 +50,7 @@ func TestDeleteCollectionForms(t *testing.T) {
 	got = append(got, resp.Header.Get("Content-Type"), list["kind"].(string), map[bool]string{true: "item kind", false: "no item kind"}[hasKind])
 
 	resp, _ = deleteCollection(t, path+"none", "text/plain")
-	remaining, _, err := leases.List(context.Background(), apiserver.ListOptions{})
+	remaining, _, err := leases.List(context.Background(), meta.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,8 +73,8 @@ func labelledLeases(t *testing.T, srv *apiserver.Server, names ...string) *apise
 	t.Helper()
 	leases := apiserver.NewClient[*builtin.Lease](srv).Namespace("default")
 	for _, name := range names {
-		l := &builtin.Lease{ObjectMeta: apiserver.ObjectMeta{Name: name, Labels: map[string]string{"set": name}}}
-		if _, err := leases.Create(context.Background(), l, apiserver.CreateOptions{}); err != nil {
+		l := &builtin.Lease{ObjectMeta: meta.ObjectMeta{Name: name, Labels: map[string]string{"set": name}}}
+		if _, err := leases.Create(context.Background(), l, meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}

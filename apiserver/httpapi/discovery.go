@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // The discovery documents, with the JSON shapes of Kubernetes'
@@ -92,14 +92,14 @@ var (
 // isBuiltin reports whether a kind is in a group of Kubernetes' own (the
 // core group or one under k8s.io), which kube-apiserver serves itself,
 // rather than as a custom resource.
-func isBuiltin(k apiserver.KindInfo) bool {
+func isBuiltin(k meta.KindInfo) bool {
 	return k.Group == "" || k.Group == "k8s.io" || strings.HasSuffix(k.Group, ".k8s.io")
 }
 
 // storageVersionHash is kube-apiserver's hash of a kind's storage
 // version: the first 8 bytes of the SHA-256 of "group/version/Kind",
 // base64-encoded.
-func storageVersionHash(k apiserver.KindInfo) string {
+func storageVersionHash(k meta.KindInfo) string {
 	sum := sha256.Sum256([]byte(k.Group + "/" + k.Version + "/" + k.Kind))
 	return base64.StdEncoding.EncodeToString(sum[:8])
 }
@@ -179,7 +179,7 @@ func (h *Handler) group(name string) (apiGroup, error) {
 	slices.SortFunc(versions, compareVersions)
 	g := apiGroup{Kind: "APIGroup", APIVersion: "v1", Name: name}
 	for _, v := range versions {
-		gv := apiserver.GroupVersion{Group: name, Version: v}
+		gv := meta.GroupVersion{Group: name, Version: v}
 		g.Versions = append(g.Versions, groupVersionForDiscovery{GroupVersion: gv.String(), Version: v})
 	}
 	g.PreferredVersion = g.Versions[0]
@@ -190,7 +190,7 @@ func (h *Handler) group(name string) (apiGroup, error) {
 // one group version, each followed by its subresources (finalize for
 // namespaces, status).
 func (h *Handler) resourceList(group, version string) (any, error) {
-	gv := apiserver.GroupVersion{Group: group, Version: version}
+	gv := meta.GroupVersion{Group: group, Version: version}
 	list := apiResourceList{Kind: "APIResourceList", APIVersion: "v1", GroupVersion: gv.String(), Resources: []apiResource{}}
 	for _, k := range h.servedKinds() {
 		if k.Group != group || k.Version != version {
@@ -222,8 +222,8 @@ func (h *Handler) resourceList(group, version string) (any, error) {
 }
 
 // servedKinds returns every registered kind, then the kinds of the
-// served versions ([apiserver.ServedVersion]): all that discovery lists.
-func (h *Handler) servedKinds() []apiserver.KindInfo {
+// served versions ([meta.ServedVersion]): all that discovery lists.
+func (h *Handler) servedKinds() []meta.KindInfo {
 	kinds := h.srv.Scheme().Kinds()
 	for _, v := range h.srv.Scheme().ServedVersions() {
 		kinds = append(kinds, v.Info)
@@ -234,7 +234,7 @@ func (h *Handler) servedKinds() []apiserver.KindInfo {
 // storedKind is the kind whose objects k's resource holds: the stored
 // kind of a served version (whose storage version discovery names), or
 // else k.
-func (h *Handler) storedKind(k apiserver.KindInfo) apiserver.KindInfo {
+func (h *Handler) storedKind(k meta.KindInfo) meta.KindInfo {
 	if t, ok := h.servedTarget(k.GroupVersionResource()); ok {
 		return t.stored
 	}
@@ -244,7 +244,7 @@ func (h *Handler) storedKind(k apiserver.KindInfo) apiserver.KindInfo {
 // builtinShortNames are the short names kube-apiserver's registry gives
 // the built-in resources kitchensync serves, as `kubectl get ev` and
 // `kubectl get ns` use them.
-var builtinShortNames = map[apiserver.GroupResource][]string{
+var builtinShortNames = map[meta.GroupResource][]string{
 	{Resource: "events"}:                         {"ev"},
 	{Group: "events.k8s.io", Resource: "events"}: {"ev"},
 	{Resource: "namespaces"}:                     {"ns"},

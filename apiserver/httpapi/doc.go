@@ -76,7 +76,7 @@
 // the real server answers it for custom resources; kubectl falls back to
 // a merge patch for those by itself.
 //
-// A kind served in a second version ([apiserver.ServedVersion], such as
+// A kind served in a second version ([meta.ServedVersion], such as
 // events.k8s.io/v1 Events beside core/v1's) is served at its own paths,
 // listed in discovery, in its own form: each object converted from the
 // stored kind on the way out, each body converted to it on the way in
@@ -121,7 +121,7 @@
 // # Errors
 //
 // Every failure is a Kubernetes Status with its HTTP code, the body of the
-// [*apiserver.StatusError] the server returned, unchanged: 404 NotFound,
+// [*meta.StatusError] the server returned, unchanged: 404 NotFound,
 // 409 AlreadyExists and Conflict, 410 Expired, 422 Invalid, 429 and 504
 // with a Retry-After header. The HTTP front adds its own: 400 for
 // malformed JSON (with the line and column), a value of the wrong type

@@ -8,7 +8,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // The door: which requests the handler lets in at all.
@@ -61,8 +61,8 @@ func (h *Handler) admit(w http.ResponseWriter, r *http.Request) bool {
 
 // The reasons of a 403 and a 401, as Kubernetes names them.
 const (
-	reasonForbidden    apiserver.StatusReason = "Forbidden"
-	reasonUnauthorized apiserver.StatusReason = "Unauthorized"
+	reasonForbidden    meta.StatusReason = "Forbidden"
+	reasonUnauthorized meta.StatusReason = "Unauthorized"
 )
 
 // hostAccepted reports whether host (without a port) may be served.

@@ -10,6 +10,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // One stored Event, served in two versions: written in core/v1 (as
@@ -17,7 +18,7 @@ import (
 // events.k8s.io/v1 (as client-go's tools/events knows it), where message
 // is note and involvedObject is regarding.
 func Example_eventsInTwoVersions() {
-	scheme := apiserver.NewScheme()
+	scheme := meta.NewScheme()
 	if err := builtin.Register(scheme); err != nil { // serves Events in both versions
 		fmt.Println(err)
 		return
@@ -27,10 +28,10 @@ func Example_eventsInTwoVersions() {
 	defer ts.Close()
 
 	created, err := srv.Resource(builtin.EventsResource).Namespace("dinner").Create(context.Background(), &builtin.Event{
-		ObjectMeta:     apiserver.ObjectMeta{Name: "table-7.1"},
+		ObjectMeta:     meta.ObjectMeta{Name: "table-7.1"},
 		InvolvedObject: builtin.ObjectReference{Kind: "Order", Namespace: "dinner", Name: "table-7"},
 		Reason:         "Cooking", Message: "2 cooks at work", Type: builtin.EventTypeNormal,
-	}, apiserver.CreateOptions{})
+	}, meta.CreateOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return

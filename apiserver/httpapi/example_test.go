@@ -10,6 +10,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // Serve an API server over HTTP and ask it for an object that does not
@@ -25,7 +26,7 @@ func ExampleNewHandler() {
 		return
 	}
 	defer resp.Body.Close()
-	var status apiserver.Status
+	var status meta.Status
 	if err := json.NewDecoder(resp.Body).Decode(&status); err != nil {
 		fmt.Println(err)
 		return
@@ -45,7 +46,7 @@ func Example_watch() {
 	ctx := context.Background()
 	srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{})
 	widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
-	_, _ = widgets.Create(ctx, apiservertest.NewWidget("default", "w1"), apiserver.CreateOptions{})
+	_, _ = widgets.Create(ctx, apiservertest.NewWidget("default", "w1"), meta.CreateOptions{})
 
 	ts := httptest.NewServer(httpapi.NewHandler(srv))
 	defer ts.Close()
@@ -69,9 +70,9 @@ func Example_watch() {
 	}
 	print() // the current state
 
-	_, _ = widgets.Create(ctx, apiservertest.NewWidget("default", "w2"), apiserver.CreateOptions{})
+	_, _ = widgets.Create(ctx, apiservertest.NewWidget("default", "w2"), meta.CreateOptions{})
 	print()
-	_ = widgets.Delete(ctx, "w1", apiserver.DeleteOptions{})
+	_ = widgets.Delete(ctx, "w1", meta.DeleteOptions{})
 	print()
 	// Output:
 	// ADDED w1 at resourceVersion 2

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // DefaultMaxRequestBytes is how much of a request body the handler reads
@@ -141,7 +142,7 @@ func (h *Handler) serveGroup(w http.ResponseWriter, r *http.Request, group strin
 	case len(rest) == 1:
 		h.serveDiscovery(w, r, func() (any, error) { return h.resourceList(group, rest[0]) })
 	default:
-		t, err := h.parseTarget(apiserver.GroupVersion{Group: group, Version: rest[0]}, rest[1:])
+		t, err := h.parseTarget(meta.GroupVersion{Group: group, Version: rest[0]}, rest[1:])
 		if err != nil {
 			writeError(w, err)
 			return
@@ -165,7 +166,7 @@ func splitPath(p string) []string {
 // target is what a resource path names: a kind, and optionally a
 // namespace, an object and a subresource.
 type target struct {
-	info apiserver.KindInfo
+	info meta.KindInfo
 	// namespaced is true when the path had /namespaces/{ns}/.
 	namespaced bool
 	namespace  string
@@ -176,8 +177,8 @@ type target struct {
 	// served is set for a resource served in a second version (see
 	// served.go): info is then that version's, stored the kind whose
 	// objects it shows.
-	served *apiserver.ServedVersion
-	stored apiserver.KindInfo
+	served *meta.ServedVersion
+	stored meta.KindInfo
 }
 
 // parseTarget reads the path after /apis/{group}/{version}:
@@ -186,7 +187,7 @@ type target struct {
 //	namespaces/{ns}/{resource}[/{name}[/status]]       namespaced
 //
 // Anything else, or a kind that does not fit the form, is 404 NotFound.
-func (h *Handler) parseTarget(gv apiserver.GroupVersion, rest []string) (target, error) {
+func (h *Handler) parseTarget(gv meta.GroupVersion, rest []string) (target, error) {
 	var t target
 	if slices.Contains(rest, "") {
 		return t, errNotFound()
@@ -197,7 +198,7 @@ func (h *Handler) parseTarget(gv apiserver.GroupVersion, rest []string) (target,
 	if len(rest) > 3 {
 		return t, errNotFound()
 	}
-	gvr := apiserver.GroupVersionResource{Group: gv.Group, Version: gv.Version, Resource: rest[0]}
+	gvr := meta.GroupVersionResource{Group: gv.Group, Version: gv.Version, Resource: rest[0]}
 	info, ok := h.srv.Scheme().KindForResource(gvr)
 	if st, served := h.servedTarget(gvr); !ok && served {
 		t.served, t.stored, info, ok = st.served, st.stored, st.info, true
@@ -213,7 +214,7 @@ func (h *Handler) parseTarget(gv apiserver.GroupVersion, rest []string) (target,
 		t.subresource = rest[2]
 		if !(t.subresource == "status" && hasStatus(info) || t.subresource == "finalize" && hasFinalize(info)) {
 			// As for a custom resource: the object is "not found".
-			return t, apiserver.NewNotFound(info.GroupResource(), t.name)
+			return t, meta.NewNotFound(info.GroupResource(), t.name)
 		}
 	}
 	return t, nil
@@ -222,7 +223,7 @@ func (h *Handler) parseTarget(gv apiserver.GroupVersion, rest []string) (target,
 // namespaceSubresource reports whether rest names a subresource of a
 // namespace (/api/v1/namespaces/{name}/status or /finalize), not a
 // collection in it: no core resource has those names.
-func namespaceSubresource(gv apiserver.GroupVersion, rest []string) bool {
+func namespaceSubresource(gv meta.GroupVersion, rest []string) bool {
 	return gv.Group == "" && len(rest) == 3 && (rest[2] == "status" || rest[2] == "finalize")
 }
 
@@ -234,14 +235,14 @@ func (h *Handler) client(t target) *apiserver.ResourceClient {
 
 // hasFinalize reports whether a kind has the finalize subresource: the
 // kind of namespaces, if the server can run their lifecycle.
-func hasFinalize(info apiserver.KindInfo) bool {
+func hasFinalize(info meta.KindInfo) bool {
 	_, ok := info.New().(apiserver.NamespaceObject)
 	return ok && info.GroupVersionResource() == apiserver.NamespacesResource
 }
 
 // hasStatus reports whether a kind has a status subresource: whether its
 // Go type has a field named Status, the convention the server follows.
-func hasStatus(info apiserver.KindInfo) bool {
+func hasStatus(info meta.KindInfo) bool {
 	t := reflect.TypeOf(info.New())
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()

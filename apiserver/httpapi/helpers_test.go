@@ -13,6 +13,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // seeded returns a server with four objects, in this order (so with
@@ -35,13 +36,13 @@ func seeded(t testing.TB, opts apiserver.Options) *apiserver.Server {
 	w3 := apiservertest.NewWidget("other", "w3")
 	w3.Spec.Color = "red"
 	for _, w := range []*apiservertest.Widget{w1, w2, w3} {
-		if _, err := widgets.Create(ctx, w, apiserver.CreateOptions{}); err != nil {
+		if _, err := widgets.Create(ctx, w, meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	g1 := apiservertest.NewGadget("g1")
 	g1.Spec.Mode = "fast"
-	if _, err := apiserver.NewClient[*apiservertest.Gadget](srv).Create(ctx, g1, apiserver.CreateOptions{}); err != nil {
+	if _, err := apiserver.NewClient[*apiservertest.Gadget](srv).Create(ctx, g1, meta.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return srv

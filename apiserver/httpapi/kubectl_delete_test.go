@@ -11,6 +11,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // TestKubectlDeleteWaitsForFinalizers runs `kubectl delete --wait` on a
@@ -23,7 +24,7 @@ func TestKubectlDeleteWaitsForFinalizers(t *testing.T) {
 	widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
 	held := apiservertest.NewWidget("default", "held")
 	held.Finalizers = []string{"kitchen/cleanup"}
-	if _, err := widgets.Create(ctx, held, apiserver.CreateOptions{}); err != nil {
+	if _, err := widgets.Create(ctx, held, meta.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	watching := make(chan struct{})
@@ -52,12 +53,12 @@ func TestKubectlDeleteWaitsForFinalizers(t *testing.T) {
 	case <-watching: // kubectl watches for the deletion
 	}
 
-	got, err := widgets.Get(ctx, "held", apiserver.GetOptions{})
+	got, err := widgets.Get(ctx, "held", meta.GetOptions{})
 	if err != nil || got.DeletionTimestamp == nil {
 		t.Fatalf("Get(held) = %+v, %v; want it marked for deletion", got, err)
 	}
 	got.Finalizers = nil
-	if _, err := widgets.Update(ctx, got, apiserver.UpdateOptions{}); err != nil {
+	if _, err := widgets.Update(ctx, got, meta.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := <-done; err != nil {
@@ -77,13 +78,13 @@ func TestKubectlDeleteCascade(t *testing.T) {
 	k := newKubectl(t, serve(t, srv).URL)
 	for _, cascade := range []string{"orphan", "foreground", "background"} {
 		t.Run(cascade, func(t *testing.T) {
-			owner, err := widgets.Create(ctx, apiservertest.NewWidget("default", "owner"), apiserver.CreateOptions{})
+			owner, err := widgets.Create(ctx, apiservertest.NewWidget("default", "owner"), meta.CreateOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			dep := apiservertest.NewWidget("default", "dependent")
-			dep.OwnerReferences = []apiserver.OwnerReference{apiserver.NewControllerRef(owner)}
-			if _, err := widgets.Create(ctx, dep, apiserver.CreateOptions{}); err != nil {
+			dep.OwnerReferences = []meta.OwnerReference{meta.NewControllerRef(owner)}
+			if _, err := widgets.Create(ctx, dep, meta.CreateOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			k.must("widget.test.kitchensync.io \"owner\" deleted\n", "delete", "widget", "owner", "--cascade="+cascade)
@@ -93,7 +94,7 @@ func TestKubectlDeleteCascade(t *testing.T) {
 				return
 			}
 			k.must("dependent \n", "get", "widget", "dependent", "-o", `jsonpath={.metadata.name} {.metadata.ownerReferences}{"\n"}`)
-			if err := widgets.Delete(ctx, "dependent", apiserver.DeleteOptions{}); err != nil {
+			if err := widgets.Delete(ctx, "dependent", meta.DeleteOptions{}); err != nil {
 				t.Fatal(err)
 			}
 		})

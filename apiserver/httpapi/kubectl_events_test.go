@@ -7,6 +7,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 const eventV1YAML = `apiVersion: events.k8s.io/v1
@@ -28,7 +29,7 @@ type: Normal
 // prints the same table as `kubectl get events`, the real server's event
 // columns.
 func TestKubectlEventsV1(t *testing.T) {
-	s := apiserver.NewScheme()
+	s := meta.NewScheme()
 	if err := builtin.Register(s); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // TestKubectlStrategicMergePatch: client-side kubectl apply of a Lease
@@ -14,7 +15,7 @@ import (
 // default type is strategic too. A custom kind still answers such a
 // patch 415, as the real server answers it for a custom resource.
 func TestKubectlStrategicMergePatch(t *testing.T) {
-	s := apiserver.NewScheme()
+	s := meta.NewScheme()
 	if err := builtin.Register(s); err != nil {
 		t.Fatal(err)
 	}

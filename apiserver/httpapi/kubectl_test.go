@@ -14,6 +14,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // kubectl runs the real kubectl against one test server, with its own
@@ -196,15 +197,15 @@ func TestKubectlWatch(t *testing.T) {
 	c := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
 	w4 := apiservertest.NewWidget("default", "w4")
 	w4.Spec.Color = "green"
-	if _, err := c.Create(ctx, w4, apiserver.CreateOptions{}); err != nil {
+	if _, err := c.Create(ctx, w4, meta.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	got = append(got, next())
-	if _, err := c.Patch(ctx, "w4", apiserver.MergePatchType, []byte(`{"spec":{"color":"teal"}}`), apiserver.PatchOptions{}); err != nil {
+	if _, err := c.Patch(ctx, "w4", meta.MergePatchType, []byte(`{"spec":{"color":"teal"}}`), meta.PatchOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	got = append(got, next())
-	if err := c.Delete(ctx, "w4", apiserver.DeleteOptions{}); err != nil {
+	if err := c.Delete(ctx, "w4", meta.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	got = append(got, next())

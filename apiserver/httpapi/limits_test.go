@@ -15,14 +15,15 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 func TestPaging(t *testing.T) {
 	ts := serve(t, seeded(t, apiserver.Options{}))
 	first := do(t, ts, "GET", "/apis/test.kitchensync.io/v1/widgets?limit=2", "")
-	meta := first.Body.(map[string]any)["metadata"].(map[string]any)
-	token, _ := meta["continue"].(string)
-	if token == "" || meta["remainingItemCount"] != 1.0 || len(first.Body.(map[string]any)["items"].([]any)) != 2 {
+	om := first.Body.(map[string]any)["metadata"].(map[string]any)
+	token, _ := om["continue"].(string)
+	if token == "" || om["remainingItemCount"] != 1.0 || len(first.Body.(map[string]any)["items"].([]any)) != 2 {
 		t.Fatalf("first page: %s", first.Raw)
 	}
 	second := do(t, ts, "GET", "/apis/test.kitchensync.io/v1/widgets?limit=2&continue="+token, "")
@@ -86,7 +87,7 @@ func TestWatchTimeout(t *testing.T) {
 		}()
 		synctest.Wait() // the watch is open
 		w := apiservertest.NewWidget("default", "w1")
-		if _, err := apiserver.NewClient[*apiservertest.Widget](srv).Create(ctx, w, apiserver.CreateOptions{}); err != nil {
+		if _, err := apiserver.NewClient[*apiservertest.Widget](srv).Create(ctx, w, meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		start := time.Now()
@@ -108,7 +109,7 @@ func TestAge(t *testing.T) {
 		srv := apiservertest.NewServer(t)
 		created := time.Now()
 		w := apiservertest.NewWidget("default", "w1")
-		if _, err := apiserver.NewClient[*apiservertest.Widget](srv).Create(ctx, w, apiserver.CreateOptions{}); err != nil {
+		if _, err := apiserver.NewClient[*apiservertest.Widget](srv).Create(ctx, w, meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		var now time.Time

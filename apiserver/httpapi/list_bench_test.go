@@ -11,6 +11,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // BenchmarkListOverHTTP10k lists 10,000 widgets over HTTP as JSON, the
@@ -25,7 +26,7 @@ func BenchmarkListOverHTTP10k(b *testing.B) {
 		w := apiservertest.NewWidget("default", fmt.Sprintf("w%05d", i))
 		w.Labels = map[string]string{"app": "bench"}
 		w.Spec.Color = "red"
-		if _, err := c.Create(ctx, w, apiserver.CreateOptions{}); err != nil {
+		if _, err := c.Create(ctx, w, meta.CreateOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

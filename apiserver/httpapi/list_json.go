@@ -5,13 +5,14 @@ import (
 	"net/http"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // writeListJSON answers a list as JSON from the server's stored encodings
 // ([apiserver.ResourceClient.WriteListJSON]): the same bytes as writeJSON
 // of the List, without encoding every object again, written as they are
 // made rather than once whole.
-func writeListJSON(w http.ResponseWriter, r *http.Request, c *apiserver.ResourceClient, opts apiserver.ListOptions) error {
+func writeListJSON(w http.ResponseWriter, r *http.Request, c *apiserver.ResourceClient, opts meta.ListOptions) error {
 	started := false
 	err := c.WriteListJSON(r.Context(), opts, func() io.Writer {
 		started = true

@@ -6,12 +6,12 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // The OpenAPI v3 documents served here are the least kubectl needs: one
 // PATCH operation per kind that declares the fieldValidation query
-// parameter, and each kind's schema ([apiserver.SchemaOf]) under
+// parameter, and each kind's schema ([meta.SchemaOf]) under
 // components.schemas, tagged with x-kubernetes-group-version-kind.
 // kubectl create and apply read the parameter to learn that the server
 // validates fields itself (so it sends fieldValidation=Strict); kubectl
@@ -93,7 +93,7 @@ func (h *Handler) serveOpenAPI(w http.ResponseWriter, r *http.Request, segs []st
 // schemaName names a kind's schema as kube-apiserver names a custom
 // resource's: the group reversed, then version and kind
 // ("io.kitchensync.test.v1.Widget").
-func schemaName(k apiserver.KindInfo) string {
+func schemaName(k meta.KindInfo) string {
 	parts := strings.Split(k.Group, ".")
 	slices.Reverse(parts)
 	return strings.Trim(strings.Join(parts, ".")+"."+k.Version+"."+k.Kind, ".")
@@ -101,9 +101,9 @@ func schemaName(k apiserver.KindInfo) string {
 
 // kindSchema is the kind's schema with its x-kubernetes-group-version-kind
 // tag, as a JSON object.
-func kindSchema(k apiserver.KindInfo) map[string]any {
+func kindSchema(k meta.KindInfo) map[string]any {
 	var out map[string]any
-	b, _ := json.Marshal(apiserver.SchemaOf(k)) // a Schema always encodes
+	b, _ := json.Marshal(meta.SchemaOf(k)) // a Schema always encodes
 	_ = json.Unmarshal(b, &out)
 	out["x-kubernetes-group-version-kind"] = []map[string]string{{"group": k.Group, "version": k.Version, "kind": k.Kind}}
 	return out

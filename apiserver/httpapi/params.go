@@ -5,7 +5,7 @@ import (
 	"net/url"
 	"strconv"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // query reads the parameters of one request, remembering the first one
@@ -46,19 +46,19 @@ func (q *query) int(name string) *int64 {
 
 func (q *query) fail(name, value, why string) {
 	if q.err == nil {
-		q.err = apiserver.NewBadRequest(fmt.Sprintf("invalid query parameter %s=%q: %s", name, value, why))
+		q.err = meta.NewBadRequest(fmt.Sprintf("invalid query parameter %s=%q: %s", name, value, why))
 	}
 }
 
 // listOptions reads the parameters of a list or watch, and whether the
 // request is a watch (watch=true or watch=1).
-func listOptions(v url.Values) (apiserver.ListOptions, bool, error) {
+func listOptions(v url.Values) (meta.ListOptions, bool, error) {
 	q := &query{v: v}
-	opts := apiserver.ListOptions{
+	opts := meta.ListOptions{
 		LabelSelector:        v.Get("labelSelector"),
 		FieldSelector:        v.Get("fieldSelector"),
 		ResourceVersion:      v.Get("resourceVersion"),
-		ResourceVersionMatch: apiserver.ResourceVersionMatch(v.Get("resourceVersionMatch")),
+		ResourceVersionMatch: meta.ResourceVersionMatch(v.Get("resourceVersionMatch")),
 		Continue:             v.Get("continue"),
 		SendInitialEvents:    q.bool("sendInitialEvents"),
 		TimeoutSeconds:       q.int("timeoutSeconds"),
@@ -83,9 +83,9 @@ func dryRun(v url.Values, optionsKind string) (bool, error) {
 	vals := v["dryRun"]
 	for _, s := range vals {
 		if s != "All" {
-			var errs apiserver.FieldErrors
+			var errs meta.FieldErrors
 			errs.NotSupported("dryRun", vals, []string{"All"})
-			return false, errs.ToError(apiserver.GroupKind{Group: "meta.k8s.io", Kind: optionsKind}, "")
+			return false, errs.ToError(meta.GroupKind{Group: "meta.k8s.io", Kind: optionsKind}, "")
 		}
 	}
 	return len(vals) > 0, nil
@@ -112,8 +112,8 @@ func parseFieldValidation(v url.Values, optionsKind string) (fieldValidation, er
 	case validationIgnore, validationWarn, validationStrict:
 		return s, nil
 	default:
-		var errs apiserver.FieldErrors
+		var errs meta.FieldErrors
 		errs.NotSupported("fieldValidation", string(s), []string{"", "Ignore", "Strict", "Warn"})
-		return "", errs.ToError(apiserver.GroupKind{Group: "meta.k8s.io", Kind: optionsKind}, "")
+		return "", errs.ToError(meta.GroupKind{Group: "meta.k8s.io", Kind: optionsKind}, "")
 	}
 }

@@ -3,7 +3,7 @@ package httpapi
 import (
 	"net/http"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // patch answers PATCH on an object or its status: the Content-Type names
@@ -15,9 +15,9 @@ func (h *Handler) patch(w http.ResponseWriter, r *http.Request, t target) error 
 	if t.served != nil {
 		return h.patchServed(w, r, t)
 	}
-	pt := apiserver.PatchType(mediaType(r))
-	smp := pt == apiserver.StrategicMergePatchType && t.info.StrategicMergePatch
-	if pt != apiserver.MergePatchType && pt != apiserver.JSONPatchType && pt != apiserver.ApplyPatchType && !smp {
+	pt := meta.PatchType(mediaType(r))
+	smp := pt == meta.StrategicMergePatchType && t.info.StrategicMergePatch
+	if pt != meta.MergePatchType && pt != meta.JSONPatchType && pt != meta.ApplyPatchType && !smp {
 		return errUnsupportedPatch()
 	}
 	opts, err := patchOptions(r, pt)

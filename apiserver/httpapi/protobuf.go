@@ -6,8 +6,8 @@ import (
 
 	"google.golang.org/protobuf/encoding/protowire"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/internal/kubeproto"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // protobufMediaType is Kubernetes' protobuf envelope, which client-go's
@@ -35,14 +35,14 @@ type envelope struct {
 // {1: typeMeta {1: apiVersion, 2: kind}, 2: raw, 3: contentEncoding, 4:
 // contentType}, whose raw is the kind's message. A body that is not such
 // an envelope, or names another kind, is 400.
-func decodeProtobuf(info apiserver.KindInfo, body []byte) (apiserver.Object, error) {
+func decodeProtobuf(info meta.KindInfo, body []byte) (meta.Object, error) {
 	obj := info.New()
 	pu, ok := obj.(protobufUnmarshaler)
 	if !ok {
 		return nil, errUnsupportedBody(protobufMediaType)
 	}
 	bad := func(format string, args ...any) error {
-		return apiserver.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: ", info.Kind, info.Version, info.Kind) +
+		return meta.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: ", info.Kind, info.Version, info.Kind) +
 			fmt.Sprintf(format, args...))
 	}
 	rest, ok := bytes.CutPrefix(body, protobufMagic)

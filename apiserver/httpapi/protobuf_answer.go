@@ -6,8 +6,8 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/internal/kubeproto"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // Answers in Kubernetes' protobuf envelope. As on the real server, only
@@ -27,7 +27,7 @@ type protobufMarshaler interface {
 }
 
 // speaksProtobuf reports whether the kind has a protobuf form.
-func speaksProtobuf(info apiserver.KindInfo) bool {
+func speaksProtobuf(info meta.KindInfo) bool {
 	_, ok := info.New().(protobufMarshaler)
 	return ok
 }
@@ -51,7 +51,7 @@ func wantsProtobuf(r *http.Request) bool {
 
 // negotiateObject is [negotiate] for a request on the kind: a kind that
 // speaks protobuf is answered in it when the client prefers it.
-func negotiateObject(r *http.Request, info apiserver.KindInfo) (representation, error) {
+func negotiateObject(r *http.Request, info meta.KindInfo) (representation, error) {
 	if speaksProtobuf(info) && wantsProtobuf(r) {
 		return asProtobuf, nil
 	}
@@ -61,14 +61,14 @@ func negotiateObject(r *http.Request, info apiserver.KindInfo) (representation, 
 // writeObject sends obj (an object of the kind, or a Status) with the
 // given code: in the protobuf envelope when the kind speaks it and the
 // client prefers it, else as JSON.
-func writeObject(w http.ResponseWriter, r *http.Request, info apiserver.KindInfo, code int, obj any) {
+func writeObject(w http.ResponseWriter, r *http.Request, info meta.KindInfo, code int, obj any) {
 	if !speaksProtobuf(info) || !wantsProtobuf(r) {
 		writeJSON(w, code, obj)
 		return
 	}
 	body, err := protobufBody(obj)
 	if err != nil {
-		writeError(w, apiserver.NewInternalError(fmt.Errorf("encoding the response: %w", err)))
+		writeError(w, meta.NewInternalError(fmt.Errorf("encoding the response: %w", err)))
 		return
 	}
 	writeProtobuf(w, code, body)
@@ -83,7 +83,7 @@ func writeProtobuf(w http.ResponseWriter, code int, body []byte) {
 // protobufBody is the whole protobuf body of obj: the magic, and the
 // envelope around obj's message. A Status is meta/v1's, in version v1.
 func protobufBody(obj any) ([]byte, error) {
-	if st, ok := obj.(*apiserver.Status); ok {
+	if st, ok := obj.(*meta.Status); ok {
 		return kubeproto.AppendEnvelope(nil, "v1", "Status", kubeproto.AppendStatus(nil, st)), nil
 	}
 	pm, ok := obj.(protobufMarshaler)
@@ -94,19 +94,19 @@ func protobufBody(obj any) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	tm := obj.(apiserver.Object).GetTypeMeta()
+	tm := obj.(meta.Object).GetTypeMeta()
 	return kubeproto.AppendEnvelope(nil, tm.APIVersion, tm.Kind, raw), nil
 }
 
 // writeListProtobuf answers a list of the kind as its list kind
 // (LeaseList, ...) in the envelope: the ListMeta, then each item's own
 // message.
-func writeListProtobuf(w http.ResponseWriter, info apiserver.KindInfo, list *apiserver.List) error {
+func writeListProtobuf(w http.ResponseWriter, info meta.KindInfo, list *meta.List) error {
 	items := make([][]byte, len(list.Items))
 	for i, obj := range list.Items {
 		var err error
 		if items[i], err = obj.(protobufMarshaler).MarshalProtobuf(); err != nil {
-			return apiserver.NewInternalError(fmt.Errorf("encoding the response: %w", err))
+			return meta.NewInternalError(fmt.Errorf("encoding the response: %w", err))
 		}
 	}
 	tm := info.TypeMeta()
@@ -119,7 +119,7 @@ func writeListProtobuf(w http.ResponseWriter, info apiserver.KindInfo, list *api
 // [writeError] does, but as a protobuf Status when the kind speaks
 // protobuf and the client prefers it, as the real server negotiates an
 // error's body like any other answer.
-func writeResourceError(w http.ResponseWriter, r *http.Request, info apiserver.KindInfo, err error) {
+func writeResourceError(w http.ResponseWriter, r *http.Request, info meta.KindInfo, err error) {
 	if !speaksProtobuf(info) || !wantsProtobuf(r) {
 		writeError(w, err)
 		return
@@ -142,9 +142,9 @@ func watchMediaType(as representation) string {
 // length-prefixed WatchEvent whose object is a whole protobuf body (the
 // kind's, or a Status for ERROR). A bookmark carries the kind's apiVersion
 // and kind, as the real server's do.
-func protobufFrame(info apiserver.KindInfo, ev apiserver.Event) ([]byte, error) {
+func protobufFrame(info meta.KindInfo, ev meta.Event) ([]byte, error) {
 	obj := any(ev.Object)
-	if ev.Type != apiserver.EventError {
+	if ev.Type != meta.EventError {
 		if tm := ev.Object.GetTypeMeta(); tm.Kind == "" {
 			c := ev.Object.DeepCopyObject()
 			*c.GetTypeMeta() = info.TypeMeta()

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // pbFields is a protobuf message read into its fields, by number:
@@ -65,7 +66,7 @@ func unwrap(t *testing.T, body []byte) (apiVersion, kind string, raw []byte) {
 
 func protobufServer(t *testing.T) (*apiserver.Server, string) {
 	t.Helper()
-	s := apiserver.NewScheme()
+	s := meta.NewScheme()
 	if err := builtin.Register(s); err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +108,7 @@ func TestProtobufListAndError(t *testing.T) {
 	srv, url := protobufServer(t)
 	leases := apiserver.NewClient[*builtin.Lease](srv).Namespace("default")
 	for _, name := range []string{"a", "b"} {
-		if _, err := leases.Create(context.Background(), &builtin.Lease{ObjectMeta: apiserver.ObjectMeta{Name: name}}, apiserver.CreateOptions{}); err != nil {
+		if _, err := leases.Create(context.Background(), &builtin.Lease{ObjectMeta: meta.ObjectMeta{Name: name}}, meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -117,8 +118,8 @@ func TestProtobufListAndError(t *testing.T) {
 	}
 	apiVersion, kind, raw := unwrap(t, body)
 	list := parseFields(t, raw)
-	meta := parseFields(t, list.bytes[1][0])
-	got := []string{apiVersion, kind, string(meta.bytes[2][0])}
+	om := parseFields(t, list.bytes[1][0])
+	got := []string{apiVersion, kind, string(om.bytes[2][0])}
 	for _, item := range list.bytes[2] {
 		got = append(got, string(parseFields(t, parseFields(t, item).bytes[1][0]).bytes[1][0]))
 	}
@@ -160,7 +161,7 @@ func TestProtobufWatchFrames(t *testing.T) {
 		t.Fatalf("watch Content-Type %q", ct)
 	}
 	leases := apiserver.NewClient[*builtin.Lease](srv).Namespace("default")
-	if _, err := leases.Create(ctx, &builtin.Lease{ObjectMeta: apiserver.ObjectMeta{Name: "lock"}}, apiserver.CreateOptions{}); err != nil {
+	if _, err := leases.Create(ctx, &builtin.Lease{ObjectMeta: meta.ObjectMeta{Name: "lock"}}, meta.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	r := bufio.NewReader(resp.Body)
@@ -191,8 +192,8 @@ func TestProtobufStrictFieldValidation(t *testing.T) {
 	msg := func(b []byte, num protowire.Number, v []byte) []byte {
 		return protowire.AppendBytes(protowire.AppendTag(b, num, protowire.BytesType), v)
 	}
-	meta := msg(nil, 1, []byte("lock"))
-	lease := msg(msg(nil, 1, meta), 99, []byte("a field from the future"))
+	om := msg(nil, 1, []byte("lock"))
+	lease := msg(msg(nil, 1, om), 99, []byte("a field from the future"))
 	typeMeta := msg(msg(nil, 1, []byte("coordination.k8s.io/v1")), 2, []byte("Lease"))
 	body := msg(msg([]byte("k8s\x00"), 1, typeMeta), 2, lease)
 	for _, tc := range []struct {

@@ -7,7 +7,7 @@ import (
 
 	"google.golang.org/protobuf/encoding/protowire"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // deleteOptionsJSON turns a DeleteOptions body in the protobuf envelope
@@ -20,7 +20,7 @@ func deleteOptionsJSON(mediaType string, body []byte) ([]byte, error) {
 		return body, nil
 	}
 	bad := func(err error) error {
-		return apiserver.NewBadRequest(fmt.Sprintf("DeleteOptions cannot be decoded from protobuf: %v", err))
+		return meta.NewBadRequest(fmt.Sprintf("DeleteOptions cannot be decoded from protobuf: %v", err))
 	}
 	rest, ok := bytes.CutPrefix(body, protobufMagic)
 	if !ok {

@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // serveResource dispatches a request on a resource path by method and by
@@ -52,9 +52,9 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 // errVerbNotServed is kube-apiserver's 405 for a verb a subresource does
 // not serve (a GET on a namespace's finalize), in its words.
 func errVerbNotServed() error {
-	err := newStatusError(http.StatusMethodNotAllowed, apiserver.StatusReasonMethodNotAllowed,
+	err := newStatusError(http.StatusMethodNotAllowed, meta.StatusReasonMethodNotAllowed,
 		"the server does not allow this method on the requested resource")
-	err.ErrStatus.Details = &apiserver.StatusDetails{}
+	err.ErrStatus.Details = &meta.StatusDetails{}
 	return err
 }
 
@@ -89,7 +89,7 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request, t target) error {
 // The items of a built-in kind's list carry no apiVersion and kind, as
 // kube-apiserver's typed storage writes them (a custom resource's items
 // keep theirs); the list's own kind says what they are.
-func (h *Handler) writeList(w http.ResponseWriter, info apiserver.KindInfo, as representation, list *apiserver.List) error {
+func (h *Handler) writeList(w http.ResponseWriter, info meta.KindInfo, as representation, list *meta.List) error {
 	switch {
 	case as == asTable:
 		writeJSON(w, http.StatusOK, h.table(info, list.ListMeta, list.Items...))
@@ -98,7 +98,7 @@ func (h *Handler) writeList(w http.ResponseWriter, info apiserver.KindInfo, as r
 		return writeListProtobuf(w, info, list)
 	case isBuiltin(info):
 		for _, item := range list.Items {
-			*item.GetTypeMeta() = apiserver.TypeMeta{}
+			*item.GetTypeMeta() = meta.TypeMeta{}
 		}
 	}
 	writeJSON(w, http.StatusOK, list)
@@ -119,20 +119,20 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request, t target) error {
 	}
 	rv := r.URL.Query().Get("resourceVersion")
 	if as == asObject && !wantsProtobuf(r) {
-		body, err := h.client(t).GetJSON(r.Context(), t.name, apiserver.GetOptions{ResourceVersion: rv})
+		body, err := h.client(t).GetJSON(r.Context(), t.name, meta.GetOptions{ResourceVersion: rv})
 		if err != nil {
 			return err
 		}
 		writeRawJSON(w, http.StatusOK, body)
 		return nil
 	}
-	obj, err := h.client(t).Get(r.Context(), t.name, apiserver.GetOptions{ResourceVersion: rv})
+	obj, err := h.client(t).Get(r.Context(), t.name, meta.GetOptions{ResourceVersion: rv})
 	if err != nil {
 		return err
 	}
 	if as == asTable {
-		meta := apiserver.ListMeta{ResourceVersion: obj.GetObjectMeta().ResourceVersion}
-		writeJSON(w, http.StatusOK, h.table(t.info, meta, obj))
+		om := meta.ListMeta{ResourceVersion: obj.GetObjectMeta().ResourceVersion}
+		writeJSON(w, http.StatusOK, h.table(t.info, om, obj))
 		return nil
 	}
 	writeObject(w, r, t.info, http.StatusOK, obj)
@@ -141,7 +141,7 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request, t target) error {
 
 // readObject reads and decodes the body of a create or update, sending
 // unknown-field warnings as Warning headers.
-func (h *Handler) readObject(w http.ResponseWriter, r *http.Request, t target) (apiserver.Object, error) {
+func (h *Handler) readObject(w http.ResponseWriter, r *http.Request, t target) (meta.Object, error) {
 	mt := mediaType(r)
 	if mt != "" && mt != "application/json" && mt != protobufMediaType {
 		return nil, errUnsupportedBody(mt)
@@ -161,7 +161,7 @@ func (h *Handler) readObject(w http.ResponseWriter, r *http.Request, t target) (
 	if err != nil {
 		return nil, err
 	}
-	var obj apiserver.Object
+	var obj meta.Object
 	var warnings []string
 	if mt == protobufMediaType {
 		obj, err = decodeProtobuf(t.info, body)
@@ -174,10 +174,10 @@ func (h *Handler) readObject(w http.ResponseWriter, r *http.Request, t target) (
 	warn(w, warnings)
 	m := obj.GetObjectMeta()
 	if t.namespaced && m.Namespace != "" && m.Namespace != t.namespace {
-		return nil, apiserver.NewBadRequest("the namespace of the provided object does not match the namespace sent on the request")
+		return nil, meta.NewBadRequest("the namespace of the provided object does not match the namespace sent on the request")
 	}
 	if t.name != "" && m.Name != t.name {
-		return nil, apiserver.NewBadRequest(fmt.Sprintf(
+		return nil, meta.NewBadRequest(fmt.Sprintf(
 			"the name of the object (%s) does not match the name on the URL (%s)", m.Name, t.name))
 	}
 	return obj, nil
@@ -200,8 +200,8 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request, t target) error
 	if err != nil {
 		return err
 	}
-	warn(w, apiserver.FinalizerWarnings(obj.GetObjectMeta().Finalizers, nil))
-	out, err := h.client(t).Create(r.Context(), obj, apiserver.CreateOptions{DryRun: dry, FieldManager: fieldManager(r)})
+	warn(w, meta.FinalizerWarnings(obj.GetObjectMeta().Finalizers, nil))
+	out, err := h.client(t).Create(r.Context(), obj, meta.CreateOptions{DryRun: dry, FieldManager: fieldManager(r)})
 	if err != nil {
 		return err
 	}
@@ -212,7 +212,7 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request, t target) error
 // update answers PUT on an object (Update), on its status
 // (UpdateStatus) or on a namespace's finalize (Finalize): 200 with the
 // stored object, or 201 when the PUT created it (see
-// [apiserver.KindInfo.AllowCreateOnUpdate]).
+// [meta.KindInfo.AllowCreateOnUpdate]).
 func (h *Handler) update(w http.ResponseWriter, r *http.Request, t target) error {
 	if t.served != nil {
 		return h.updateServed(w, r, t)
@@ -225,8 +225,8 @@ func (h *Handler) update(w http.ResponseWriter, r *http.Request, t target) error
 	if err != nil {
 		return err
 	}
-	c, opts := h.client(t), apiserver.UpdateOptions{DryRun: dry, FieldManager: fieldManager(r)}
-	var out apiserver.Object
+	c, opts := h.client(t), meta.UpdateOptions{DryRun: dry, FieldManager: fieldManager(r)}
+	var out meta.Object
 	var created bool
 	switch t.subresource {
 	case "status":

@@ -8,14 +8,14 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // writeJSON sends v as the JSON body of a response with the given code.
 func writeJSON(w http.ResponseWriter, code int, v any) {
 	body, err := json.Marshal(v)
 	if err != nil {
-		writeError(w, apiserver.NewInternalError(fmt.Errorf("encoding the response: %w", err)))
+		writeError(w, meta.NewInternalError(fmt.Errorf("encoding the response: %w", err)))
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -24,7 +24,7 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 }
 
 // writeError sends err as a Kubernetes Status with its HTTP code. A
-// [*apiserver.StatusError] travels unchanged; any other error becomes a
+// [*meta.StatusError] travels unchanged; any other error becomes a
 // 500 InternalError. A 429 or 504 that suggests a delay also gets the
 // Retry-After header, as the real server sends it.
 func writeError(w http.ResponseWriter, err error) {
@@ -36,10 +36,10 @@ func writeError(w http.ResponseWriter, err error) {
 // errorStatus is the Status and HTTP code that answer err, with the
 // Retry-After header set where it applies. For a path the server does not
 // serve it answers itself, in plain text, and returns false.
-func errorStatus(w http.ResponseWriter, err error) (*apiserver.Status, int, bool) {
-	var se *apiserver.StatusError
+func errorStatus(w http.ResponseWriter, err error) (*meta.Status, int, bool) {
+	var se *meta.StatusError
 	if !errors.As(err, &se) || se == nil {
-		se = apiserver.NewInternalError(err)
+		se = meta.NewInternalError(err)
 	}
 	if se == pageNotFound {
 		http.NotFound(w, nil)
@@ -50,7 +50,7 @@ func errorStatus(w http.ResponseWriter, err error) (*apiserver.Status, int, bool
 	if code < 400 || code > 599 {
 		code = http.StatusInternalServerError
 	}
-	if secs, ok := apiserver.SuggestsClientDelay(se); ok {
+	if secs, ok := meta.SuggestsClientDelay(se); ok {
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
 	}
 	return st, code, true
@@ -59,9 +59,9 @@ func errorStatus(w http.ResponseWriter, err error) (*apiserver.Status, int, bool
 // newStatusError builds a failure Status for the errors only the HTTP
 // front produces (415, 405, 406), which the apiserver package has no
 // constructor for.
-func newStatusError(code int32, reason apiserver.StatusReason, msg string) *apiserver.StatusError {
-	return &apiserver.StatusError{ErrStatus: apiserver.Status{
-		TypeMeta: apiserver.TypeMeta{APIVersion: "v1", Kind: "Status"},
+func newStatusError(code int32, reason meta.StatusReason, msg string) *meta.StatusError {
+	return &meta.StatusError{ErrStatus: meta.Status{
+		TypeMeta: meta.TypeMeta{APIVersion: "v1", Kind: "Status"},
 		Status:   "Failure",
 		Message:  msg,
 		Reason:   reason,
@@ -71,8 +71,8 @@ func newStatusError(code int32, reason apiserver.StatusReason, msg string) *apis
 
 // The reasons the apiserver package does not define.
 const (
-	reasonUnsupportedMediaType apiserver.StatusReason = "UnsupportedMediaType"
-	reasonNotAcceptable        apiserver.StatusReason = "NotAcceptable"
+	reasonUnsupportedMediaType meta.StatusReason = "UnsupportedMediaType"
+	reasonNotAcceptable        meta.StatusReason = "NotAcceptable"
 )
 
 // pageNotFound is the 404 for a path the server does not serve. Like
@@ -80,33 +80,33 @@ const (
 // writeError sends it as plain text ("404 page not found"), not as a
 // Status; clients (client-go, kubectl, package rest) read it as
 // NotFound all the same.
-var pageNotFound = newStatusError(http.StatusNotFound, apiserver.StatusReasonNotFound,
+var pageNotFound = newStatusError(http.StatusNotFound, meta.StatusReasonNotFound,
 	"the server could not find the requested resource")
 
 // errNotFound is the 404 for a path the server does not serve; see
 // [pageNotFound].
-func errNotFound() *apiserver.StatusError { return pageNotFound }
+func errNotFound() *meta.StatusError { return pageNotFound }
 
 // errMethodNotAllowed is the 405 for a method a path does not take; the
 // message says which methods it does take.
-func errMethodNotAllowed(w http.ResponseWriter, method, path string, allowed ...string) *apiserver.StatusError {
+func errMethodNotAllowed(w http.ResponseWriter, method, path string, allowed ...string) *meta.StatusError {
 	w.Header().Set("Allow", strings.Join(allowed, ", "))
-	return newStatusError(http.StatusMethodNotAllowed, apiserver.StatusReasonMethodNotAllowed,
+	return newStatusError(http.StatusMethodNotAllowed, meta.StatusReasonMethodNotAllowed,
 		fmt.Sprintf("%s is not allowed on %s: use %s", method, path, strings.Join(allowed, ", ")))
 }
 
 // errUnsupportedPatch is the 415 for a patch type the server cannot apply.
 // It is worded as kube-apiserver words it for a custom resource, which
 // does not name the type it got.
-func errUnsupportedPatch() *apiserver.StatusError {
+func errUnsupportedPatch() *meta.StatusError {
 	return newStatusError(http.StatusUnsupportedMediaType, reasonUnsupportedMediaType, fmt.Sprintf(
 		"the body of the request was in an unknown format - accepted media types include: %s, %s, %s",
-		apiserver.JSONPatchType, apiserver.MergePatchType, apiserver.ApplyPatchType))
+		meta.JSONPatchType, meta.MergePatchType, meta.ApplyPatchType))
 }
 
 // errUnsupportedBody is the 415 for a create or update body that is not
 // JSON.
-func errUnsupportedBody(got string) *apiserver.StatusError {
+func errUnsupportedBody(got string) *meta.StatusError {
 	return newStatusError(http.StatusUnsupportedMediaType, reasonUnsupportedMediaType, fmt.Sprintf(
 		"the body of the request was in an unknown format (%q) - accepted media types include: application/json", got))
 }
@@ -114,10 +114,10 @@ func errUnsupportedBody(got string) *apiserver.StatusError {
 // successStatus is the body of a delete that removed the object m, like
 // the Status Kubernetes returns: details name it, with its uid, and give
 // the resource (not the kind) as kind.
-func successStatus(info apiserver.KindInfo, m *apiserver.ObjectMeta) *apiserver.Status {
-	return &apiserver.Status{
-		TypeMeta: apiserver.TypeMeta{APIVersion: "v1", Kind: "Status"},
+func successStatus(info meta.KindInfo, m *meta.ObjectMeta) *meta.Status {
+	return &meta.Status{
+		TypeMeta: meta.TypeMeta{APIVersion: "v1", Kind: "Status"},
 		Status:   "Success",
-		Details:  &apiserver.StatusDetails{Name: m.Name, Group: info.Group, Kind: info.Resource, UID: m.UID},
+		Details:  &meta.StatusDetails{Name: m.Name, Group: info.Group, Kind: info.Resource, UID: m.UID},
 	}
 }

@@ -7,9 +7,10 @@ import (
 	"strings"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
-// A resource served in a second version ([apiserver.ServedVersion], such
+// A resource served in a second version ([meta.ServedVersion], such
 // as events.k8s.io/v1 Events beside core/v1's) is the stored kind's
 // objects seen through a pair of conversions: a read converts what the
 // stored kind's client returns; a write decodes the body in the served
@@ -20,7 +21,7 @@ import (
 
 // storedInfo is the kind whose objects t's requests read and write: the
 // stored kind of a served version, or else t's own.
-func (t target) storedInfo() apiserver.KindInfo {
+func (t target) storedInfo() meta.KindInfo {
 	if t.served != nil {
 		return t.stored
 	}
@@ -28,7 +29,7 @@ func (t target) storedInfo() apiserver.KindInfo {
 }
 
 // servedTarget finds the served version at gvr, for parseTarget.
-func (h *Handler) servedTarget(gvr apiserver.GroupVersionResource) (target, bool) {
+func (h *Handler) servedTarget(gvr meta.GroupVersionResource) (target, bool) {
 	v, ok := h.srv.Scheme().ServedVersionForResource(gvr)
 	if !ok {
 		return target{}, false
@@ -67,11 +68,11 @@ func (h *Handler) listServed(w http.ResponseWriter, r *http.Request, t target) e
 // writeServedList sends list, of stored objects, as writeList does: a
 // Table of the stored kind, or the served version's list (EventList),
 // each item converted.
-func (h *Handler) writeServedList(w http.ResponseWriter, t target, as representation, list *apiserver.List) error {
+func (h *Handler) writeServedList(w http.ResponseWriter, t target, as representation, list *meta.List) error {
 	if as == asTable {
 		return h.writeList(w, t.stored, as, list)
 	}
-	out := &apiserver.List{TypeMeta: t.info.TypeMeta(), ListMeta: list.ListMeta, Items: make([]apiserver.Object, len(list.Items))}
+	out := &meta.List{TypeMeta: t.info.TypeMeta(), ListMeta: list.ListMeta, Items: make([]meta.Object, len(list.Items))}
 	out.Kind += "List"
 	for i, item := range list.Items {
 		out.Items[i] = t.served.FromStored(item)
@@ -86,13 +87,13 @@ func (h *Handler) getServed(w http.ResponseWriter, r *http.Request, t target) er
 		return err
 	}
 	rv := r.URL.Query().Get("resourceVersion")
-	obj, err := h.client(t).Get(r.Context(), t.name, apiserver.GetOptions{ResourceVersion: rv})
+	obj, err := h.client(t).Get(r.Context(), t.name, meta.GetOptions{ResourceVersion: rv})
 	if err != nil {
 		return err
 	}
 	if as == asTable {
-		meta := apiserver.ListMeta{ResourceVersion: obj.GetObjectMeta().ResourceVersion}
-		writeJSON(w, http.StatusOK, h.table(t.stored, meta, obj))
+		om := meta.ListMeta{ResourceVersion: obj.GetObjectMeta().ResourceVersion}
+		writeJSON(w, http.StatusOK, h.table(t.stored, om, obj))
 		return nil
 	}
 	writeObject(w, r, t.info, http.StatusOK, t.served.FromStoredObject(obj))
@@ -101,7 +102,7 @@ func (h *Handler) getServed(w http.ResponseWriter, r *http.Request, t target) er
 
 // readStored reads a create or update body in the served version and
 // returns it converted to the stored kind, in the request's namespace.
-func (h *Handler) readStored(w http.ResponseWriter, r *http.Request, t target) (apiserver.Object, error) {
+func (h *Handler) readStored(w http.ResponseWriter, r *http.Request, t target) (meta.Object, error) {
 	obj, err := h.readObject(w, r, t)
 	if err != nil {
 		return nil, err
@@ -127,8 +128,8 @@ func (h *Handler) createServed(w http.ResponseWriter, r *http.Request, t target)
 	if err := t.validateCreate(stored); err != nil {
 		return err
 	}
-	warn(w, apiserver.FinalizerWarnings(stored.GetObjectMeta().Finalizers, nil))
-	out, err := h.client(t).Create(r.Context(), stored, apiserver.CreateOptions{DryRun: dry, FieldManager: fieldManager(r)})
+	warn(w, meta.FinalizerWarnings(stored.GetObjectMeta().Finalizers, nil))
+	out, err := h.client(t).Create(r.Context(), stored, meta.CreateOptions{DryRun: dry, FieldManager: fieldManager(r)})
 	if err != nil {
 		return err
 	}
@@ -140,14 +141,14 @@ func (h *Handler) createServed(w http.ResponseWriter, r *http.Request, t target)
 // on obj, in its stored form. Their errors name the stored kind ("Event",
 // not "Event.events.k8s.io"), as kube-apiserver's do: it validates the
 // internal form of the object.
-func (t target) validateCreate(obj apiserver.Object) error {
+func (t target) validateCreate(obj meta.Object) error {
 	if t.served.ValidateCreate == nil {
 		return nil
 	}
 	return t.served.ValidateCreate(obj).ToError(t.stored.GroupKind(), obj.GetObjectMeta().Name)
 }
 
-func (t target) validateUpdate(obj, old apiserver.Object) error {
+func (t target) validateUpdate(obj, old meta.Object) error {
 	if t.served.ValidateUpdate == nil {
 		return nil
 	}
@@ -164,8 +165,8 @@ func (h *Handler) updateServed(w http.ResponseWriter, r *http.Request, t target)
 	if err != nil {
 		return err
 	}
-	opts := apiserver.UpdateOptions{DryRun: dry, FieldManager: fieldManager(r)}
-	out, created, err := h.writeOver(r.Context(), t, opts, func(apiserver.Object) (apiserver.Object, error) {
+	opts := meta.UpdateOptions{DryRun: dry, FieldManager: fieldManager(r)}
+	out, created, err := h.writeOver(r.Context(), t, opts, func(meta.Object) (meta.Object, error) {
 		return stored.DeepCopyObject(), nil
 	})
 	if err != nil {
@@ -188,13 +189,13 @@ func (h *Handler) updateServed(w http.ResponseWriter, r *http.Request, t target)
 // that the rules judged what it replaces, and is tried again (read,
 // judged, written) if another writer came first: a write that named a
 // resourceVersion, now stale, then gets its 409. It reports whether the
-// write created the object ([apiserver.KindInfo.AllowCreateOnUpdate]).
-func (h *Handler) writeOver(ctx context.Context, t target, opts apiserver.UpdateOptions,
-	next func(old apiserver.Object) (apiserver.Object, error)) (apiserver.Object, bool, error) {
+// write created the object ([meta.KindInfo.AllowCreateOnUpdate]).
+func (h *Handler) writeOver(ctx context.Context, t target, opts meta.UpdateOptions,
+	next func(old meta.Object) (meta.Object, error)) (meta.Object, bool, error) {
 	c := h.client(t)
 	for attempt := 0; ; attempt++ {
-		old, err := c.Get(ctx, t.name, apiserver.GetOptions{})
-		if err != nil && !apiserver.IsNotFound(err) {
+		old, err := c.Get(ctx, t.name, meta.GetOptions{})
+		if err != nil && !meta.IsNotFound(err) {
 			return nil, false, err
 		}
 		obj, err := next(old)
@@ -213,7 +214,7 @@ func (h *Handler) writeOver(ctx context.Context, t target, opts apiserver.Update
 			return nil, false, err
 		}
 		out, created, err := c.UpdateObject(ctx, obj, opts)
-		if apiserver.IsConflict(err) && conditioned && attempt < maxWriteAttempts {
+		if meta.IsConflict(err) && conditioned && attempt < maxWriteAttempts {
 			continue
 		}
 		return out, created, err
@@ -228,13 +229,13 @@ const maxWriteAttempts = 5
 // written as an update. Server-side apply is not served here: its field
 // ownership is kept in the stored kind's field names.
 func (h *Handler) patchServed(w http.ResponseWriter, r *http.Request, t target) error {
-	pt := apiserver.PatchType(mediaType(r))
-	if pt != apiserver.MergePatchType && pt != apiserver.JSONPatchType &&
-		(pt != apiserver.StrategicMergePatchType || !t.info.StrategicMergePatch) {
+	pt := meta.PatchType(mediaType(r))
+	if pt != meta.MergePatchType && pt != meta.JSONPatchType &&
+		(pt != meta.StrategicMergePatchType || !t.info.StrategicMergePatch) {
 		return newStatusError(http.StatusUnsupportedMediaType, reasonUnsupportedMediaType,
 			"the body of the request was in an unknown format - accepted media types include: "+
-				strings.Join([]string{string(apiserver.JSONPatchType), string(apiserver.MergePatchType),
-					string(apiserver.StrategicMergePatchType)}, ", "))
+				strings.Join([]string{string(meta.JSONPatchType), string(meta.MergePatchType),
+					string(meta.StrategicMergePatchType)}, ", "))
 	}
 	popts, err := patchOptions(r, pt)
 	if err != nil {
@@ -244,10 +245,10 @@ func (h *Handler) patchServed(w http.ResponseWriter, r *http.Request, t target) 
 	if err != nil {
 		return err
 	}
-	opts := apiserver.UpdateOptions{DryRun: popts.DryRun, FieldManager: popts.FieldManager}
-	out, _, err := h.writeOver(r.Context(), t, opts, func(old apiserver.Object) (apiserver.Object, error) {
+	opts := meta.UpdateOptions{DryRun: popts.DryRun, FieldManager: popts.FieldManager}
+	out, _, err := h.writeOver(r.Context(), t, opts, func(old meta.Object) (meta.Object, error) {
 		if old == nil {
-			return nil, apiserver.NewNotFound(t.stored.GroupResource(), t.name)
+			return nil, meta.NewNotFound(t.stored.GroupResource(), t.name)
 		}
 		next, err := apiserver.PatchObject(t.info, t.served.FromStoredObject(old), pt, data)
 		if err != nil {
@@ -268,7 +269,7 @@ func (h *Handler) patchServed(w http.ResponseWriter, r *http.Request, t target) 
 // `events.events.k8s.io "x" not found`. Invalid errors keep the stored
 // kind, as kube-apiserver's do (see validateCreate).
 func servedError(t target, err error) error {
-	var se *apiserver.StatusError
+	var se *meta.StatusError
 	if t.served == nil || !errors.As(err, &se) || se == pageNotFound {
 		return err
 	}

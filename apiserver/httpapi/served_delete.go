@@ -3,7 +3,7 @@ package httpapi
 import (
 	"net/http"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // deleteServed answers DELETE on a served version's object as delete does
@@ -30,13 +30,13 @@ func (h *Handler) deleteServed(w http.ResponseWriter, r *http.Request, t target)
 
 // servedEventLine is eventLine for a watch of a served version: each
 // object converted (a bookmark's too), a table row the stored kind's.
-func (h *Handler) servedEventLine(t target, ev apiserver.Event, as representation) ([]byte, error) {
+func (h *Handler) servedEventLine(t target, ev meta.Event, as representation) ([]byte, error) {
 	if as == asTable {
 		st := t
 		st.info, st.served = t.stored, nil
 		return encodeLine(h.eventBody(st, ev, as))
 	}
-	if ev.Type != apiserver.EventError {
+	if ev.Type != meta.EventError {
 		ev.Object = t.served.FromStoredObject(ev.Object)
 	}
 	if as == asProtobuf {

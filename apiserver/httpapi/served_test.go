@@ -9,6 +9,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 const (
@@ -20,7 +21,7 @@ const (
 // and events.k8s.io/v1.
 func eventsServer(t *testing.T) (*apiserver.Server, *httptest.Server) {
 	t.Helper()
-	s := apiserver.NewScheme()
+	s := meta.NewScheme()
 	if err := builtin.Register(s); err != nil {
 		t.Fatal(err)
 	}
@@ -172,13 +173,13 @@ func TestEventsV1WatchSeesCoreWrites(t *testing.T) {
 	srv, ts := eventsServer(t)
 	s := watch(t, ts.URL+v1Events+"?watch=true&resourceVersion=1")
 	core := apiserver.NewClient[*builtin.Event](srv).Namespace("default")
-	e := &builtin.Event{ObjectMeta: apiserver.ObjectMeta{Name: "e"}, Reason: "Started", Message: "m",
+	e := &builtin.Event{ObjectMeta: meta.ObjectMeta{Name: "e"}, Reason: "Started", Message: "m",
 		InvolvedObject: builtin.ObjectReference{Kind: "Pod", Namespace: "default", Name: "p"}}
 	ctx := context.Background()
-	if _, err := core.Create(ctx, e, apiserver.CreateOptions{}); err != nil {
+	if _, err := core.Create(ctx, e, meta.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := core.Delete(ctx, "e", apiserver.DeleteOptions{}); err != nil {
+	if err := core.Delete(ctx, "e", meta.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	event := func(typ, rv string) string {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // representation is the form a response body takes.
@@ -55,7 +55,7 @@ type (
 	table struct {
 		Kind              string                  `json:"kind"`
 		APIVersion        string                  `json:"apiVersion"`
-		Metadata          apiserver.ListMeta      `json:"metadata"`
+		Metadata          meta.ListMeta           `json:"metadata"`
 		ColumnDefinitions []tableColumnDefinition `json:"columnDefinitions"`
 		Rows              []tableRow              `json:"rows"`
 	}
@@ -73,9 +73,9 @@ type (
 	// partialObjectMetadata is the object of a row: just its metadata,
 	// which kubectl reads for the NAMESPACE column and for labels.
 	partialObjectMetadata struct {
-		Kind       string               `json:"kind"`
-		APIVersion string               `json:"apiVersion"`
-		Metadata   apiserver.ObjectMeta `json:"metadata"`
+		Kind       string          `json:"kind"`
+		APIVersion string          `json:"apiVersion"`
+		Metadata   meta.ObjectMeta `json:"metadata"`
 	}
 )
 
@@ -83,7 +83,7 @@ type (
 // extra field selector the kind registers (so kubectl get shows what
 // --field-selector can match, like a CRD's additionalPrinterColumns), then
 // Age.
-func columns(info apiserver.KindInfo) []tableColumnDefinition {
+func columns(info meta.KindInfo) []tableColumnDefinition {
 	cols := []tableColumnDefinition{{
 		Name: "Name", Type: "string", Format: "name",
 		Description: "Name must be unique within a namespace.",
@@ -102,9 +102,9 @@ func columns(info apiserver.KindInfo) []tableColumnDefinition {
 
 // fieldNames returns the kind's own field selectors, sorted: those
 // beyond metadata.name and metadata.namespace, which every kind has.
-func fieldNames(info apiserver.KindInfo) []string {
+func fieldNames(info meta.KindInfo) []string {
 	return slices.DeleteFunc(info.SupportedFields(), func(name string) bool {
-		return name == apiserver.FieldMetadataName || name == apiserver.FieldMetadataNamespace
+		return name == meta.FieldMetadataName || name == meta.FieldMetadataNamespace
 	})
 }
 
@@ -121,13 +121,13 @@ func columnName(field string) string {
 // table converts objects of one kind into a Table with a row each. The
 // built-in Event has kube-apiserver's own columns (see eventColumns);
 // every other kind the generic ones of columns.
-func (h *Handler) table(info apiserver.KindInfo, meta apiserver.ListMeta, objs ...apiserver.Object) *table {
+func (h *Handler) table(info meta.KindInfo, om meta.ListMeta, objs ...meta.Object) *table {
 	cols, event := columns(info), isEvent(info)
 	if event {
 		cols = eventColumns
 	}
 	t := &table{
-		Kind: "Table", APIVersion: "meta.k8s.io/v1", Metadata: meta,
+		Kind: "Table", APIVersion: "meta.k8s.io/v1", Metadata: om,
 		ColumnDefinitions: cols, Rows: []tableRow{},
 	}
 	now := h.now()
@@ -148,7 +148,7 @@ func (h *Handler) table(info apiserver.KindInfo, meta apiserver.ListMeta, objs .
 
 // genericCells is obj's row under the columns of columns: name, the
 // kind's field selectors, age.
-func genericCells(info apiserver.KindInfo, obj apiserver.Object, now time.Time) []any {
+func genericCells(info meta.KindInfo, obj meta.Object, now time.Time) []any {
 	m := obj.GetObjectMeta()
 	cells := []any{m.Name}
 	for _, field := range fieldNames(info) {
@@ -159,7 +159,7 @@ func genericCells(info apiserver.KindInfo, obj apiserver.Object, now time.Time) 
 
 // age words how long ago created was, as kubectl's AGE column does:
 // "42s", "3m10s", "25m", "5h", "3d4h", "<unknown>" for a zero time.
-func age(created apiserver.Time, now time.Time) string {
+func age(created meta.Time, now time.Time) string {
 	if created.IsZero() {
 		return "<unknown>"
 	}

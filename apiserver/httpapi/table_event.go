@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // eventColumns are the columns kube-apiserver's Table has for core/v1
@@ -26,7 +26,7 @@ var eventColumns = []tableColumnDefinition{
 }
 
 // isEvent reports whether info is the built-in core/v1 Event.
-func isEvent(info apiserver.KindInfo) bool {
+func isEvent(info meta.KindInfo) bool {
 	_, ok := info.New().(*builtin.Event)
 	return ok && info.Group == "" && info.Kind == "Event"
 }
@@ -64,7 +64,7 @@ func eventCells(e *builtin.Event, now time.Time) []any {
 
 // microAge is age for a MicroTime.
 func microAge(t builtin.MicroTime, now time.Time) string {
-	return age(apiserver.Time{Time: t.Time}, now)
+	return age(meta.Time{Time: t.Time}, now)
 }
 
 func firstNonEmpty(a, b string) string {

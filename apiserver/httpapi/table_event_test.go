@@ -9,6 +9,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // TestEventTable: kubectl get events gets kube-apiserver's Event columns
@@ -18,7 +19,7 @@ import (
 // with a count, and a new-style one with only eventTime and reporting
 // fields, about an object without a name.
 func TestEventTable(t *testing.T) {
-	s := apiserver.NewScheme()
+	s := meta.NewScheme()
 	if err := builtin.Register(s); err != nil {
 		t.Fatal(err)
 	}

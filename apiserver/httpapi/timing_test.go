@@ -12,6 +12,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // serveInBubble serves one GET of path on h inside a synctest bubble,
@@ -39,7 +40,7 @@ func createWidget(t *testing.T, srv *apiserver.Server, name string) {
 	t.Helper()
 	w := apiservertest.NewWidget("default", name)
 	w.Labels = map[string]string{"app": "other"}
-	if _, err := apiserver.NewClient[*apiservertest.Widget](srv).Create(ctx, w, apiserver.CreateOptions{}); err != nil {
+	if _, err := apiserver.NewClient[*apiservertest.Widget](srv).Create(ctx, w, meta.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 }

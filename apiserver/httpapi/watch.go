@@ -6,14 +6,14 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // watchEvent is one line of a watch stream, the wire form of Kubernetes'
 // metav1.WatchEvent.
 type watchEvent struct {
-	Type   apiserver.EventType `json:"type"`
-	Object any                 `json:"object"`
+	Type   meta.EventType `json:"type"`
+	Object any            `json:"object"`
 }
 
 // watch streams the events of a watch as newline-delimited JSON, one
@@ -30,7 +30,7 @@ type watchEvent struct {
 // their code, before any event; the others, such as 410 for a compacted
 // resourceVersion or 504 "Too large resource version" in watch-list
 // mode, travel as ERROR events, as from the real server.
-func (h *Handler) watch(w http.ResponseWriter, r *http.Request, t target, opts apiserver.ListOptions, as representation) error {
+func (h *Handler) watch(w http.ResponseWriter, r *http.Request, t target, opts meta.ListOptions, as representation) error {
 	ctx := r.Context()
 	if (opts.TimeoutSeconds == nil || *opts.TimeoutSeconds == 0) && h.watchTimeout > 0 {
 		secs := max(int64((h.watchTimeout+rand.N(h.watchTimeout))/time.Second), 1)
@@ -89,7 +89,7 @@ const watchBatchBytes = 64 << 10
 
 // eventLine is the bytes of one event on the wire (not to be changed: it
 // may be shared); an error (the event cannot be encoded) ends the watch.
-func (h *Handler) eventLine(t target, ev apiserver.Event, as representation) ([]byte, error) {
+func (h *Handler) eventLine(t target, ev meta.Event, as representation) ([]byte, error) {
 	if t.served != nil {
 		return h.servedEventLine(t, ev, as)
 	}
@@ -105,24 +105,24 @@ func (h *Handler) eventLine(t target, ev apiserver.Event, as representation) ([]
 // or, when the client asked for tables, a one-row Table (no rows for a
 // bookmark, which carries only a resourceVersion). ERROR events carry
 // their Status either way.
-func (h *Handler) eventBody(t target, ev apiserver.Event, as representation) watchEvent {
-	if as != asTable || ev.Type == apiserver.EventError {
+func (h *Handler) eventBody(t target, ev meta.Event, as representation) watchEvent {
+	if as != asTable || ev.Type == meta.EventError {
 		return watchEvent{Type: ev.Type, Object: ev.Object}
 	}
-	meta := apiserver.ListMeta{ResourceVersion: ev.Object.GetObjectMeta().ResourceVersion}
-	if ev.Type == apiserver.EventBookmark {
-		return watchEvent{Type: ev.Type, Object: h.table(t.info, meta)}
+	om := meta.ListMeta{ResourceVersion: ev.Object.GetObjectMeta().ResourceVersion}
+	if ev.Type == meta.EventBookmark {
+		return watchEvent{Type: ev.Type, Object: h.table(t.info, om)}
 	}
-	return watchEvent{Type: ev.Type, Object: h.table(t.info, meta, ev.Object)}
+	return watchEvent{Type: ev.Type, Object: h.table(t.info, om, ev.Object)}
 }
 
 // watchStart is a watch that the server started: the initial events to
 // send first (shared, not to be changed), then the event first, if any,
 // then the events of wi.
 type watchStart struct {
-	wi      apiserver.WatchInterface
+	wi      meta.WatchInterface
 	initial []byte
-	first   *apiserver.Event
+	first   *meta.Event
 }
 
 // startWatch starts the server's watch for a request, with its initial
@@ -130,7 +130,7 @@ type watchStart struct {
 // watch then starts at the snapshot's resourceVersion. Should that be
 // gone from the history already (the watch's first event an ERROR), it
 // starts as asked instead.
-func (h *Handler) startWatch(ctx context.Context, t target, opts apiserver.ListOptions, as representation) (watchStart, error) {
+func (h *Handler) startWatch(ctx context.Context, t target, opts meta.ListOptions, as representation) (watchStart, error) {
 	c := h.client(t)
 	if !sharedInitialEvents(opts, as) || t.served != nil {
 		wi, err := c.Watch(ctx, opts)
@@ -149,7 +149,7 @@ func (h *Handler) startWatch(ctx context.Context, t target, opts apiserver.ListO
 	}
 	select {
 	case ev, ok := <-wi.ResultChan():
-		if !ok || ev.Type == apiserver.EventError {
+		if !ok || ev.Type == meta.EventError {
 			wi.Stop()
 			wi, err := c.Watch(ctx, opts)
 			return watchStart{wi: wi}, err

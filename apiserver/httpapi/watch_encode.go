@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // encodedEventsKept is how many encoded watch events a [Handler] keeps for
@@ -28,8 +29,8 @@ type encodedEvents struct {
 }
 
 type encodedKey struct {
-	typ apiserver.EventType
-	obj apiserver.Object
+	typ meta.EventType
+	obj meta.Object
 	as  representation // asObject or asProtobuf
 }
 
@@ -37,9 +38,9 @@ type encodedKey struct {
 // included; asProtobuf: a frame), encoding it only if no other watcher
 // has done so lately. info is the kind of ev's object. The returned slice
 // must not be changed.
-func (c *encodedEvents) line(srv *apiserver.Server, info apiserver.KindInfo, ev apiserver.Event, as representation) ([]byte, error) {
+func (c *encodedEvents) line(srv *apiserver.Server, info meta.KindInfo, ev meta.Event, as representation) ([]byte, error) {
 	switch ev.Type {
-	case apiserver.EventAdded, apiserver.EventModified, apiserver.EventDeleted:
+	case meta.EventAdded, meta.EventModified, meta.EventDeleted:
 	default:
 		return encodeEvent(srv, info, ev, as)
 	}
@@ -69,11 +70,11 @@ func (c *encodedEvents) line(srv *apiserver.Server, info apiserver.KindInfo, ev 
 }
 
 // encodeEvent encodes ev as (asObject or asProtobuf), as line returns it.
-func encodeEvent(srv *apiserver.Server, info apiserver.KindInfo, ev apiserver.Event, as representation) ([]byte, error) {
+func encodeEvent(srv *apiserver.Server, info meta.KindInfo, ev meta.Event, as representation) ([]byte, error) {
 	switch {
 	case as == asProtobuf:
 		return protobufFrame(info, ev)
-	case ev.Type == apiserver.EventAdded, ev.Type == apiserver.EventModified, ev.Type == apiserver.EventDeleted:
+	case ev.Type == meta.EventAdded, ev.Type == meta.EventModified, ev.Type == meta.EventDeleted:
 		return encodeChange(srv, ev)
 	default:
 		return encodeLine(watchEvent{Type: ev.Type, Object: ev.Object})
@@ -91,7 +92,7 @@ func encodeLine(v any) ([]byte, error) {
 
 // encodeChange encodes a change as encodeLine does, writing the object
 // from the server's stored JSON ([apiserver.Server.AppendObjectJSON]).
-func encodeChange(srv *apiserver.Server, ev apiserver.Event) ([]byte, error) {
+func encodeChange(srv *apiserver.Server, ev meta.Event) ([]byte, error) {
 	b := make([]byte, 0, 512)
 	b = append(b, `{"type":`...)
 	b = strconv.AppendQuote(b, string(ev.Type)) // ADDED, MODIFIED or DELETED: nothing to escape

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // A change is encoded once per form for every watcher that receives it:
@@ -13,18 +14,18 @@ import (
 // the first one's encoding made, each the same as encoding it anew;
 // bookmarks are each watcher's own and never kept.
 func TestEncodedEventsSharedPerForm(t *testing.T) {
-	s := apiserver.NewScheme()
+	s := meta.NewScheme()
 	if err := builtin.Register(s); err != nil {
 		t.Fatal(err)
 	}
 	srv := apiserver.NewServer(s, apiserver.Options{})
 	lease, err := apiserver.NewClient[*builtin.Lease](srv).Namespace("default").Create(t.Context(),
-		&builtin.Lease{ObjectMeta: apiserver.ObjectMeta{Name: "l"}}, apiserver.CreateOptions{})
+		&builtin.Lease{ObjectMeta: meta.ObjectMeta{Name: "l"}}, meta.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	info := builtin.LeaseKind()
-	ev := apiserver.Event{Type: apiserver.EventModified, Object: lease}
+	ev := meta.Event{Type: meta.EventModified, Object: lease}
 	var c encodedEvents
 	for _, as := range []representation{asObject, asProtobuf} {
 		first, err := c.line(srv, info, ev, as)
@@ -49,7 +50,7 @@ func TestEncodedEventsSharedPerForm(t *testing.T) {
 	if n := len(c.lines); n != 2 {
 		t.Errorf("%d encodings kept after one change in two forms, want 2", n)
 	}
-	bookmark := apiserver.Event{Type: apiserver.EventBookmark, Object: lease}
+	bookmark := meta.Event{Type: meta.EventBookmark, Object: lease}
 	if _, err := c.line(srv, info, bookmark, asProtobuf); err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // A watch from no resourceVersion (or "0") starts with an ADDED event for
@@ -22,7 +23,7 @@ import (
 // sharedInitialEvents reports whether a watch takes its initial events from
 // a shared snapshot: one from no resourceVersion (or "0"), not in
 // watch-list mode, in JSON, that does not end before it begins.
-func sharedInitialEvents(opts apiserver.ListOptions, as representation) bool {
+func sharedInitialEvents(opts meta.ListOptions, as representation) bool {
 	return as == asObject && opts.SendInitialEvents == nil && opts.ResourceVersionMatch == "" &&
 		(opts.ResourceVersion == "" || opts.ResourceVersion == "0") &&
 		(opts.TimeoutSeconds == nil || *opts.TimeoutSeconds >= 0)
@@ -42,7 +43,7 @@ type initialSnapshots struct {
 const initialSnapshotsKept = 16
 
 type snapshotKey struct {
-	gvr            apiserver.GroupVersionResource
+	gvr            meta.GroupVersionResource
 	ns             string
 	labels, fields string
 }
@@ -60,7 +61,7 @@ type snapshot struct {
 // get returns the snapshot for a watch of t with opts' selectors at the
 // server's resourceVersion now, taking it with c (t's client) if no other
 // watch has, or nil if ctx ends first.
-func (s *initialSnapshots) get(ctx context.Context, t target, c *apiserver.ResourceClient, now string, opts apiserver.ListOptions) *snapshot {
+func (s *initialSnapshots) get(ctx context.Context, t target, c *apiserver.ResourceClient, now string, opts meta.ListOptions) *snapshot {
 	key := snapshotKey{t.info.GroupVersionResource(), t.namespace, opts.LabelSelector, opts.FieldSelector}
 	s.mu.Lock()
 	if s.rv != now || len(s.taken) >= initialSnapshotsKept {
@@ -80,7 +81,7 @@ func (s *initialSnapshots) get(ctx context.Context, t target, c *apiserver.Resou
 			return nil
 		}
 	}
-	sel := apiserver.ListOptions{LabelSelector: opts.LabelSelector, FieldSelector: opts.FieldSelector}
+	sel := meta.ListOptions{LabelSelector: opts.LabelSelector, FieldSelector: opts.FieldSelector}
 	snap.lines, snap.rv, snap.err = c.AppendListItemsJSON(ctx, nil, sel, `{"type":"ADDED","object":`, "}\n")
 	if snap.err != nil {
 		s.mu.Lock()

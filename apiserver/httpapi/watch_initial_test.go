@@ -6,6 +6,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // Watches from no resourceVersion that start while the server stays at
@@ -24,14 +25,14 @@ func TestWatchInitialEventsShared(t *testing.T) {
 	c := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
 	w4 := apiservertest.NewWidget("default", "w4")
 	w4.Spec.Color = "green"
-	if _, err := c.Create(ctx, w4, apiserver.CreateOptions{}); err != nil {
+	if _, err := c.Create(ctx, w4, meta.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	all1.expect(event("ADDED", w4JSON))
 	all2.expect(event("ADDED", w4JSON))
 	watch(t, ts.URL+wPath+"?watch=1").expect(event("ADDED", w1JSON), event("ADDED", w2JSON), event("ADDED", w4JSON))
 
-	if err := c.Delete(ctx, "w1", apiserver.DeleteOptions{}); err != nil {
+	if err := c.Delete(ctx, "w1", meta.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	deleted := event("DELETED", strings.Replace(w1JSON, `"resourceVersion":"2"`, `"resourceVersion":"7"`, 1))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // stream is an open watch over HTTP, read one line (one event) at a time.
@@ -83,22 +84,22 @@ func TestWatch(t *testing.T) {
 
 	w4 := apiservertest.NewWidget("default", "w4")
 	w4.Spec.Color = "green"
-	if _, err := c.Create(ctx, w4, apiserver.CreateOptions{}); err != nil {
+	if _, err := c.Create(ctx, w4, meta.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	s.expect(event("ADDED", w4JSON))
 
-	if _, err := c.Patch(ctx, "w4", apiserver.MergePatchType, []byte(`{"spec":{"size":2}}`), apiserver.PatchOptions{}); err != nil {
+	if _, err := c.Patch(ctx, "w4", meta.MergePatchType, []byte(`{"spec":{"size":2}}`), meta.PatchOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	w4Sized := strings.NewReplacer(`"6"`, `"7"`, `"generation":1`, `"generation":2`, `"green"}`, `"green","size":2}`).Replace(w4JSON)
 	s.expect(event("MODIFIED", w4Sized))
 
 	// Another namespace is not watched.
-	if _, err := c.Namespace("other").Create(ctx, apiservertest.NewWidget("other", "w5"), apiserver.CreateOptions{}); err != nil {
+	if _, err := c.Namespace("other").Create(ctx, apiservertest.NewWidget("other", "w5"), meta.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Delete(ctx, "w4", apiserver.DeleteOptions{}); err != nil {
+	if err := c.Delete(ctx, "w4", meta.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	s.expect(event("DELETED", strings.Replace(w4Sized, `"7"`, `"9"`, 1)))

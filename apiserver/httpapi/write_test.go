@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 const (
@@ -92,7 +93,7 @@ func TestCreate(t *testing.T) {
 		{name: "POST on an object creates, as for a custom resource", method: "POST", path: w1Path, body: w4Body, code: 201, want: w4JSON},
 		{name: "injected 429 keeps its Retry-After", method: "POST", path: wPath, body: w4Body, header: ct, code: 429,
 			setup: func(srv *apiserver.Server) {
-				srv.FailNext(apiserver.VerbCreate, 1, apiserver.NewTooManyRequests("the kitchen is full", 3))
+				srv.FailNext(apiserver.VerbCreate, 1, meta.NewTooManyRequests("the kitchen is full", 3))
 			},
 			want:       failure(429, "TooManyRequests", "the kitchen is full", `{"retryAfterSeconds":3}`),
 			wantHeader: map[string]string{"Retry-After": "3"}},
@@ -112,7 +113,7 @@ func TestUpdate(t *testing.T) {
 		{name: "stale update", method: "PUT", path: w1Path, header: ct, code: 409, want: conflict,
 			body: `{"metadata":{"name":"w1","resourceVersion":"2"},"spec":{"size":5}}`,
 			setup: func(srv *apiserver.Server) {
-				_, _ = srv.Resource(widgets).Namespace("default").Patch(ctx, "w1", apiserver.MergePatchType, []byte(`{"spec":{"size":2}}`), apiserver.PatchOptions{})
+				_, _ = srv.Resource(widgets).Namespace("default").Patch(ctx, "w1", meta.MergePatchType, []byte(`{"spec":{"size":2}}`), meta.PatchOptions{})
 			}},
 		{name: "name differs from the URL", method: "PUT", path: w1Path, header: ct, code: 400,
 			body: `{"metadata":{"name":"w2","resourceVersion":"2"}}`,

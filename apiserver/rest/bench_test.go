@@ -14,6 +14,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/rest"
 	"github.com/kitchensync/kitchensync/informer"
 )
@@ -57,7 +58,7 @@ func fill(b *testing.B, srv *apiserver.Server, n int) {
 		w := apiservertest.NewWidget(fmt.Sprintf("ns%d", i%10), fmt.Sprintf("w%06d", i))
 		w.Labels = map[string]string{"app": "bench"}
 		w.Spec = apiservertest.WidgetSpec{Color: "red", Size: i}
-		if _, err := c.Create(b.Context(), w, apiserver.CreateOptions{}); err != nil {
+		if _, err := c.Create(b.Context(), w, meta.CreateOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -126,7 +127,7 @@ func benchWatch(b *testing.B, clients int) {
 	var received atomic.Int64
 	var wg sync.WaitGroup
 	for range clients {
-		w, err := c.Resource(apiservertest.WidgetsResource).Watch(ctx, apiserver.ListOptions{ResourceVersion: srv.ResourceVersion()})
+		w, err := c.Resource(apiservertest.WidgetsResource).Watch(ctx, meta.ListOptions{ResourceVersion: srv.ResourceVersion()})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -141,7 +142,7 @@ func benchWatch(b *testing.B, clients int) {
 	start := time.Now()
 	for b.Loop() {
 		w := apiservertest.NewWidget("bench", fmt.Sprintf("w%07d", i))
-		if _, err := writer.Create(ctx, w, apiserver.CreateOptions{}); err != nil {
+		if _, err := writer.Create(ctx, w, meta.CreateOptions{}); err != nil {
 			b.Fatal(err)
 		}
 		if i++; i%batch == 0 {

@@ -13,7 +13,7 @@ import (
 
 	"golang.org/x/time/rate"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // Client talks to one API server over HTTP: it holds the connections,
@@ -26,7 +26,7 @@ import (
 // request from it draws on one rate limit and one pool of connections.
 type Client struct {
 	base       string // e.g. "https://10.0.0.1:6443", no trailing slash
-	scheme     *apiserver.Scheme
+	scheme     *meta.Scheme
 	hc         *http.Client
 	transport  *http.Transport
 	limiter    *rate.Limiter // nil: no limit
@@ -39,7 +39,7 @@ type Client struct {
 // New returns a client for the server cfg describes, which decodes objects
 // with the kinds registered in scheme. It fails with a [*ConfigError] when
 // cfg cannot be used (no host, unreadable certificates).
-func New(cfg *Config, scheme *apiserver.Scheme) (*Client, error) {
+func New(cfg *Config, scheme *meta.Scheme) (*Client, error) {
 	if cfg == nil || scheme == nil {
 		return nil, &ConfigError{Source: "config", Message: "rest.New needs a Config and a Scheme"}
 	}
@@ -64,7 +64,7 @@ func New(cfg *Config, scheme *apiserver.Scheme) (*Client, error) {
 }
 
 // Scheme returns the scheme the client decodes objects with.
-func (c *Client) Scheme() *apiserver.Scheme { return c.scheme }
+func (c *Client) Scheme() *meta.Scheme { return c.scheme }
 
 // CloseIdleConnections closes the connections the client keeps for reuse
 // and is not using; running requests and watches go on.
@@ -168,7 +168,7 @@ func sleep(ctx context.Context, d time.Duration) error {
 
 // call makes a request that is not a watch, within the client's timeout,
 // and decodes a successful answer into out (unless out is nil). A failed
-// answer becomes the [*apiserver.StatusError] the server sent.
+// answer becomes the [*meta.StatusError] the server sent.
 func (c *Client) call(ctx context.Context, req request, out any) error {
 	if c.timeout > 0 {
 		var cancel context.CancelFunc

@@ -3,7 +3,7 @@
 // update, update status, patch, delete, watch — made over the wire to
 // kitchensync's own HTTP front (apiserver/httpapi) or to a real
 // kube-apiserver. Like client-go's rest and dynamic packages together,
-// but decoding into the Go types of an [apiserver.Scheme].
+// but decoding into the Go types of an [meta.Scheme].
 //
 // In the kitchen, the API server is the front desk and its HTTP front is
 // the phone line. Until now every cook stood at the desk; this package is
@@ -22,12 +22,12 @@
 // [apiserver.Client] for one Go type.
 //
 // Errors come back as the server sent them: a failed request's Status is
-// decoded into an [*apiserver.StatusError], so apiserver.IsNotFound,
+// decoded into an [*meta.StatusError], so meta.IsNotFound,
 // IsConflict, IsExpired (410) and the others answer as they do in
 // process. A response that is not a Status (a proxy's error page) gets a
 // reason from its HTTP code.
 //
-// Paths are built from the scheme's [apiserver.KindInfo]: the core group
+// Paths are built from the scheme's [meta.KindInfo]: the core group
 // under /api/v1, any other under /apis/{group}/{version}; namespaced
 // kinds under /namespaces/{ns}/ when a namespace is known.
 //

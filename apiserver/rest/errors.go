@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // ConfigError reports a configuration the client cannot use: a kubeconfig
@@ -38,18 +38,18 @@ func (e *ConfigError) Error() string {
 // client read without end.
 const maxErrorBody = 1 << 20
 
-// decodeError turns a failed response into the [*apiserver.StatusError]
-// the server sent, so that apiserver.IsConflict and friends work on it as
+// decodeError turns a failed response into the [*meta.StatusError]
+// the server sent, so that meta.IsConflict and friends work on it as
 // on the in-process server's errors. A body that is not a Status (a
 // proxy's HTML page, say) becomes a StatusError with the code and a
 // reason guessed from it, as client-go does.
-func decodeError(resp *http.Response, body []byte) *apiserver.StatusError {
-	var st apiserver.Status
+func decodeError(resp *http.Response, body []byte) *meta.StatusError {
+	var st meta.Status
 	if err := json.Unmarshal(body, &st); err == nil && st.Kind == "Status" && st.Status != "Success" {
 		if st.Code == 0 {
 			st.Code = int32(resp.StatusCode)
 		}
-		return &apiserver.StatusError{ErrStatus: st}
+		return &meta.StatusError{ErrStatus: st}
 	}
 	msg := strings.TrimSpace(string(body))
 	if len(msg) > 200 {
@@ -58,8 +58,8 @@ func decodeError(resp *http.Response, body []byte) *apiserver.StatusError {
 	if msg == "" {
 		msg = http.StatusText(resp.StatusCode)
 	}
-	return &apiserver.StatusError{ErrStatus: apiserver.Status{
-		TypeMeta: apiserver.TypeMeta{APIVersion: "v1", Kind: "Status"},
+	return &meta.StatusError{ErrStatus: meta.Status{
+		TypeMeta: meta.TypeMeta{APIVersion: "v1", Kind: "Status"},
 		Status:   "Failure",
 		Code:     int32(resp.StatusCode),
 		Reason:   reasonForCode(resp.StatusCode),
@@ -68,29 +68,29 @@ func decodeError(resp *http.Response, body []byte) *apiserver.StatusError {
 }
 
 // reasonForCode guesses the reason of a failure from its HTTP code alone.
-func reasonForCode(code int) apiserver.StatusReason {
+func reasonForCode(code int) meta.StatusReason {
 	switch code {
 	case http.StatusBadRequest:
-		return apiserver.StatusReasonBadRequest
+		return meta.StatusReasonBadRequest
 	case http.StatusNotFound:
-		return apiserver.StatusReasonNotFound
+		return meta.StatusReasonNotFound
 	case http.StatusMethodNotAllowed:
-		return apiserver.StatusReasonMethodNotAllowed
+		return meta.StatusReasonMethodNotAllowed
 	case http.StatusConflict:
-		return apiserver.StatusReasonConflict
+		return meta.StatusReasonConflict
 	case http.StatusGone:
-		return apiserver.StatusReasonExpired
+		return meta.StatusReasonExpired
 	case http.StatusRequestEntityTooLarge:
-		return apiserver.StatusReasonRequestEntityTooLarge
+		return meta.StatusReasonRequestEntityTooLarge
 	case http.StatusUnprocessableEntity:
-		return apiserver.StatusReasonInvalid
+		return meta.StatusReasonInvalid
 	case http.StatusTooManyRequests:
-		return apiserver.StatusReasonTooManyRequests
+		return meta.StatusReasonTooManyRequests
 	case http.StatusGatewayTimeout:
-		return apiserver.StatusReasonTimeout
+		return meta.StatusReasonTimeout
 	}
 	if code >= 500 {
-		return apiserver.StatusReasonInternalError
+		return meta.StatusReasonInternalError
 	}
 	return ""
 }

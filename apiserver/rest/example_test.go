@@ -8,6 +8,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/rest"
 )
 
@@ -26,22 +27,22 @@ func Example() {
 	widgets := c.Resource(apiservertest.WidgetsResource).Namespace("kitchen")
 
 	w := apiservertest.NewWidget("kitchen", "mixer")
-	created, err := widgets.Create(ctx, w, apiserver.CreateOptions{})
+	created, err := widgets.Create(ctx, w, meta.CreateOptions{})
 	fmt.Println("created", created.GetObjectMeta().Name, "at resourceVersion", created.GetObjectMeta().ResourceVersion, err)
 
-	_, err = widgets.Create(ctx, w, apiserver.CreateOptions{})
-	fmt.Println("again:", err, "| IsAlreadyExists:", apiserver.IsAlreadyExists(err))
+	_, err = widgets.Create(ctx, w, meta.CreateOptions{})
+	fmt.Println("again:", err, "| IsAlreadyExists:", meta.IsAlreadyExists(err))
 
 	stale := created.(*apiservertest.Widget)
 	stale.Spec.Size = 2
-	if _, err := widgets.Update(ctx, stale, apiserver.UpdateOptions{}); err != nil {
+	if _, err := widgets.Update(ctx, stale, meta.UpdateOptions{}); err != nil {
 		panic(err)
 	}
 	stale.Spec.Size = 3
-	_, err = widgets.Update(ctx, stale, apiserver.UpdateOptions{})
-	fmt.Println("stale update: IsConflict:", apiserver.IsConflict(err))
+	_, err = widgets.Update(ctx, stale, meta.UpdateOptions{})
+	fmt.Println("stale update: IsConflict:", meta.IsConflict(err))
 
-	list, _ := widgets.List(ctx, apiserver.ListOptions{})
+	list, _ := widgets.List(ctx, meta.ListOptions{})
 	fmt.Println("list:", len(list.Items), "item(s) at resourceVersion", list.ResourceVersion)
 	// Output:
 	// created mixer at resourceVersion 2 <nil>

@@ -16,9 +16,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/rest"
 )
 
@@ -70,7 +70,7 @@ func (s *tlsServer) call(t *testing.T, cfg *rest.Config) (caller, error) {
 		return caller{}, err
 	}
 	defer c.CloseIdleConnections()
-	_, err = c.Resource(apiservertest.GadgetsResource).List(t.Context(), apiserver.ListOptions{})
+	_, err = c.Resource(apiservertest.GadgetsResource).List(t.Context(), meta.ListOptions{})
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.last, err

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // ResourceClient makes requests for one resource (one kind) over HTTP,
@@ -23,14 +24,14 @@ import (
 // use and cheap to make.
 type ResourceClient struct {
 	c   *Client
-	gvr apiserver.GroupVersionResource
+	gvr meta.GroupVersionResource
 	ns  string
 }
 
 // Resource returns a client for the resource gvr in all namespaces. An
 // unregistered gvr is not an error here: each request then fails with 404
 // NotFound, as a server answers a path it does not serve.
-func (c *Client) Resource(gvr apiserver.GroupVersionResource) *ResourceClient {
+func (c *Client) Resource(gvr meta.GroupVersionResource) *ResourceClient {
 	return &ResourceClient{c: c, gvr: gvr}
 }
 
@@ -43,13 +44,13 @@ func (r *ResourceClient) Namespace(ns string) *ResourceClient {
 }
 
 // kind finds the resource's kind in the client's scheme.
-func (r *ResourceClient) kind() (apiserver.KindInfo, error) {
+func (r *ResourceClient) kind() (meta.KindInfo, error) {
 	info, ok := r.c.scheme.KindForResource(r.gvr)
 	if !ok {
-		return info, apiserver.NewNotFound(r.gvr.GroupResource(), "")
+		return info, meta.NewNotFound(r.gvr.GroupResource(), "")
 	}
 	if !info.Namespaced && r.ns != "" {
-		return info, apiserver.NewBadRequest(fmt.Sprintf(
+		return info, meta.NewBadRequest(fmt.Sprintf(
 			"%s is cluster-scoped: the namespace %q is not allowed; use a client without Namespace", info.GroupResource(), r.ns))
 	}
 	return info, nil
@@ -58,7 +59,7 @@ func (r *ResourceClient) kind() (apiserver.KindInfo, error) {
 // path builds the URL path of the resource: the collection, or with a
 // name the object, or with a subresource that part of it. The core group
 // lives under /api/v1, the others under /apis/{group}/{version}.
-func path(info apiserver.KindInfo, ns, name, subresource string) string {
+func path(info meta.KindInfo, ns, name, subresource string) string {
 	p := "/apis/" + url.PathEscape(info.Group) + "/" + url.PathEscape(info.Version)
 	if info.Group == "" {
 		p = "/api/" + url.PathEscape(info.Version)
@@ -78,12 +79,12 @@ func path(info apiserver.KindInfo, ns, name, subresource string) string {
 
 // objectPath is the path of the object name in namespace ns, or a typed
 // error when the name or a needed namespace is missing.
-func objectPath(info apiserver.KindInfo, ns, name, subresource string) (string, error) {
+func objectPath(info meta.KindInfo, ns, name, subresource string) (string, error) {
 	switch {
 	case name == "":
-		return "", apiserver.NewBadRequest("resource name may not be empty")
+		return "", meta.NewBadRequest("resource name may not be empty")
 	case info.Namespaced && ns == "":
-		return "", apiserver.NewBadRequest(fmt.Sprintf(
+		return "", meta.NewBadRequest(fmt.Sprintf(
 			"%s is namespaced: set metadata.namespace or use Namespace(ns) on the client", info.GroupResource()))
 	}
 	return path(info, ns, name, subresource), nil
@@ -106,7 +107,7 @@ func writeQuery(dry bool, fieldManager string, force *bool) url.Values {
 }
 
 // decodeInto returns a request's answer decoded as an object of the kind.
-func (r *ResourceClient) do(ctx context.Context, info apiserver.KindInfo, req request) (apiserver.Object, error) {
+func (r *ResourceClient) do(ctx context.Context, info meta.KindInfo, req request) (meta.Object, error) {
 	out := info.New()
 	if err := r.c.call(ctx, req, out); err != nil {
 		return nil, err
@@ -115,7 +116,7 @@ func (r *ResourceClient) do(ctx context.Context, info apiserver.KindInfo, req re
 }
 
 // Get returns the object name (in the client's namespace).
-func (r *ResourceClient) Get(ctx context.Context, name string, opts apiserver.GetOptions) (apiserver.Object, error) {
+func (r *ResourceClient) Get(ctx context.Context, name string, opts meta.GetOptions) (meta.Object, error) {
 	info, err := r.kind()
 	if err != nil {
 		return nil, err
@@ -133,22 +134,22 @@ func (r *ResourceClient) Get(ctx context.Context, name string, opts apiserver.Ge
 
 // body encodes obj for a write, with the kind's apiVersion and kind (a
 // real server insists on them), without touching the caller's object.
-func body(info apiserver.KindInfo, obj apiserver.Object) ([]byte, error) {
+func body(info meta.KindInfo, obj meta.Object) ([]byte, error) {
 	if obj == nil {
-		return nil, apiserver.NewBadRequest("the object is nil")
+		return nil, meta.NewBadRequest("the object is nil")
 	}
 	in := obj.DeepCopyObject()
 	*in.GetTypeMeta() = info.TypeMeta()
 	b, err := json.Marshal(in)
 	if err != nil {
-		return nil, apiserver.NewBadRequest(fmt.Sprintf("the object cannot be encoded as JSON: %v", err))
+		return nil, meta.NewBadRequest(fmt.Sprintf("the object cannot be encoded as JSON: %v", err))
 	}
 	return b, nil
 }
 
 // writeNamespace is the namespace a write of obj goes to: the object's,
 // or the client's when the object has none.
-func (r *ResourceClient) writeNamespace(obj apiserver.Object) string {
+func (r *ResourceClient) writeNamespace(obj meta.Object) string {
 	if obj != nil {
 		if ns := obj.GetObjectMeta().Namespace; ns != "" {
 			return ns
@@ -160,7 +161,7 @@ func (r *ResourceClient) writeNamespace(obj apiserver.Object) string {
 // Create stores a new object and returns it as stored; see
 // [apiserver.ResourceClient.Create]. The namespace comes from the object
 // or, if empty there, from the client.
-func (r *ResourceClient) Create(ctx context.Context, obj apiserver.Object, opts apiserver.CreateOptions) (apiserver.Object, error) {
+func (r *ResourceClient) Create(ctx context.Context, obj meta.Object, opts meta.CreateOptions) (meta.Object, error) {
 	info, err := r.kind()
 	if err != nil {
 		return nil, err
@@ -171,7 +172,7 @@ func (r *ResourceClient) Create(ctx context.Context, obj apiserver.Object, opts 
 	}
 	ns := r.writeNamespace(obj)
 	if info.Namespaced && ns == "" {
-		var errs apiserver.FieldErrors
+		var errs meta.FieldErrors
 		errs.Required("metadata.namespace", "")
 		return nil, errs.ToError(info.GroupKind(), obj.GetObjectMeta().Name)
 	}
@@ -182,24 +183,24 @@ func (r *ResourceClient) Create(ctx context.Context, obj apiserver.Object, opts 
 
 // Update replaces the object with obj, if obj's resourceVersion is still
 // the latest; see [apiserver.ResourceClient.Update].
-func (r *ResourceClient) Update(ctx context.Context, obj apiserver.Object, opts apiserver.UpdateOptions) (apiserver.Object, error) {
+func (r *ResourceClient) Update(ctx context.Context, obj meta.Object, opts meta.UpdateOptions) (meta.Object, error) {
 	return r.put(ctx, obj, opts, "")
 }
 
 // UpdateStatus writes obj's status through the status subresource; see
 // [apiserver.ResourceClient.UpdateStatus].
-func (r *ResourceClient) UpdateStatus(ctx context.Context, obj apiserver.Object, opts apiserver.UpdateOptions) (apiserver.Object, error) {
+func (r *ResourceClient) UpdateStatus(ctx context.Context, obj meta.Object, opts meta.UpdateOptions) (meta.Object, error) {
 	return r.put(ctx, obj, opts, "status")
 }
 
 // Finalize writes the spec.finalizers of obj, a namespace, through its
 // finalize subresource; see [apiserver.ResourceClient.Finalize].
-func (r *ResourceClient) Finalize(ctx context.Context, obj apiserver.Object, opts apiserver.UpdateOptions) (apiserver.Object, error) {
+func (r *ResourceClient) Finalize(ctx context.Context, obj meta.Object, opts meta.UpdateOptions) (meta.Object, error) {
 	return r.put(ctx, obj, opts, "finalize")
 }
 
 // put sends obj with PUT to the object or its subresource.
-func (r *ResourceClient) put(ctx context.Context, obj apiserver.Object, opts apiserver.UpdateOptions, sub string) (apiserver.Object, error) {
+func (r *ResourceClient) put(ctx context.Context, obj meta.Object, opts meta.UpdateOptions, sub string) (meta.Object, error) {
 	info, err := r.kind()
 	if err != nil {
 		return nil, err
@@ -217,10 +218,10 @@ func (r *ResourceClient) put(ctx context.Context, obj apiserver.Object, opts api
 }
 
 // Patch applies a patch of type pt (its media type, e.g.
-// [apiserver.MergePatchType]) to the object name, or with the subresource
+// [meta.MergePatchType]) to the object name, or with the subresource
 // "status" to its status, and returns the result; see
 // [apiserver.ResourceClient.Patch].
-func (r *ResourceClient) Patch(ctx context.Context, name string, pt apiserver.PatchType, data []byte, opts apiserver.PatchOptions, subresources ...string) (apiserver.Object, error) {
+func (r *ResourceClient) Patch(ctx context.Context, name string, pt meta.PatchType, data []byte, opts meta.PatchOptions, subresources ...string) (meta.Object, error) {
 	info, err := r.kind()
 	if err != nil {
 		return nil, err
@@ -235,12 +236,12 @@ func (r *ResourceClient) Patch(ctx context.Context, name string, pt apiserver.Pa
 
 // deleteOptions is the wire form of metav1.DeleteOptions.
 type deleteOptions struct {
-	apiserver.TypeMeta `json:",inline"`
-	GracePeriodSeconds *int64                         `json:"gracePeriodSeconds,omitempty"`
-	Preconditions      *preconditions                 `json:"preconditions,omitempty"`
-	OrphanDependents   *bool                          `json:"orphanDependents,omitempty"`
-	PropagationPolicy  *apiserver.DeletionPropagation `json:"propagationPolicy,omitempty"`
-	DryRun             []string                       `json:"dryRun,omitempty"`
+	meta.TypeMeta      `json:",inline"`
+	GracePeriodSeconds *int64                    `json:"gracePeriodSeconds,omitempty"`
+	Preconditions      *preconditions            `json:"preconditions,omitempty"`
+	OrphanDependents   *bool                     `json:"orphanDependents,omitempty"`
+	PropagationPolicy  *meta.DeletionPropagation `json:"propagationPolicy,omitempty"`
+	DryRun             []string                  `json:"dryRun,omitempty"`
 }
 
 type preconditions struct {
@@ -249,7 +250,7 @@ type preconditions struct {
 }
 
 // Delete deletes the object name; see [apiserver.ResourceClient.Delete].
-func (r *ResourceClient) Delete(ctx context.Context, name string, opts apiserver.DeleteOptions) error {
+func (r *ResourceClient) Delete(ctx context.Context, name string, opts meta.DeleteOptions) error {
 	_, _, err := r.DeleteObject(ctx, name, opts)
 	return err
 }
@@ -262,7 +263,7 @@ func (r *ResourceClient) Delete(ctx context.Context, name string, opts apiserver
 // Unlike in process, an object that is gone comes back as the server
 // sends it: a server that answers a Success Status (as httpapi does)
 // gives a nil object, with gone true.
-func (r *ResourceClient) DeleteObject(ctx context.Context, name string, opts apiserver.DeleteOptions) (apiserver.Object, bool, error) {
+func (r *ResourceClient) DeleteObject(ctx context.Context, name string, opts meta.DeleteOptions) (meta.Object, bool, error) {
 	info, err := r.kind()
 	if err != nil {
 		return nil, false, err
@@ -272,7 +273,7 @@ func (r *ResourceClient) DeleteObject(ctx context.Context, name string, opts api
 		return nil, false, err
 	}
 	in := deleteOptions{
-		TypeMeta:           apiserver.TypeMeta{APIVersion: "v1", Kind: "DeleteOptions"},
+		TypeMeta:           meta.TypeMeta{APIVersion: "v1", Kind: "DeleteOptions"},
 		GracePeriodSeconds: opts.GracePeriodSeconds, OrphanDependents: opts.OrphanDependents,
 		PropagationPolicy: opts.PropagationPolicy,
 	}
@@ -297,8 +298,8 @@ func (r *ResourceClient) DeleteObject(ctx context.Context, name string, opts api
 // the object, gone unless it still has finalizers. A namespace is
 // answered as the object whether it went or only began terminating (as
 // kube-apiserver answers): it counts as not gone, and a Get tells.
-func decodeDeleted(info apiserver.KindInfo, raw []byte) (apiserver.Object, bool, error) {
-	var head apiserver.TypeMeta
+func decodeDeleted(info meta.KindInfo, raw []byte) (meta.Object, bool, error) {
+	var head meta.TypeMeta
 	if err := json.Unmarshal(raw, &head); err != nil {
 		return nil, false, fmt.Errorf("decoding the answer to a delete: %w", err)
 	}
@@ -317,7 +318,7 @@ func decodeDeleted(info apiserver.KindInfo, raw []byte) (apiserver.Object, bool,
 
 // listQuery encodes list and watch options as Kubernetes' query
 // parameters.
-func listQuery(opts apiserver.ListOptions) url.Values {
+func listQuery(opts meta.ListOptions) url.Values {
 	q := url.Values{}
 	set := func(k, v string) {
 		if v != "" {
@@ -347,14 +348,14 @@ func listQuery(opts apiserver.ListOptions) url.Values {
 // wireList is a list response as it arrives: the items are decoded one
 // by one into the kind's Go type.
 type wireList struct {
-	apiserver.TypeMeta `json:",inline"`
-	apiserver.ListMeta `json:"metadata"`
-	Items              []json.RawMessage `json:"items"`
+	meta.TypeMeta `json:",inline"`
+	meta.ListMeta `json:"metadata"`
+	Items         []json.RawMessage `json:"items"`
 }
 
 // List returns one page of the selected objects and the resourceVersion
 // they were read at; see [apiserver.ResourceClient.List].
-func (r *ResourceClient) List(ctx context.Context, opts apiserver.ListOptions) (*apiserver.List, error) {
+func (r *ResourceClient) List(ctx context.Context, opts meta.ListOptions) (*meta.List, error) {
 	info, err := r.kind()
 	if err != nil {
 		return nil, err
@@ -364,7 +365,7 @@ func (r *ResourceClient) List(ctx context.Context, opts apiserver.ListOptions) (
 	if err := r.c.call(ctx, req, &wl); err != nil {
 		return nil, err
 	}
-	out := &apiserver.List{TypeMeta: wl.TypeMeta, ListMeta: wl.ListMeta, Items: make([]apiserver.Object, len(wl.Items))}
+	out := &meta.List{TypeMeta: wl.TypeMeta, ListMeta: wl.ListMeta, Items: make([]meta.Object, len(wl.Items))}
 	for i, raw := range wl.Items {
 		obj := info.New()
 		if err := json.Unmarshal(raw, obj); err != nil {

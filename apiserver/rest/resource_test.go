@@ -15,6 +15,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/rest"
 	"github.com/kitchensync/kitchensync/apiserver/rest/resttest"
 )
@@ -38,14 +39,14 @@ func newClient(t *testing.T, srv *apiserver.Server, cfg rest.Config) *rest.Clien
 // resource is what both lanes offer: an [apiserver.ResourceClient] in
 // process, a [rest.ResourceClient] over HTTP.
 type resource interface {
-	Get(context.Context, string, apiserver.GetOptions) (apiserver.Object, error)
-	Create(context.Context, apiserver.Object, apiserver.CreateOptions) (apiserver.Object, error)
-	Update(context.Context, apiserver.Object, apiserver.UpdateOptions) (apiserver.Object, error)
-	UpdateStatus(context.Context, apiserver.Object, apiserver.UpdateOptions) (apiserver.Object, error)
-	Patch(context.Context, string, apiserver.PatchType, []byte, apiserver.PatchOptions, ...string) (apiserver.Object, error)
-	Delete(context.Context, string, apiserver.DeleteOptions) error
-	List(context.Context, apiserver.ListOptions) (*apiserver.List, error)
-	Watch(context.Context, apiserver.ListOptions) (apiserver.WatchInterface, error)
+	Get(context.Context, string, meta.GetOptions) (meta.Object, error)
+	Create(context.Context, meta.Object, meta.CreateOptions) (meta.Object, error)
+	Update(context.Context, meta.Object, meta.UpdateOptions) (meta.Object, error)
+	UpdateStatus(context.Context, meta.Object, meta.UpdateOptions) (meta.Object, error)
+	Patch(context.Context, string, meta.PatchType, []byte, meta.PatchOptions, ...string) (meta.Object, error)
+	Delete(context.Context, string, meta.DeleteOptions) error
+	List(context.Context, meta.ListOptions) (*meta.List, error)
+	Watch(context.Context, meta.ListOptions) (meta.WatchInterface, error)
 }
 
 // lane is one way to reach a server: widgets and gadgets in namespace ns.
@@ -55,26 +56,26 @@ type lane struct {
 
 // result is what one step returned.
 type result struct {
-	Obj  apiserver.Object
-	List *apiserver.List
-	Err  *apiserver.Status
+	Obj  meta.Object
+	List *meta.List
+	Err  *meta.Status
 }
 
-func record(obj apiserver.Object, err error) result {
+func record(obj meta.Object, err error) result {
 	return result{Obj: obj, Err: statusOf(err)}
 }
 
-func recordList(list *apiserver.List, err error) result {
+func recordList(list *meta.List, err error) result {
 	return result{List: list, Err: statusOf(err)}
 }
 
-func statusOf(err error) *apiserver.Status {
+func statusOf(err error) *meta.Status {
 	if err == nil {
 		return nil
 	}
-	var se *apiserver.StatusError
+	var se *meta.StatusError
 	if !errors.As(err, &se) {
-		return &apiserver.Status{Message: "not a StatusError: " + err.Error()}
+		return &meta.Status{Message: "not a StatusError: " + err.Error()}
 	}
 	return se.Status()
 }
@@ -89,84 +90,84 @@ var steps = []struct {
 	{"create", func(ctx context.Context, l lane) result {
 		w := apiservertest.NewWidget("a", "w1")
 		w.Labels = map[string]string{"color": "red"}
-		return record(l.widgets("").Create(ctx, w, apiserver.CreateOptions{}))
+		return record(l.widgets("").Create(ctx, w, meta.CreateOptions{}))
 	}},
 	{"create again: AlreadyExists", func(ctx context.Context, l lane) result {
-		return record(l.widgets("").Create(ctx, apiservertest.NewWidget("a", "w1"), apiserver.CreateOptions{}))
+		return record(l.widgets("").Create(ctx, apiservertest.NewWidget("a", "w1"), meta.CreateOptions{}))
 	}},
 	{"create w2 in the client's namespace", func(ctx context.Context, l lane) result {
-		return record(l.widgets("b").Create(ctx, apiservertest.NewWidget("", "w2"), apiserver.CreateOptions{}))
+		return record(l.widgets("b").Create(ctx, apiservertest.NewWidget("", "w2"), meta.CreateOptions{}))
 	}},
 	{"create without a namespace: Invalid", func(ctx context.Context, l lane) result {
-		return record(l.widgets("").Create(ctx, apiservertest.NewWidget("", "w3"), apiserver.CreateOptions{}))
+		return record(l.widgets("").Create(ctx, apiservertest.NewWidget("", "w3"), meta.CreateOptions{}))
 	}},
 	{"get without a namespace: BadRequest", func(ctx context.Context, l lane) result {
-		return record(l.widgets("").Get(ctx, "w2", apiserver.GetOptions{}))
+		return record(l.widgets("").Get(ctx, "w2", meta.GetOptions{}))
 	}},
 	{"create with a bad name: Invalid", func(ctx context.Context, l lane) result {
-		return record(l.widgets("").Create(ctx, apiservertest.NewWidget("a", "Bad_Name"), apiserver.CreateOptions{}))
+		return record(l.widgets("").Create(ctx, apiservertest.NewWidget("a", "Bad_Name"), meta.CreateOptions{}))
 	}},
 	{"create dry run", func(ctx context.Context, l lane) result {
-		return record(l.widgets("").Create(ctx, apiservertest.NewWidget("a", "dry"), apiserver.CreateOptions{DryRun: true}))
+		return record(l.widgets("").Create(ctx, apiservertest.NewWidget("a", "dry"), meta.CreateOptions{DryRun: true}))
 	}},
 	{"get", func(ctx context.Context, l lane) result {
-		return record(l.widgets("a").Get(ctx, "w1", apiserver.GetOptions{}))
+		return record(l.widgets("a").Get(ctx, "w1", meta.GetOptions{}))
 	}},
 	{"get missing: NotFound", func(ctx context.Context, l lane) result {
-		return record(l.widgets("a").Get(ctx, "dry", apiserver.GetOptions{}))
+		return record(l.widgets("a").Get(ctx, "dry", meta.GetOptions{}))
 	}},
 	{"update with a stale resourceVersion: Conflict", func(ctx context.Context, l lane) result {
 		w := apiservertest.NewWidget("a", "w1")
 		w.ResourceVersion = "1"
-		return record(l.widgets("").Update(ctx, w, apiserver.UpdateOptions{}))
+		return record(l.widgets("").Update(ctx, w, meta.UpdateOptions{}))
 	}},
 	{"update", func(ctx context.Context, l lane) result {
-		got, _ := l.widgets("a").Get(ctx, "w1", apiserver.GetOptions{})
+		got, _ := l.widgets("a").Get(ctx, "w1", meta.GetOptions{})
 		got.(*widget).Spec.Size = 3
-		return record(l.widgets("").Update(ctx, got, apiserver.UpdateOptions{}))
+		return record(l.widgets("").Update(ctx, got, meta.UpdateOptions{}))
 	}},
 	{"update status", func(ctx context.Context, l lane) result {
-		got, _ := l.widgets("a").Get(ctx, "w1", apiserver.GetOptions{})
+		got, _ := l.widgets("a").Get(ctx, "w1", meta.GetOptions{})
 		got.(*widget).Status.Phase = "Ready"
-		return record(l.widgets("").UpdateStatus(ctx, got, apiserver.UpdateOptions{}))
+		return record(l.widgets("").UpdateStatus(ctx, got, meta.UpdateOptions{}))
 	}},
 	{"merge patch", func(ctx context.Context, l lane) result {
-		return record(l.widgets("a").Patch(ctx, "w1", apiserver.MergePatchType, []byte(`{"spec":{"color":"blue"}}`), apiserver.PatchOptions{}))
+		return record(l.widgets("a").Patch(ctx, "w1", meta.MergePatchType, []byte(`{"spec":{"color":"blue"}}`), meta.PatchOptions{}))
 	}},
 	{"json patch", func(ctx context.Context, l lane) result {
-		return record(l.widgets("a").Patch(ctx, "w1", apiserver.JSONPatchType, []byte(`[{"op":"replace","path":"/spec/size","value":5}]`), apiserver.PatchOptions{}))
+		return record(l.widgets("a").Patch(ctx, "w1", meta.JSONPatchType, []byte(`[{"op":"replace","path":"/spec/size","value":5}]`), meta.PatchOptions{}))
 	}},
 	{"patch the status", func(ctx context.Context, l lane) result {
-		return record(l.widgets("a").Patch(ctx, "w1", apiserver.MergePatchType, []byte(`{"status":{"phase":"Done"}}`), apiserver.PatchOptions{}, "status"))
+		return record(l.widgets("a").Patch(ctx, "w1", meta.MergePatchType, []byte(`{"status":{"phase":"Done"}}`), meta.PatchOptions{}, "status"))
 	}},
 	{"patch that changes the kind: BadRequest", func(ctx context.Context, l lane) result {
-		return record(l.widgets("a").Patch(ctx, "w1", apiserver.MergePatchType, []byte(`{"kind":"Gadget"}`), apiserver.PatchOptions{}))
+		return record(l.widgets("a").Patch(ctx, "w1", meta.MergePatchType, []byte(`{"kind":"Gadget"}`), meta.PatchOptions{}))
 	}},
 	{"delete with a bad propagation policy: Invalid", func(ctx context.Context, l lane) result {
-		bad := apiserver.DeletionPropagation("Sideways")
-		return record(nil, l.widgets("a").Delete(ctx, "w1", apiserver.DeleteOptions{PropagationPolicy: &bad}))
+		bad := meta.DeletionPropagation("Sideways")
+		return record(nil, l.widgets("a").Delete(ctx, "w1", meta.DeleteOptions{PropagationPolicy: &bad}))
 	}},
 	{"list by label", func(ctx context.Context, l lane) result {
-		return recordList(l.widgets("").List(ctx, apiserver.ListOptions{LabelSelector: "color=red"}))
+		return recordList(l.widgets("").List(ctx, meta.ListOptions{LabelSelector: "color=red"}))
 	}},
 	{"list with a bad selector: BadRequest", func(ctx context.Context, l lane) result {
-		return recordList(l.widgets("").List(ctx, apiserver.ListOptions{LabelSelector: "color in red"}))
+		return recordList(l.widgets("").List(ctx, meta.ListOptions{LabelSelector: "color in red"}))
 	}},
 	{"delete with a stale precondition: Conflict", func(ctx context.Context, l lane) result {
-		return record(nil, l.widgets("a").Delete(ctx, "w1", apiserver.DeleteOptions{Preconditions: &apiserver.Preconditions{ResourceVersion: ptr("1")}}))
+		return record(nil, l.widgets("a").Delete(ctx, "w1", meta.DeleteOptions{Preconditions: &meta.Preconditions{ResourceVersion: ptr("1")}}))
 	}},
 	{"delete", func(ctx context.Context, l lane) result {
-		return record(nil, l.widgets("a").Delete(ctx, "w1", apiserver.DeleteOptions{}))
+		return record(nil, l.widgets("a").Delete(ctx, "w1", meta.DeleteOptions{}))
 	}},
 	{"delete again: NotFound", func(ctx context.Context, l lane) result {
-		return record(nil, l.widgets("a").Delete(ctx, "w1", apiserver.DeleteOptions{}))
+		return record(nil, l.widgets("a").Delete(ctx, "w1", meta.DeleteOptions{}))
 	}},
 	{"create a cluster-scoped gadget", func(ctx context.Context, l lane) result {
-		g := &apiservertest.Gadget{ObjectMeta: apiserver.ObjectMeta{Name: "g1"}}
-		return record(l.gadgets("").Create(ctx, g, apiserver.CreateOptions{}))
+		g := &apiservertest.Gadget{ObjectMeta: meta.ObjectMeta{Name: "g1"}}
+		return record(l.gadgets("").Create(ctx, g, meta.CreateOptions{}))
 	}},
 	{"get the gadget", func(ctx context.Context, l lane) result {
-		return record(l.gadgets("").Get(ctx, "g1", apiserver.GetOptions{}))
+		return record(l.gadgets("").Get(ctx, "g1", meta.GetOptions{}))
 	}},
 }
 
@@ -190,12 +191,12 @@ func TestSameAsInProcess(t *testing.T) {
 		}
 		// Over HTTP the server names the client's user agent as field
 		// manager, so those objects carry managedFields.
-		ignoreUID := cmpopts.IgnoreFields(apiserver.ObjectMeta{}, "UID", "ManagedFields")
+		ignoreUID := cmpopts.IgnoreFields(meta.ObjectMeta{}, "UID", "ManagedFields")
 		for _, step := range steps {
 			want := step.do(t.Context(), lanes[0])
 			got := step.do(t.Context(), lanes[1])
 			_, reason, _ := strings.Cut(step.name, ": ")
-			if wantReason := apiserver.StatusReason(reason); got.Err == nil && reason != "" || got.Err != nil && got.Err.Reason != wantReason {
+			if wantReason := meta.StatusReason(reason); got.Err == nil && reason != "" || got.Err != nil && got.Err.Reason != wantReason {
 				t.Errorf("%s: got error %+v, want reason %q", step.name, got.Err, wantReason)
 			}
 			if diff := cmp.Diff(want, got, ignoreUID); diff != "" {
@@ -222,20 +223,20 @@ func TestDeleteObject(t *testing.T) {
 		widgets := newClient(t, srv, rest.Config{}).Resource(apiservertest.WidgetsResource).Namespace("a")
 		w := apiservertest.NewWidget("a", "held")
 		w.Finalizers = []string{"example.com/cleanup"}
-		if _, err := widgets.Create(t.Context(), w, apiserver.CreateOptions{}); err != nil {
+		if _, err := widgets.Create(t.Context(), w, meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		obj, gone, err := widgets.DeleteObject(t.Context(), "held", apiserver.DeleteOptions{})
+		obj, gone, err := widgets.DeleteObject(t.Context(), "held", meta.DeleteOptions{})
 		if err != nil || gone || obj == nil || obj.GetObjectMeta().DeletionTimestamp == nil {
 			t.Fatalf("DeleteObject with a finalizer = %v, gone %t, %v; want the object, marked", obj, gone, err)
 		}
-		if _, err := widgets.Patch(t.Context(), "held", apiserver.MergePatchType, []byte(`{"metadata":{"finalizers":null}}`), apiserver.PatchOptions{}); err != nil {
+		if _, err := widgets.Patch(t.Context(), "held", meta.MergePatchType, []byte(`{"metadata":{"finalizers":null}}`), meta.PatchOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := widgets.Create(t.Context(), apiservertest.NewWidget("a", "free"), apiserver.CreateOptions{}); err != nil {
+		if _, err := widgets.Create(t.Context(), apiservertest.NewWidget("a", "free"), meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		obj, gone, err = widgets.DeleteObject(t.Context(), "free", apiserver.DeleteOptions{})
+		obj, gone, err = widgets.DeleteObject(t.Context(), "free", meta.DeleteOptions{})
 		if err != nil || !gone || obj != nil {
 			t.Errorf("DeleteObject = %v, gone %t, %v; want nil, gone", obj, gone, err)
 		}
@@ -252,19 +253,19 @@ func TestDeleteObjectNamespace(t *testing.T) {
 			t.Fatal(err)
 		}
 		namespaces := newClient(t, srv, rest.Config{}).Resource(apiserver.NamespacesResource)
-		if _, err := namespaces.Create(t.Context(), builtin.NewNamespace("team"), apiserver.CreateOptions{}); err != nil {
+		if _, err := namespaces.Create(t.Context(), builtin.NewNamespace("team"), meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		obj, gone, err := namespaces.DeleteObject(t.Context(), "team", apiserver.DeleteOptions{})
+		obj, gone, err := namespaces.DeleteObject(t.Context(), "team", meta.DeleteOptions{})
 		ns, _ := obj.(*builtin.Namespace)
 		if err != nil || gone || ns == nil || ns.Status.Phase != apiserver.NamespaceTerminating {
 			t.Fatalf("DeleteObject of a namespace = %v, gone %t, %v; want it Terminating, not gone", obj, gone, err)
 		}
 		ns.Spec.Finalizers = nil
-		if _, err := namespaces.Finalize(t.Context(), ns, apiserver.UpdateOptions{}); err != nil {
+		if _, err := namespaces.Finalize(t.Context(), ns, meta.UpdateOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := namespaces.Get(t.Context(), "team", apiserver.GetOptions{}); !apiserver.IsNotFound(err) {
+		if _, err := namespaces.Get(t.Context(), "team", meta.GetOptions{}); !meta.IsNotFound(err) {
 			t.Errorf("namespace after Finalize: %v, want 404", err)
 		}
 	})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/rest"
 )
 
@@ -34,10 +35,10 @@ func TestRetryAfter(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				srv := apiservertest.NewServer(t)
 				c := newClient(t, srv, rest.Config{QPS: -1, MaxRetries: tc.maxRetries})
-				srv.FailNext(apiserver.VerbList, tc.fails, apiserver.NewTooManyRequests("slow down", 3))
+				srv.FailNext(apiserver.VerbList, tc.fails, meta.NewTooManyRequests("slow down", 3))
 				start := time.Now()
-				_, err := c.Resource(apiservertest.WidgetsResource).List(t.Context(), apiserver.ListOptions{})
-				if got := apiserver.IsTooManyRequests(err); got != tc.wantErr {
+				_, err := c.Resource(apiservertest.WidgetsResource).List(t.Context(), meta.ListOptions{})
+				if got := meta.IsTooManyRequests(err); got != tc.wantErr {
 					t.Errorf("List = %v, want a 429: %t", err, tc.wantErr)
 				}
 				if got := time.Since(start); got != tc.wantWait {
@@ -54,9 +55,9 @@ func TestNoRetryWithoutRetryAfter(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := apiservertest.NewServer(t)
 		c := newClient(t, srv, rest.Config{QPS: -1})
-		srv.FailNext(apiserver.VerbGet, 1, apiserver.NewInternalError(errors.New("disk on fire")))
-		_, err := c.Resource(apiservertest.WidgetsResource).Namespace("a").Get(t.Context(), "w", apiserver.GetOptions{})
-		if !apiserver.IsInternalError(err) || err.Error() != "Internal error occurred: disk on fire" {
+		srv.FailNext(apiserver.VerbGet, 1, meta.NewInternalError(errors.New("disk on fire")))
+		_, err := c.Resource(apiservertest.WidgetsResource).Namespace("a").Get(t.Context(), "w", meta.GetOptions{})
+		if !meta.IsInternalError(err) || err.Error() != "Internal error occurred: disk on fire" {
 			t.Errorf("Get = %v, want the server's 500", err)
 		}
 		if n := srv.RequestCount(apiserver.VerbGet, apiservertest.WidgetsResource.GroupResource()); n != 1 {
@@ -86,7 +87,7 @@ func TestRateLimit(t *testing.T) {
 				c := newClient(t, srv, tc.cfg)
 				start := time.Now()
 				for range tc.requests {
-					if _, err := c.Resource(apiservertest.GadgetsResource).List(t.Context(), apiserver.ListOptions{}); err != nil {
+					if _, err := c.Resource(apiservertest.GadgetsResource).List(t.Context(), meta.ListOptions{}); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -107,22 +108,22 @@ func TestTimeout(t *testing.T) {
 		widgets := c.Resource(apiservertest.WidgetsResource)
 		ctx, cancel := context.WithCancel(t.Context())
 		defer cancel()
-		w, err := widgets.Watch(ctx, apiserver.ListOptions{})
+		w, err := widgets.Watch(ctx, meta.ListOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		srv.SetLatency(2 * time.Second)
 		start := time.Now()
-		_, err = widgets.List(t.Context(), apiserver.ListOptions{})
+		_, err = widgets.List(t.Context(), meta.ListOptions{})
 		if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) != time.Second {
 			t.Errorf("List = %v after %v, want the deadline after 1s", err, time.Since(start))
 		}
 		time.Sleep(time.Minute)
 		srv.SetLatency(0)
-		if _, err := widgets.Create(t.Context(), apiservertest.NewWidget("a", "w"), apiserver.CreateOptions{}); err != nil {
+		if _, err := widgets.Create(t.Context(), apiservertest.NewWidget("a", "w"), meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		if ev := <-w.ResultChan(); ev.Type != apiserver.EventAdded {
+		if ev := <-w.ResultChan(); ev.Type != meta.EventAdded {
 			t.Errorf("a minute on, the watch got %s, want ADDED", ev.Type)
 		}
 	})
@@ -140,9 +141,9 @@ func TestNotAStatus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = c.Resource(apiservertest.GadgetsResource).Get(t.Context(), "g", apiserver.GetOptions{})
+		_, err = c.Resource(apiservertest.GadgetsResource).Get(t.Context(), "g", meta.GetOptions{})
 		want := "the server responded with the status code 404 but did not return more information: <html>gateway says no</html>"
-		if !apiserver.IsNotFound(err) || err.Error() != want {
+		if !meta.IsNotFound(err) || err.Error() != want {
 			t.Errorf("Get = %v, want a NotFound saying %q", err, want)
 		}
 	})

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"reflect"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // TypedClient is a typed client over HTTP for the kind whose Go type is T
@@ -15,14 +15,14 @@ import (
 // fails with a 400 BadRequest that says so.
 //
 // A TypedClient is safe for concurrent use.
-type TypedClient[T apiserver.Object] struct {
+type TypedClient[T meta.Object] struct {
 	c  *Client
 	ns string
 }
 
 // NewTypedClient returns a typed client for T over c, across all
 // namespaces.
-func NewTypedClient[T apiserver.Object](c *Client) *TypedClient[T] {
+func NewTypedClient[T meta.Object](c *Client) *TypedClient[T] {
 	return &TypedClient[T]{c: c}
 }
 
@@ -36,9 +36,9 @@ func (t *TypedClient[T]) Namespace(ns string) *TypedClient[T] {
 func (t *TypedClient[T]) Resource() (*ResourceClient, error) {
 	typ := reflect.TypeFor[T]()
 	if typ.Kind() != reflect.Pointer || typ.Elem().Kind() != reflect.Struct {
-		return nil, apiserver.NewBadRequest(fmt.Sprintf("the type parameter %s of TypedClient is not a pointer to a struct", typ))
+		return nil, meta.NewBadRequest(fmt.Sprintf("the type parameter %s of TypedClient is not a pointer to a struct", typ))
 	}
-	info, err := t.c.scheme.KindFor(reflect.New(typ.Elem()).Interface().(apiserver.Object))
+	info, err := t.c.scheme.KindFor(reflect.New(typ.Elem()).Interface().(meta.Object))
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +46,7 @@ func (t *TypedClient[T]) Resource() (*ResourceClient, error) {
 }
 
 // typed converts a result of the untyped client.
-func typed[T apiserver.Object](obj apiserver.Object, err error) (T, error) {
+func typed[T meta.Object](obj meta.Object, err error) (T, error) {
 	if err != nil {
 		var zero T
 		return zero, err
@@ -55,7 +55,7 @@ func typed[T apiserver.Object](obj apiserver.Object, err error) (T, error) {
 }
 
 // Get returns the object name; see [ResourceClient.Get].
-func (t *TypedClient[T]) Get(ctx context.Context, name string, opts apiserver.GetOptions) (T, error) {
+func (t *TypedClient[T]) Get(ctx context.Context, name string, opts meta.GetOptions) (T, error) {
 	rc, err := t.Resource()
 	if err != nil {
 		var zero T
@@ -65,7 +65,7 @@ func (t *TypedClient[T]) Get(ctx context.Context, name string, opts apiserver.Ge
 }
 
 // Create stores obj; see [ResourceClient.Create].
-func (t *TypedClient[T]) Create(ctx context.Context, obj T, opts apiserver.CreateOptions) (T, error) {
+func (t *TypedClient[T]) Create(ctx context.Context, obj T, opts meta.CreateOptions) (T, error) {
 	rc, err := t.Resource()
 	if err != nil {
 		var zero T
@@ -75,7 +75,7 @@ func (t *TypedClient[T]) Create(ctx context.Context, obj T, opts apiserver.Creat
 }
 
 // Update replaces obj; see [ResourceClient.Update].
-func (t *TypedClient[T]) Update(ctx context.Context, obj T, opts apiserver.UpdateOptions) (T, error) {
+func (t *TypedClient[T]) Update(ctx context.Context, obj T, opts meta.UpdateOptions) (T, error) {
 	rc, err := t.Resource()
 	if err != nil {
 		var zero T
@@ -85,7 +85,7 @@ func (t *TypedClient[T]) Update(ctx context.Context, obj T, opts apiserver.Updat
 }
 
 // UpdateStatus writes obj's status; see [ResourceClient.UpdateStatus].
-func (t *TypedClient[T]) UpdateStatus(ctx context.Context, obj T, opts apiserver.UpdateOptions) (T, error) {
+func (t *TypedClient[T]) UpdateStatus(ctx context.Context, obj T, opts meta.UpdateOptions) (T, error) {
 	rc, err := t.Resource()
 	if err != nil {
 		var zero T
@@ -95,7 +95,7 @@ func (t *TypedClient[T]) UpdateStatus(ctx context.Context, obj T, opts apiserver
 }
 
 // Patch applies a patch; see [ResourceClient.Patch].
-func (t *TypedClient[T]) Patch(ctx context.Context, name string, pt apiserver.PatchType, data []byte, opts apiserver.PatchOptions, subresources ...string) (T, error) {
+func (t *TypedClient[T]) Patch(ctx context.Context, name string, pt meta.PatchType, data []byte, opts meta.PatchOptions, subresources ...string) (T, error) {
 	rc, err := t.Resource()
 	if err != nil {
 		var zero T
@@ -105,7 +105,7 @@ func (t *TypedClient[T]) Patch(ctx context.Context, name string, pt apiserver.Pa
 }
 
 // Delete deletes the object name; see [ResourceClient.Delete].
-func (t *TypedClient[T]) Delete(ctx context.Context, name string, opts apiserver.DeleteOptions) error {
+func (t *TypedClient[T]) Delete(ctx context.Context, name string, opts meta.DeleteOptions) error {
 	rc, err := t.Resource()
 	if err != nil {
 		return err
@@ -115,14 +115,14 @@ func (t *TypedClient[T]) Delete(ctx context.Context, name string, opts apiserver
 
 // List returns the selected objects and the list's metadata; see
 // [ResourceClient.List].
-func (t *TypedClient[T]) List(ctx context.Context, opts apiserver.ListOptions) ([]T, apiserver.ListMeta, error) {
+func (t *TypedClient[T]) List(ctx context.Context, opts meta.ListOptions) ([]T, meta.ListMeta, error) {
 	rc, err := t.Resource()
 	if err != nil {
-		return nil, apiserver.ListMeta{}, err
+		return nil, meta.ListMeta{}, err
 	}
 	list, err := rc.List(ctx, opts)
 	if err != nil {
-		return nil, apiserver.ListMeta{}, err
+		return nil, meta.ListMeta{}, err
 	}
 	items := make([]T, len(list.Items))
 	for i, obj := range list.Items {
@@ -132,8 +132,8 @@ func (t *TypedClient[T]) List(ctx context.Context, opts apiserver.ListOptions) (
 }
 
 // Watch starts a watch; see [ResourceClient.Watch]. Event objects are of
-// type T (or *[apiserver.Status] for ERROR).
-func (t *TypedClient[T]) Watch(ctx context.Context, opts apiserver.ListOptions) (apiserver.WatchInterface, error) {
+// type T (or *[meta.Status] for ERROR).
+func (t *TypedClient[T]) Watch(ctx context.Context, opts meta.ListOptions) (meta.WatchInterface, error) {
 	rc, err := t.Resource()
 	if err != nil {
 		return nil, err

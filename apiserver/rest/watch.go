@@ -9,7 +9,7 @@ import (
 	"net/http"
 	"sync"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // Watch starts a watch and returns it once the server has answered; see
@@ -25,7 +25,7 @@ import (
 // as client-go's StreamWatcher does; the caller watches again from the
 // last resourceVersion it saw. The client's Timeout does not apply: a
 // watch is meant to run long.
-func (r *ResourceClient) Watch(ctx context.Context, opts apiserver.ListOptions) (apiserver.WatchInterface, error) {
+func (r *ResourceClient) Watch(ctx context.Context, opts meta.ListOptions) (meta.WatchInterface, error) {
 	info, err := r.kind()
 	if err != nil {
 		return nil, err
@@ -45,22 +45,22 @@ func (r *ResourceClient) Watch(ctx context.Context, opts apiserver.ListOptions) 
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		return nil, decodeError(resp, b)
 	}
-	w := &watcher{ch: make(chan apiserver.Event), cancel: cancel, info: info}
+	w := &watcher{ch: make(chan meta.Event), cancel: cancel, info: info}
 	go w.run(ctx, resp.Body)
 	return w, nil
 }
 
 // watcher is a running watch over HTTP.
 type watcher struct {
-	ch     chan apiserver.Event
+	ch     chan meta.Event
 	cancel context.CancelFunc
-	info   apiserver.KindInfo
+	info   meta.KindInfo
 	once   sync.Once
 }
 
 // ResultChan delivers the events in the order the server sent them; it
 // closes when the watch ends.
-func (w *watcher) ResultChan() <-chan apiserver.Event { return w.ch }
+func (w *watcher) ResultChan() <-chan meta.Event { return w.ch }
 
 // Stop ends the watch: the request is cancelled, and the reading
 // goroutine closes the channel and exits. Safe to call more than once.
@@ -68,8 +68,8 @@ func (w *watcher) Stop() { w.once.Do(w.cancel) }
 
 // wireEvent is one line of the stream, its object still to decode.
 type wireEvent struct {
-	Type   apiserver.EventType `json:"type"`
-	Object json.RawMessage     `json:"object"`
+	Type   meta.EventType  `json:"type"`
+	Object json.RawMessage `json:"object"`
 }
 
 // run reads events until the stream ends or ctx is done.
@@ -91,14 +91,14 @@ func (w *watcher) run(ctx context.Context, body io.ReadCloser) {
 			w.send(ctx, errorEvent(err))
 			return
 		}
-		if !w.send(ctx, ev) || ev.Type == apiserver.EventError {
+		if !w.send(ctx, ev) || ev.Type == meta.EventError {
 			return
 		}
 	}
 }
 
 // send delivers ev unless ctx ends first.
-func (w *watcher) send(ctx context.Context, ev apiserver.Event) bool {
+func (w *watcher) send(ctx context.Context, ev meta.Event) bool {
 	select {
 	case w.ch <- ev:
 		return true
@@ -107,22 +107,22 @@ func (w *watcher) send(ctx context.Context, ev apiserver.Event) bool {
 	}
 }
 
-// decode turns a wire event into an [apiserver.Event]: a *Status for
+// decode turns a wire event into an [meta.Event]: a *Status for
 // ERROR, an object of the watched kind for everything else.
-func (w *watcher) decode(we wireEvent) (apiserver.Event, error) {
-	var obj apiserver.Object
+func (w *watcher) decode(we wireEvent) (meta.Event, error) {
+	var obj meta.Object
 	switch we.Type {
-	case apiserver.EventAdded, apiserver.EventModified, apiserver.EventDeleted, apiserver.EventBookmark:
+	case meta.EventAdded, meta.EventModified, meta.EventDeleted, meta.EventBookmark:
 		obj = w.info.New()
-	case apiserver.EventError:
-		obj = &apiserver.Status{}
+	case meta.EventError:
+		obj = &meta.Status{}
 	default:
-		return apiserver.Event{}, fmt.Errorf("the watch stream sent an event of unknown type %q", we.Type)
+		return meta.Event{}, fmt.Errorf("the watch stream sent an event of unknown type %q", we.Type)
 	}
 	if err := json.Unmarshal(we.Object, obj); err != nil {
-		return apiserver.Event{}, fmt.Errorf("unable to decode the object of a %s event: %w", we.Type, err)
+		return meta.Event{}, fmt.Errorf("unable to decode the object of a %s event: %w", we.Type, err)
 	}
-	return apiserver.Event{Type: we.Type, Object: obj}, nil
+	return meta.Event{Type: we.Type, Object: obj}, nil
 }
 
 // isDecodeError tells a stream that is not JSON from one that ended.
@@ -135,6 +135,6 @@ func isDecodeError(err error) bool {
 // errorEvent is the ERROR event the client makes up for a stream it
 // cannot read, carrying a 500 InternalError Status as client-go's
 // StreamWatcher does.
-func errorEvent(err error) apiserver.Event {
-	return apiserver.Event{Type: apiserver.EventError, Object: apiserver.NewInternalError(err).Status()}
+func errorEvent(err error) meta.Event {
+	return meta.Event{Type: meta.EventError, Object: meta.NewInternalError(err).Status()}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/rest"
 	"github.com/kitchensync/kitchensync/informer"
 )
@@ -23,22 +24,22 @@ var (
 // collect reads a watch in the background until its channel closes, and
 // returns a function that waits for that and returns each event described
 // as "TYPE name rv".
-func collect(w apiserver.WatchInterface) func() []string {
+func collect(w meta.WatchInterface) func() []string {
 	done := make(chan []string)
 	go func() { done <- describe(w) }()
 	return func() []string { return <-done }
 }
 
-func describe(w apiserver.WatchInterface) []string {
+func describe(w meta.WatchInterface) []string {
 	var out []string
 	for ev := range w.ResultChan() {
 		m := ev.Object.GetObjectMeta()
 		line := fmt.Sprintf("%s %s %s", ev.Type, m.Name, m.ResourceVersion)
-		if ev.Type == apiserver.EventBookmark && m.Annotations[apiserver.InitialEventsEndAnnotation] == "true" {
+		if ev.Type == meta.EventBookmark && m.Annotations[meta.InitialEventsEndAnnotation] == "true" {
 			line += " initial-events-end"
 		}
-		if ev.Type == apiserver.EventError {
-			line = fmt.Sprintf("ERROR %d %s", ev.Object.(*apiserver.Status).Code, ev.Object.(*apiserver.Status).Reason)
+		if ev.Type == meta.EventError {
+			line = fmt.Sprintf("ERROR %d %s", ev.Object.(*meta.Status).Code, ev.Object.(*meta.Status).Reason)
 		}
 		out = append(out, line)
 	}
@@ -52,14 +53,14 @@ func writes(t *testing.T, srv *apiserver.Server, prefix string) {
 	ctx := t.Context()
 	c := srv.Resource(apiservertest.WidgetsResource)
 	for _, name := range []string{prefix + "1", prefix + "2"} {
-		if _, err := c.Create(ctx, apiservertest.NewWidget("a", name), apiserver.CreateOptions{}); err != nil {
+		if _, err := c.Create(ctx, apiservertest.NewWidget("a", name), meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := c.Namespace("a").Patch(ctx, prefix+"1", apiserver.MergePatchType, []byte(`{"spec":{"size":2}}`), apiserver.PatchOptions{}); err != nil {
+	if _, err := c.Namespace("a").Patch(ctx, prefix+"1", meta.MergePatchType, []byte(`{"spec":{"size":2}}`), meta.PatchOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Namespace("a").Delete(ctx, prefix+"2", apiserver.DeleteOptions{}); err != nil {
+	if err := c.Namespace("a").Delete(ctx, prefix+"2", meta.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -71,13 +72,13 @@ func TestWatchSameAsInProcess(t *testing.T) {
 	yes := true
 	modes := []struct {
 		name string
-		opts apiserver.ListOptions
+		opts meta.ListOptions
 	}{
-		{"from 0", apiserver.ListOptions{ResourceVersion: "0"}},
-		{"from 2", apiserver.ListOptions{ResourceVersion: "2"}},
-		{"bookmarks", apiserver.ListOptions{ResourceVersion: "0", AllowWatchBookmarks: true}},
-		{"watch-list", apiserver.ListOptions{SendInitialEvents: &yes, ResourceVersionMatch: apiserver.ResourceVersionMatchNotOlderThan, AllowWatchBookmarks: true}},
-		{"field selector", apiserver.ListOptions{ResourceVersion: "0", FieldSelector: "metadata.name!=new2"}},
+		{"from 0", meta.ListOptions{ResourceVersion: "0"}},
+		{"from 2", meta.ListOptions{ResourceVersion: "2"}},
+		{"bookmarks", meta.ListOptions{ResourceVersion: "0", AllowWatchBookmarks: true}},
+		{"watch-list", meta.ListOptions{SendInitialEvents: &yes, ResourceVersionMatch: meta.ResourceVersionMatchNotOlderThan, AllowWatchBookmarks: true}},
+		{"field selector", meta.ListOptions{ResourceVersion: "0", FieldSelector: "metadata.name!=new2"}},
 	}
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
@@ -119,8 +120,8 @@ func TestWatchListOverHTTP(t *testing.T) {
 		writes(t, srv, "old")
 		ctx, cancel := context.WithCancel(t.Context())
 		yes := true
-		w, err := c.Resource(apiservertest.WidgetsResource).Watch(ctx, apiserver.ListOptions{
-			SendInitialEvents: &yes, ResourceVersionMatch: apiserver.ResourceVersionMatchNotOlderThan, AllowWatchBookmarks: true,
+		w, err := c.Resource(apiservertest.WidgetsResource).Watch(ctx, meta.ListOptions{
+			SendInitialEvents: &yes, ResourceVersionMatch: meta.ResourceVersionMatchNotOlderThan, AllowWatchBookmarks: true,
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -146,17 +147,17 @@ func TestWatchEnds(t *testing.T) {
 	cases := []struct {
 		name string
 		// end ends the watch w on srv.
-		end  func(srv *apiserver.Server, w apiserver.WatchInterface, cancel context.CancelFunc)
+		end  func(srv *apiserver.Server, w meta.WatchInterface, cancel context.CancelFunc)
 		want []string
 	}{
-		{"server cuts the watch", func(srv *apiserver.Server, _ apiserver.WatchInterface, _ context.CancelFunc) {
+		{"server cuts the watch", func(srv *apiserver.Server, _ meta.WatchInterface, _ context.CancelFunc) {
 			srv.CloseWatches()
 		}, nil},
-		{"Stop", func(_ *apiserver.Server, w apiserver.WatchInterface, _ context.CancelFunc) {
+		{"Stop", func(_ *apiserver.Server, w meta.WatchInterface, _ context.CancelFunc) {
 			w.Stop()
 			w.Stop()
 		}, nil},
-		{"context done", func(_ *apiserver.Server, _ apiserver.WatchInterface, cancel context.CancelFunc) {
+		{"context done", func(_ *apiserver.Server, _ meta.WatchInterface, cancel context.CancelFunc) {
 			cancel()
 		}, nil},
 	}
@@ -167,7 +168,7 @@ func TestWatchEnds(t *testing.T) {
 				c := newClient(t, srv, rest.Config{})
 				ctx, cancel := context.WithCancel(t.Context())
 				defer cancel()
-				w, err := c.Resource(apiservertest.WidgetsResource).Watch(ctx, apiserver.ListOptions{ResourceVersion: srv.ResourceVersion()})
+				w, err := c.Resource(apiservertest.WidgetsResource).Watch(ctx, meta.ListOptions{ResourceVersion: srv.ResourceVersion()})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -191,12 +192,12 @@ func TestWatchExpired(t *testing.T) {
 		c := newClient(t, srv, rest.Config{})
 		writes(t, srv, "old")
 		srv.CompactHistory()
-		w, err := c.Resource(apiservertest.WidgetsResource).Watch(t.Context(), apiserver.ListOptions{ResourceVersion: "2"})
+		w, err := c.Resource(apiservertest.WidgetsResource).Watch(t.Context(), meta.ListOptions{ResourceVersion: "2"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		ev := <-w.ResultChan()
-		if err := apiserver.FromObject(ev.Object); ev.Type != apiserver.EventError || !apiserver.IsExpired(err) {
+		if err := meta.FromObject(ev.Object); ev.Type != meta.EventError || !meta.IsExpired(err) {
 			t.Fatalf("first event %s %v, want ERROR with 410 Expired", ev.Type, err)
 		}
 		if ev, ok := <-w.ResultChan(); ok {
@@ -211,13 +212,13 @@ func TestWatchRefused(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := apiservertest.NewServer(t)
 		c := newClient(t, srv, rest.Config{})
-		srv.FailNext(apiserver.VerbWatch, 1, apiserver.NewInternalError(fmt.Errorf("boom")))
-		_, err := c.Resource(apiservertest.WidgetsResource).Watch(t.Context(), apiserver.ListOptions{})
-		if !apiserver.IsInternalError(err) {
+		srv.FailNext(apiserver.VerbWatch, 1, meta.NewInternalError(fmt.Errorf("boom")))
+		_, err := c.Resource(apiservertest.WidgetsResource).Watch(t.Context(), meta.ListOptions{})
+		if !meta.IsInternalError(err) {
 			t.Errorf("Watch = %v, want a 500 InternalError", err)
 		}
-		_, err = c.Resource(apiservertest.WidgetsResource).Watch(t.Context(), apiserver.ListOptions{LabelSelector: "a in b"})
-		if !apiserver.IsBadRequest(err) {
+		_, err = c.Resource(apiservertest.WidgetsResource).Watch(t.Context(), meta.ListOptions{LabelSelector: "a in b"})
+		if !meta.IsBadRequest(err) {
 			t.Errorf("Watch with a bad selector = %v, want a 400 BadRequest", err)
 		}
 	})

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/rest"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/reconcile"
@@ -51,7 +51,7 @@ func graduate(t testing.TB, cfg *rest.Config, ns string, n int) time.Duration {
 		t.Fatal(err)
 	}
 	defer rc.CloseIdleConnections()
-	factory := informer.NewSharedInformerFactoryFor(scheme, func(gvr apiserver.GroupVersionResource, ns string) informer.ListerWatcher {
+	factory := informer.NewSharedInformerFactoryFor(scheme, func(gvr meta.GroupVersionResource, ns string) informer.ListerWatcher {
 		return rc.Resource(gvr).Namespace(ns)
 	}, 0, informer.WithNamespace(ns))
 	inf := informer.InformerFor[*gradWidget](factory)
@@ -117,28 +117,28 @@ func widgetName(i int) string { return fmt.Sprintf("w-%04d", i) }
 func write(t testing.TB, ctx context.Context, api *rest.TypedClient[*gradWidget], n int) {
 	t.Helper()
 	for i := range n {
-		w := &gradWidget{ObjectMeta: apiserver.ObjectMeta{Name: widgetName(i)}, Spec: apiservertest.WidgetSpec{Color: "red"}}
-		created, err := api.Create(ctx, w, apiserver.CreateOptions{})
+		w := &gradWidget{ObjectMeta: meta.ObjectMeta{Name: widgetName(i)}, Spec: apiservertest.WidgetSpec{Color: "red"}}
+		created, err := api.Create(ctx, w, meta.CreateOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if i%5 != 4 && i%3 == 0 {
 			// The controller may have written status in between: retry on conflict.
 			for {
-				cur, err := api.Get(ctx, created.Name, apiserver.GetOptions{})
+				cur, err := api.Get(ctx, created.Name, meta.GetOptions{})
 				if err != nil {
 					t.Fatal(err)
 				}
 				cur.Spec.Color = "blue"
-				if _, err = api.Update(ctx, cur, apiserver.UpdateOptions{}); err == nil {
+				if _, err = api.Update(ctx, cur, meta.UpdateOptions{}); err == nil {
 					break
-				} else if !apiserver.IsConflict(err) {
+				} else if !meta.IsConflict(err) {
 					t.Fatal(err)
 				}
 			}
 		}
 		if i%5 == 4 {
-			if err := api.Delete(ctx, created.Name, apiserver.DeleteOptions{}); err != nil {
+			if err := api.Delete(ctx, created.Name, meta.DeleteOptions{}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -150,7 +150,7 @@ func write(t testing.TB, ctx context.Context, api *rest.TypedClient[*gradWidget]
 func statusReconciler(c *reconcile.Client[*gradWidget]) reconcile.Reconciler {
 	return reconcile.ReconcilerFunc(func(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 		w, err := c.Get(ctx, req.NamespacedName)
-		if apiserver.IsNotFound(err) {
+		if meta.IsNotFound(err) {
 			return reconcile.Result{}, nil
 		}
 		if err != nil {
@@ -212,7 +212,7 @@ func cacheConverged(inf *informer.SharedIndexInformer[*gradWidget], want expecte
 // want: the invariants hold on the server, not only in the cache.
 func checkServer(t testing.TB, ctx context.Context, api *rest.TypedClient[*gradWidget], want expected) {
 	t.Helper()
-	list, _, err := api.List(ctx, apiserver.ListOptions{})
+	list, _, err := api.List(ctx, meta.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

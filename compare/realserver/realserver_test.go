@@ -11,6 +11,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // knownDifferences names the steps ("case/step index") where kitchensync
@@ -105,7 +106,7 @@ func newKitchensync(t *testing.T) *apiserver.Server {
 		t.Fatal(err)
 	}
 	namespaces := apiserver.NewClient[*builtin.Namespace](srv)
-	if _, err := namespaces.Create(t.Context(), builtin.NewNamespace("default"), apiserver.CreateOptions{}); err != nil {
+	if _, err := namespaces.Create(t.Context(), builtin.NewNamespace("default"), meta.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return srv

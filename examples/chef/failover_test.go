@@ -10,6 +10,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
 )
 
@@ -58,7 +59,7 @@ func TestFailover(t *testing.T) {
 func placeOrder(t *testing.T, d *frontDesk, i int) {
 	t.Helper()
 	menu := []string{"tomato-soup", "seafood-pasta", "caesar-salad", "grilled-salmon", "chocolate-cake", "beef-wellington"}
-	o := &kitchen.Order{ObjectMeta: apiserver.ObjectMeta{Name: fmt.Sprintf("table-%02d", i)},
+	o := &kitchen.Order{ObjectMeta: meta.ObjectMeta{Name: fmt.Sprintf("table-%02d", i)},
 		Spec: kitchen.OrderSpec{Table: i + 1, Items: []kitchen.OrderItem{
 			{Dish: menu[i%len(menu)], Quantity: 1}, {Dish: menu[(i+1)%len(menu)], Quantity: 2}}}}
 	if _, err := d.Waiter.Place(context.Background(), o); err != nil {
@@ -146,18 +147,18 @@ func deref(s *string) string {
 // start, in the order each watch delivers them.
 type history struct {
 	mu      sync.Mutex // guards the fields below
-	events  []apiserver.Event
+	events  []meta.Event
 	changed chan struct{} // closed at each new event
 }
 
 // watchHistory watches gvrs in the namespace "dinner" until the test ends.
-func watchHistory(t *testing.T, srv *apiserver.Server, gvrs ...apiserver.GroupVersionResource) *history {
+func watchHistory(t *testing.T, srv *apiserver.Server, gvrs ...meta.GroupVersionResource) *history {
 	h := &history{changed: make(chan struct{})}
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	t.Cleanup(func() { cancel(); wg.Wait() })
 	for _, gvr := range gvrs {
-		w, err := srv.Resource(gvr).Namespace("dinner").Watch(ctx, apiserver.ListOptions{})
+		w, err := srv.Resource(gvr).Namespace("dinner").Watch(ctx, meta.ListOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -197,7 +198,7 @@ func (h *history) wait(t *testing.T, what string, cond func(*history) string) st
 
 // eventsOf returns the objects of type T in h's events, in order. Must be
 // called with mu held.
-func eventsOf[T apiserver.Object](h *history) []T {
+func eventsOf[T meta.Object](h *history) []T {
 	var out []T
 	for _, ev := range h.events {
 		if o, ok := ev.Object.(T); ok {

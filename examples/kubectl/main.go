@@ -17,6 +17,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
 )
 
@@ -87,13 +88,13 @@ func newServer(ctx context.Context, seed bool) (*apiserver.Server, error) {
 	}
 	dishes := apiserver.NewClient[*kitchen.Dish](srv)
 	for _, d := range seedDishes() {
-		if _, err := dishes.Create(ctx, d, apiserver.CreateOptions{}); err != nil {
+		if _, err := dishes.Create(ctx, d, meta.CreateOptions{}); err != nil {
 			return nil, err
 		}
 	}
 	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("default")
 	for _, o := range seedOrders() {
-		if _, err := orders.Create(ctx, o, apiserver.CreateOptions{}); err != nil {
+		if _, err := orders.Create(ctx, o, meta.CreateOptions{}); err != nil {
 			return nil, err
 		}
 	}
@@ -103,7 +104,7 @@ func newServer(ctx context.Context, seed bool) (*apiserver.Server, error) {
 func seedDishes() []*kitchen.Dish {
 	dish := func(name string, minutes float64, difficulty int, ingredients map[string]kitchen.Quantity) *kitchen.Dish {
 		return &kitchen.Dish{
-			ObjectMeta: apiserver.ObjectMeta{Name: name},
+			ObjectMeta: meta.ObjectMeta{Name: name},
 			Spec:       kitchen.DishSpec{Ingredients: ingredients, CookingTime: kitchen.Minutes(minutes), Difficulty: difficulty},
 		}
 	}
@@ -116,7 +117,7 @@ func seedDishes() []*kitchen.Dish {
 func seedOrders() []*kitchen.Order {
 	order := func(name, section string, table int, dish string) *kitchen.Order {
 		return &kitchen.Order{
-			ObjectMeta: apiserver.ObjectMeta{Name: name, Labels: map[string]string{"section": section}},
+			ObjectMeta: meta.ObjectMeta{Name: name, Labels: map[string]string{"section": section}},
 			Spec: kitchen.OrderSpec{Table: table, Section: section,
 				Items: []kitchen.OrderItem{{Dish: dish, Quantity: 1}}},
 		}

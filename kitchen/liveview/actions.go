@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
 )
 
@@ -76,9 +77,9 @@ func (v *View) serveAction(w http.ResponseWriter, r *http.Request) {
 func statusOf(err error, known bool) int {
 	var fe *FieldError
 	switch {
-	case !known, apiserver.IsNotFound(err):
+	case !known, meta.IsNotFound(err):
 		return http.StatusNotFound
-	case errors.As(err, &fe), apiserver.IsInvalid(err):
+	case errors.As(err, &fe), meta.IsInvalid(err):
 		return http.StatusBadRequest
 	case errors.Is(err, errNoOrder):
 		return http.StatusConflict
@@ -129,12 +130,12 @@ func (v *View) placeOne(ctx context.Context, dish, section string) (*kitchen.Ord
 		v.names++
 		name := fmt.Sprintf("order-%03d", v.names)
 		v.mu.Unlock()
-		o := &kitchen.Order{ObjectMeta: apiserver.ObjectMeta{Name: name},
+		o := &kitchen.Order{ObjectMeta: meta.ObjectMeta{Name: name},
 			Spec: kitchen.OrderSpec{Table: table, Section: section, Items: []kitchen.OrderItem{{Dish: dish, Quantity: 1}}}}
 		key := joinKey(v.r.Namespace, name)
 		v.m.placing(key, fmt.Sprintf("table %d (%s) orders %s", table, section, dish))
 		out, err := v.r.Waiter.Place(ctx, o)
-		if apiserver.IsAlreadyExists(err) {
+		if meta.IsAlreadyExists(err) {
 			v.m.refused(key, "") // the name was taken (by kubectl?): try the next
 			continue
 		}
@@ -207,7 +208,7 @@ func (v *View) compact(*http.Request) (string, error) {
 	// would, then cutting the watches it has.
 	v.r.Server.CompactHistory()
 	v.r.Server.FailNext(apiserver.VerbWatch, runnerWatches,
-		apiserver.NewResourceExpired("too old resource version: the history was compacted (the live view's button)"))
+		meta.NewResourceExpired("too old resource version: the history was compacted (the live view's button)"))
 	v.r.Server.CloseWatches()
 	v.m.note(laneDesk, "history compacted at rv "+v.r.Server.ResourceVersion()+", every watch cut", "relist")
 	return "history compacted and watches cut: the runner's next watch gets 410 Expired, so it lists again", nil
@@ -219,7 +220,7 @@ func (v *View) failUpdates(r *http.Request) (string, error) {
 		return "", err
 	}
 	v.r.Server.FailNext(apiserver.VerbUpdate, n,
-		apiserver.NewTooManyRequests("the front desk is overwhelmed (a fault injected by the live view)", 0))
+		meta.NewTooManyRequests("the front desk is overwhelmed (a fault injected by the live view)", 0))
 	return fmt.Sprintf("the next %d updates will fail with 429 Too Many Requests", n), nil
 }
 

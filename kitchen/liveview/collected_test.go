@@ -5,7 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/trace"
 )
@@ -17,12 +17,12 @@ func TestCookGoneBeforeItsOrderIsSeenGoing(t *testing.T) {
 	tr := trace.New()
 	m := newModel(kitchen.NewClock(0))
 	defer m.gc.listen(tr)()
-	order := &kitchen.Order{ObjectMeta: apiserver.ObjectMeta{Namespace: "default", Name: "order-001", UID: "u1", ResourceVersion: "5"}}
+	order := &kitchen.Order{ObjectMeta: meta.ObjectMeta{Namespace: "default", Name: "order-001", UID: "u1", ResourceVersion: "5"}}
 	m.orderChanged(nil, order)
 	yes := true
 	cook := func(name string) *kitchen.Cook {
-		return &kitchen.Cook{ObjectMeta: apiserver.ObjectMeta{Namespace: "default", Name: name, ResourceVersion: "6",
-			OwnerReferences: []apiserver.OwnerReference{{Kind: "Order", Name: "order-001", UID: "u1", Controller: &yes}}}}
+		return &kitchen.Cook{ObjectMeta: meta.ObjectMeta{Namespace: "default", Name: name, ResourceVersion: "6",
+			OwnerReferences: []meta.OwnerReference{{Kind: "Order", Name: "order-001", UID: "u1", Controller: &yes}}}}
 	}
 	m.cookChanged(nil, cook("order-001-0-g1"))
 	m.cookChanged(nil, cook("order-001-1-g1"))

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/trace"
 )
@@ -111,7 +111,7 @@ func (m *model) cookChanged(old, c *kitchen.Cook) {
 	defer m.mu.Unlock()
 	key := joinKey(c.Namespace, c.Name)
 	owner := ""
-	if ref := apiserver.GetControllerOf(c); ref != nil {
+	if ref := meta.GetControllerOf(c); ref != nil {
 		owner = joinKey(c.Namespace, ref.Name)
 		m.cookOwner[key] = owner
 	}

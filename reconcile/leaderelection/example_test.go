@@ -7,13 +7,14 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/reconcile/leaderelection"
 )
 
 // A lone candidate takes the lease at once, leads, and on cancel releases
 // it for the next one.
 func Example() {
-	scheme := apiserver.NewScheme()
+	scheme := meta.NewScheme()
 	if err := builtin.Register(scheme); err != nil {
 		panic(err)
 	}
@@ -36,7 +37,7 @@ func Example() {
 	}
 	le.Run(ctx)
 
-	got, _ := leases.Get(context.Background(), "chef", apiserver.GetOptions{})
+	got, _ := leases.Get(context.Background(), "chef", meta.GetOptions{})
 	spec := got.(*builtin.Lease).Spec
 	fmt.Printf("holder %q, leaseDurationSeconds %d, leaseTransitions %d\n", *spec.HolderIdentity, *spec.LeaseDurationSeconds, *spec.LeaseTransitions)
 	// Output:

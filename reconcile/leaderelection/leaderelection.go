@@ -8,17 +8,17 @@ import (
 	"sync"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // LeaseClient is what the elector needs from the API: the Lease calls of
 // a resource client for leases in one namespace.
 // *apiserver.ResourceClient and *rest.ResourceClient satisfy it.
 type LeaseClient interface {
-	Get(ctx context.Context, name string, opts apiserver.GetOptions) (apiserver.Object, error)
-	Create(ctx context.Context, obj apiserver.Object, opts apiserver.CreateOptions) (apiserver.Object, error)
-	Update(ctx context.Context, obj apiserver.Object, opts apiserver.UpdateOptions) (apiserver.Object, error)
+	Get(ctx context.Context, name string, opts meta.GetOptions) (meta.Object, error)
+	Create(ctx context.Context, obj meta.Object, opts meta.CreateOptions) (meta.Object, error)
+	Update(ctx context.Context, obj meta.Object, opts meta.UpdateOptions) (meta.Object, error)
 }
 
 // Callbacks are called as leadership changes, like client-go's

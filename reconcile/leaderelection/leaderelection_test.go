@@ -14,6 +14,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/rest"
 	"github.com/kitchensync/kitchensync/apiserver/rest/resttest"
 	"github.com/kitchensync/kitchensync/reconcile/leaderelection"
@@ -61,7 +62,7 @@ func (j *journal) callbacks(id string) leaderelection.Callbacks {
 
 // newServer returns a server with the built-in kinds.
 func newServer(t *testing.T) *apiserver.Server {
-	s := apiserver.NewScheme()
+	s := meta.NewScheme()
 	if err := builtin.Register(s); err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +90,7 @@ func candidate(t *testing.T, client leaderelection.LeaseClient, j *journal, id s
 
 func getLease(t *testing.T, srv *apiserver.Server) builtin.LeaseSpec {
 	t.Helper()
-	got, err := srv.Resource(builtin.LeasesResource).Namespace("kitchen").Get(t.Context(), "chef", apiserver.GetOptions{})
+	got, err := srv.Resource(builtin.LeasesResource).Namespace("kitchen").Get(t.Context(), "chef", meta.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +205,7 @@ func TestRenewDeadline(t *testing.T) {
 		done := make(chan struct{})
 		go func() { defer close(done); le.Run(t.Context()) }()
 		time.Sleep(5 * time.Second) // renewed at 2s and 4s
-		srv.FailNext(apiserver.VerbUpdate, 1000, apiserver.NewInternalError(errors.New("etcd unreachable")))
+		srv.FailNext(apiserver.VerbUpdate, 1000, meta.NewInternalError(errors.New("etcd unreachable")))
 		<-done
 		want := []string{"  0.0s chef-a starts leading", " 16.0s chef-a stops leading"}
 		if diff := cmp.Diff(want, j.lines); diff != "" {

@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // tryAcquireOrRenew makes one attempt to take or keep the lease, as
@@ -14,10 +14,10 @@ import (
 // else write ourselves in, guarded by the resourceVersion we read.
 func (le *LeaderElector) tryAcquireOrRenew(ctx context.Context) bool {
 	now := time.Now()
-	got, err := le.cfg.Client.Get(ctx, le.cfg.Name, apiserver.GetOptions{})
-	if apiserver.IsNotFound(err) {
+	got, err := le.cfg.Client.Get(ctx, le.cfg.Name, meta.GetOptions{})
+	if meta.IsNotFound(err) {
 		l := le.newLease(now)
-		created, err := le.cfg.Client.Create(ctx, l, apiserver.CreateOptions{})
+		created, err := le.cfg.Client.Create(ctx, l, meta.CreateOptions{})
 		if lease, ok := created.(*builtin.Lease); err == nil && ok {
 			le.observe(lease, now)
 			return true
@@ -38,7 +38,7 @@ func (le *LeaderElector) tryAcquireOrRenew(ctx context.Context) bool {
 	}
 	next := lease.DeepCopyObject().(*builtin.Lease)
 	le.fill(&next.Spec, lease.Spec, now, false)
-	updated, err := le.cfg.Client.Update(ctx, next, apiserver.UpdateOptions{})
+	updated, err := le.cfg.Client.Update(ctx, next, meta.UpdateOptions{})
 	if lease, ok := updated.(*builtin.Lease); err == nil && ok {
 		le.observe(lease, now)
 		return true
@@ -48,7 +48,7 @@ func (le *LeaderElector) tryAcquireOrRenew(ctx context.Context) bool {
 
 // newLease is the lease this candidate creates.
 func (le *LeaderElector) newLease(now time.Time) *builtin.Lease {
-	l := &builtin.Lease{ObjectMeta: apiserver.ObjectMeta{Namespace: le.cfg.Namespace, Name: le.cfg.Name}}
+	l := &builtin.Lease{ObjectMeta: meta.ObjectMeta{Namespace: le.cfg.Namespace, Name: le.cfg.Name}}
 	le.fill(&l.Spec, builtin.LeaseSpec{}, now, true)
 	return l
 }
@@ -92,7 +92,7 @@ func (le *LeaderElector) observe(l *builtin.Lease, now time.Time) {
 func (le *LeaderElector) release() {
 	ctx, cancel := context.WithTimeout(context.Background(), le.cfg.RenewDeadline)
 	defer cancel()
-	got, err := le.cfg.Client.Get(ctx, le.cfg.Name, apiserver.GetOptions{})
+	got, err := le.cfg.Client.Get(ctx, le.cfg.Name, meta.GetOptions{})
 	l, ok := got.(*builtin.Lease)
 	if err != nil || !ok || deref(l.Spec.HolderIdentity) != le.cfg.Identity {
 		return
@@ -101,7 +101,7 @@ func (le *LeaderElector) release() {
 	one, empty := int32(1), ""
 	l.Spec.HolderIdentity, l.Spec.LeaseDurationSeconds = &empty, &one
 	l.Spec.RenewTime, l.Spec.AcquireTime = &now, &now
-	if updated, err := le.cfg.Client.Update(ctx, l, apiserver.UpdateOptions{}); err == nil {
+	if updated, err := le.cfg.Client.Update(ctx, l, meta.UpdateOptions{}); err == nil {
 		if lease, ok := updated.(*builtin.Lease); ok {
 			le.observe(lease, time.Now())
 		}

@@ -9,8 +9,8 @@ import (
 
 	"golang.org/x/time/rate"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // client-go's correlator defaults.
@@ -54,7 +54,7 @@ type aggregateRecord struct {
 type seenRecord struct {
 	name  string
 	count int32
-	first apiserver.Time
+	first meta.Time
 }
 
 // NewCorrelator returns a correlator with empty caches.
@@ -102,10 +102,10 @@ func (c *Correlator) aggregateEvent(e *builtin.Event, now time.Time) (*builtin.E
 		break
 	}
 	out := &builtin.Event{
-		ObjectMeta:     apiserver.ObjectMeta{Name: e.Name, Namespace: e.Namespace},
+		ObjectMeta:     meta.ObjectMeta{Name: e.Name, Namespace: e.Namespace},
 		InvolvedObject: e.InvolvedObject, Reason: e.Reason, Type: e.Type, Source: e.Source,
 		Message: combinedPrefix + e.Message, Count: 1,
-		FirstTimestamp: apiserver.NewTime(now), LastTimestamp: apiserver.NewTime(now),
+		FirstTimestamp: meta.NewTime(now), LastTimestamp: meta.NewTime(now),
 		ReportingController: e.ReportingController, ReportingInstance: e.ReportingInstance,
 	}
 	return out, aggKey
@@ -116,7 +116,7 @@ func (c *Correlator) aggregateEvent(e *builtin.Event, now time.Time) (*builtin.E
 // with mu held.
 func (c *Correlator) observe(e *builtin.Event, key string, now time.Time) (*builtin.Event, []byte) {
 	out := e.DeepCopyObject().(*builtin.Event)
-	out.Count, out.LastTimestamp = 1, apiserver.NewTime(now)
+	out.Count, out.LastTimestamp = 1, meta.NewTime(now)
 	if out.FirstTimestamp.IsZero() {
 		out.FirstTimestamp = out.LastTimestamp
 	}

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/reconcile/record"
 )
 
@@ -14,7 +14,7 @@ var t0 = time.Date(2026, 12, 1, 20, 0, 0, 0, time.UTC)
 
 func note(name, reason, message string) *builtin.Event {
 	return &builtin.Event{
-		ObjectMeta:     apiserver.ObjectMeta{Namespace: "dinner", Name: name},
+		ObjectMeta:     meta.ObjectMeta{Namespace: "dinner", Name: name},
 		InvolvedObject: builtin.ObjectReference{Kind: "Order", Namespace: "dinner", Name: "table-7", UID: "u1"},
 		Reason:         reason, Message: message, Type: builtin.EventTypeNormal,
 		Source: builtin.EventSource{Component: "chef"},

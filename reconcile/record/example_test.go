@@ -7,13 +7,14 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/reconcile/record"
 )
 
 // A controller notes what it does to an object; the same note twice is
 // one Event with count 2, as `kubectl describe` shows it.
 func Example() {
-	scheme := apiserver.NewScheme()
+	scheme := meta.NewScheme()
 	_ = builtin.Register(scheme)
 	srv := apiserver.NewServer(scheme, apiserver.Options{})
 	events := func(ns string) record.EventClient { return srv.Resource(builtin.EventsResource).Namespace(ns) }
@@ -24,10 +25,10 @@ func Example() {
 	wg.Go(func() { rec.Run(ctx) })
 
 	// Watch the events, to print the second write when it lands.
-	w, _ := srv.Resource(builtin.EventsResource).Namespace("kitchen").Watch(ctx, apiserver.ListOptions{})
+	w, _ := srv.Resource(builtin.EventsResource).Namespace("kitchen").Watch(ctx, meta.ListOptions{})
 	defer w.Stop()
 
-	lease := &builtin.Lease{ObjectMeta: apiserver.ObjectMeta{Namespace: "kitchen", Name: "chef"}}
+	lease := &builtin.Lease{ObjectMeta: meta.ObjectMeta{Namespace: "kitchen", Name: "chef"}}
 	rec.Event(lease, builtin.EventTypeNormal, "LeaderElection", "chef-1 became leader")
 	rec.Event(lease, builtin.EventTypeNormal, "LeaderElection", "chef-1 became leader")
 

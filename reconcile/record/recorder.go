@@ -6,8 +6,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // DefaultQueueSize is how many events wait to be written before new ones
@@ -18,8 +18,8 @@ const DefaultQueueSize = 1000
 // client. *apiserver.ResourceClient (in process) and *rest.ResourceClient
 // (over HTTP) satisfy it.
 type EventClient interface {
-	Create(ctx context.Context, obj apiserver.Object, opts apiserver.CreateOptions) (apiserver.Object, error)
-	Patch(ctx context.Context, name string, pt apiserver.PatchType, data []byte, opts apiserver.PatchOptions, subresources ...string) (apiserver.Object, error)
+	Create(ctx context.Context, obj meta.Object, opts meta.CreateOptions) (meta.Object, error)
+	Patch(ctx context.Context, name string, pt meta.PatchType, data []byte, opts meta.PatchOptions, subresources ...string) (meta.Object, error)
 }
 
 // EventClientFor returns the [EventClient] for namespace, e.g.
@@ -36,7 +36,7 @@ type Options struct {
 	Host, Instance string
 	// Scheme, when set, fills the involved object's kind and apiVersion
 	// for objects whose TypeMeta is empty.
-	Scheme *apiserver.Scheme
+	Scheme *meta.Scheme
 	// QueueSize bounds the queue of unwritten events (default
 	// [DefaultQueueSize]).
 	QueueSize int
@@ -85,7 +85,7 @@ func NewRecorder(events EventClientFor, opts Options) (*Recorder, error) {
 // Event notes that reason happened to obj, of eventType
 // ([builtin.EventTypeNormal] or [builtin.EventTypeWarning]). A nil obj is
 // ignored.
-func (r *Recorder) Event(obj apiserver.Object, eventType, reason, message string) {
+func (r *Recorder) Event(obj meta.Object, eventType, reason, message string) {
 	if obj == nil || obj.GetObjectMeta() == nil {
 		return
 	}
@@ -100,11 +100,11 @@ func (r *Recorder) Event(obj apiserver.Object, eventType, reason, message string
 }
 
 // Eventf is [Recorder.Event] with a message formatted by [fmt.Sprintf].
-func (r *Recorder) Eventf(obj apiserver.Object, eventType, reason, format string, args ...any) {
+func (r *Recorder) Eventf(obj meta.Object, eventType, reason, format string, args ...any) {
 	r.Event(obj, eventType, reason, fmt.Sprintf(format, args...))
 }
 
-func (r *Recorder) newEvent(obj apiserver.Object, eventType, reason, message string, now time.Time) *builtin.Event {
+func (r *Recorder) newEvent(obj meta.Object, eventType, reason, message string, now time.Time) *builtin.Event {
 	m, tm := obj.GetObjectMeta(), obj.GetTypeMeta()
 	ref := builtin.ObjectReference{Kind: tm.Kind, APIVersion: tm.APIVersion, Namespace: m.Namespace, Name: m.Name,
 		UID: m.UID, ResourceVersion: m.ResourceVersion}
@@ -118,10 +118,10 @@ func (r *Recorder) newEvent(obj apiserver.Object, eventType, reason, message str
 		ns = "default" // events about cluster-scoped objects go there, as in client-go
 	}
 	return &builtin.Event{
-		ObjectMeta:     apiserver.ObjectMeta{Name: eventName(m.Name, r.nanos(now)), Namespace: ns},
+		ObjectMeta:     meta.ObjectMeta{Name: eventName(m.Name, r.nanos(now)), Namespace: ns},
 		InvolvedObject: ref, Reason: reason, Message: message, Type: eventType,
 		Source:         builtin.EventSource{Component: r.opts.Component, Host: r.opts.Host},
-		FirstTimestamp: apiserver.NewTime(now), LastTimestamp: apiserver.NewTime(now),
+		FirstTimestamp: meta.NewTime(now), LastTimestamp: meta.NewTime(now),
 		ReportingController: r.opts.Component, ReportingInstance: r.opts.Instance,
 	}
 }
@@ -158,11 +158,11 @@ func (r *Recorder) write(ctx context.Context, e *builtin.Event) {
 		if try > 0 && !sleep(ctx, r.opts.RetryDelay) {
 			return
 		}
-		if err = r.writeOnce(ctx, c); err == nil || apiserver.IsAlreadyExists(err) || apiserver.IsInvalid(err) {
+		if err = r.writeOnce(ctx, c); err == nil || meta.IsAlreadyExists(err) || meta.IsInvalid(err) {
 			break
 		}
 	}
-	if err != nil && !apiserver.IsAlreadyExists(err) && r.opts.ErrorHandler != nil {
+	if err != nil && !meta.IsAlreadyExists(err) && r.opts.ErrorHandler != nil {
 		r.opts.ErrorHandler(c.Event, err)
 	}
 }
@@ -172,14 +172,14 @@ func (r *Recorder) write(ctx context.Context, e *builtin.Event) {
 func (r *Recorder) writeOnce(ctx context.Context, c Correlation) error {
 	client := r.events(c.Event.Namespace)
 	if c.Patch != nil {
-		_, err := client.Patch(ctx, c.Event.Name, apiserver.MergePatchType, c.Patch, apiserver.PatchOptions{})
-		if !apiserver.IsNotFound(err) {
+		_, err := client.Patch(ctx, c.Event.Name, meta.MergePatchType, c.Patch, meta.PatchOptions{})
+		if !meta.IsNotFound(err) {
 			return err
 		}
 	}
 	e := c.Event.DeepCopyObject().(*builtin.Event)
 	e.ResourceVersion = ""
-	_, err := client.Create(ctx, e, apiserver.CreateOptions{})
+	_, err := client.Create(ctx, e, meta.CreateOptions{})
 	return err
 }
 

@@ -13,13 +13,14 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/rest"
 	"github.com/kitchensync/kitchensync/apiserver/rest/resttest"
 	"github.com/kitchensync/kitchensync/reconcile/record"
 )
 
 func newServer(t *testing.T) *apiserver.Server {
-	s := apiserver.NewScheme()
+	s := meta.NewScheme()
 	if err := builtin.Register(s); err != nil {
 		t.Fatal(err)
 	}
@@ -54,8 +55,8 @@ func TestRecorderWritesAndAggregates(t *testing.T) {
 				ctx, cancel := context.WithCancel(t.Context())
 				var wg sync.WaitGroup
 				wg.Go(func() { rec.Run(ctx) })
-				order := &builtin.Lease{TypeMeta: apiserver.TypeMeta{APIVersion: "menu.example.com/v1", Kind: "Order"},
-					ObjectMeta: apiserver.ObjectMeta{Namespace: "dinner", Name: "table-7", UID: "u1"}}
+				order := &builtin.Lease{TypeMeta: meta.TypeMeta{APIVersion: "menu.example.com/v1", Kind: "Order"},
+					ObjectMeta: meta.ObjectMeta{Namespace: "dinner", Name: "table-7", UID: "u1"}}
 				for range 3 {
 					rec.Event(order, builtin.EventTypeNormal, "Cooking", "2 cooks at work")
 					synctest.Wait()
@@ -65,7 +66,7 @@ func TestRecorderWritesAndAggregates(t *testing.T) {
 				synctest.Wait()
 				cancel()
 				wg.Wait()
-				list, err := srv.Resource(builtin.EventsResource).Namespace("dinner").List(t.Context(), apiserver.ListOptions{})
+				list, err := srv.Resource(builtin.EventsResource).Namespace("dinner").List(t.Context(), meta.ListOptions{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -100,18 +101,18 @@ func TestRecorderRecreatesAnEventGoneFromTheServer(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
 		var wg sync.WaitGroup
 		wg.Go(func() { rec.Run(ctx) })
-		obj := &builtin.Lease{ObjectMeta: apiserver.ObjectMeta{Namespace: "dinner", Name: "table-7"}}
+		obj := &builtin.Lease{ObjectMeta: meta.ObjectMeta{Namespace: "dinner", Name: "table-7"}}
 		rec.Event(obj, builtin.EventTypeNormal, "Cooking", "m")
 		synctest.Wait()
-		list, _ := events.List(ctx, apiserver.ListOptions{})
-		if err := events.Delete(ctx, list.Items[0].GetObjectMeta().Name, apiserver.DeleteOptions{}); err != nil {
+		list, _ := events.List(ctx, meta.ListOptions{})
+		if err := events.Delete(ctx, list.Items[0].GetObjectMeta().Name, meta.DeleteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		rec.Event(obj, builtin.EventTypeNormal, "Cooking", "m")
 		synctest.Wait()
 		cancel()
 		wg.Wait()
-		list, _ = events.List(t.Context(), apiserver.ListOptions{})
+		list, _ = events.List(t.Context(), meta.ListOptions{})
 		if len(list.Items) != 1 || list.Items[0].(*builtin.Event).Count != 2 {
 			t.Errorf("events = %d, want one with count 2", len(list.Items))
 		}

@@ -1,11 +1,11 @@
 package kubeproto
 
 import (
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // AppendObjectMeta appends the fields of a meta/v1 ObjectMeta message.
-func AppendObjectMeta(b []byte, m *apiserver.ObjectMeta) []byte {
+func AppendObjectMeta(b []byte, m *meta.ObjectMeta) []byte {
 	b = AppendString(b, 1, m.Name)
 	b = AppendString(b, 2, m.GenerateName)
 	b = AppendString(b, 3, m.Namespace)
@@ -38,7 +38,7 @@ func AppendObjectMeta(b []byte, m *apiserver.ObjectMeta) []byte {
 	return b
 }
 
-func appendManagedFieldsEntry(b []byte, e apiserver.ManagedFieldsEntry) []byte {
+func appendManagedFieldsEntry(b []byte, e meta.ManagedFieldsEntry) []byte {
 	b = AppendString(b, 1, e.Manager)
 	b = AppendString(b, 2, string(e.Operation))
 	b = AppendString(b, 3, e.APIVersion)
@@ -54,7 +54,7 @@ func appendManagedFieldsEntry(b []byte, e apiserver.ManagedFieldsEntry) []byte {
 
 // AppendListMeta appends the fields of a meta/v1 ListMeta message:
 // {1: selfLink, 2: resourceVersion, 3: continue, 4: remainingItemCount}.
-func AppendListMeta(b []byte, m apiserver.ListMeta) []byte {
+func AppendListMeta(b []byte, m meta.ListMeta) []byte {
 	b = AppendString(b, 1, "")
 	b = AppendString(b, 2, m.ResourceVersion)
 	b = AppendString(b, 3, m.Continue)
@@ -66,8 +66,8 @@ func AppendListMeta(b []byte, m apiserver.ListMeta) []byte {
 
 // AppendStatus appends the fields of a meta/v1 Status message: {1:
 // metadata, 2: status, 3: message, 4: reason, 5: details, 6: code}.
-func AppendStatus(b []byte, s *apiserver.Status) []byte {
-	b = AppendMessage(b, 1, AppendListMeta(nil, apiserver.ListMeta{ResourceVersion: s.ResourceVersion}))
+func AppendStatus(b []byte, s *meta.Status) []byte {
+	b = AppendMessage(b, 1, AppendListMeta(nil, meta.ListMeta{ResourceVersion: s.ResourceVersion}))
 	b = AppendString(b, 2, s.Status)
 	b = AppendString(b, 3, s.Message)
 	b = AppendString(b, 4, string(s.Reason))
@@ -89,7 +89,7 @@ func AppendStatus(b []byte, s *apiserver.Status) []byte {
 
 // AppendList appends the fields of a list message (LeaseList, EventList,
 // ...): {1: metadata, 2: items}, each item its kind's own message.
-func AppendList(b []byte, m apiserver.ListMeta, items [][]byte) []byte {
+func AppendList(b []byte, m meta.ListMeta, items [][]byte) []byte {
 	b = AppendMessage(b, 1, AppendListMeta(nil, m))
 	for _, item := range items {
 		b = AppendMessage(b, 2, item)

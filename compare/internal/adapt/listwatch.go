@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -36,8 +36,8 @@ func (l *WidgetList) DeepCopyObject() runtime.Object {
 // ListerWatcher is the part of kitchensync's informer.ListerWatcher that
 // the adapter calls (an *apiserver.ResourceClient, or a Gate over one).
 type ListerWatcher interface {
-	List(ctx context.Context, opts apiserver.ListOptions) (*apiserver.List, error)
-	Watch(ctx context.Context, opts apiserver.ListOptions) (apiserver.WatchInterface, error)
+	List(ctx context.Context, opts meta.ListOptions) (*meta.List, error)
+	Watch(ctx context.Context, opts meta.ListOptions) (meta.WatchInterface, error)
 }
 
 // ClientGoListWatch returns a client-go ListerWatcher over a kitchensync
@@ -69,10 +69,10 @@ func ClientGoListWatch(lw ListerWatcher) *cache.ListWatch {
 }
 
 // ListOptions converts client-go list options to kitchensync's.
-func ListOptions(o metav1.ListOptions) apiserver.ListOptions {
-	return apiserver.ListOptions{
+func ListOptions(o metav1.ListOptions) meta.ListOptions {
+	return meta.ListOptions{
 		LabelSelector: o.LabelSelector, FieldSelector: o.FieldSelector,
-		ResourceVersion: o.ResourceVersion, ResourceVersionMatch: apiserver.ResourceVersionMatch(o.ResourceVersionMatch),
+		ResourceVersion: o.ResourceVersion, ResourceVersionMatch: meta.ResourceVersionMatch(o.ResourceVersionMatch),
 		Limit: o.Limit, Continue: o.Continue, AllowWatchBookmarks: o.AllowWatchBookmarks,
 		SendInitialEvents: o.SendInitialEvents, TimeoutSeconds: o.TimeoutSeconds,
 	}
@@ -81,7 +81,7 @@ func ListOptions(o metav1.ListOptions) apiserver.ListOptions {
 // Error converts a kitchensync API error to apimachinery's; other errors
 // pass unchanged.
 func Error(err error) error {
-	var se *apiserver.StatusError
+	var se *meta.StatusError
 	if errors.As(err, &se) {
 		return &apierrors.StatusError{ErrStatus: Status(&se.ErrStatus)}
 	}
@@ -89,7 +89,7 @@ func Error(err error) error {
 }
 
 // Status converts a kitchensync Status to a metav1.Status.
-func Status(s *apiserver.Status) metav1.Status {
+func Status(s *meta.Status) metav1.Status {
 	out := metav1.Status{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Status"},
 		Status:   s.Status, Message: s.Message, Reason: metav1.StatusReason(s.Reason), Code: s.Code,
@@ -102,13 +102,13 @@ func Status(s *apiserver.Status) metav1.Status {
 
 // watcher converts a kitchensync watch into a client-go watch.Interface.
 type watcher struct {
-	src  apiserver.WatchInterface
+	src  meta.WatchInterface
 	out  chan watch.Event
 	stop chan struct{}
 	once sync.Once
 }
 
-func newWatch(src apiserver.WatchInterface) *watcher {
+func newWatch(src meta.WatchInterface) *watcher {
 	w := &watcher{src: src, out: make(chan watch.Event), stop: make(chan struct{})}
 	go w.run()
 	return w
@@ -125,9 +125,9 @@ func (w *watcher) run() {
 	}
 }
 
-func convertEvent(ev apiserver.Event) watch.Event {
-	if ev.Type == apiserver.EventError {
-		if s, ok := ev.Object.(*apiserver.Status); ok {
+func convertEvent(ev meta.Event) watch.Event {
+	if ev.Type == meta.EventError {
+		if s, ok := ev.Object.(*meta.Status); ok {
 			st := Status(s)
 			return watch.Event{Type: watch.Error, Object: &st}
 		}
@@ -204,7 +204,7 @@ func (g *Gate) Calls() []string {
 	return append([]string(nil), g.calls...)
 }
 
-func (g *Gate) record(verb string, opts apiserver.ListOptions) {
+func (g *Gate) record(verb string, opts meta.ListOptions) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.calls = append(g.calls, fmt.Sprintf("%s rv=%q initial=%v", verb, opts.ResourceVersion, opts.SendInitialEvents != nil && *opts.SendInitialEvents))
@@ -252,7 +252,7 @@ func (g *Gate) wait(ctx context.Context) error {
 }
 
 // List waits for the gate, then lists.
-func (g *Gate) List(ctx context.Context, opts apiserver.ListOptions) (*apiserver.List, error) {
+func (g *Gate) List(ctx context.Context, opts meta.ListOptions) (*meta.List, error) {
 	if err := g.wait(ctx); err != nil {
 		return nil, err
 	}
@@ -264,7 +264,7 @@ func (g *Gate) List(ctx context.Context, opts apiserver.ListOptions) (*apiserver
 }
 
 // Watch waits for the gate, then watches.
-func (g *Gate) Watch(ctx context.Context, opts apiserver.ListOptions) (apiserver.WatchInterface, error) {
+func (g *Gate) Watch(ctx context.Context, opts meta.ListOptions) (meta.WatchInterface, error) {
 	if err := g.wait(ctx); err != nil {
 		return nil, err
 	}

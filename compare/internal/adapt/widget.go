@@ -3,8 +3,8 @@ package adapt
 import (
 	"strconv"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -84,7 +84,7 @@ type Summary struct {
 }
 
 // SummarizeKS summarizes a kitchensync object (nil gives the zero Summary).
-func SummarizeKS(obj apiserver.Object) Summary {
+func SummarizeKS(obj meta.Object) Summary {
 	w, ok := obj.(*apiservertest.Widget)
 	if !ok || w == nil {
 		return Summary{}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
@@ -93,7 +94,7 @@ func benchServer(b *testing.B) *apiserver.Server {
 	rc := srv.Resource(apiservertest.WidgetsResource)
 	for i := range Scale {
 		w := apiservertest.NewWidget("ns-"+strconv.Itoa(i%100), "w-"+strconv.Itoa(i))
-		if _, err := rc.Create(context.Background(), w, apiserver.CreateOptions{}); err != nil {
+		if _, err := rc.Create(context.Background(), w, meta.CreateOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -108,7 +109,7 @@ type informerRun func(lw *apiserver.ResourceClient, c *counter) (stop func())
 func informerBench(b *testing.B, run informerRun) {
 	srv := benchServer(b)
 	rc := srv.Resource(apiservertest.WidgetsResource)
-	list, err := rc.List(context.Background(), apiserver.ListOptions{})
+	list, err := rc.List(context.Background(), meta.ListOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -126,7 +127,7 @@ func informerBench(b *testing.B, run informerRun) {
 		for i, obj := range list.Items {
 			w := obj.(*widget)
 			w.Spec.Size++
-			got, err := rc.Update(context.Background(), w, apiserver.UpdateOptions{})
+			got, err := rc.Update(context.Background(), w, meta.UpdateOptions{})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/store"
 	"k8s.io/client-go/tools/cache"
@@ -70,7 +70,7 @@ func fifoAddPopCG(b *testing.B) {
 // known objects (an empty indexer) are consulted for tombstones.
 func fifoReplaceKS(b *testing.B) {
 	objs, _ := objects(Scale)
-	list := make([]apiserver.Object, len(objs))
+	list := make([]meta.Object, len(objs))
 	for i, o := range objs {
 		list[i] = o
 	}

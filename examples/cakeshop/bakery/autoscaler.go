@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/reconcile"
 )
 
@@ -53,7 +53,7 @@ type recommendation struct {
 // Reconcile scales the pool of req to its demand.
 func (a *Autoscaler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	pool, err := a.Pools.Get(ctx, req.NamespacedName)
-	if apiserver.IsNotFound(err) {
+	if meta.IsNotFound(err) {
 		return reconcile.Result{}, nil
 	}
 	if err != nil {
@@ -98,7 +98,7 @@ func (a *Autoscaler) owned(ctx context.Context, pool *BakerPool) ([]*Baker, erro
 	}
 	var out []*Baker
 	for _, b := range all {
-		if ref := apiserver.GetControllerOf(b); ref != nil && ref.UID == pool.UID {
+		if ref := meta.GetControllerOf(b); ref != nil && ref.UID == pool.UID {
 			out = append(out, b)
 		}
 	}
@@ -150,17 +150,17 @@ func (a *Autoscaler) degrade(util int) {
 func (a *Autoscaler) scale(ctx context.Context, pool *BakerPool, desired int) error {
 	for i := 1; i <= pool.Spec.MaxReplicas; i++ {
 		name := fmt.Sprintf("%s-baker-%02d", pool.Name, i)
-		b := &Baker{ObjectMeta: apiserver.ObjectMeta{Namespace: pool.Namespace, Name: name,
-			OwnerReferences: []apiserver.OwnerReference{apiserver.NewControllerRef(pool)}}, Spec: BakerSpec{Pool: pool.Name}}
+		b := &Baker{ObjectMeta: meta.ObjectMeta{Namespace: pool.Namespace, Name: name,
+			OwnerReferences: []meta.OwnerReference{meta.NewControllerRef(pool)}}, Spec: BakerSpec{Pool: pool.Name}}
 		_, err := a.Bakers.Get(ctx, reconcile.NamespacedName{Namespace: pool.Namespace, Name: name})
 		exists := err == nil
 		switch {
 		case i <= desired && !exists:
-			if _, err := a.Bakers.Create(ctx, b); err != nil && !apiserver.IsAlreadyExists(err) {
+			if _, err := a.Bakers.Create(ctx, b); err != nil && !meta.IsAlreadyExists(err) {
 				return err
 			}
 		case i > desired && exists:
-			if err := a.Bakers.Delete(ctx, b); err != nil && !apiserver.IsNotFound(err) {
+			if err := a.Bakers.Delete(ctx, b); err != nil && !meta.IsNotFound(err) {
 				return err
 			}
 		}

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/reconcile"
 )
 
 // BakeResource is the resource of the [Bake] kind.
-var BakeResource = apiserver.GroupVersionResource{Group: Group, Version: Version, Resource: "bakes"}
+var BakeResource = meta.GroupVersionResource{Group: Group, Version: Version, Resource: "bakes"}
 
 // Bake is one sponge in the oven (烤箱): a custom resource the baker
 // creates for a [Cake], owned by it through a controller owner reference
@@ -20,10 +20,10 @@ var BakeResource = apiserver.GroupVersionResource{Group: Group, Version: Version
 // is woken up when the oven writes Done (or Collapsed) into the Bake's
 // status — reconcile.Owns maps that change back to the cake.
 type Bake struct {
-	apiserver.TypeMeta   `json:",inline"`
-	apiserver.ObjectMeta `json:"metadata"`
-	Spec                 BakeSpec   `json:"spec"`
-	Status               BakeStatus `json:"status,omitzero"`
+	meta.TypeMeta   `json:",inline"`
+	meta.ObjectMeta `json:"metadata"`
+	Spec            BakeSpec   `json:"spec"`
+	Status          BakeStatus `json:"status,omitzero"`
 }
 
 // BakeSpec is what goes into the oven.
@@ -57,15 +57,15 @@ type BakeStatus struct {
 }
 
 // DeepCopyObject returns a copy of b that shares no memory with it.
-func (b *Bake) DeepCopyObject() apiserver.Object {
+func (b *Bake) DeepCopyObject() meta.Object {
 	out := *b
 	out.ObjectMeta = b.ObjectMeta.DeepCopy()
 	return &out
 }
 
 // bakeSpecErrors returns what is wrong with a bake's spec.
-func bakeSpecErrors(b *Bake) apiserver.FieldErrors {
-	var errs apiserver.FieldErrors
+func bakeSpecErrors(b *Bake) meta.FieldErrors {
+	var errs meta.FieldErrors
 	s := b.Spec
 	if s.Cake == "" {
 		errs.Required("spec.cake", "which Cake is the sponge for?")
@@ -103,7 +103,7 @@ type Oven struct {
 // Reconcile starts, times or finishes one bake.
 func (o *Oven) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	bake, err := o.Bakes.Get(ctx, req.NamespacedName)
-	if apiserver.IsNotFound(err) {
+	if meta.IsNotFound(err) {
 		o.Kitchen.stopOven(req.String()) // thrown away with its cake
 		return reconcile.Result{}, nil
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/reconcile"
 )
 
@@ -72,7 +73,7 @@ type CakeReconciler struct {
 func (b *CakeReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	key := req.String()
 	cake, err := b.Cakes.Get(ctx, req.NamespacedName)
-	if apiserver.IsNotFound(err) {
+	if meta.IsNotFound(err) {
 		b.release(key, true)
 		return reconcile.Result{}, nil // gone: the finalizer already did the cleanup
 	}
@@ -150,7 +151,7 @@ func (b *CakeReconciler) cancel(ctx context.Context, key string, cake *Cake) err
 			map[bool]string{true: "stop the oven and discard the cake", false: "nothing in the oven"}[stopped], amount)
 	}
 	_, err := b.write(ctx, cake, false, func(c *Cake) { reconcile.RemoveFinalizer(c, Finalizer) })
-	if apiserver.IsNotFound(err) {
+	if meta.IsNotFound(err) {
 		// A stale look at a cake whose finalizer an earlier reconcile
 		// already removed: it is gone, the cancellation is done.
 		return nil
@@ -182,7 +183,7 @@ func (b *CakeReconciler) checkResources(ctx context.Context, key string, cake *C
 func (b *CakeReconciler) fail(ctx context.Context, cake *Cake, reason, msg string) error {
 	cake.Status.Phase = PhaseFailed
 	cake.Status.ObservedGeneration = cake.Generation
-	apiserver.SetStatusCondition(&cake.Status.Conditions, apiserver.Condition{Type: "Ready", Status: apiserver.ConditionFalse, Reason: reason,
+	meta.SetStatusCondition(&cake.Status.Conditions, meta.Condition{Type: "Ready", Status: meta.ConditionFalse, Reason: reason,
 		Message: msg, ObservedGeneration: cake.Generation})
 	st := cake.Status
 	_, err := b.write(ctx, cake, true, func(c *Cake) { c.Status = st })
@@ -203,10 +204,10 @@ func (b *CakeReconciler) write(ctx context.Context, cake *Cake, status bool, edi
 	}
 	edit(cake)
 	updated, err := send(ctx, cake)
-	if !apiserver.IsConflict(err) || b.CakeAPI == nil {
+	if !meta.IsConflict(err) || b.CakeAPI == nil {
 		return updated, err
 	}
-	fresh, gerr := b.CakeAPI.Namespace(cake.Namespace).Get(ctx, cake.Name, apiserver.GetOptions{})
+	fresh, gerr := b.CakeAPI.Namespace(cake.Namespace).Get(ctx, cake.Name, meta.GetOptions{})
 	if gerr != nil || fresh.Generation != cake.Generation {
 		return updated, err
 	}

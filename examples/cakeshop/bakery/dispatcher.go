@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // HandedOverAnnotation marks a stale copy of an order that the dispatcher
@@ -81,7 +82,7 @@ func (d *Dispatcher) place(ctx context.Context, cluster string, c *Cake, why str
 // openOrders counts the orders on cluster that are not finished; it fails
 // if the cluster's API server does.
 func (d *Dispatcher) openOrders(ctx context.Context, cluster string) (int, error) {
-	cakes, _, err := apiserver.NewClient[*Cake](d.servers[cluster]).List(ctx, apiserver.ListOptions{})
+	cakes, _, err := apiserver.NewClient[*Cake](d.servers[cluster]).List(ctx, meta.ListOptions{})
 	if err != nil {
 		return 0, err
 	}
@@ -98,7 +99,7 @@ func (d *Dispatcher) openOrders(ctx context.Context, cluster string) (int, error
 // cluster, as a periodic Velero backup would.
 func (d *Dispatcher) Backup(ctx context.Context) {
 	for _, name := range d.names {
-		cakes, _, err := apiserver.NewClient[*Cake](d.servers[name]).List(ctx, apiserver.ListOptions{})
+		cakes, _, err := apiserver.NewClient[*Cake](d.servers[name]).List(ctx, meta.ListOptions{})
 		if err != nil {
 			continue
 		}
@@ -127,7 +128,7 @@ func (d *Dispatcher) Probe(ctx context.Context, cluster string) (int, error) {
 		d.mu.Lock()
 		d.moved[key(c)] = cluster
 		d.mu.Unlock()
-		restored := &Cake{ObjectMeta: apiserver.ObjectMeta{Namespace: c.Namespace, Name: c.Name, Labels: c.Labels}, Spec: c.Spec}
+		restored := &Cake{ObjectMeta: meta.ObjectMeta{Namespace: c.Namespace, Name: c.Name, Labels: c.Labels}, Spec: c.Spec}
 		if err := d.assignExcept(ctx, cluster, restored); err != nil {
 			return moved, err
 		}
@@ -195,8 +196,8 @@ func (d *Dispatcher) CleanUp(ctx context.Context, cluster string) (pending int, 
 	cakes := apiserver.NewClient[*Cake](d.servers[cluster])
 	for _, k := range keys {
 		ns, name, _ := strings.Cut(k, "/")
-		c, err := cakes.Namespace(ns).Get(ctx, name, apiserver.GetOptions{})
-		if apiserver.IsNotFound(err) {
+		c, err := cakes.Namespace(ns).Get(ctx, name, meta.GetOptions{})
+		if meta.IsNotFound(err) {
 			continue
 		}
 		if err != nil {
@@ -206,10 +207,10 @@ func (d *Dispatcher) CleanUp(ctx context.Context, cluster string) (pending int, 
 			c.Annotations = map[string]string{}
 		}
 		c.Annotations[HandedOverAnnotation] = d.assignedTo(k)
-		if _, err := cakes.Namespace(ns).Update(ctx, c, apiserver.UpdateOptions{}); err != nil {
+		if _, err := cakes.Namespace(ns).Update(ctx, c, meta.UpdateOptions{}); err != nil {
 			return pending, err
 		}
-		if err := cakes.Namespace(ns).Delete(ctx, name, apiserver.DeleteOptions{}); err != nil {
+		if err := cakes.Namespace(ns).Delete(ctx, name, meta.DeleteOptions{}); err != nil {
 			return pending, err
 		}
 		d.Journal.Say("dispatcher", k, "cleanup", "%s: delete the stale copy on %s (handed over to %s)", name, cluster, d.assignedTo(k))

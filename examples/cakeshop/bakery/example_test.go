@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/examples/cakeshop/bakery"
 	"github.com/kitchensync/kitchensync/reconcile"
 )
@@ -126,11 +126,11 @@ func ExampleHistogramQuantile() {
 // typed error naming both fields.
 func ExampleValidateCake() {
 	c := &bakery.Cake{
-		ObjectMeta: apiserver.ObjectMeta{Namespace: "haidian", Name: "big-durian"},
+		ObjectMeta: meta.ObjectMeta{Namespace: "haidian", Name: "big-durian"},
 		Spec:       bakery.CakeSpec{Flavor: "durian", Size: 20},
 	}
 	err := bakery.ValidateCake(c)
-	fmt.Println(apiserver.IsInvalid(err))
+	fmt.Println(meta.IsInvalid(err))
 	fmt.Println(err)
 	// Output:
 	// true

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/reconcile"
 )
 
@@ -162,7 +163,7 @@ func (e *env) shop(o ShopOptions) ShopOptions {
 // order has a customer place an order.
 func (e *env) order(ctx context.Context, branch, name string, spec CakeSpec) error {
 	e.j.Say("customer", branch+"/"+name, "ordered", "orders %s/%s: %s", branch, name, describe(spec))
-	c := &Cake{ObjectMeta: apiserver.ObjectMeta{Namespace: branch, Name: name}, Spec: spec}
+	c := &Cake{ObjectMeta: meta.ObjectMeta{Namespace: branch, Name: name}, Spec: spec}
 	_, err := e.desk.Place(ctx, c)
 	return err
 }
@@ -171,12 +172,12 @@ func (e *env) order(ctx context.Context, branch, name string, spec CakeSpec) err
 func (e *env) change(ctx context.Context, branch, name, what string, edit func(*CakeSpec)) error {
 	e.j.Say("customer", branch+"/"+name, "edited", "changes %s: %s", name, what)
 	return reconcile.RetryOnConflict(reconcile.DefaultRetry, func() error {
-		c, err := e.cakes.Namespace(branch).Get(ctx, name, apiserver.GetOptions{})
+		c, err := e.cakes.Namespace(branch).Get(ctx, name, meta.GetOptions{})
 		if err != nil {
 			return err
 		}
 		edit(&c.Spec)
-		_, err = e.cakes.Namespace(branch).Update(ctx, c, apiserver.UpdateOptions{})
+		_, err = e.cakes.Namespace(branch).Update(ctx, c, meta.UpdateOptions{})
 		return err
 	})
 }
@@ -184,7 +185,7 @@ func (e *env) change(ctx context.Context, branch, name, what string, edit func(*
 // cancel has the customer cancel an order.
 func (e *env) cancel(ctx context.Context, branch, name string) error {
 	e.j.Say("customer", branch+"/"+name, "cancelled", "cancels %s", name)
-	return e.cakes.Namespace(branch).Delete(ctx, name, apiserver.DeleteOptions{})
+	return e.cakes.Namespace(branch).Delete(ctx, name, meta.DeleteOptions{})
 }
 
 // await waits until the journal has n entries of event for key.
@@ -195,7 +196,7 @@ func (e *env) await(ctx context.Context, key, event string, n int) error {
 // outcomes fills r.Outcomes and r.Refunds from the server and the till;
 // prefix labels the cluster in multi-cluster scenes.
 func (e *env) outcomes(ctx context.Context, r *Report, srv *apiserver.Server, till *Till, prefix string) error {
-	cakes, _, err := apiserver.NewClient[*Cake](srv).List(ctx, apiserver.ListOptions{})
+	cakes, _, err := apiserver.NewClient[*Cake](srv).List(ctx, meta.ListOptions{})
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // SceneBranches plays the chain of shops (分店协作). First, three branches
@@ -162,7 +163,7 @@ func newClusterShop(e *env, name string, srv *apiserver.Server, kitchen *Kitchen
 func failAll(srv *apiserver.Server, n int) {
 	var err error
 	if n > 0 {
-		err = apiserver.NewInternalError(errors.New("etcd: no leader"))
+		err = meta.NewInternalError(errors.New("etcd: no leader"))
 	}
 	for _, v := range []apiserver.Verb{apiserver.VerbCreate, apiserver.VerbGet, apiserver.VerbList,
 		apiserver.VerbWatch, apiserver.VerbUpdate, apiserver.VerbPatch, apiserver.VerbDelete} {
@@ -174,7 +175,7 @@ func disaster(ctx context.Context, e *env, d *Dispatcher, servers map[string]*ap
 	shops map[string]*Shop, stops map[string]func() error) error {
 	assign := func(names ...string) error {
 		for i, n := range names {
-			c := &Cake{ObjectMeta: apiserver.ObjectMeta{Namespace: "downtown", Name: n},
+			c := &Cake{ObjectMeta: meta.ObjectMeta{Namespace: "downtown", Name: n},
 				Spec: CakeSpec{Flavor: Flavors[i%len(Flavors)], Size: 8, Layers: 2}}
 			e.j.Say("customer", key(c), "ordered", "orders %s: %s", key(c), describe(c.Spec))
 			if err := d.Assign(ctx, c); err != nil {

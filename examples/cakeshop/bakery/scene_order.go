@@ -12,6 +12,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/store"
 )
 
@@ -35,7 +36,7 @@ func SceneOrderForm(ctx context.Context, cfg Config) (*Report, error) {
 				k.Group, k.Version, k.Kind, k.Resource)
 		}
 	}
-	form := &Cake{ObjectMeta: apiserver.ObjectMeta{Namespace: "haidian", Name: "scribble"},
+	form := &Cake{ObjectMeta: meta.ObjectMeta{Namespace: "haidian", Name: "scribble"},
 		Spec: CakeSpec{Flavor: "durian", Size: 30, PickupTime: "2pm", Resources: CakeResources{IcingMemory: "lots"}}}
 	fields, err := refuseAtDesk(ctx, e, form)
 	if err != nil {
@@ -59,7 +60,7 @@ func SceneOrderForm(ctx context.Context, cfg Config) (*Report, error) {
 	if err = errors.Join(err, stop()); err != nil {
 		return nil, err
 	}
-	c, err := e.cakes.Namespace("haidian").Get(ctx, "birthday-alice", apiserver.GetOptions{})
+	c, err := e.cakes.Namespace("haidian").Get(ctx, "birthday-alice", meta.GetOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -67,16 +68,16 @@ func SceneOrderForm(ctx context.Context, cfg Config) (*Report, error) {
 	e.j.Say("manager", key(c), "stored", "stored spec: %s", spec)
 	e.j.Say("manager", key(c), "stored", "status: phase %s, checkpoint %q, observedGeneration %d, finalizers %v",
 		c.Status.Phase, c.Status.Checkpoint, c.Status.ObservedGeneration, c.Finalizers)
-	bakes, _, err := apiserver.NewClient[*Bake](e.srv).Namespace("haidian").List(ctx, apiserver.ListOptions{})
+	bakes, _, err := apiserver.NewClient[*Bake](e.srv).Namespace("haidian").List(ctx, meta.ListOptions{})
 	if err != nil {
 		return nil, err
 	}
 	for _, b := range bakes {
-		if ref := apiserver.GetControllerOf(b); ref != nil && ref.Kind == "Cake" && ref.UID == c.UID && b.Status.Phase == BakeDone {
+		if ref := meta.GetControllerOf(b); ref != nil && ref.Kind == "Cake" && ref.UID == c.UID && b.Status.Phase == BakeDone {
 			r.Numbers["bakes-done-owned"]++
 		}
 		e.j.Say("manager", key(c), "stored", "Bake %s: phase %s, readyAt set: %v, controlled by %s %s",
-			b.Name, b.Status.Phase, b.Status.ReadyAt != "", apiserver.GetControllerOf(b).Kind, apiserver.GetControllerOf(b).Name)
+			b.Name, b.Status.Phase, b.Status.ReadyAt != "", meta.GetControllerOf(b).Kind, meta.GetControllerOf(b).Name)
 	}
 	return r, e.outcomes(ctx, r, e.srv, e.till, "")
 }
@@ -87,8 +88,8 @@ func refuseAtDesk(ctx context.Context, e *env, form *Cake) ([]string, error) {
 	e.j.Say("customer", key(form), "ordered", "hands in a form: flavor %s, size %d\", pickup %q, icing memory %q",
 		form.Spec.Flavor, form.Spec.Size, form.Spec.PickupTime, form.Spec.Resources.IcingMemory)
 	_, err := e.desk.Place(ctx, form.DeepCopyObject().(*Cake))
-	var se *apiserver.StatusError
-	if !apiserver.IsInvalid(err) || !errors.As(err, &se) || se.ErrStatus.Details == nil {
+	var se *meta.StatusError
+	if !meta.IsInvalid(err) || !errors.As(err, &se) || se.ErrStatus.Details == nil {
 		return nil, fmt.Errorf("order-form: the desk answered %v, want 422 Invalid", err)
 	}
 	e.j.Say("order-desk", key(form), "refused", "refused (422 %s), nothing stored:", se.ErrStatus.Reason)
@@ -103,7 +104,7 @@ func refuseAtDesk(ctx context.Context, e *env, form *Cake) ([]string, error) {
 // spares the server a request: the server's check is the one that holds.
 func refuseAtServer(ctx context.Context, e *env, form *Cake) ([]string, error) {
 	form = form.DeepCopyObject().(*Cake)
-	form.TypeMeta = apiserver.TypeMeta{APIVersion: Group + "/" + Version, Kind: "Cake"}
+	form.TypeMeta = meta.TypeMeta{APIVersion: Group + "/" + Version, Kind: "Cake"}
 	body, err := json.Marshal(form)
 	if err != nil {
 		return nil, err
@@ -119,7 +120,7 @@ func refuseAtServer(ctx context.Context, e *env, form *Cake) ([]string, error) {
 	// handler answers just what it would answer over TCP.
 	resp := httptest.NewRecorder()
 	httpapi.NewHandler(e.srv).ServeHTTP(resp, req)
-	var st apiserver.Status
+	var st meta.Status
 	if err := json.Unmarshal(resp.Body.Bytes(), &st); err != nil || resp.Code != http.StatusUnprocessableEntity || st.Details == nil {
 		return nil, fmt.Errorf("order-form: the API server answered %d %s, want 422 Invalid", resp.Code, resp.Body)
 	}
@@ -129,7 +130,7 @@ func refuseAtServer(ctx context.Context, e *env, form *Cake) ([]string, error) {
 }
 
 // sayCauses narrates each cause of a refusal and returns their fields.
-func sayCauses(e *env, who, key string, causes []apiserver.StatusCause) []string {
+func sayCauses(e *env, who, key string, causes []meta.StatusCause) []string {
 	var fields []string
 	for _, c := range causes {
 		e.j.Say(who, key, "cause", "  %s: %s", c.Field, c.Message)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/examples/cakeshop/bakery"
 )
 
@@ -172,7 +172,7 @@ func TestFaultsRetryWithBackoffAndFallBack(t *testing.T) {
 		t.Errorf("oven retries (-want +got):\n%s", diff)
 	}
 	c := rep.Cakes["haidian/frost-2"].Status
-	if cond := apiserver.FindStatusCondition(c.Conditions, bakery.ConditionRecipe); cond == nil || cond.Reason != "FallbackRecipe" {
+	if cond := meta.FindStatusCondition(c.Conditions, bakery.ConditionRecipe); cond == nil || cond.Reason != "FallbackRecipe" {
 		t.Errorf("frost-2 conditions = %+v, want %s with reason FallbackRecipe", c.Conditions, bakery.ConditionRecipe)
 	}
 	if c.Frosting != "whipped-cream" {
@@ -262,7 +262,7 @@ func TestRushScalesBetweenMinAndMax(t *testing.T) {
 		t.Errorf("replicas %v: want a scale-up during the rush and 2 at the end", r)
 	}
 	for k, c := range rep.Cakes {
-		if apiserver.FindStatusCondition(c.Status.Conditions, bakery.ConditionDegraded) != nil && c.Spec.DecorationComplexity != "fancy" {
+		if meta.FindStatusCondition(c.Status.Conditions, bakery.ConditionDegraded) != nil && c.Spec.DecorationComplexity != "fancy" {
 			t.Errorf("%s: simplified, but its decoration was %q", k, c.Spec.DecorationComplexity)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/reconcile"
 	"github.com/kitchensync/kitchensync/workqueue"
@@ -136,7 +137,7 @@ func (s *Shop) wake(key string) {
 }
 
 // namespaced returns the resource on o.Namespace, or on every branch.
-func namespaced(o ShopOptions, gvr apiserver.GroupVersionResource) *apiserver.ResourceClient {
+func namespaced(o ShopOptions, gvr meta.GroupVersionResource) *apiserver.ResourceClient {
 	lw := o.Server.Resource(gvr)
 	if o.Namespace != "" {
 		lw = lw.Namespace(o.Namespace)

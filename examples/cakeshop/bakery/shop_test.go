@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/examples/cakeshop/bakery"
 	"github.com/kitchensync/kitchensync/reconcile"
 )
@@ -37,7 +38,7 @@ func TestStartReturnsOnceTheControllerSawTheList(t *testing.T) {
 			desk := bakery.OrderDesk{Client: apiserver.NewClient[*bakery.Cake](srv)}
 			place := func(name string) {
 				t.Helper()
-				c := &bakery.Cake{ObjectMeta: apiserver.ObjectMeta{Namespace: "haidian", Name: name},
+				c := &bakery.Cake{ObjectMeta: meta.ObjectMeta{Namespace: "haidian", Name: name},
 					Spec: bakery.CakeSpec{Flavor: "vanilla", Size: 6}}
 				if _, err := desk.Place(ctx, c); err != nil {
 					t.Fatal(err)
@@ -69,7 +70,7 @@ func TestStartReturnsOnceTheControllerSawTheList(t *testing.T) {
 func TestStartReturnsWhenTheShopCannotOpen(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		shop, srv, _ := newTestShop(t)
-		srv.FailNext(apiserver.VerbList, 1_000_000, apiserver.NewInternalError(errors.New("etcd is down")))
+		srv.FailNext(apiserver.VerbList, 1_000_000, meta.NewInternalError(errors.New("etcd is down")))
 		stop := shop.Start(t.Context()) // returns after CacheSyncTimeout, in virtual time
 		var syncErr *reconcile.CacheSyncError
 		if err := stop(); !errors.As(err, &syncErr) {
@@ -89,13 +90,13 @@ func TestTheSpongeIsAnOwnedBakeThatProgresses(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := t.Context()
 		shop, srv, j := newTestShop(t)
-		w, err := apiserver.NewClient[*bakery.Bake](srv).Watch(ctx, apiserver.ListOptions{})
+		w, err := apiserver.NewClient[*bakery.Bake](srv).Watch(ctx, meta.ListOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer w.Stop()
 		stop := shop.Start(ctx)
-		c := &bakery.Cake{ObjectMeta: apiserver.ObjectMeta{Namespace: "haidian", Name: "plain"}, Spec: bakery.CakeSpec{Flavor: "vanilla", Size: 6}}
+		c := &bakery.Cake{ObjectMeta: meta.ObjectMeta{Namespace: "haidian", Name: "plain"}, Spec: bakery.CakeSpec{Flavor: "vanilla", Size: 6}}
 		placed, err := bakery.OrderDesk{Client: apiserver.NewClient[*bakery.Cake](srv)}.Place(ctx, c)
 		if err == nil {
 			err = j.Await(ctx, 1, bakery.IsEvent("completed"))
@@ -106,7 +107,7 @@ func TestTheSpongeIsAnOwnedBakeThatProgresses(t *testing.T) {
 		var phases []string
 		for {
 			synctest.Wait() // the watch has sent what it has
-			var ev apiserver.Event
+			var ev meta.Event
 			select {
 			case ev = <-w.ResultChan():
 			default:
@@ -115,7 +116,7 @@ func TestTheSpongeIsAnOwnedBakeThatProgresses(t *testing.T) {
 				break
 			}
 			b := ev.Object.(*bakery.Bake)
-			ref := apiserver.GetControllerOf(b)
+			ref := meta.GetControllerOf(b)
 			if ref == nil || ref.Kind != "Cake" || ref.UID != placed.UID {
 				t.Errorf("Bake %s is controlled by %+v, want the cake", b.Name, ref)
 			}

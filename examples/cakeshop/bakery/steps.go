@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/reconcile"
 )
 
@@ -91,7 +91,7 @@ func (b *CakeReconciler) work(ctx context.Context, who, key string, cake *Cake) 
 			(tray.Done != cake.Status.Checkpoint || cake.Status.ObservedGeneration != cake.Generation):
 			updated, err := b.checkpoint(ctx, cake, tray.Done)
 			if err != nil {
-				if apiserver.IsConflict(err) {
+				if meta.IsConflict(err) {
 					b.say(key, "conflict", "%s: the order changed while I worked (409 Conflict) → back to the rack", cake.Name)
 				}
 				return reconcile.Result{}, err
@@ -124,8 +124,8 @@ func (b *CakeReconciler) work(ctx context.Context, who, key string, cake *Cake) 
 // without waiting: the oven's status write wakes the baker up again
 // (reconcile.Owns), with the sponge on the tray. A broken oven is an error.
 func (b *CakeReconciler) sponge(ctx context.Context, key string, cake *Cake, tray *Tray) (reconcile.Result, error) {
-	bake := &Bake{ObjectMeta: apiserver.ObjectMeta{Namespace: cake.Namespace, Name: bakeName(cake, tray.Bakes+1),
-		OwnerReferences: []apiserver.OwnerReference{apiserver.NewControllerRef(cake)}},
+	bake := &Bake{ObjectMeta: meta.ObjectMeta{Namespace: cake.Namespace, Name: bakeName(cake, tray.Bakes+1),
+		OwnerReferences: []meta.OwnerReference{meta.NewControllerRef(cake)}},
 		Spec: BakeSpec{Cake: cake.Name, Flavor: cake.Spec.Flavor, Size: cake.Spec.Size, Layers: cake.Spec.LayerCount(),
 			Minutes: int(b.Kitchen.bakeTime(cake.Spec) / time.Minute)}}
 	bakeKey := bake.Namespace + "/" + bake.Name
@@ -141,7 +141,7 @@ func (b *CakeReconciler) sponge(ctx context.Context, key string, cake *Cake, tra
 	b.detail(b.who(), key, "%s: sponge into the oven: create Bake %s (owned by the cake) and return — the oven will call", cake.Name, bake.Name)
 	_, err := b.Bakes.Create(ctx, bake)
 	switch {
-	case apiserver.IsAlreadyExists(err):
+	case meta.IsAlreadyExists(err):
 		// Only a stale read gets here: the Bake is on the server already.
 		b.say(key, "already-in", "%s: Bake %s already exists (my cache was behind) → it is in the oven, nothing to do", cake.Name, bake.Name)
 		return reconcile.Result{}, nil
@@ -237,15 +237,15 @@ func (b *CakeReconciler) checkpoint(ctx context.Context, cake *Cake, step Step) 
 	g := cake.Generation
 	switch {
 	case step == StepSponge:
-		apiserver.SetStatusCondition(&cake.Status.Conditions, apiserver.Condition{Type: ConditionSpongeReady, Status: apiserver.ConditionTrue, Reason: "Baked", ObservedGeneration: g})
+		meta.SetStatusCondition(&cake.Status.Conditions, meta.Condition{Type: ConditionSpongeReady, Status: meta.ConditionTrue, Reason: "Baked", ObservedGeneration: g})
 	case step == StepFrosting && tray != nil && tray.Frosting != "buttercream":
-		apiserver.SetStatusCondition(&cake.Status.Conditions, apiserver.Condition{Type: ConditionRecipe, Status: apiserver.ConditionTrue, Reason: "FallbackRecipe",
+		meta.SetStatusCondition(&cake.Status.Conditions, meta.Condition{Type: ConditionRecipe, Status: meta.ConditionTrue, Reason: "FallbackRecipe",
 			Message: "buttercream ran out; frosted with " + tray.Frosting, ObservedGeneration: g})
 	case step == StepDecoration && tray != nil && tray.Simplified:
-		apiserver.SetStatusCondition(&cake.Status.Conditions, apiserver.Condition{Type: ConditionDegraded, Status: apiserver.ConditionTrue, Reason: "SkippedDecoration",
+		meta.SetStatusCondition(&cake.Status.Conditions, meta.Condition{Type: ConditionDegraded, Status: meta.ConditionTrue, Reason: "SkippedDecoration",
 			Message: "fancy decoration simplified under load", ObservedGeneration: g})
 	case step == StepBoxed:
-		apiserver.SetStatusCondition(&cake.Status.Conditions, apiserver.Condition{Type: "Ready", Status: apiserver.ConditionTrue, Reason: "Boxed", ObservedGeneration: g})
+		meta.SetStatusCondition(&cake.Status.Conditions, meta.Condition{Type: "Ready", Status: meta.ConditionTrue, Reason: "Boxed", ObservedGeneration: g})
 	}
 	st := cake.Status
 	updated, err := b.write(ctx, cake, true, func(c *Cake) { c.Status = st })

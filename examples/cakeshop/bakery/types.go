@@ -3,7 +3,7 @@ package bakery
 import (
 	"slices"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // Group and Version of the cake shop's API, as a CRD would declare them.
@@ -14,19 +14,19 @@ const (
 
 // The resources of the cake shop's kinds.
 var (
-	CakeResource      = apiserver.GroupVersionResource{Group: Group, Version: Version, Resource: "cakes"}
-	BakerPoolResource = apiserver.GroupVersionResource{Group: Group, Version: Version, Resource: "bakerpools"}
-	BakerResource     = apiserver.GroupVersionResource{Group: Group, Version: Version, Resource: "bakers"}
+	CakeResource      = meta.GroupVersionResource{Group: Group, Version: Version, Resource: "cakes"}
+	BakerPoolResource = meta.GroupVersionResource{Group: Group, Version: Version, Resource: "bakerpools"}
+	BakerResource     = meta.GroupVersionResource{Group: Group, Version: Version, Resource: "bakers"}
 )
 
 // Cake is the order form (订单): a custom resource whose spec is what the
 // customer wants and whose status is how far the kitchen has got. It lives
 // in a namespace, and a namespace is a branch (分店).
 type Cake struct {
-	apiserver.TypeMeta   `json:",inline"`
-	apiserver.ObjectMeta `json:"metadata"`
-	Spec                 CakeSpec   `json:"spec"`
-	Status               CakeStatus `json:"status,omitzero"`
+	meta.TypeMeta   `json:",inline"`
+	meta.ObjectMeta `json:"metadata"`
+	Spec            CakeSpec   `json:"spec"`
+	Status          CakeStatus `json:"status,omitzero"`
 }
 
 // CakeSpec is the desired state: the fields of the order form.
@@ -110,10 +110,10 @@ type CakeStatus struct {
 	Frosting string `json:"frosting,omitempty"`
 	// Conditions are the details: [ConditionSpongeReady], [ConditionRecipe],
 	// [ConditionDegraded] and "Ready".
-	Conditions []apiserver.Condition `json:"conditions,omitempty"`
+	Conditions []meta.Condition `json:"conditions,omitempty"`
 }
 
-// The condition types the baker sets, with [apiserver.SetStatusCondition].
+// The condition types the baker sets, with [meta.SetStatusCondition].
 const (
 	// ConditionSpongeReady is True once the sponge is out of the oven.
 	ConditionSpongeReady = "SpongeReady"
@@ -126,7 +126,7 @@ const (
 )
 
 // DeepCopyObject returns a copy of c that shares no memory with it.
-func (c *Cake) DeepCopyObject() apiserver.Object {
+func (c *Cake) DeepCopyObject() meta.Object {
 	out := *c
 	out.ObjectMeta = c.ObjectMeta.DeepCopy()
 	out.Spec.Allergies = slices.Clone(c.Spec.Allergies)
@@ -159,10 +159,10 @@ func (s CakeSpec) Deposit() int { return 20 * s.Size * s.LayerCount() }
 // HorizontalPodAutoscaler: between MinReplicas and MaxReplicas, aiming at
 // TargetUtilization percent busy.
 type BakerPool struct {
-	apiserver.TypeMeta   `json:",inline"`
-	apiserver.ObjectMeta `json:"metadata"`
-	Spec                 BakerPoolSpec   `json:"spec"`
-	Status               BakerPoolStatus `json:"status,omitzero"`
+	meta.TypeMeta   `json:",inline"`
+	meta.ObjectMeta `json:"metadata"`
+	Spec            BakerPoolSpec   `json:"spec"`
+	Status          BakerPoolStatus `json:"status,omitzero"`
 }
 
 // BakerPoolSpec is the HPA's spec: min 2, max 10, target 70% in the story.
@@ -180,7 +180,7 @@ type BakerPoolStatus struct {
 }
 
 // DeepCopyObject returns a copy of p that shares no memory with it.
-func (p *BakerPool) DeepCopyObject() apiserver.Object {
+func (p *BakerPool) DeepCopyObject() meta.Object {
 	out := *p
 	out.ObjectMeta = p.ObjectMeta.DeepCopy()
 	return &out
@@ -189,9 +189,9 @@ func (p *BakerPool) DeepCopyObject() apiserver.Object {
 // Baker is a pod-like temporary baker (临时糕点师), owned by a BakerPool
 // through an owner reference.
 type Baker struct {
-	apiserver.TypeMeta   `json:",inline"`
-	apiserver.ObjectMeta `json:"metadata"`
-	Spec                 BakerSpec `json:"spec"`
+	meta.TypeMeta   `json:",inline"`
+	meta.ObjectMeta `json:"metadata"`
+	Spec            BakerSpec `json:"spec"`
 }
 
 // BakerSpec says which pool the baker works for.
@@ -200,7 +200,7 @@ type BakerSpec struct {
 }
 
 // DeepCopyObject returns a copy of b that shares no memory with it.
-func (b *Baker) DeepCopyObject() apiserver.Object {
+func (b *Baker) DeepCopyObject() meta.Object {
 	out := *b
 	out.ObjectMeta = b.ObjectMeta.DeepCopy()
 	return &out

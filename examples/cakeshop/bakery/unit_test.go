@@ -9,13 +9,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/examples/cakeshop/bakery"
 	"github.com/kitchensync/kitchensync/reconcile"
 )
 
 func TestValidateCake(t *testing.T) {
 	valid := func(edit func(*bakery.CakeSpec)) *bakery.Cake {
-		c := &bakery.Cake{ObjectMeta: apiserver.ObjectMeta{Namespace: "haidian", Name: "ok"},
+		c := &bakery.Cake{ObjectMeta: meta.ObjectMeta{Namespace: "haidian", Name: "ok"},
 			Spec: bakery.CakeSpec{Flavor: "vanilla", Size: 8}}
 		edit(&c.Spec)
 		return c
@@ -39,7 +40,7 @@ func TestValidateCake(t *testing.T) {
 				Priority: -1, Resources: bakery.CakeResources{MaxOvenTime: "-1h", IcingMemory: "2TB"}}
 		}), []string{"spec.flavor", "spec.size", "spec.layers", "spec.decorationComplexity", "spec.pickupTime",
 			"spec.priority", "spec.resources.maxOvenTime", "spec.resources.icingMemory"}},
-		{"bad name", "names are DNS subdomains", &bakery.Cake{ObjectMeta: apiserver.ObjectMeta{Namespace: "haidian", Name: "Alice's Cake"},
+		{"bad name", "names are DNS subdomains", &bakery.Cake{ObjectMeta: meta.ObjectMeta{Namespace: "haidian", Name: "Alice's Cake"},
 			Spec: bakery.CakeSpec{Flavor: "vanilla", Size: 8}}, []string{"metadata.name"}},
 	}
 	for _, tt := range tests {
@@ -48,7 +49,7 @@ func TestValidateCake(t *testing.T) {
 			// run the same rules: they refuse the same fields.
 			checkRefusal(t, "ValidateCake", bakery.ValidateCake(tt.cake), tt.fields, tt.reason)
 			cakes := apiserver.NewClient[*bakery.Cake](bakery.NewServer()).Namespace("haidian")
-			_, err := cakes.Create(t.Context(), tt.cake, apiserver.CreateOptions{})
+			_, err := cakes.Create(t.Context(), tt.cake, meta.CreateOptions{})
 			checkRefusal(t, "Create", err, tt.fields, tt.reason)
 		})
 	}
@@ -64,8 +65,8 @@ func checkRefusal(t *testing.T, call string, err error, fields []string, reason 
 		}
 		return
 	}
-	var se *apiserver.StatusError
-	if !apiserver.IsInvalid(err) || !errors.As(err, &se) || se.ErrStatus.Details == nil {
+	var se *meta.StatusError
+	if !meta.IsInvalid(err) || !errors.As(err, &se) || se.ErrStatus.Details == nil {
 		t.Errorf("%s = %v, want a 422 Invalid error; %s", call, err, reason)
 		return
 	}
@@ -120,7 +121,7 @@ func TestHistogramQuantile(t *testing.T) {
 
 func TestTillRefundsOnce(t *testing.T) {
 	var till bakery.Till
-	c := &bakery.Cake{ObjectMeta: apiserver.ObjectMeta{Namespace: "haidian", Name: "a", UID: "u1"}, Spec: bakery.CakeSpec{Size: 8, Layers: 2}}
+	c := &bakery.Cake{ObjectMeta: meta.ObjectMeta{Namespace: "haidian", Name: "a", UID: "u1"}, Spec: bakery.CakeSpec{Size: 8, Layers: 2}}
 	if _, ok := till.Refund("u1"); ok {
 		t.Error("refunded a deposit never taken")
 	}

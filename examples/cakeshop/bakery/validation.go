@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // Flavors the shop bakes.
@@ -16,7 +17,7 @@ var Flavors = []string{"double-chocolate", "vanilla", "strawberry", "matcha", "r
 var complexities = []string{"simple", "fancy", "extreme"}
 
 // cakeKind is the group and kind named in validation errors.
-var cakeKind = apiserver.GroupKind{Group: Group, Kind: "Cake"}
+var cakeKind = meta.GroupKind{Group: Group, Kind: "Cake"}
 
 // The rules live in one place each: the functions below return what is
 // wrong with an object, one cause per problem. The API server runs them on
@@ -27,21 +28,21 @@ var cakeKind = apiserver.GroupKind{Group: Group, Kind: "Cake"}
 
 // ValidateCake checks an order form the way a CRD's OpenAPI schema and a
 // validating webhook would, and returns one 422 Invalid error naming every
-// bad field (apiserver.IsInvalid), or nil. It checks the name, as the API
+// bad field (meta.IsInvalid), or nil. It checks the name, as the API
 // server does for every kind, and then the rules the server checks for
 // cakes, so the server refuses exactly the forms it refuses.
 func ValidateCake(c *Cake) error {
 	if c == nil {
-		return apiserver.NewBadRequest("no cake given")
+		return meta.NewBadRequest("no cake given")
 	}
-	errs := apiserver.ValidateName("metadata.name", c.Name)
+	errs := meta.ValidateName("metadata.name", c.Name)
 	errs = append(errs, cakeSpecErrors(c)...)
 	return errs.ToError(cakeKind, c.Name)
 }
 
 // cakeSpecErrors returns what is wrong with an order form's spec.
-func cakeSpecErrors(c *Cake) apiserver.FieldErrors {
-	var errs apiserver.FieldErrors
+func cakeSpecErrors(c *Cake) meta.FieldErrors {
+	var errs meta.FieldErrors
 	s := c.Spec
 	switch {
 	case s.Flavor == "":
@@ -73,8 +74,8 @@ func cakeSpecErrors(c *Cake) apiserver.FieldErrors {
 }
 
 // resourceErrors returns what is wrong with an order's resources.
-func resourceErrors(r CakeResources) apiserver.FieldErrors {
-	var errs apiserver.FieldErrors
+func resourceErrors(r CakeResources) meta.FieldErrors {
+	var errs meta.FieldErrors
 	if d := r.MaxOvenTime; d != "" {
 		if v, err := time.ParseDuration(d); err != nil || v <= 0 {
 			errs.Invalid("spec.resources.maxOvenTime", d, "must be a positive duration such as 6h")
@@ -92,8 +93,8 @@ func resourceErrors(r CakeResources) apiserver.FieldErrors {
 // HorizontalPodAutoscaler's schema checks its own: at least one baker, a
 // maximum no smaller than the minimum, and a target between 1 and 100
 // percent (the autoscaler divides by it).
-func bakerPoolSpecErrors(p *BakerPool) apiserver.FieldErrors {
-	var errs apiserver.FieldErrors
+func bakerPoolSpecErrors(p *BakerPool) meta.FieldErrors {
+	var errs meta.FieldErrors
 	s := p.Spec
 	if s.MinReplicas < 1 {
 		errs.Invalid("spec.minReplicas", s.MinReplicas, "must be at least 1")
@@ -109,13 +110,13 @@ func bakerPoolSpecErrors(p *BakerPool) apiserver.FieldErrors {
 
 // bakerSpecErrors returns what is wrong with a baker's spec: the pool it
 // works for must be named, with a valid object name.
-func bakerSpecErrors(b *Baker) apiserver.FieldErrors {
+func bakerSpecErrors(b *Baker) meta.FieldErrors {
 	if b.Spec.Pool == "" {
-		var errs apiserver.FieldErrors
+		var errs meta.FieldErrors
 		errs.Required("spec.pool", "which BakerPool does the baker work for?")
 		return errs
 	}
-	return apiserver.ValidateName("spec.pool", b.Spec.Pool)
+	return meta.ValidateName("spec.pool", b.Spec.Pool)
 }
 
 func contains(list []string, s string) bool {
@@ -181,7 +182,7 @@ func (d OrderDesk) Place(ctx context.Context, c *Cake) (*Cake, error) {
 	if err := ValidateCake(c); err != nil {
 		return nil, err
 	}
-	created, err := d.Client.Namespace(c.Namespace).Create(ctx, c, apiserver.CreateOptions{})
+	created, err := d.Client.Namespace(c.Namespace).Create(ctx, c, meta.CreateOptions{})
 	if err != nil {
 		return nil, err
 	}

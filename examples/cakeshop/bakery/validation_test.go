@@ -4,12 +4,13 @@ import (
 	"testing"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/examples/cakeshop/bakery"
 )
 
 func TestAPIServerValidatesBakerPools(t *testing.T) {
 	pool := func(lo, hi, target int) *bakery.BakerPool {
-		return &bakery.BakerPool{ObjectMeta: apiserver.ObjectMeta{Namespace: "haidian", Name: "valentine"},
+		return &bakery.BakerPool{ObjectMeta: meta.ObjectMeta{Namespace: "haidian", Name: "valentine"},
 			Spec: bakery.BakerPoolSpec{MinReplicas: lo, MaxReplicas: hi, TargetUtilization: target}}
 	}
 	tests := []struct {
@@ -29,9 +30,9 @@ func TestAPIServerValidatesBakerPools(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			pools := apiserver.NewClient[*bakery.BakerPool](bakery.NewServer()).Namespace("haidian")
-			_, err := pools.Create(t.Context(), tt.pool, apiserver.CreateOptions{})
+			_, err := pools.Create(t.Context(), tt.pool, meta.CreateOptions{})
 			checkRefusal(t, "Create", err, tt.fields, tt.reason)
-			_, err = pools.Get(t.Context(), "valentine", apiserver.GetOptions{})
+			_, err = pools.Get(t.Context(), "valentine", meta.GetOptions{})
 			if stored := err == nil; stored != (tt.fields == nil) {
 				t.Errorf("stored: %v (Get: %v), want %v; %s", stored, err, tt.fields == nil, tt.reason)
 			}
@@ -42,22 +43,22 @@ func TestAPIServerValidatesBakerPools(t *testing.T) {
 func TestAPIServerValidatesBakerPoolUpdates(t *testing.T) {
 	ctx := t.Context()
 	pools := apiserver.NewClient[*bakery.BakerPool](bakery.NewServer()).Namespace("haidian")
-	p, err := pools.Create(ctx, &bakery.BakerPool{ObjectMeta: apiserver.ObjectMeta{Namespace: "haidian", Name: "valentine"},
-		Spec: bakery.BakerPoolSpec{MinReplicas: 2, MaxReplicas: 10, TargetUtilization: 70}}, apiserver.CreateOptions{})
+	p, err := pools.Create(ctx, &bakery.BakerPool{ObjectMeta: meta.ObjectMeta{Namespace: "haidian", Name: "valentine"},
+		Spec: bakery.BakerPoolSpec{MinReplicas: 2, MaxReplicas: 10, TargetUtilization: 70}}, meta.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The autoscaler's status writes pass: the spec they carry is valid.
 	p.Status = bakery.BakerPoolStatus{Replicas: 2, DesiredReplicas: 3, Utilization: 90}
-	if p, err = pools.UpdateStatus(ctx, p, apiserver.UpdateOptions{}); err != nil {
+	if p, err = pools.UpdateStatus(ctx, p, meta.UpdateOptions{}); err != nil {
 		t.Fatalf("UpdateStatus: %v", err)
 	}
 	// An edit that breaks the spec is refused whole, and nothing changes.
 	bad := p.DeepCopyObject().(*bakery.BakerPool)
 	bad.Spec.MaxReplicas = 1
-	_, err = pools.Update(ctx, bad, apiserver.UpdateOptions{})
+	_, err = pools.Update(ctx, bad, meta.UpdateOptions{})
 	checkRefusal(t, "Update", err, []string{"spec.maxReplicas"}, "max 1 is below min 2")
-	got, err := pools.Get(ctx, "valentine", apiserver.GetOptions{})
+	got, err := pools.Get(ctx, "valentine", meta.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,9 +82,9 @@ func TestAPIServerValidatesBakers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			bakers := apiserver.NewClient[*bakery.Baker](bakery.NewServer()).Namespace("haidian")
-			b := &bakery.Baker{ObjectMeta: apiserver.ObjectMeta{Namespace: "haidian", Name: "valentine-baker-01"},
+			b := &bakery.Baker{ObjectMeta: meta.ObjectMeta{Namespace: "haidian", Name: "valentine-baker-01"},
 				Spec: bakery.BakerSpec{Pool: tt.pool}}
-			_, err := bakers.Create(t.Context(), b, apiserver.CreateOptions{})
+			_, err := bakers.Create(t.Context(), b, meta.CreateOptions{})
 			checkRefusal(t, "Create", err, tt.fields, tt.reason)
 		})
 	}

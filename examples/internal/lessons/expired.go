@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/reconcile"
@@ -36,7 +37,7 @@ func WatchExpired(ctx context.Context, w io.Writer) error {
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{CompactionDropsHistory: true})
 	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
 	for i := 1; i <= 3; i++ {
-		if _, err := orders.Create(ctx, soup(fmt.Sprintf("order-%d", i), i), apiserver.CreateOptions{}); err != nil {
+		if _, err := orders.Create(ctx, soup(fmt.Sprintf("order-%d", i), i), meta.CreateOptions{}); err != nil {
 			return err
 		}
 	}
@@ -111,11 +112,11 @@ type expiredRunner struct {
 // steps waiting for c's turns (none if c is nil).
 func newExpiredRunner(srv *apiserver.Server, log *kitchen.Narrator, c *kitchen.Conductor) (*expiredRunner, error) {
 	rn := &expiredRunner{gate: newGate(log), gone: make(chan struct{})}
-	rn.f = informer.NewSharedInformerFactoryFor(srv.Scheme(), func(gvr apiserver.GroupVersionResource, ns string) informer.ListerWatcher {
+	rn.f = informer.NewSharedInformerFactoryFor(srv.Scheme(), func(gvr meta.GroupVersionResource, ns string) informer.ListerWatcher {
 		rn.gate.lw = srv.Resource(gvr).Namespace(ns)
 		return c.ListerWatcher(rn.gate, gvr.Resource)
-	}, 0, informer.WithWatchErrorHandler(func(_ apiserver.GroupVersionResource, err error) {
-		if apiserver.IsExpired(err) {
+	}, 0, informer.WithWatchErrorHandler(func(_ meta.GroupVersionResource, err error) {
+		if meta.IsExpired(err) {
 			log.Say("runner", "watch failed: 410 Expired (%v) → relist", err)
 			return
 		}
@@ -158,7 +159,7 @@ func soupChef(orders *informer.Lister[*kitchen.Order], log *kitchen.Narrator, go
 	return reconcile.NewController("chef", reconcile.ReconcilerFunc(func(_ context.Context, req reconcile.Request) (reconcile.Result, error) {
 		o, err := orders.Namespace(req.Namespace).Get(req.Name)
 		switch {
-		case apiserver.IsNotFound(err):
+		case meta.IsNotFound(err):
 			log.Say("chef", "%s: not in the cache any more: the table left, nothing to cook", req.Name)
 			close(gone)
 		case err != nil:
@@ -206,20 +207,20 @@ func handlerTold(log *kitchen.Narrator) reconcile.Predicate[*kitchen.Order] {
 
 // meanwhile is what happens while the runner is away.
 func meanwhile(ctx context.Context, srv *apiserver.Server, orders *apiserver.Client[*kitchen.Order], log *kitchen.Narrator) error {
-	if err := orders.Delete(ctx, "order-2", apiserver.DeleteOptions{}); err != nil {
+	if err := orders.Delete(ctx, "order-2", meta.DeleteOptions{}); err != nil {
 		return err
 	}
 	log.Say("waiter", "table 2 leaves: order-2 deleted (the runner does not hear of it)")
-	if _, err := orders.Create(ctx, soup("order-4", 4), apiserver.CreateOptions{}); err != nil {
+	if _, err := orders.Create(ctx, soup("order-4", 4), meta.CreateOptions{}); err != nil {
 		return err
 	}
 	log.Say("waiter", "table 4 orders: order-4 created")
-	o, err := orders.Get(ctx, "order-3", apiserver.GetOptions{})
+	o, err := orders.Get(ctx, "order-3", meta.GetOptions{})
 	if err != nil {
 		return err
 	}
 	o.Spec.Items[0].Quantity = 2
-	if _, err := orders.Update(ctx, o, apiserver.UpdateOptions{}); err != nil {
+	if _, err := orders.Update(ctx, o, meta.UpdateOptions{}); err != nil {
 		return err
 	}
 	log.Say("waiter", "table 3 wants two soups: order-3 updated")
@@ -302,7 +303,7 @@ func (g *gate) pass(ctx context.Context, list bool) error {
 	}
 }
 
-func (g *gate) List(ctx context.Context, opts apiserver.ListOptions) (*apiserver.List, error) {
+func (g *gate) List(ctx context.Context, opts meta.ListOptions) (*meta.List, error) {
 	if err := g.pass(ctx, true); err != nil {
 		return nil, err
 	}
@@ -313,7 +314,7 @@ func (g *gate) List(ctx context.Context, opts apiserver.ListOptions) (*apiserver
 	return l, err
 }
 
-func (g *gate) Watch(ctx context.Context, opts apiserver.ListOptions) (apiserver.WatchInterface, error) {
+func (g *gate) Watch(ctx context.Context, opts meta.ListOptions) (meta.WatchInterface, error) {
 	if err := g.pass(ctx, false); err != nil {
 		return nil, err
 	}

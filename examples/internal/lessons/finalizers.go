@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/reconcile"
 )
@@ -35,7 +36,7 @@ func Finalizers(ctx context.Context, w io.Writer) error {
 
 	heading(w, "4. The chef's finalizer at work: three cakes, one pastry station")
 	for i, name := range []string{"table-1", "table-2", "table-3"} {
-		o := &kitchen.Order{ObjectMeta: apiserver.ObjectMeta{Name: name},
+		o := &kitchen.Order{ObjectMeta: meta.ObjectMeta{Name: name},
 			Spec: kitchen.OrderSpec{Table: i + 1, Items: []kitchen.OrderItem{{Dish: "chocolate-cake", Quantity: 1}}}}
 		if _, err := r.Waiter.Place(ctx, o); err != nil {
 			return err
@@ -59,7 +60,7 @@ func Finalizers(ctx context.Context, w io.Writer) error {
 		}
 	}
 	pause(ctx, r)
-	cooks, _, err := apiserver.NewClient[*kitchen.Cook](r.Server).Namespace("dinner").List(ctx, apiserver.ListOptions{})
+	cooks, _, err := apiserver.NewClient[*kitchen.Cook](r.Server).Namespace("dinner").List(ctx, meta.ListOptions{})
 	if err != nil {
 		return err
 	}
@@ -75,18 +76,18 @@ func finalizerRules(ctx context.Context, w io.Writer) error {
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
 	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
 	get := func(name string) string {
-		o, err := orders.Get(ctx, name, apiserver.GetOptions{})
+		o, err := orders.Get(ctx, name, meta.GetOptions{})
 		if err != nil {
-			return fmt.Sprintf("%v (NotFound: %v)", err, apiserver.IsNotFound(err))
+			return fmt.Sprintf("%v (NotFound: %v)", err, meta.IsNotFound(err))
 		}
 		return fmt.Sprintf("still there, deletionTimestamp set: %v, finalizers %v", o.DeletionTimestamp != nil, o.Finalizers)
 	}
 
 	heading(w, "1. Without a finalizer, a delete is immediate")
-	if _, err := orders.Create(ctx, soup("plain", 1), apiserver.CreateOptions{}); err != nil {
+	if _, err := orders.Create(ctx, soup("plain", 1), meta.CreateOptions{}); err != nil {
 		return err
 	}
-	if err := orders.Delete(ctx, "plain", apiserver.DeleteOptions{}); err != nil {
+	if err := orders.Delete(ctx, "plain", meta.DeleteOptions{}); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "  GET plain after DELETE: %s\n", get("plain"))
@@ -95,27 +96,27 @@ func finalizerRules(ctx context.Context, w io.Writer) error {
 	heading(w, "2. With a finalizer, a delete only marks the order")
 	held := soup("held", 2)
 	reconcile.AddFinalizer(held, kitchen.OrderFinalizer)
-	if _, err := orders.Create(ctx, held, apiserver.CreateOptions{}); err != nil {
+	if _, err := orders.Create(ctx, held, meta.CreateOptions{}); err != nil {
 		return err
 	}
-	if err := orders.Delete(ctx, "held", apiserver.DeleteOptions{}); err != nil {
+	if err := orders.Delete(ctx, "held", meta.DeleteOptions{}); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "  GET held after DELETE: %s\n", get("held"))
-	o, err := orders.Get(ctx, "held", apiserver.GetOptions{})
+	o, err := orders.Get(ctx, "held", meta.GetOptions{})
 	if err != nil {
 		return err
 	}
 	reconcile.AddFinalizer(o, "menu.example.com/sommelier")
-	_, err = orders.Update(ctx, o, apiserver.UpdateOptions{})
+	_, err = orders.Update(ctx, o, meta.UpdateOptions{})
 	fmt.Fprintf(w, "  adding another finalizer now: %v\n", err)
 
 	heading(w, "3. Removing the last finalizer lets it go")
-	if o, err = orders.Get(ctx, "held", apiserver.GetOptions{}); err != nil {
+	if o, err = orders.Get(ctx, "held", meta.GetOptions{}); err != nil {
 		return err
 	}
 	reconcile.RemoveFinalizer(o, kitchen.OrderFinalizer)
-	if _, err := orders.Update(ctx, o, apiserver.UpdateOptions{}); err != nil {
+	if _, err := orders.Update(ctx, o, meta.UpdateOptions{}); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "  GET held after the update: %s\n", get("held"))

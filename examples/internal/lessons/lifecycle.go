@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
 )
 
@@ -36,7 +36,7 @@ func OrderLifecycle(ctx context.Context, w io.Writer) error {
 	}
 
 	heading(w, "1. The waiter places an order (kubectl create)")
-	order := &kitchen.Order{ObjectMeta: apiserver.ObjectMeta{Name: "table-7"},
+	order := &kitchen.Order{ObjectMeta: meta.ObjectMeta{Name: "table-7"},
 		Spec: kitchen.OrderSpec{Table: 7, Section: "vip", Items: []kitchen.OrderItem{
 			{Dish: "seafood-pasta", Quantity: 1}, {Dish: "beef-wellington", Quantity: 1}}}}
 	if _, err := r.Waiter.Place(ctx, order); err != nil {

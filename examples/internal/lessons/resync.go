@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
 )
 
@@ -28,7 +29,7 @@ func Resync(ctx context.Context, w io.Writer) error {
 	defer stop()
 
 	heading(w, "1. An order is placed and served")
-	o := &kitchen.Order{ObjectMeta: apiserver.ObjectMeta{Name: "table-2"},
+	o := &kitchen.Order{ObjectMeta: meta.ObjectMeta{Name: "table-2"},
 		Spec: kitchen.OrderSpec{Table: 2, Items: []kitchen.OrderItem{{Dish: "caesar-salad", Quantity: 1}}}}
 	if _, err := r.Waiter.Place(ctx, o); err != nil {
 		return err

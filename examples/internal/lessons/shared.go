@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/kitchen"
 )
@@ -24,9 +25,9 @@ func SharedInformer(ctx context.Context, w io.Writer) error {
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
 	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
 	for i, sec := range []string{"vip", "main", "terrace", "vip", "main", "terrace"} {
-		o := &kitchen.Order{ObjectMeta: apiserver.ObjectMeta{Name: fmt.Sprintf("order-%d", i+1)},
+		o := &kitchen.Order{ObjectMeta: meta.ObjectMeta{Name: fmt.Sprintf("order-%d", i+1)},
 			Spec: kitchen.OrderSpec{Table: 3 + 2*i, Section: sec, Items: []kitchen.OrderItem{{Dish: "tomato-soup", Quantity: 1}}}}
-		if _, err := orders.Create(ctx, o, apiserver.CreateOptions{}); err != nil {
+		if _, err := orders.Create(ctx, o, meta.CreateOptions{}); err != nil {
 			return err
 		}
 	}
@@ -65,7 +66,7 @@ func SharedInformer(ctx context.Context, w io.Writer) error {
 
 	heading(w, "4. Only the VIP room: a field selector, spec.section=vip")
 	var vip []*kitchen.Order
-	vip, _, err = orders.List(ctx, apiserver.ListOptions{FieldSelector: kitchen.FieldSection + "=vip"})
+	vip, _, err = orders.List(ctx, meta.ListOptions{FieldSelector: kitchen.FieldSection + "=vip"})
 	if err != nil {
 		return err
 	}
@@ -131,7 +132,7 @@ func twoRunners(ctx context.Context, srv *apiserver.Server) (int, error) {
 }
 
 // names returns the objects' names, sorted.
-func names[T apiserver.Object](objs []T) []string {
+func names[T meta.Object](objs []T) []string {
 	var out []string
 	for _, o := range objs {
 		out = append(out, o.GetObjectMeta().Name)

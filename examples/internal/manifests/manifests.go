@@ -10,7 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
 )
 
@@ -68,9 +68,9 @@ type crdVersion struct {
 // scope, a status subresource if its type has a Status field, its field
 // selectors as selectableFields and printer columns, and the schema of
 // its Go type.
-func CRD(info apiserver.KindInfo) ([]byte, error) {
+func CRD(info meta.KindInfo) ([]byte, error) {
 	t := reflect.TypeOf(info.New()).Elem()
-	schema, err := schemaMap(apiserver.SchemaOf(info))
+	schema, err := schemaMap(meta.SchemaOf(info))
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +103,7 @@ func CRD(info apiserver.KindInfo) ([]byte, error) {
 }
 
 // schemaMap turns a schema into the generic map the YAML is built from.
-func schemaMap(s *apiserver.Schema) (map[string]any, error) {
+func schemaMap(s *meta.Schema) (map[string]any, error) {
 	b, err := json.Marshal(s)
 	if err != nil {
 		return nil, err
@@ -128,9 +128,9 @@ func typeAt(schema map[string]any, path string) string {
 // fields returns the kind's own field selectors, sorted, as the HTTP
 // front's tables show them: those beyond metadata.name and
 // metadata.namespace.
-func fields(info apiserver.KindInfo) []string {
+func fields(info meta.KindInfo) []string {
 	return slices.DeleteFunc(info.SupportedFields(), func(f string) bool {
-		return f == apiserver.FieldMetadataName || f == apiserver.FieldMetadataNamespace
+		return f == meta.FieldMetadataName || f == meta.FieldMetadataNamespace
 	})
 }
 
@@ -145,8 +145,8 @@ func columnName(field string) string {
 func Dishes(menu []*kitchen.Dish) ([]byte, error) {
 	var docs [][]byte
 	for _, d := range menu {
-		d = apiserver.DeepCopy(d)
-		d.TypeMeta = apiserver.TypeMeta{APIVersion: kitchen.APIVersion, Kind: "Dish"}
+		d = meta.DeepCopy(d)
+		d.TypeMeta = meta.TypeMeta{APIVersion: kitchen.APIVersion, Kind: "Dish"}
 		b, err := json.Marshal(d) // the wire form, then YAML of it
 		if err != nil {
 			return nil, err

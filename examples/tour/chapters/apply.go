@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
 )
 
@@ -24,8 +25,8 @@ func WhoOwnsTheField(w io.Writer) {
 	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
 	head := "apiVersion: menu.example.com/v1\nkind: Order\nmetadata: {name: table-5}\n"
 	apply := func(waiter, spec string, force bool) (*kitchen.Order, error) {
-		return orders.Patch(ctx, "table-5", apiserver.ApplyPatchType, []byte(head+"spec: "+spec),
-			apiserver.PatchOptions{FieldManager: waiter, Force: &force})
+		return orders.Patch(ctx, "table-5", meta.ApplyPatchType, []byte(head+"spec: "+spec),
+			meta.PatchOptions{FieldManager: waiter, Force: &force})
 	}
 
 	alice := "{table: 5, section: main, items: [{dish: tomato-soup, quantity: 1}]}"

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/reconcile"
 )
@@ -17,7 +18,7 @@ import (
 // order returns a one-item order for a table.
 func order(name string, table int, section, dish string) *kitchen.Order {
 	return &kitchen.Order{
-		ObjectMeta: apiserver.ObjectMeta{Name: name},
+		ObjectMeta: meta.ObjectMeta{Name: name},
 		Spec: kitchen.OrderSpec{Table: table, Section: section,
 			Items: []kitchen.OrderItem{{Dish: dish, Quantity: 1}}},
 	}
@@ -32,21 +33,21 @@ func AnOrderIsAnObject(w io.Writer) {
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
 	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
 
-	o, err := orders.Create(ctx, order("table-7", 7, "vip", "seafood-pasta"), apiserver.CreateOptions{})
+	o, err := orders.Create(ctx, order("table-7", 7, "vip", "seafood-pasta"), meta.CreateOptions{})
 	if err != nil {
 		panic(err)
 	}
 	fmt.Fprintf(w, "created %s %s/%s: resourceVersion %s, generation %d\n", o.Kind, o.Namespace, o.Name, o.ResourceVersion, o.Generation)
 
 	o.Spec.Items[0].Extras = []string{"black-truffle"}
-	o, _ = orders.Update(ctx, o, apiserver.UpdateOptions{})
+	o, _ = orders.Update(ctx, o, meta.UpdateOptions{})
 	fmt.Fprintf(w, "spec changed:    resourceVersion %s, generation %d\n", o.ResourceVersion, o.Generation)
 
 	o.Status.Phase = kitchen.OrderCooking
-	o, _ = orders.UpdateStatus(ctx, o, apiserver.UpdateOptions{})
+	o, _ = orders.UpdateStatus(ctx, o, meta.UpdateOptions{})
 	fmt.Fprintf(w, "status changed:  resourceVersion %s, generation %d\n", o.ResourceVersion, o.Generation)
 
-	o, _ = orders.Update(ctx, o, apiserver.UpdateOptions{})
+	o, _ = orders.Update(ctx, o, meta.UpdateOptions{})
 	fmt.Fprintf(w, "nothing changed: resourceVersion %s, generation %d\n", o.ResourceVersion, o.Generation)
 
 	bad := order("table-0", 0, "vip", "seafood-pasta")
@@ -61,31 +62,31 @@ func Conflict(w io.Writer) {
 	ctx := context.Background()
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
 	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
-	if _, err := orders.Create(ctx, order("table-3", 3, "main", "tomato-soup"), apiserver.CreateOptions{}); err != nil {
+	if _, err := orders.Create(ctx, order("table-3", 3, "main", "tomato-soup"), meta.CreateOptions{}); err != nil {
 		panic(err)
 	}
-	alice, _ := orders.Get(ctx, "table-3", apiserver.GetOptions{})
-	bob, _ := orders.Get(ctx, "table-3", apiserver.GetOptions{})
+	alice, _ := orders.Get(ctx, "table-3", meta.GetOptions{})
+	bob, _ := orders.Get(ctx, "table-3", meta.GetOptions{})
 
 	alice.Spec.Items[0].Quantity = 2
-	if _, err := orders.Update(ctx, alice, apiserver.UpdateOptions{}); err != nil {
+	if _, err := orders.Update(ctx, alice, meta.UpdateOptions{}); err != nil {
 		panic(err)
 	}
 	bob.Spec.Items[0].Extras = []string{"chili"}
-	_, err := orders.Update(ctx, bob, apiserver.UpdateOptions{})
+	_, err := orders.Update(ctx, bob, meta.UpdateOptions{})
 	fmt.Fprintln(w, "bob:", err)
-	fmt.Fprintln(w, "conflict?", apiserver.IsConflict(err))
+	fmt.Fprintln(w, "conflict?", meta.IsConflict(err))
 
 	err = reconcile.RetryOnConflict(reconcile.DefaultRetry, func() error {
-		latest, err := orders.Get(ctx, "table-3", apiserver.GetOptions{})
+		latest, err := orders.Get(ctx, "table-3", meta.GetOptions{})
 		if err != nil {
 			return err
 		}
 		latest.Spec.Items[0].Extras = []string{"chili"}
-		_, err = orders.Update(ctx, latest, apiserver.UpdateOptions{})
+		_, err = orders.Update(ctx, latest, meta.UpdateOptions{})
 		return err
 	})
-	o, _ := orders.Get(ctx, "table-3", apiserver.GetOptions{})
+	o, _ := orders.Get(ctx, "table-3", meta.GetOptions{})
 	fmt.Fprintf(w, "after the retry: %d× %s with %v (err %v)\n", o.Spec.Items[0].Quantity, o.Spec.Items[0].Dish, o.Spec.Items[0].Extras, err)
 }
 
@@ -97,18 +98,18 @@ func Watch(w io.Writer) {
 	defer cancel()
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
 	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
-	first, _ := orders.Create(ctx, order("table-1", 1, "main", "tomato-soup"), apiserver.CreateOptions{})
+	first, _ := orders.Create(ctx, order("table-1", 1, "main", "tomato-soup"), meta.CreateOptions{})
 
-	changes, err := orders.Watch(ctx, apiserver.ListOptions{ResourceVersion: first.ResourceVersion})
+	changes, err := orders.Watch(ctx, meta.ListOptions{ResourceVersion: first.ResourceVersion})
 	if err != nil {
 		panic(err)
 	}
 	defer changes.Stop()
-	orders.Create(ctx, order("table-2", 2, "vip", "beef-wellington"), apiserver.CreateOptions{})
-	o, _ := orders.Get(ctx, "table-1", apiserver.GetOptions{})
+	orders.Create(ctx, order("table-2", 2, "vip", "beef-wellington"), meta.CreateOptions{})
+	o, _ := orders.Get(ctx, "table-1", meta.GetOptions{})
 	o.Spec.Items[0].Quantity = 3
-	orders.Update(ctx, o, apiserver.UpdateOptions{})
-	orders.Delete(ctx, "table-2", apiserver.DeleteOptions{})
+	orders.Update(ctx, o, meta.UpdateOptions{})
+	orders.Delete(ctx, "table-2", meta.DeleteOptions{})
 
 	for range 3 {
 		e := <-changes.ResultChan()
@@ -131,7 +132,7 @@ func WatchOverHTTP(w io.Writer) {
 	front := httptest.NewServer(httpapi.NewHandler(srv))
 	defer front.Close()
 	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
-	first, _ := orders.Create(ctx, order("table-1", 1, "main", "tomato-soup"), apiserver.CreateOptions{})
+	first, _ := orders.Create(ctx, order("table-1", 1, "main", "tomato-soup"), meta.CreateOptions{})
 
 	url := front.URL + "/apis/menu.example.com/v1/namespaces/dinner/orders?watch=true&resourceVersion=" + first.ResourceVersion
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
@@ -142,8 +143,8 @@ func WatchOverHTTP(w io.Writer) {
 	defer resp.Body.Close()
 	fmt.Fprintln(w, resp.Status, resp.Header.Get("Content-Type"))
 
-	orders.Create(ctx, order("table-2", 2, "vip", "beef-wellington"), apiserver.CreateOptions{})
-	orders.Delete(ctx, "table-1", apiserver.DeleteOptions{})
+	orders.Create(ctx, order("table-2", 2, "vip", "beef-wellington"), meta.CreateOptions{})
+	orders.Delete(ctx, "table-1", meta.DeleteOptions{})
 	dec := json.NewDecoder(resp.Body)
 	for range 2 {
 		var e struct {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
 )
 
@@ -47,7 +48,7 @@ func Chef(w io.Writer) {
 	r.WaitForOrder(ctx, "table-5", phaseIs(kitchen.OrderRejected))
 
 	for _, name := range []string{"table-4", "table-5"} {
-		o, _ := apiserver.NewClient[*kitchen.Order](r.Server).Namespace("dinner").Get(ctx, name, apiserver.GetOptions{})
+		o, _ := apiserver.NewClient[*kitchen.Order](r.Server).Namespace("dinner").Get(ctx, name, meta.GetOptions{})
 		fmt.Fprintf(w, "%s: %s (observedGeneration %d)\n", name, o.Status.Phase, o.Status.ObservedGeneration)
 		for _, c := range o.Status.Conditions {
 			fmt.Fprintf(w, "  %-8s %-5s %s\n", c.Type, c.Status, c.Reason)
@@ -72,8 +73,8 @@ func Truffle(w io.Writer) {
 	r.Waiter.AddExtra(ctx, "table-7", 0, "black-truffle")
 	r.WaitForOrder(ctx, "table-7", func(o *kitchen.Order) bool { return o != nil && o.Status.ObservedGeneration == 2 })
 
-	o, _ := apiserver.NewClient[*kitchen.Order](r.Server).Namespace("dinner").Get(ctx, "table-7", apiserver.GetOptions{})
-	cook, _ := apiserver.NewClient[*kitchen.Cook](r.Server).Namespace("dinner").Get(ctx, o.Status.Items[0].Cook, apiserver.GetOptions{})
+	o, _ := apiserver.NewClient[*kitchen.Order](r.Server).Namespace("dinner").Get(ctx, "table-7", meta.GetOptions{})
+	cook, _ := apiserver.NewClient[*kitchen.Cook](r.Server).Namespace("dinner").Get(ctx, o.Status.Items[0].Cook, meta.GetOptions{})
 	fmt.Fprintf(w, "generation %d seen by the chef; cook %s still %s, now with %v\n",
 		o.Status.ObservedGeneration, cook.Name, cook.Status.Phase, cook.Spec.Extras)
 	l := r.Pantry.Ledgers(r.Clock.Now())
@@ -96,11 +97,11 @@ func Cancel(w io.Writer) {
 	r.Waiter.Place(ctx, order("table-2", 2, "main", "chocolate-cake"))
 	r.WaitForOrder(ctx, "table-2", func(o *kitchen.Order) bool { return o != nil && len(o.Finalizers) > 0 })
 	cooks, _ := r.Server.Resource(kitchen.CookResource).Namespace("dinner").Watch(ctx,
-		apiserver.ListOptions{FieldSelector: "spec.order=table-2"})
+		meta.ListOptions{FieldSelector: "spec.order=table-2"})
 	r.Waiter.Cancel(ctx, "table-2")
 	r.WaitForOrder(ctx, "table-2", func(o *kitchen.Order) bool { return o == nil })
 	for e := range cooks.ResultChan() {
-		if e.Type == apiserver.EventDeleted { // the chef only stopped it: the garbage collector deletes it
+		if e.Type == meta.EventDeleted { // the chef only stopped it: the garbage collector deletes it
 			fmt.Fprintf(w, "cook %s DELETED by the garbage collector\n", e.Object.GetObjectMeta().Name)
 			break
 		}
@@ -125,7 +126,7 @@ func Disconnect(w io.Writer) {
 	r.WaitForOrder(ctx, "table-1", phaseIs(kitchen.OrderCooking))
 
 	srv := r.Server
-	srv.FailNext(apiserver.VerbWatch, 3, apiserver.NewInternalError(fmt.Errorf("the runner is stuck in the lift")))
+	srv.FailNext(apiserver.VerbWatch, 3, meta.NewInternalError(fmt.Errorf("the runner is stuck in the lift")))
 	srv.CloseWatches()
 	r.Waiter.Cancel(ctx, "table-1")
 	srv.CompactHistory()

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/reconcile"
@@ -30,7 +31,7 @@ func YourOwnController(w io.Writer) {
 	inspected := make(chan string, 10)
 	inspector := reconcile.ReconcilerFunc(func(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 		d, err := inf.Lister().Get(req.Name)
-		if apiserver.IsNotFound(err) {
+		if meta.IsNotFound(err) {
 			return reconcile.Result{}, nil // gone: nothing to inspect
 		}
 		if err != nil {
@@ -52,13 +53,13 @@ func YourOwnController(w io.Writer) {
 	go func() { ctrl.Start(ctx); done <- struct{}{} }()
 
 	wellington := kitchen.DefaultMenu()[0]
-	d, _ := dishes.Create(ctx, wellington, apiserver.CreateOptions{})
+	d, _ := dishes.Create(ctx, wellington, meta.CreateOptions{})
 	fmt.Fprintln(w, <-inspected)
 	d.Spec.Difficulty = 6 // a typo in the menu
-	_, err := dishes.Update(ctx, d, apiserver.UpdateOptions{})
+	_, err := dishes.Update(ctx, d, meta.UpdateOptions{})
 	fmt.Fprintln(w, "the typo:", err)
 	d.Spec.Difficulty, d.Spec.CookingTime.Duration = 5, 45*time.Minute
-	dishes.Update(ctx, d, apiserver.UpdateOptions{})
+	dishes.Update(ctx, d, meta.UpdateOptions{})
 	fmt.Fprintln(w, <-inspected)
 	<-resyncs
 	<-resyncs
@@ -76,7 +77,7 @@ func YourOwnController(w io.Writer) {
 func Backoff(w io.Writer) {
 	r, ctx, closeKitchen := openKitchen()
 	defer closeKitchen()
-	busy := apiserver.NewTooManyRequests("the front desk is swamped", 1)
+	busy := meta.NewTooManyRequests("the front desk is swamped", 1)
 	r.Server.FailNext(apiserver.VerbUpdate, 3, busy) // the next three writes fail
 	r.Waiter.Place(ctx, order("table-6", 6, "main", "caesar-salad"))
 	r.WaitForOrder(ctx, "table-6", phaseIs(kitchen.OrderServed))

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/reconcile"
@@ -20,7 +21,7 @@ func RunnerRemembers(w io.Writer) {
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
 	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
 	for i, section := range []string{"vip", "main", "vip", "terrace"} {
-		orders.Create(ctx, order(fmt.Sprintf("table-%d", i+1), i+1, section, "tomato-soup"), apiserver.CreateOptions{})
+		orders.Create(ctx, order(fmt.Sprintf("table-%d", i+1), i+1, section, "tomato-soup"), meta.CreateOptions{})
 	}
 	runner := informer.NewSharedIndexInformer(srv.Resource(kitchen.OrderResource),
 		informer.Options[*kitchen.Order]{Indexers: kitchen.OrderIndexers()})
@@ -38,7 +39,7 @@ func RunnerRemembers(w io.Writer) {
 	t3, _ := runner.Lister().Namespace("dinner").Get("table-3")
 	fmt.Fprintln(w, "table-3 wants", t3.Spec.Items[0].Dish)
 	_, err := runner.Lister().Namespace("dinner").Get("table-9")
-	fmt.Fprintln(w, "table-9:", apiserver.IsNotFound(err))
+	fmt.Fprintln(w, "table-9:", meta.IsNotFound(err))
 	fmt.Fprintln(w, "lists made:", srv.RequestCount(apiserver.VerbList, kitchen.OrderResource.GroupResource()))
 	cancel()
 	<-done

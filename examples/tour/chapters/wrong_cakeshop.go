@@ -11,6 +11,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/examples/cakeshop/bakery"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/kitchen"
@@ -36,7 +37,7 @@ func TheFrontDeskDoesNotPoll(w io.Writer) {
 	defer cancel()
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
 	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
-	orders.Create(ctx, order("table-1", 1, "main", "chocolate-cake"), apiserver.CreateOptions{})
+	orders.Create(ctx, order("table-1", 1, "main", "chocolate-cake"), meta.CreateOptions{})
 	desk := informer.NewSharedIndexInformer(srv.Resource(kitchen.OrderResource),
 		informer.Options[*kitchen.Order]{ResyncPeriod: 10 * time.Millisecond})
 	resyncs := make(chan struct{}, 100)
@@ -174,9 +175,9 @@ func ClusterAPIMakesClusters(w io.Writer) {
 	defer cancel()
 	branches := map[string]*apiserver.Server{"north": bakery.NewServer(), "south": bakery.NewServer()}
 	for i, branch := range []string{"north", "south", "north"} {
-		cake := &bakery.Cake{ObjectMeta: apiserver.ObjectMeta{Name: fmt.Sprintf("cake-%d", i+1)},
+		cake := &bakery.Cake{ObjectMeta: meta.ObjectMeta{Name: fmt.Sprintf("cake-%d", i+1)},
 			Spec: bakery.CakeSpec{Flavor: "double-chocolate", Size: 8}}
-		if _, err := apiserver.NewClient[*bakery.Cake](branches[branch]).Namespace("shop").Create(ctx, cake, apiserver.CreateOptions{}); err != nil {
+		if _, err := apiserver.NewClient[*bakery.Cake](branches[branch]).Namespace("shop").Create(ctx, cake, meta.CreateOptions{}); err != nil {
 			panic(err)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/workqueue"
@@ -40,21 +41,21 @@ func ListersTakeLabelSelectors(w io.Writer) {
 	for i, section := range []string{"vip", "main", "vip"} {
 		o := order(fmt.Sprintf("table-%d", i+1), i+1, section, "tomato-soup")
 		o.Labels = map[string]string{"section": section}
-		orders.Create(ctx, o, apiserver.CreateOptions{})
+		orders.Create(ctx, o, meta.CreateOptions{})
 	}
 	all := informer.NewSharedIndexInformer(srv.Resource(kitchen.OrderResource),
 		informer.Options[*kitchen.Order]{Indexers: kitchen.OrderIndexers()})
 	vipOnly := informer.NewSharedIndexInformer(informer.NewFilteredListWatch(srv.Resource(kitchen.OrderResource),
-		func(o *apiserver.ListOptions) { o.FieldSelector = "spec.section=vip" }), informer.Options[*kitchen.Order]{})
+		func(o *meta.ListOptions) { o.FieldSelector = "spec.section=vip" }), informer.Options[*kitchen.Order]{})
 	go all.Run(ctx)
 	go vipOnly.Run(ctx)
 	<-all.Synced()
 	<-vipOnly.Synced()
 
-	typo, _ := apiserver.ParseLabelSelector("spec.section=vip")
+	typo, _ := meta.ParseLabelSelector("spec.section=vip")
 	got, _ := all.Lister().List(typo)
 	fmt.Fprintln(w, `lister, label selector "spec.section=vip":`, names(got))
-	byLabel, _ := all.Lister().List(apiserver.SelectorFromSet(map[string]string{"section": "vip"}))
+	byLabel, _ := all.Lister().List(meta.SelectorFromSet(map[string]string{"section": "vip"}))
 	fmt.Fprintln(w, `lister, label selector "section=vip":     `, names(byLabel))
 	byIndex, _ := all.GetIndexer().ByIndex(kitchen.OrderSectionIndex, "vip")
 	fmt.Fprintln(w, `index "section", value "vip":            `, names(byIndex))
@@ -85,7 +86,7 @@ func names(orders []*kitchen.Order) []string {
 func CustomResourcesLiveUnderApis(w io.Writer) {
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
 	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
-	orders.Create(context.Background(), order("table-1", 1, "main", "tomato-soup"), apiserver.CreateOptions{})
+	orders.Create(context.Background(), order("table-1", 1, "main", "tomato-soup"), meta.CreateOptions{})
 	front := httpapi.NewHandler(srv)
 	for _, path := range []string{
 		"/api/v1/orders",
@@ -129,22 +130,22 @@ func ExpiredIsAboutHistory(w io.Writer) {
 	defer cancel()
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{CompactionDropsHistory: true})
 	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
-	first, _ := orders.Create(ctx, order("table-1", 1, "main", "tomato-soup"), apiserver.CreateOptions{})
-	orders.Create(ctx, order("table-2", 2, "main", "caesar-salad"), apiserver.CreateOptions{})
+	first, _ := orders.Create(ctx, order("table-1", 1, "main", "tomato-soup"), meta.CreateOptions{})
+	orders.Create(ctx, order("table-2", 2, "main", "caesar-salad"), meta.CreateOptions{})
 	srv.CompactHistory() // the front desk forgets the changes it has already told
 
-	changes, err := orders.Watch(ctx, apiserver.ListOptions{ResourceVersion: first.ResourceVersion})
+	changes, err := orders.Watch(ctx, meta.ListOptions{ResourceVersion: first.ResourceVersion})
 	if err != nil {
 		panic(err)
 	}
 	defer changes.Stop()
 	e := <-changes.ResultChan()
-	err = apiserver.FromObject(e.Object)
+	err = meta.FromObject(e.Object)
 	fmt.Fprintf(w, "watch from resourceVersion %s after compaction: %s\n", first.ResourceVersion, e.Type)
 	fmt.Fprintln(w, " ", err)
-	fmt.Fprintln(w, "  IsExpired:", apiserver.IsExpired(err))
-	items, meta, _ := orders.List(ctx, apiserver.ListOptions{})
-	fmt.Fprintf(w, "what an informer does next: list again, at resourceVersion %s, %d orders\n", meta.ResourceVersion, len(items))
+	fmt.Fprintln(w, "  IsExpired:", meta.IsExpired(err))
+	items, om, _ := orders.List(ctx, meta.ListOptions{})
+	fmt.Fprintf(w, "what an informer does next: list again, at resourceVersion %s, %d orders\n", om.ResourceVersion, len(items))
 }
 
 // 餐厅 §5's tuning table says: for frequent updates, "increase the
@@ -209,7 +210,7 @@ func AWatchTimeoutIsNotAReportInterval(w io.Writer) {
 		if i > 1 {
 			srv.CloseWatches() // the network drops
 		}
-		orders.Create(ctx, order(fmt.Sprintf("table-%d", i), i, "main", "tomato-soup"), apiserver.CreateOptions{})
+		orders.Create(ctx, order(fmt.Sprintf("table-%d", i), i, "main", "tomato-soup"), meta.CreateOptions{})
 		fmt.Fprintln(w, "the runner saw", <-seen)
 	}
 	fmt.Fprintln(w, "lists:", srv.RequestCount(apiserver.VerbList, kitchen.OrderResource.GroupResource()), "watches:", watches())

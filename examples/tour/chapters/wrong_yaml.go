@@ -13,6 +13,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/examples/cakeshop/bakery"
 	"github.com/kitchensync/kitchensync/kitchen"
 )
@@ -163,7 +164,7 @@ func apply(front http.Handler, namespace, manifest string) string {
 		}
 		data, _ := json.Marshal(obj)
 		code, body := call(front, http.MethodPost, path+"?fieldValidation=Strict", data)
-		var status apiserver.Status
+		var status meta.Status
 		json.Unmarshal(body, &status)
 		if code == http.StatusCreated {
 			return fmt.Sprintf("POST %s: %d %s", path, code, http.StatusText(code))

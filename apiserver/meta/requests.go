@@ -1,4 +1,4 @@
-package apiserver
+package meta
 
 // ListMeta is the metadata of a list response, like metav1.ListMeta.
 type ListMeta struct {
@@ -100,7 +100,7 @@ type UpdateOptions struct {
 // types.PatchType does; an HTTP front takes it from the Content-Type.
 type PatchType string
 
-// The patch types [ResourceClient.Patch] applies.
+// The patch types an API server applies.
 const (
 	// JSONPatchType is a JSON patch (RFC 6902): a list of operations
 	// (add, remove, replace, move, copy, test) on JSON pointers, applied
@@ -111,7 +111,7 @@ const (
 	MergePatchType PatchType = "application/merge-patch+json"
 	// ApplyPatchType is server-side apply: the patch is the writer's whole
 	// intent for the fields it manages, in YAML (or JSON), merged into the
-	// object field by field; see [ResourceClient.Patch].
+	// object field by field, each field owned by the managers that applied it.
 	ApplyPatchType PatchType = "application/apply-patch+yaml"
 	// StrategicMergePatchType is Kubernetes' strategic merge patch, for
 	// kinds that take it (KindInfo.StrategicMergePatch): a merge patch in
@@ -226,7 +226,7 @@ const (
 	FinalizerDeleteDependents = "foregroundDeletion"
 )
 
-// ApplyOptions modify an [Client.Apply]: server-side apply's
+// ApplyOptions modify a client's Apply: server-side apply's
 // [PatchOptions] by another name, as in Kubernetes' metav1.ApplyOptions.
 type ApplyOptions struct {
 	// DryRun validates and returns the result without storing it.

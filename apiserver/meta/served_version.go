@@ -1,4 +1,4 @@
-package apiserver
+package meta
 
 import (
 	"cmp"
@@ -13,7 +13,7 @@ import (
 // uid, name and resourceVersion, and a write in either is seen in both.
 //
 // The server stores, validates and watches the stored kind only;
-// [ResourceClient]s serve it alone. The HTTP front (package
+// the in-process clients serve it alone. The HTTP front (package
 // apiserver/httpapi) applies a ServedVersion: it decodes a body in this
 // version, converts it with ToStored, holds it to this version's rules
 // (ValidateCreate, ValidateUpdate), writes it as the stored kind, and

@@ -1,4 +1,4 @@
-package apiserver
+package meta
 
 // StatusReason is a machine-readable reason for a failure, with
 // Kubernetes' names (metav1.StatusReason).

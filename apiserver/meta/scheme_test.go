@@ -1,4 +1,4 @@
-package apiserver_test
+package meta_test
 
 import (
 	"strings"
@@ -7,28 +7,28 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // menuOrder and menuDish are the smallest kinds a scheme accepts.
 type menuOrder struct {
-	apiserver.TypeMeta   `json:",inline"`
-	apiserver.ObjectMeta `json:"metadata"`
-	Spec                 struct{ Section string } `json:"spec"`
+	meta.TypeMeta   `json:",inline"`
+	meta.ObjectMeta `json:"metadata"`
+	Spec            struct{ Section string } `json:"spec"`
 }
 
-func (o *menuOrder) DeepCopyObject() apiserver.Object {
+func (o *menuOrder) DeepCopyObject() meta.Object {
 	c := *o
 	c.ObjectMeta = o.ObjectMeta.DeepCopy()
 	return &c
 }
 
 type menuDish struct {
-	apiserver.TypeMeta   `json:",inline"`
-	apiserver.ObjectMeta `json:"metadata"`
+	meta.TypeMeta   `json:",inline"`
+	meta.ObjectMeta `json:"metadata"`
 }
 
-func (d *menuDish) DeepCopyObject() apiserver.Object {
+func (d *menuDish) DeepCopyObject() meta.Object {
 	c := *d
 	c.ObjectMeta = d.ObjectMeta.DeepCopy()
 	return &c
@@ -36,34 +36,34 @@ func (d *menuDish) DeepCopyObject() apiserver.Object {
 
 // valueKind satisfies Object with a value, which a scheme must refuse:
 // the server needs a pointer to fill in.
-type valueKind struct{ meta *apiserver.ObjectMeta }
+type valueKind struct{ om *meta.ObjectMeta }
 
-func (v valueKind) GetTypeMeta() *apiserver.TypeMeta     { return &apiserver.TypeMeta{} }
-func (v valueKind) GetObjectMeta() *apiserver.ObjectMeta { return v.meta }
-func (v valueKind) DeepCopyObject() apiserver.Object     { return v }
-func (v valueKind) GetNamespace() string                 { return v.meta.Namespace }
-func (v valueKind) GetName() string                      { return v.meta.Name }
+func (v valueKind) GetTypeMeta() *meta.TypeMeta     { return &meta.TypeMeta{} }
+func (v valueKind) GetObjectMeta() *meta.ObjectMeta { return v.om }
+func (v valueKind) DeepCopyObject() meta.Object     { return v }
+func (v valueKind) GetNamespace() string            { return v.om.Namespace }
+func (v valueKind) GetName() string                 { return v.om.Name }
 
-func orderInfo() apiserver.KindInfo {
-	return apiserver.KindInfo{
+func orderInfo() meta.KindInfo {
+	return meta.KindInfo{
 		Group: "menu.example.com", Version: "v1", Kind: "Order", Resource: "orders", Namespaced: true,
-		New: func() apiserver.Object { return &menuOrder{} },
-		Fields: map[string]apiserver.FieldFunc{
-			"spec.section": func(obj apiserver.Object) string { return obj.(*menuOrder).Spec.Section },
+		New: func() meta.Object { return &menuOrder{} },
+		Fields: map[string]meta.FieldFunc{
+			"spec.section": func(obj meta.Object) string { return obj.(*menuOrder).Spec.Section },
 		},
 	}
 }
 
-func dishInfo() apiserver.KindInfo {
-	return apiserver.KindInfo{
+func dishInfo() meta.KindInfo {
+	return meta.KindInfo{
 		Group: "menu.example.com", Version: "v1", Kind: "Dish", Resource: "dishes",
-		New: func() apiserver.Object { return &menuDish{} },
+		New: func() meta.Object { return &menuDish{} },
 	}
 }
 
-func newMenuScheme(t *testing.T) *apiserver.Scheme {
+func newMenuScheme(t *testing.T) *meta.Scheme {
 	t.Helper()
-	s := apiserver.NewScheme()
+	s := meta.NewScheme()
 	if err := s.Register(orderInfo(), dishInfo()); err != nil {
 		t.Fatalf("Register: %v", err)
 	}
@@ -72,8 +72,8 @@ func newMenuScheme(t *testing.T) *apiserver.Scheme {
 
 func TestSchemeLookups(t *testing.T) {
 	s := newMenuScheme(t)
-	gvk := apiserver.GroupVersionKind{Group: "menu.example.com", Version: "v1", Kind: "Order"}
-	gvr := apiserver.GroupVersionResource{Group: "menu.example.com", Version: "v1", Resource: "orders"}
+	gvk := meta.GroupVersionKind{Group: "menu.example.com", Version: "v1", Kind: "Order"}
+	gvr := meta.GroupVersionResource{Group: "menu.example.com", Version: "v1", Resource: "orders"}
 
 	byGVK, ok := s.KindForGVK(gvk)
 	if !ok || byGVK.Resource != "orders" || !byGVK.Namespaced {
@@ -87,10 +87,10 @@ func TestSchemeLookups(t *testing.T) {
 	if err != nil || byType.GroupVersionKind() != gvk {
 		t.Errorf("KindFor(&menuOrder{}) = %+v, %v", byType, err)
 	}
-	if _, ok := s.KindForGVK(apiserver.GroupVersionKind{Group: "menu.example.com", Version: "v2", Kind: "Order"}); ok {
+	if _, ok := s.KindForGVK(meta.GroupVersionKind{Group: "menu.example.com", Version: "v2", Kind: "Order"}); ok {
 		t.Error("KindForGVK found an unregistered version")
 	}
-	if _, ok := s.KindForResource(apiserver.GroupVersionResource{Group: "menu.example.com", Version: "v1", Resource: "order"}); ok {
+	if _, ok := s.KindForResource(meta.GroupVersionResource{Group: "menu.example.com", Version: "v1", Resource: "order"}); ok {
 		t.Error("KindForResource found a singular resource name")
 	}
 	var kinds []string
@@ -108,98 +108,98 @@ func TestSchemeLookups(t *testing.T) {
 	if got := info.GroupKind().String(); got != "Order.menu.example.com" {
 		t.Errorf("GroupKind() = %q", got)
 	}
-	if got, want := info.TypeMeta(), (apiserver.TypeMeta{APIVersion: "menu.example.com/v1", Kind: "Order"}); got != want {
+	if got, want := info.TypeMeta(), (meta.TypeMeta{APIVersion: "menu.example.com/v1", Kind: "Order"}); got != want {
 		t.Errorf("TypeMeta() = %+v, want %+v", got, want)
 	}
 }
 
 func TestSchemeRegisterErrors(t *testing.T) {
 	const dns1035 = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"
-	with := func(change func(*apiserver.KindInfo)) apiserver.KindInfo {
-		info := apiserver.KindInfo{
+	with := func(change func(*meta.KindInfo)) meta.KindInfo {
+		info := meta.KindInfo{
 			Group: "menu.example.com", Version: "v1", Kind: "Table", Resource: "tables",
-			New: func() apiserver.Object { return &menuDish{} }, // replaced below where it matters
+			New: func() meta.Object { return &menuDish{} }, // replaced below where it matters
 		}
 		change(&info)
 		return info
 	}
-	newTable := func() apiserver.Object { return &struct{ menuDish }{} }
+	newTable := func() meta.Object { return &struct{ menuDish }{} }
 	tests := []struct {
 		name   string
 		reason string
-		info   apiserver.KindInfo
+		info   meta.KindInfo
 		want   string
 	}{{
 		name:   "Empty",
 		reason: "every missing field is named at once",
-		info:   apiserver.KindInfo{},
+		info:   meta.KindInfo{},
 		want: `KindInfo "" is invalid: [Kind: Required value, Version: Required value, ` +
 			`Resource: Required value: the lowercase plural, e.g. "orders", ` +
 			`New: Required value: a func returning a new empty object of the kind]`,
 	}, {
 		name:   "UppercaseResource",
 		reason: "resources are lowercase plurals",
-		info:   with(func(i *apiserver.KindInfo) { i.Resource = "Tables"; i.New = newTable }),
+		info:   with(func(i *meta.KindInfo) { i.Resource = "Tables"; i.New = newTable }),
 		want:   `KindInfo "menu.example.com/v1, Kind=Table" is invalid: Resource: Invalid value: "Tables": ` + dns1035,
 	}, {
 		name:   "BadKind",
 		reason: "kinds are CamelCase words",
-		info:   with(func(i *apiserver.KindInfo) { i.Kind = "Tab le"; i.New = newTable }),
+		info:   with(func(i *meta.KindInfo) { i.Kind = "Tab le"; i.New = newTable }),
 		want:   `KindInfo "menu.example.com/v1, Kind=Tab le" is invalid: Kind: Invalid value: "Tab le": lowercased, ` + dns1035,
 	}, {
 		name:   "BadGroup",
 		reason: "groups are DNS subdomains",
-		info:   with(func(i *apiserver.KindInfo) { i.Group = "Menu"; i.New = newTable }),
+		info:   with(func(i *meta.KindInfo) { i.Group = "Menu"; i.New = newTable }),
 		want: `KindInfo "Menu/v1, Kind=Table" is invalid: Group: Invalid value: "Menu": a lowercase RFC 1123 subdomain must consist of ` +
 			`lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character ` +
 			`(e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
 	}, {
 		name:   "NewReturnsNil",
 		reason: "New must make an object",
-		info:   with(func(i *apiserver.KindInfo) { i.New = func() apiserver.Object { return nil } }),
+		info:   with(func(i *meta.KindInfo) { i.New = func() meta.Object { return nil } }),
 		want:   `KindInfo "menu.example.com/v1, Kind=Table" is invalid: New: Invalid value: "<nil>": must return a non-nil pointer to a struct`,
 	}, {
 		name:   "NewReturnsValue",
 		reason: "the server fills objects in place, so they must be pointers",
-		info:   with(func(i *apiserver.KindInfo) { i.New = func() apiserver.Object { return valueKind{} } }),
-		want:   `KindInfo "menu.example.com/v1, Kind=Table" is invalid: New: Invalid value: "apiserver_test.valueKind": must return a non-nil pointer to a struct`,
+		info:   with(func(i *meta.KindInfo) { i.New = func() meta.Object { return valueKind{} } }),
+		want:   `KindInfo "menu.example.com/v1, Kind=Table" is invalid: New: Invalid value: "meta_test.valueKind": must return a non-nil pointer to a struct`,
 	}, {
 		name:   "NewPanics",
 		reason: "a panic in New is reported, not propagated",
-		info:   with(func(i *apiserver.KindInfo) { i.New = func() apiserver.Object { panic("boom") } }),
+		info:   with(func(i *meta.KindInfo) { i.New = func() meta.Object { panic("boom") } }),
 		want:   `KindInfo "menu.example.com/v1, Kind=Table" is invalid: New: Invalid value: "boom": New panicked`,
 	}, {
 		name:   "NilFieldFunc",
 		reason: "a field selector needs a func",
-		info: with(func(i *apiserver.KindInfo) {
+		info: with(func(i *meta.KindInfo) {
 			i.New = newTable
-			i.Fields = map[string]apiserver.FieldFunc{"spec.size": nil}
+			i.Fields = map[string]meta.FieldFunc{"spec.size": nil}
 		}),
 		want: `KindInfo "menu.example.com/v1, Kind=Table" is invalid: Fields[spec.size]: Invalid value: "spec.size": ` +
 			`a field selector needs a non-empty name and a non-nil FieldFunc`,
 	}, {
 		name:   "DuplicateGVK",
 		reason: "a kind is registered once",
-		info:   with(func(i *apiserver.KindInfo) { i.Kind = "Order"; i.New = newTable }),
+		info:   with(func(i *meta.KindInfo) { i.Kind = "Order"; i.New = newTable }),
 		want:   `KindInfo "menu.example.com/v1, Kind=Order" is invalid: Kind: Invalid value: "Order": menu.example.com/v1, Kind=Order is already registered`,
 	}, {
 		name:   "DuplicateResource",
 		reason: "a resource serves one kind",
-		info:   with(func(i *apiserver.KindInfo) { i.Resource = "orders"; i.New = newTable }),
+		info:   with(func(i *meta.KindInfo) { i.Resource = "orders"; i.New = newTable }),
 		want: `KindInfo "menu.example.com/v1, Kind=Table" is invalid: Resource: Invalid value: "orders": ` +
 			`already registered for kind menu.example.com/v1, Kind=Order`,
 	}, {
 		name:   "DuplicateGoType",
 		reason: "KindFor finds kinds by Go type, so each kind needs its own",
-		info:   with(func(i *apiserver.KindInfo) {}),
-		want: `KindInfo "menu.example.com/v1, Kind=Table" is invalid: New: Invalid value: "*apiserver_test.menuDish": ` +
+		info:   with(func(i *meta.KindInfo) {}),
+		want: `KindInfo "menu.example.com/v1, Kind=Table" is invalid: New: Invalid value: "*meta_test.menuDish": ` +
 			`Go type already registered as menu.example.com/v1, Kind=Dish; each kind needs its own type`,
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newMenuScheme(t)
 			err := s.Register(tt.info)
-			if !apiserver.IsInvalid(err) {
+			if !meta.IsInvalid(err) {
 				t.Fatalf("Register error = %v, want Invalid (%s)", err, tt.reason)
 			}
 			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
@@ -219,20 +219,20 @@ func TestSchemeKindForChecksTypeMeta(t *testing.T) {
 	tests := []struct {
 		name   string
 		reason string
-		obj    apiserver.Object
+		obj    meta.Object
 		want   string // "" means no error
 	}{
 		{"Empty", "an empty TypeMeta is filled from the Go type", &menuOrder{}, ""},
-		{"Matching", "", &menuOrder{TypeMeta: apiserver.TypeMeta{APIVersion: "menu.example.com/v1", Kind: "Order"}}, ""},
-		{"KindOnly", "a partial TypeMeta is checked field by field", &menuOrder{TypeMeta: apiserver.TypeMeta{Kind: "Order"}}, ""},
+		{"Matching", "", &menuOrder{TypeMeta: meta.TypeMeta{APIVersion: "menu.example.com/v1", Kind: "Order"}}, ""},
+		{"KindOnly", "a partial TypeMeta is checked field by field", &menuOrder{TypeMeta: meta.TypeMeta{Kind: "Order"}}, ""},
 		{"WrongKind", "the body says Dish but the Go type is an Order",
-			&menuOrder{TypeMeta: apiserver.TypeMeta{Kind: "Dish"}, ObjectMeta: apiserver.ObjectMeta{Name: "o1"}},
+			&menuOrder{TypeMeta: meta.TypeMeta{Kind: "Dish"}, ObjectMeta: meta.ObjectMeta{Name: "o1"}},
 			`Dish.menu.example.com "o1" is invalid: kind: Invalid value: "Dish": must be Order`},
 		{"WrongBoth", "both fields are named, for the kind the object claims",
-			&menuOrder{TypeMeta: apiserver.TypeMeta{APIVersion: "v1", Kind: "Pod"}},
+			&menuOrder{TypeMeta: meta.TypeMeta{APIVersion: "v1", Kind: "Pod"}},
 			`Pod "" is invalid: [kind: Invalid value: "Pod": must be Order, apiVersion: Invalid value: "v1": must be menu.example.com/v1]`},
 		{"Unregistered", "", &stranger{},
-			`no kind is registered for the Go type *apiserver_test.stranger; register it with Scheme.Register`},
+			`no kind is registered for the Go type *meta_test.stranger; register it with Scheme.Register`},
 		{"Nil", "a nil interface", nil, "the object is nil"},
 		{"TypedNil", "a nil pointer must not panic", nilOrder, "the object is nil"},
 	}
@@ -246,7 +246,7 @@ func TestSchemeKindForChecksTypeMeta(t *testing.T) {
 				return
 			}
 			wrongKind := strings.HasPrefix(tt.name, "Wrong")
-			if wrongKind && !apiserver.IsInvalid(err) || !wrongKind && !apiserver.IsBadRequest(err) {
+			if wrongKind && !meta.IsInvalid(err) || !wrongKind && !meta.IsBadRequest(err) {
 				t.Fatalf("KindFor error = %v, want Invalid for a wrong kind, else BadRequest (%s)", err, tt.reason)
 			}
 			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
@@ -258,16 +258,16 @@ func TestSchemeKindForChecksTypeMeta(t *testing.T) {
 
 func TestSchemeNewObjectAndSetTypeMeta(t *testing.T) {
 	s := newMenuScheme(t)
-	obj, err := s.NewObject(apiserver.GroupVersionKind{Group: "menu.example.com", Version: "v1", Kind: "Order"})
+	obj, err := s.NewObject(meta.GroupVersionKind{Group: "menu.example.com", Version: "v1", Kind: "Order"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := apiserver.TypeMeta{APIVersion: "menu.example.com/v1", Kind: "Order"}
+	want := meta.TypeMeta{APIVersion: "menu.example.com/v1", Kind: "Order"}
 	if o, ok := obj.(*menuOrder); !ok || o.TypeMeta != want {
 		t.Errorf("NewObject = %#v, want a *menuOrder with %+v", obj, want)
 	}
-	_, err = s.NewObject(apiserver.GroupVersionKind{Group: "menu.example.com", Version: "v1", Kind: "Table"})
-	if !apiserver.IsBadRequest(err) || err.Error() != `no kind "Table" is registered for version "menu.example.com/v1"` {
+	_, err = s.NewObject(meta.GroupVersionKind{Group: "menu.example.com", Version: "v1", Kind: "Table"})
+	if !meta.IsBadRequest(err) || err.Error() != `no kind "Table" is registered for version "menu.example.com/v1"` {
 		t.Errorf("NewObject(unknown) error = %v", err)
 	}
 
@@ -275,8 +275,8 @@ func TestSchemeNewObjectAndSetTypeMeta(t *testing.T) {
 	if err := s.SetTypeMeta(o); err != nil || o.TypeMeta != want {
 		t.Errorf("SetTypeMeta = %v, TypeMeta %+v; want nil, %+v", err, o.TypeMeta, want)
 	}
-	wrong := &menuOrder{TypeMeta: apiserver.TypeMeta{Kind: "Dish"}}
-	if err := s.SetTypeMeta(wrong); !apiserver.IsInvalid(err) || wrong.Kind != "Dish" {
+	wrong := &menuOrder{TypeMeta: meta.TypeMeta{Kind: "Dish"}}
+	if err := s.SetTypeMeta(wrong); !meta.IsInvalid(err) || wrong.Kind != "Dish" {
 		t.Errorf("SetTypeMeta(wrong kind) = %v and changed TypeMeta to %+v", err, wrong.TypeMeta)
 	}
 }
@@ -287,30 +287,30 @@ func TestKindInfoFields(t *testing.T) {
 	if diff := cmp.Diff([]string{"metadata.name", "metadata.namespace", "spec.section"}, info.SupportedFields()); diff != "" {
 		t.Errorf("SupportedFields mismatch (-want +got):\n%s", diff)
 	}
-	o := &menuOrder{ObjectMeta: apiserver.ObjectMeta{Name: "t1", Namespace: "diner"}}
+	o := &menuOrder{ObjectMeta: meta.ObjectMeta{Name: "t1", Namespace: "diner"}}
 	o.Spec.Section = "vip"
 	want := map[string]string{"metadata.name": "t1", "metadata.namespace": "diner", "spec.section": "vip"}
 	if diff := cmp.Diff(want, info.FieldSet(o)); diff != "" {
 		t.Errorf("FieldSet mismatch (-want +got):\n%s", diff)
 	}
 
-	ok, _ := apiserver.ParseFieldSelector("spec.section=vip,metadata.name!=t2")
+	ok, _ := meta.ParseFieldSelector("spec.section=vip,metadata.name!=t2")
 	if err := info.ValidateFieldSelector(ok); err != nil {
 		t.Errorf("ValidateFieldSelector(supported) = %v", err)
 	}
 	if err := info.ValidateFieldSelector(nil); err != nil {
 		t.Errorf("ValidateFieldSelector(nil) = %v", err)
 	}
-	bad, _ := apiserver.ParseFieldSelector("spec.table=3")
+	bad, _ := meta.ParseFieldSelector("spec.table=3")
 	err := info.ValidateFieldSelector(bad)
 	wantMsg := `field label not supported: spec.table` // as kube-apiserver words it
-	if !apiserver.IsBadRequest(err) || err.Error() != wantMsg {
+	if !meta.IsBadRequest(err) || err.Error() != wantMsg {
 		t.Errorf("ValidateFieldSelector(unknown) = %v, want BadRequest %q", err, wantMsg)
 	}
 }
 
 func TestSchemeKeepsItsOwnFields(t *testing.T) {
-	s := apiserver.NewScheme()
+	s := meta.NewScheme()
 	info := orderInfo()
 	if err := s.Register(info); err != nil {
 		t.Fatal(err)
@@ -333,13 +333,13 @@ func TestSchemeConcurrentUse(t *testing.T) {
 					t.Error(err)
 				}
 				s.Kinds()
-				s.KindForResource(apiserver.GroupVersionResource{Group: "menu.example.com", Version: "v1", Resource: "dishes"})
+				s.KindForResource(meta.GroupVersionResource{Group: "menu.example.com", Version: "v1", Resource: "dishes"})
 			}
 		})
 	}
 	wg.Go(func() {
-		info := apiserver.KindInfo{Version: "v1", Kind: "Namespace", Resource: "namespaces",
-			New: func() apiserver.Object { return &struct{ menuDish }{} }}
+		info := meta.KindInfo{Version: "v1", Kind: "Namespace", Resource: "namespaces",
+			New: func() meta.Object { return &struct{ menuDish }{} }}
 		if err := s.Register(info); err != nil {
 			t.Error(err)
 		}
@@ -351,13 +351,13 @@ func TestSchemeConcurrentUse(t *testing.T) {
 }
 
 func TestSchemeRegisterSeveralIsAllOrNothing(t *testing.T) {
-	s := apiserver.NewScheme()
+	s := meta.NewScheme()
 	if err := s.Register(); err != nil {
 		t.Errorf("Register() = %v, want nil", err)
 	}
-	bad := apiserver.KindInfo{Version: "v1", Kind: "Table"} // no Resource, no New
+	bad := meta.KindInfo{Version: "v1", Kind: "Table"} // no Resource, no New
 	err := s.Register(orderInfo(), bad, dishInfo())
-	if !apiserver.IsInvalid(err) {
+	if !meta.IsInvalid(err) {
 		t.Fatalf("Register(order, bad, dish) = %v, want Invalid", err)
 	}
 	if kinds := s.Kinds(); len(kinds) != 0 {
@@ -366,7 +366,7 @@ func TestSchemeRegisterSeveralIsAllOrNothing(t *testing.T) {
 	// Two kinds that clash with each other are refused together too.
 	clash := dishInfo()
 	clash.Kind = "Plate" // same resource and Go type as the dish
-	if err := s.Register(dishInfo(), clash); !apiserver.IsInvalid(err) {
+	if err := s.Register(dishInfo(), clash); !meta.IsInvalid(err) {
 		t.Errorf("Register(dish, clashing plate) = %v, want Invalid", err)
 	}
 	if kinds := s.Kinds(); len(kinds) != 0 {
@@ -381,8 +381,8 @@ func TestSchemeRegisterSeveralIsAllOrNothing(t *testing.T) {
 }
 
 func TestValidateAs(t *testing.T) {
-	validate := apiserver.ValidateAs(func(o *menuOrder) apiserver.FieldErrors {
-		var errs apiserver.FieldErrors
+	validate := meta.ValidateAs(func(o *menuOrder) meta.FieldErrors {
+		var errs meta.FieldErrors
 		if o.Spec.Section == "" {
 			errs.Required("spec.section", "every order goes to a section")
 		}

@@ -1,9 +1,8 @@
-package apiserver
+package meta
 
 import (
 	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 )
@@ -15,7 +14,7 @@ import (
 // response body), so callers test it with the Is* predicates rather than
 // by comparing messages:
 //
-//	if apiserver.IsConflict(err) { /* read again, reapply, retry */ }
+//	if meta.IsConflict(err) { /* read again, reapply, retry */ }
 //
 // The predicates see through wrapping (fmt.Errorf("...: %w", err)).
 type StatusError struct {
@@ -35,7 +34,7 @@ func (e *StatusError) Status() *Status {
 }
 
 // newStatusError fills in what every failure Status carries.
-func newStatusError(code int32, reason StatusReason, message string, details *StatusDetails) *StatusError {
+func NewStatusError(code int32, reason StatusReason, message string, details *StatusDetails) *StatusError {
 	return &StatusError{ErrStatus: Status{
 		TypeMeta: TypeMeta{APIVersion: "v1", Kind: "Status"},
 		Status:   "Failure",
@@ -49,7 +48,7 @@ func newStatusError(code int32, reason StatusReason, message string, details *St
 // NewNotFound reports that the object name of resource gr does not exist
 // (404), e.g. `orders.menu.example.com "t1" not found`.
 func NewNotFound(gr GroupResource, name string) *StatusError {
-	return newStatusError(http.StatusNotFound, StatusReasonNotFound,
+	return NewStatusError(statusNotFound, StatusReasonNotFound,
 		fmt.Sprintf("%s %q not found", gr, name),
 		&StatusDetails{Name: name, Group: gr.Group, Kind: gr.Resource})
 }
@@ -58,7 +57,7 @@ func NewNotFound(gr GroupResource, name string) *StatusError {
 // name of resource gr (403), err saying why, e.g.
 // `namespaces "default" is forbidden: this namespace may not be deleted`.
 func NewForbidden(gr GroupResource, name string, err error) *StatusError {
-	return newStatusError(http.StatusForbidden, StatusReasonForbidden,
+	return NewStatusError(statusForbidden, StatusReasonForbidden,
 		fmt.Sprintf("%s %q is forbidden: %v", gr, name, err),
 		&StatusDetails{Name: name, Group: gr.Group, Kind: gr.Resource})
 }
@@ -66,7 +65,7 @@ func NewForbidden(gr GroupResource, name string, err error) *StatusError {
 // NewAlreadyExists reports that a create found an object of the same name
 // (409), e.g. `orders.menu.example.com "t1" already exists`.
 func NewAlreadyExists(gr GroupResource, name string) *StatusError {
-	return newStatusError(http.StatusConflict, StatusReasonAlreadyExists,
+	return NewStatusError(statusConflict, StatusReasonAlreadyExists,
 		fmt.Sprintf("%s %q already exists", gr, name),
 		&StatusDetails{Name: name, Group: gr.Group, Kind: gr.Resource})
 }
@@ -80,7 +79,7 @@ const ConflictMessage = "the object has been modified; please apply your changes
 // `Operation cannot be fulfilled on orders.menu.example.com "t1": <err>`.
 // The cure is to read the object again, reapply the change and retry.
 func NewConflict(gr GroupResource, name string, err error) *StatusError {
-	return newStatusError(http.StatusConflict, StatusReasonConflict,
+	return NewStatusError(statusConflict, StatusReasonConflict,
 		fmt.Sprintf("Operation cannot be fulfilled on %s %q: %v", gr, name, err),
 		&StatusDetails{Name: name, Group: gr.Group, Kind: gr.Resource})
 }
@@ -97,7 +96,7 @@ func NewInvalid(gk GroupKind, name string, causes []StatusCause) *StatusError {
 	if agg := aggregateCauses(causes); agg != "" {
 		msg += ": " + agg
 	}
-	return newStatusError(http.StatusUnprocessableEntity, StatusReasonInvalid, msg,
+	return NewStatusError(statusUnprocessableEntity, StatusReasonInvalid, msg,
 		&StatusDetails{Name: name, Group: gk.Group, Kind: gk.Kind, Causes: append([]StatusCause(nil), causes...)})
 }
 
@@ -125,19 +124,19 @@ func aggregateCauses(causes []StatusCause) string {
 // `too old resource version: 5 (20)`. A watcher that gets it must list
 // again and watch from the new list's resourceVersion.
 func NewResourceExpired(message string) *StatusError {
-	return newStatusError(http.StatusGone, StatusReasonExpired, message, nil)
+	return NewStatusError(statusGone, StatusReasonExpired, message, nil)
 }
 
 // NewBadRequest reports a request the server cannot make sense of (400):
 // a malformed selector, the wrong kind in a body, an unknown field.
 func NewBadRequest(message string) *StatusError {
-	return newStatusError(http.StatusBadRequest, StatusReasonBadRequest, message, nil)
+	return NewStatusError(statusBadRequest, StatusReasonBadRequest, message, nil)
 }
 
 // NewMethodNotSupported reports that action (e.g. "update status") is not
 // possible on resource gr (405).
 func NewMethodNotSupported(gr GroupResource, action string) *StatusError {
-	return newStatusError(http.StatusMethodNotAllowed, StatusReasonMethodNotAllowed,
+	return NewStatusError(statusMethodNotAllowed, StatusReasonMethodNotAllowed,
 		fmt.Sprintf("%s is not supported on resources of kind %q", action, gr),
 		&StatusDetails{Group: gr.Group, Kind: gr.Resource})
 }
@@ -145,21 +144,21 @@ func NewMethodNotSupported(gr GroupResource, action string) *StatusError {
 // NewTimeout reports that a request did not complete in time (504); it may
 // still take effect. The message reads "Timeout: <message>".
 func NewTimeout(message string, retryAfterSeconds int) *StatusError {
-	return newStatusError(http.StatusGatewayTimeout, StatusReasonTimeout,
+	return NewStatusError(statusGatewayTimeout, StatusReasonTimeout,
 		"Timeout: "+message, &StatusDetails{RetryAfterSeconds: int32(retryAfterSeconds)})
 }
 
 // NewTooManyRequests reports that the server is shedding load (429) and
 // suggests waiting retryAfterSeconds before trying again.
 func NewTooManyRequests(message string, retryAfterSeconds int) *StatusError {
-	return newStatusError(http.StatusTooManyRequests, StatusReasonTooManyRequests,
+	return NewStatusError(statusTooManyRequests, StatusReasonTooManyRequests,
 		message, &StatusDetails{RetryAfterSeconds: int32(retryAfterSeconds)})
 }
 
 // NewRequestEntityTooLarge reports a body over the server's limit (413).
 // The message reads "Request entity too large: <message>".
 func NewRequestEntityTooLarge(message string) *StatusError {
-	return newStatusError(http.StatusRequestEntityTooLarge, StatusReasonRequestEntityTooLarge,
+	return NewStatusError(statusRequestEntityTooLarge, StatusReasonRequestEntityTooLarge,
 		"Request entity too large: "+message, nil)
 }
 
@@ -167,7 +166,7 @@ func NewRequestEntityTooLarge(message string) *StatusError {
 // "Internal error occurred: disk on fire". err's text is kept as the one
 // cause.
 func NewInternalError(err error) *StatusError {
-	return newStatusError(http.StatusInternalServerError, StatusReasonInternalError,
+	return NewStatusError(statusInternalServerError, StatusReasonInternalError,
 		fmt.Sprintf("Internal error occurred: %v", err),
 		&StatusDetails{Causes: []StatusCause{{Message: err.Error()}}})
 }
@@ -216,11 +215,11 @@ func ReasonForError(err error) StatusReason {
 }
 
 // IsNotFound reports whether err says an object does not exist (404).
-func IsNotFound(err error) bool { return is(err, StatusReasonNotFound, http.StatusNotFound) }
+func IsNotFound(err error) bool { return is(err, StatusReasonNotFound, statusNotFound) }
 
 // IsForbidden reports whether err says the server refuses the request
 // (403), e.g. a create in a namespace being deleted.
-func IsForbidden(err error) bool { return is(err, StatusReasonForbidden, http.StatusForbidden) }
+func IsForbidden(err error) bool { return is(err, StatusReasonForbidden, statusForbidden) }
 
 // IsAlreadyExists reports whether err says a create found an object of the
 // same name.
@@ -228,11 +227,11 @@ func IsAlreadyExists(err error) bool { return ReasonForError(err) == StatusReaso
 
 // IsConflict reports whether err says a write lost a race with another
 // writer (409 Conflict): read again, reapply, retry.
-func IsConflict(err error) bool { return is(err, StatusReasonConflict, http.StatusConflict) }
+func IsConflict(err error) bool { return is(err, StatusReasonConflict, statusConflict) }
 
 // IsInvalid reports whether err says an object failed validation (422).
 func IsInvalid(err error) bool {
-	return is(err, StatusReasonInvalid, http.StatusUnprocessableEntity)
+	return is(err, StatusReasonInvalid, statusUnprocessableEntity)
 }
 
 // IsExpired reports whether err says a resourceVersion is too old (410,
@@ -240,38 +239,38 @@ func IsInvalid(err error) bool {
 // IsGone together. A reflector relists when it sees one.
 func IsExpired(err error) bool {
 	r, c := reasonAndCode(err)
-	return r == StatusReasonExpired || r == "Gone" || (!knownReasons[r] && c == http.StatusGone)
+	return r == StatusReasonExpired || r == "Gone" || (!knownReasons[r] && c == statusGone)
 }
 
 // IsBadRequest reports whether err says the request was malformed (400).
-func IsBadRequest(err error) bool { return is(err, StatusReasonBadRequest, http.StatusBadRequest) }
+func IsBadRequest(err error) bool { return is(err, StatusReasonBadRequest, statusBadRequest) }
 
 // IsMethodNotSupported reports whether err says the action is not possible
 // on the resource (405).
 func IsMethodNotSupported(err error) bool {
-	return is(err, StatusReasonMethodNotAllowed, http.StatusMethodNotAllowed)
+	return is(err, StatusReasonMethodNotAllowed, statusMethodNotAllowed)
 }
 
 // IsTimeout reports whether err says the request timed out (504).
-func IsTimeout(err error) bool { return is(err, StatusReasonTimeout, http.StatusGatewayTimeout) }
+func IsTimeout(err error) bool { return is(err, StatusReasonTimeout, statusGatewayTimeout) }
 
 // IsTooManyRequests reports whether err says the server is shedding load
 // (429). As in client-go, the code alone is enough.
 func IsTooManyRequests(err error) bool {
 	r, c := reasonAndCode(err)
-	return r == StatusReasonTooManyRequests || c == http.StatusTooManyRequests
+	return r == StatusReasonTooManyRequests || c == statusTooManyRequests
 }
 
 // IsTooLarge reports whether err says a body was over the limit (413). As
 // in client-go, the code alone is enough.
 func IsTooLarge(err error) bool {
 	r, c := reasonAndCode(err)
-	return r == StatusReasonRequestEntityTooLarge || c == http.StatusRequestEntityTooLarge
+	return r == StatusReasonRequestEntityTooLarge || c == statusRequestEntityTooLarge
 }
 
 // IsInternalError reports whether err says the server failed (500).
 func IsInternalError(err error) bool {
-	return is(err, StatusReasonInternalError, http.StatusInternalServerError)
+	return is(err, StatusReasonInternalError, statusInternalServerError)
 }
 
 // SuggestsClientDelay returns the seconds the server asked the client to
@@ -286,3 +285,20 @@ func SuggestsClientDelay(err error) (int, bool) {
 	}
 	return 0, false
 }
+
+// The HTTP status codes a [Status] carries, named as net/http names them:
+// the vocabulary stays below net/http, so that a cache or a controller
+// that imports it does not pull in an HTTP stack.
+const (
+	statusBadRequest            = 400
+	statusForbidden             = 403
+	statusNotFound              = 404
+	statusMethodNotAllowed      = 405
+	statusConflict              = 409
+	statusGone                  = 410
+	statusRequestEntityTooLarge = 413
+	statusUnprocessableEntity   = 422
+	statusTooManyRequests       = 429
+	statusInternalServerError   = 500
+	statusGatewayTimeout        = 504
+)

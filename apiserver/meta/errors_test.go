@@ -1,4 +1,4 @@
-package apiserver_test
+package meta_test
 
 import (
 	"encoding/json"
@@ -8,12 +8,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 var (
-	orders  = apiserver.GroupResource{Group: "menu.example.com", Resource: "orders"}
-	orderGK = apiserver.GroupKind{Group: "menu.example.com", Kind: "Order"}
+	orders  = meta.GroupResource{Group: "menu.example.com", Resource: "orders"}
+	orderGK = meta.GroupKind{Group: "menu.example.com", Kind: "Order"}
 )
 
 // predicates lists, in a fixed order, the names of the Is* predicates that
@@ -23,17 +23,17 @@ func predicates(err error) []string {
 		name string
 		is   func(error) bool
 	}{
-		{"NotFound", apiserver.IsNotFound},
-		{"AlreadyExists", apiserver.IsAlreadyExists},
-		{"Conflict", apiserver.IsConflict},
-		{"Invalid", apiserver.IsInvalid},
-		{"Expired", apiserver.IsExpired},
-		{"BadRequest", apiserver.IsBadRequest},
-		{"MethodNotSupported", apiserver.IsMethodNotSupported},
-		{"Timeout", apiserver.IsTimeout},
-		{"TooManyRequests", apiserver.IsTooManyRequests},
-		{"TooLarge", apiserver.IsTooLarge},
-		{"InternalError", apiserver.IsInternalError},
+		{"NotFound", meta.IsNotFound},
+		{"AlreadyExists", meta.IsAlreadyExists},
+		{"Conflict", meta.IsConflict},
+		{"Invalid", meta.IsInvalid},
+		{"Expired", meta.IsExpired},
+		{"BadRequest", meta.IsBadRequest},
+		{"MethodNotSupported", meta.IsMethodNotSupported},
+		{"Timeout", meta.IsTimeout},
+		{"TooManyRequests", meta.IsTooManyRequests},
+		{"TooLarge", meta.IsTooLarge},
+		{"InternalError", meta.IsInternalError},
 	}
 	var got []string
 	for _, p := range all {
@@ -45,9 +45,9 @@ func predicates(err error) []string {
 }
 
 func TestStatusErrors(t *testing.T) {
-	var invalid apiserver.FieldErrors
+	var invalid meta.FieldErrors
 	invalid.Invalid("metadata.name", "T1", "must be lowercase")
-	var twoInvalid apiserver.FieldErrors
+	var twoInvalid meta.FieldErrors
 	twoInvalid.Required("metadata.name", "name or generateName is required")
 	twoInvalid.Required("spec.dish", "")
 	twoInvalid.Required("spec.dish", "") // Kubernetes drops repeated messages
@@ -55,35 +55,35 @@ func TestStatusErrors(t *testing.T) {
 	tests := []struct {
 		name   string
 		reason string
-		err    *apiserver.StatusError
+		err    *meta.StatusError
 		msg    string
 		code   int32
 		preds  []string
 	}{{
 		name:   "NotFound",
 		reason: "404 names the resource and the object, as kubectl shows it",
-		err:    apiserver.NewNotFound(orders, "t1"),
+		err:    meta.NewNotFound(orders, "t1"),
 		msg:    `orders.menu.example.com "t1" not found`,
 		code:   404,
 		preds:  []string{"NotFound"},
 	}, {
 		name:   "NotFoundCoreGroup",
 		reason: "the core group has no suffix",
-		err:    apiserver.NewNotFound(apiserver.GroupResource{Resource: "pods"}, "p"),
+		err:    meta.NewNotFound(meta.GroupResource{Resource: "pods"}, "p"),
 		msg:    `pods "p" not found`,
 		code:   404,
 		preds:  []string{"NotFound"},
 	}, {
 		name:   "AlreadyExists",
 		reason: "AlreadyExists is a 409 but not a Conflict",
-		err:    apiserver.NewAlreadyExists(orders, "t1"),
+		err:    meta.NewAlreadyExists(orders, "t1"),
 		msg:    `orders.menu.example.com "t1" already exists`,
 		code:   409,
 		preds:  []string{"AlreadyExists"},
 	}, {
 		name:   "Conflict",
 		reason: "the stale-resourceVersion message, word for word",
-		err:    apiserver.NewConflict(orders, "t1", errors.New(apiserver.ConflictMessage)),
+		err:    meta.NewConflict(orders, "t1", errors.New(meta.ConflictMessage)),
 		msg: `Operation cannot be fulfilled on orders.menu.example.com "t1": ` +
 			`the object has been modified; please apply your changes to the latest version and try again`,
 		code:  409,
@@ -91,14 +91,14 @@ func TestStatusErrors(t *testing.T) {
 	}, {
 		name:   "InvalidOneCause",
 		reason: "one cause is printed bare",
-		err:    apiserver.NewInvalid(orderGK, "T1", invalid),
+		err:    meta.NewInvalid(orderGK, "T1", invalid),
 		msg:    `Order.menu.example.com "T1" is invalid: metadata.name: Invalid value: "T1": must be lowercase`,
 		code:   422,
 		preds:  []string{"Invalid"},
 	}, {
 		name:   "InvalidTwoCauses",
 		reason: "several causes go in brackets, repeats dropped",
-		err:    apiserver.NewInvalid(orderGK, "", twoInvalid),
+		err:    meta.NewInvalid(orderGK, "", twoInvalid),
 		msg: `Order.menu.example.com "" is invalid: ` +
 			`[metadata.name: Required value: name or generateName is required, spec.dish: Required value]`,
 		code:  422,
@@ -106,20 +106,20 @@ func TestStatusErrors(t *testing.T) {
 	}, {
 		name:   "InvalidNoCauses",
 		reason: "no causes, no colon",
-		err:    apiserver.NewInvalid(orderGK, "t1", nil),
+		err:    meta.NewInvalid(orderGK, "t1", nil),
 		msg:    `Order.menu.example.com "t1" is invalid`,
 		code:   422,
 		preds:  []string{"Invalid"},
 	}, {
 		name:   "Expired",
 		reason: "410 with reason Expired, the watch-from-compacted-RV error",
-		err:    apiserver.NewResourceExpired("too old resource version: 5 (20)"),
+		err:    meta.NewResourceExpired("too old resource version: 5 (20)"),
 		msg:    "too old resource version: 5 (20)",
 		code:   410,
 		preds:  []string{"Expired"},
 	}, {
 		name:   "BadRequest",
-		err:    apiserver.NewBadRequest("bad selector"),
+		err:    meta.NewBadRequest("bad selector"),
 		msg:    "bad selector",
 		code:   400,
 		preds:  []string{"BadRequest"},
@@ -127,35 +127,35 @@ func TestStatusErrors(t *testing.T) {
 	}, {
 		name:   "MethodNotSupported",
 		reason: "405 names the action and the resource",
-		err:    apiserver.NewMethodNotSupported(orders, "update status"),
+		err:    meta.NewMethodNotSupported(orders, "update status"),
 		msg:    `update status is not supported on resources of kind "orders.menu.example.com"`,
 		code:   405,
 		preds:  []string{"MethodNotSupported"},
 	}, {
 		name:   "Timeout",
 		reason: "504, prefixed like client-go's NewTimeoutError",
-		err:    apiserver.NewTimeout("request did not complete within 1s", 2),
+		err:    meta.NewTimeout("request did not complete within 1s", 2),
 		msg:    "Timeout: request did not complete within 1s",
 		code:   504,
 		preds:  []string{"Timeout"},
 	}, {
 		name:   "TooManyRequests",
 		reason: "429 keeps the message as given",
-		err:    apiserver.NewTooManyRequests("slow down", 3),
+		err:    meta.NewTooManyRequests("slow down", 3),
 		msg:    "slow down",
 		code:   429,
 		preds:  []string{"TooManyRequests"},
 	}, {
 		name:   "TooLarge",
 		reason: "413, prefixed",
-		err:    apiserver.NewRequestEntityTooLarge("limit is 1572864 bytes"),
+		err:    meta.NewRequestEntityTooLarge("limit is 1572864 bytes"),
 		msg:    "Request entity too large: limit is 1572864 bytes",
 		code:   413,
 		preds:  []string{"TooLarge"},
 	}, {
 		name:   "InternalError",
 		reason: "500, prefixed, the cause kept",
-		err:    apiserver.NewInternalError(errors.New("disk on fire")),
+		err:    meta.NewInternalError(errors.New("disk on fire")),
 		msg:    "Internal error occurred: disk on fire",
 		code:   500,
 		preds:  []string{"InternalError"},
@@ -177,7 +177,7 @@ func TestStatusErrors(t *testing.T) {
 			if diff := cmp.Diff(tt.preds, predicates(wrapped)); diff != "" {
 				t.Errorf("predicates of a wrapped error mismatch (-want +got):\n%s", diff)
 			}
-			if got := apiserver.ReasonForError(wrapped); got != st.Reason {
+			if got := meta.ReasonForError(wrapped); got != st.Reason {
 				t.Errorf("ReasonForError(wrapped) = %q, want %q", got, st.Reason)
 			}
 		})
@@ -185,21 +185,21 @@ func TestStatusErrors(t *testing.T) {
 }
 
 func TestStatusJSON(t *testing.T) {
-	var causes apiserver.FieldErrors
+	var causes meta.FieldErrors
 	causes.Invalid("metadata.name", "T1", "must be lowercase")
 	tests := []struct {
 		name string
-		err  *apiserver.StatusError
+		err  *meta.StatusError
 		want string
 	}{{
 		name: "NotFound",
-		err:  apiserver.NewNotFound(orders, "t1"),
+		err:  meta.NewNotFound(orders, "t1"),
 		want: `{"apiVersion":"v1","kind":"Status","status":"Failure",` +
 			`"message":"orders.menu.example.com \"t1\" not found","reason":"NotFound",` +
 			`"details":{"name":"t1","group":"menu.example.com","kind":"orders"},"code":404}`,
 	}, {
 		name: "Invalid",
-		err:  apiserver.NewInvalid(orderGK, "T1", causes),
+		err:  meta.NewInvalid(orderGK, "T1", causes),
 		want: `{"apiVersion":"v1","kind":"Status","status":"Failure",` +
 			`"message":"Order.menu.example.com \"T1\" is invalid: metadata.name: Invalid value: \"T1\": must be lowercase",` +
 			`"reason":"Invalid","details":{"name":"T1","group":"menu.example.com","kind":"Order",` +
@@ -207,12 +207,12 @@ func TestStatusJSON(t *testing.T) {
 			`"code":422}`,
 	}, {
 		name: "TooManyRequests",
-		err:  apiserver.NewTooManyRequests("slow down", 3),
+		err:  meta.NewTooManyRequests("slow down", 3),
 		want: `{"apiVersion":"v1","kind":"Status","status":"Failure","message":"slow down",` +
 			`"reason":"TooManyRequests","details":{"retryAfterSeconds":3},"code":429}`,
 	}, {
 		name: "Expired",
-		err:  apiserver.NewResourceExpired("too old resource version: 5 (20)"),
+		err:  meta.NewResourceExpired("too old resource version: 5 (20)"),
 		want: `{"apiVersion":"v1","kind":"Status","status":"Failure",` +
 			`"message":"too old resource version: 5 (20)","reason":"Expired","code":410}`,
 	}}
@@ -225,7 +225,7 @@ func TestStatusJSON(t *testing.T) {
 			if diff := cmp.Diff(tt.want, string(got)); diff != "" {
 				t.Errorf("JSON mismatch (-want +got):\n%s", diff)
 			}
-			var back apiserver.Status
+			var back meta.Status
 			if err := json.Unmarshal(got, &back); err != nil {
 				t.Fatal(err)
 			}
@@ -239,8 +239,8 @@ func TestStatusJSON(t *testing.T) {
 func TestPredicatesByCode(t *testing.T) {
 	// An error from a newer server may carry a reason this package does not
 	// know; like client-go, the predicates then judge by the code alone.
-	withCode := func(code int32, reason apiserver.StatusReason) error {
-		return &apiserver.StatusError{ErrStatus: apiserver.Status{Code: code, Reason: reason}}
+	withCode := func(code int32, reason meta.StatusReason) error {
+		return &meta.StatusError{ErrStatus: meta.Status{Code: code, Reason: reason}}
 	}
 	tests := []struct {
 		name   string
@@ -255,9 +255,9 @@ func TestPredicatesByCode(t *testing.T) {
 		{name: "Unknown404", reason: "unknown reason, code 404", err: withCode(404, ""), preds: []string{"NotFound"}},
 		{name: "Unknown409", reason: "a bare 409 is a conflict", err: withCode(409, ""), preds: []string{"Conflict"}},
 		{name: "Known reason wins", reason: "reason NotFound with code 500 is NotFound only",
-			err: withCode(500, apiserver.StatusReasonNotFound), preds: []string{"NotFound"}},
+			err: withCode(500, meta.StatusReasonNotFound), preds: []string{"NotFound"}},
 		{name: "429 by code", reason: "429 counts whatever the reason, as in client-go",
-			err: withCode(429, apiserver.StatusReasonBadRequest), preds: []string{"BadRequest", "TooManyRequests"}},
+			err: withCode(429, meta.StatusReasonBadRequest), preds: []string{"BadRequest", "TooManyRequests"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -269,16 +269,16 @@ func TestPredicatesByCode(t *testing.T) {
 }
 
 func TestFromObject(t *testing.T) {
-	orig := apiserver.NewResourceExpired("too old resource version: 5 (20)")
-	err := apiserver.FromObject(orig.Status())
-	if !apiserver.IsExpired(err) || err.Error() != orig.Error() {
+	orig := meta.NewResourceExpired("too old resource version: 5 (20)")
+	err := meta.FromObject(orig.Status())
+	if !meta.IsExpired(err) || err.Error() != orig.Error() {
 		t.Errorf("FromObject(expired status) = %v, want the expired error back", err)
 	}
-	err = apiserver.FromObject(&apiserver.Status{Status: "Success"})
-	if err == nil || apiserver.ReasonForError(err) != "" {
+	err = meta.FromObject(&meta.Status{Status: "Success"})
+	if err == nil || meta.ReasonForError(err) != "" {
 		t.Errorf("FromObject(success) = %v, want a plain error", err)
 	}
-	if err := apiserver.FromObject(nil); err == nil {
+	if err := meta.FromObject(nil); err == nil {
 		t.Error("FromObject(nil) = nil, want an error")
 	}
 }
@@ -290,15 +290,15 @@ func TestSuggestsClientDelay(t *testing.T) {
 		seconds int
 		ok      bool
 	}{
-		{"TooManyRequests", apiserver.NewTooManyRequests("slow down", 3), 3, true},
-		{"Timeout", fmt.Errorf("wrapped: %w", apiserver.NewTimeout("x", 2)), 2, true},
-		{"NoDelay", apiserver.NewTooManyRequests("slow down", 0), 0, false},
-		{"NotFound", apiserver.NewNotFound(orders, "t1"), 0, false},
+		{"TooManyRequests", meta.NewTooManyRequests("slow down", 3), 3, true},
+		{"Timeout", fmt.Errorf("wrapped: %w", meta.NewTimeout("x", 2)), 2, true},
+		{"NoDelay", meta.NewTooManyRequests("slow down", 0), 0, false},
+		{"NotFound", meta.NewNotFound(orders, "t1"), 0, false},
 		{"Plain", errors.New("x"), 0, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, ok := apiserver.SuggestsClientDelay(tt.err)
+			s, ok := meta.SuggestsClientDelay(tt.err)
 			if s != tt.seconds || ok != tt.ok {
 				t.Errorf("SuggestsClientDelay = %d, %v; want %d, %v", s, ok, tt.seconds, tt.ok)
 			}
@@ -307,9 +307,9 @@ func TestSuggestsClientDelay(t *testing.T) {
 }
 
 func TestStatusIsACopy(t *testing.T) {
-	var causes apiserver.FieldErrors
+	var causes meta.FieldErrors
 	causes.Required("spec.dish", "")
-	err := apiserver.NewInvalid(orderGK, "t1", causes)
+	err := meta.NewInvalid(orderGK, "t1", causes)
 	st := err.Status()
 	st.Details.Causes[0].Field = "changed"
 	causes[0].Field = "changed too"

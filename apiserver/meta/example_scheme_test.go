@@ -1,18 +1,18 @@
-package apiserver_test
+package meta_test
 
 import (
 	"errors"
 	"fmt"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // Dish is a kind: TypeMeta and ObjectMeta embedded, desired state in Spec,
 // and a hand-written deep copy.
 type Dish struct {
-	apiserver.TypeMeta   `json:",inline"`
-	apiserver.ObjectMeta `json:"metadata"`
-	Spec                 DishSpec `json:"spec"`
+	meta.TypeMeta   `json:",inline"`
+	meta.ObjectMeta `json:"metadata"`
+	Spec            DishSpec `json:"spec"`
 }
 
 // DishSpec is what the menu says about a dish.
@@ -21,7 +21,7 @@ type DishSpec struct {
 }
 
 // DeepCopyObject returns a copy of d that shares no memory with it.
-func (d *Dish) DeepCopyObject() apiserver.Object {
+func (d *Dish) DeepCopyObject() meta.Object {
 	c := *d
 	c.ObjectMeta = d.ObjectMeta.DeepCopy()
 	return &c
@@ -30,12 +30,12 @@ func (d *Dish) DeepCopyObject() apiserver.Object {
 // Register a kind once, with its names, its Go type and its extra field
 // selectors; the scheme then finds it by any of them.
 func ExampleScheme_Register() {
-	scheme := apiserver.NewScheme()
-	err := scheme.Register(apiserver.KindInfo{
+	scheme := meta.NewScheme()
+	err := scheme.Register(meta.KindInfo{
 		Group: "menu.example.com", Version: "v1", Kind: "Dish", Resource: "dishes",
-		New: func() apiserver.Object { return &Dish{} },
-		Fields: map[string]apiserver.FieldFunc{
-			"spec.station": func(obj apiserver.Object) string { return obj.(*Dish).Spec.Station },
+		New: func() meta.Object { return &Dish{} },
+		Fields: map[string]meta.FieldFunc{
+			"spec.station": func(obj meta.Object) string { return obj.(*Dish).Spec.Station },
 		},
 	})
 	fmt.Println("registered:", err)
@@ -48,14 +48,14 @@ func ExampleScheme_Register() {
 	fmt.Printf("%T %+v\n", obj, obj.GetTypeMeta())
 
 	// A body whose kind disagrees with its Go type is refused, by name.
-	_, err = scheme.KindFor(&Dish{TypeMeta: apiserver.TypeMeta{Kind: "Order"}})
+	_, err = scheme.KindFor(&Dish{TypeMeta: meta.TypeMeta{Kind: "Order"}})
 	fmt.Println(err)
 
 	// A bad registration is refused whole, with one cause per wrong field:
 	// here an uppercase resource and a Go type that is already taken.
-	err = scheme.Register(apiserver.KindInfo{Version: "v1", Kind: "Plate", Resource: "Plates",
-		New: func() apiserver.Object { return &Dish{} }})
-	var se *apiserver.StatusError
+	err = scheme.Register(meta.KindInfo{Version: "v1", Kind: "Plate", Resource: "Plates",
+		New: func() meta.Object { return &Dish{} }})
+	var se *meta.StatusError
 	if errors.As(err, &se) {
 		for _, cause := range se.ErrStatus.Details.Causes {
 			fmt.Println("invalid:", cause.Field)
@@ -65,7 +65,7 @@ func ExampleScheme_Register() {
 	// registered: <nil>
 	// menu.example.com/v1, Resource=dishes namespaced: false
 	// fields: [metadata.name metadata.namespace spec.station]
-	// *apiserver_test.Dish &{APIVersion:menu.example.com/v1 Kind:Dish}
+	// *meta_test.Dish &{APIVersion:menu.example.com/v1 Kind:Dish}
 	// Order.menu.example.com "" is invalid: kind: Invalid value: "Order": must be Dish
 	// invalid: Resource
 	// invalid: New

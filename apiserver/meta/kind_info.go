@@ -1,4 +1,4 @@
-package apiserver
+package meta
 
 import "slices"
 
@@ -96,7 +96,7 @@ func ValidateAs[T Object](rules func(obj T) FieldErrors) func(obj Object) FieldE
 
 // validate runs the kind's Validate hook, if any, and turns its causes
 // into a 422 Invalid error.
-func (k KindInfo) validate(obj Object) error {
+func (k KindInfo) ValidateObject(obj Object) error {
 	if k.Validate == nil {
 		return nil
 	}
@@ -132,7 +132,7 @@ func (k KindInfo) TypeMeta() TypeMeta {
 
 // isAPIVersion says whether apiVersion is the kind's "group/version" (or
 // "version" for the core group), without building that string.
-func (k KindInfo) isAPIVersion(apiVersion string) bool {
+func (k KindInfo) IsAPIVersion(apiVersion string) bool {
 	if k.Group == "" {
 		return apiVersion == k.Version
 	}
@@ -142,8 +142,8 @@ func (k KindInfo) isAPIVersion(apiVersion string) bool {
 
 // setTypeMeta sets tm to the kind's apiVersion and kind, keeping the
 // strings tm already holds when they are right (no new string per write).
-func (k KindInfo) setTypeMeta(tm *TypeMeta) {
-	if tm.Kind != k.Kind || !k.isAPIVersion(tm.APIVersion) {
+func (k KindInfo) SetTypeMeta(tm *TypeMeta) {
+	if tm.Kind != k.Kind || !k.IsAPIVersion(tm.APIVersion) {
 		*tm = k.TypeMeta()
 	}
 }

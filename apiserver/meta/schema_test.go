@@ -1,25 +1,25 @@
-package apiserver_test
+package meta_test
 
 import (
 	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // Shelf exercises schema derivation: a keyed list, a map, a time, a
 // pointer, raw JSON and a recursive type.
 type Shelf struct {
-	apiserver.TypeMeta   `json:",inline"`
-	apiserver.ObjectMeta `json:"metadata"`
-	Spec                 ShelfSpec `json:"spec"`
+	meta.TypeMeta   `json:",inline"`
+	meta.ObjectMeta `json:"metadata"`
+	Spec            ShelfSpec `json:"spec"`
 }
 
 type ShelfSpec struct {
 	Slots   []Slot            `json:"slots,omitempty"`
 	Labels  map[string]string `json:"labels,omitempty"`
-	Checked apiserver.Time    `json:"checked,omitzero"`
+	Checked meta.Time         `json:"checked,omitzero"`
 	Limit   *int32            `json:"limit,omitempty"`
 	Extra   json.RawMessage   `json:"extra,omitempty"`
 	Next    *ShelfSpec        `json:"next,omitempty"`
@@ -45,12 +45,12 @@ type Slot struct {
 	Full bool   `json:"full,omitempty"`
 }
 
-func (s *Shelf) DeepCopyObject() apiserver.Object { out := *s; return &out }
+func (s *Shelf) DeepCopyObject() meta.Object { out := *s; return &out }
 
 func TestSchemaOfDerivesFromGoType(t *testing.T) {
-	info := apiserver.KindInfo{Group: "test.kitchensync.io", Version: "v1", Kind: "Shelf", Resource: "shelves",
-		New: func() apiserver.Object { return &Shelf{} }, ListMapKeys: map[string][]string{"spec.slots": {"name"}}}
-	got, _ := json.Marshal(apiserver.SchemaOf(info).Properties["spec"])
+	info := meta.KindInfo{Group: "test.kitchensync.io", Version: "v1", Kind: "Shelf", Resource: "shelves",
+		New: func() meta.Object { return &Shelf{} }, ListMapKeys: map[string][]string{"spec.slots": {"name"}}}
+	got, _ := json.Marshal(meta.SchemaOf(info).Properties["spec"])
 	want := `{"type":"object","properties":{
 		"checked":{"type":"string","format":"date-time"},
 		"extra":{"x-kubernetes-preserve-unknown-fields":true},
@@ -71,9 +71,9 @@ func TestSchemaOfDerivesFromGoType(t *testing.T) {
 	if diff := cmp.Diff(w, g); diff != "" {
 		t.Errorf("spec schema (-want +got):\n%s", diff)
 	}
-	given := &apiserver.Schema{Type: "object", Description: "mine"}
+	given := &meta.Schema{Type: "object", Description: "mine"}
 	info.Schema = given
-	if apiserver.SchemaOf(info) != given {
+	if meta.SchemaOf(info) != given {
 		t.Error("a given schema is not used as is")
 	}
 }

@@ -1,4 +1,4 @@
-package apiserver_test
+package meta_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // Every failed call returns a typed error. Test it with a predicate, never
@@ -16,11 +17,11 @@ func ExampleIsNotFound() {
 	srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{})
 	widgets := srv.Resource(apiservertest.WidgetsResource).Namespace("default")
 
-	_, err := widgets.Get(context.Background(), "w1", apiserver.GetOptions{})
+	_, err := widgets.Get(context.Background(), "w1", meta.GetOptions{})
 	err = fmt.Errorf("reconcile default/w1: %w", err)
-	fmt.Println("not found:", apiserver.IsNotFound(err))
-	fmt.Println("conflict:", apiserver.IsConflict(err))
-	fmt.Println("reason:", apiserver.ReasonForError(err))
+	fmt.Println("not found:", meta.IsNotFound(err))
+	fmt.Println("conflict:", meta.IsConflict(err))
+	fmt.Println("reason:", meta.ReasonForError(err))
 	fmt.Println(err)
 	// Output:
 	// not found: true
@@ -32,12 +33,12 @@ func ExampleIsNotFound() {
 // Validation collects every problem first, then fails once with a 422
 // Invalid error whose causes each name a field.
 func ExampleFieldErrors() {
-	errs := apiserver.ValidateName("metadata.name", "Table_7")
+	errs := meta.ValidateName("metadata.name", "Table_7")
 	errs.Required("spec.dish", "pick a dish from the menu")
 
-	err := errs.ToError(apiserver.GroupKind{Group: "menu.example.com", Kind: "Order"}, "Table_7")
-	fmt.Println("invalid:", apiserver.IsInvalid(err))
-	var se *apiserver.StatusError
+	err := errs.ToError(meta.GroupKind{Group: "menu.example.com", Kind: "Order"}, "Table_7")
+	fmt.Println("invalid:", meta.IsInvalid(err))
+	var se *meta.StatusError
 	if errors.As(err, &se) {
 		for _, cause := range se.ErrStatus.Details.Causes {
 			fmt.Printf("%s: %s\n", cause.Field, cause.Type)
@@ -52,7 +53,7 @@ func ExampleFieldErrors() {
 // A StatusError carries a Kubernetes-shaped Status: what an HTTP front
 // sends as the body, and what a watch's ERROR event carries.
 func ExampleStatusError() {
-	err := apiserver.NewResourceExpired("too old resource version: 5 (20)")
+	err := meta.NewResourceExpired("too old resource version: 5 (20)")
 	body, _ := json.MarshalIndent(err.Status(), "", "  ")
 	fmt.Println(string(body))
 	// Output:

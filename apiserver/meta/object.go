@@ -1,4 +1,4 @@
-package apiserver
+package meta
 
 import (
 	"encoding/json"
@@ -14,8 +14,8 @@ import (
 // structs; it writes DeepCopyObject itself (Kubernetes generates it):
 //
 //	type Order struct {
-//		apiserver.TypeMeta   `json:",inline"`
-//		apiserver.ObjectMeta `json:"metadata"`
+//		meta.TypeMeta   `json:",inline"`
+//		meta.ObjectMeta `json:"metadata"`
 //		Spec   OrderSpec   `json:"spec"`
 //		Status OrderStatus `json:"status,omitzero"`
 //	}
@@ -23,7 +23,7 @@ import (
 // By convention, as in Kubernetes, the desired state lives in a field named
 // Spec and the observed state in a field named Status. The server relies on
 // those names: a change to Spec bumps metadata.generation, and Status is
-// written only through the status subresource ([ResourceClient.UpdateStatus]).
+// written only through the status subresource (a client's UpdateStatus).
 type Object interface {
 	// GetTypeMeta returns the object's apiVersion and kind, for reading or
 	// setting in place.

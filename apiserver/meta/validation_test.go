@@ -1,4 +1,4 @@
-package apiserver_test
+package meta_test
 
 import (
 	"strings"
@@ -6,8 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kitchensync/kitchensync/apiserver"
-	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // The messages below are Kubernetes' own (k8s.io/apimachinery
@@ -41,10 +40,10 @@ func TestIsDNS1123(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.label, apiserver.IsDNS1123Label(tt.value)); diff != "" {
+			if diff := cmp.Diff(tt.label, meta.IsDNS1123Label(tt.value)); diff != "" {
 				t.Errorf("IsDNS1123Label mismatch (-want +got) (%s):\n%s", tt.reason, diff)
 			}
-			if diff := cmp.Diff(tt.subdomain, apiserver.IsDNS1123Subdomain(tt.value)); diff != "" {
+			if diff := cmp.Diff(tt.subdomain, meta.IsDNS1123Subdomain(tt.value)); diff != "" {
 				t.Errorf("IsDNS1123Subdomain mismatch (-want +got) (%s):\n%s", tt.reason, diff)
 			}
 		})
@@ -52,11 +51,11 @@ func TestIsDNS1123(t *testing.T) {
 }
 
 func TestIsDNS1035Label(t *testing.T) {
-	if errs := apiserver.IsDNS1035Label("orders"); errs != nil {
+	if errs := meta.IsDNS1035Label("orders"); errs != nil {
 		t.Errorf("IsDNS1035Label(orders) = %q", errs)
 	}
 	want := []string{"a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"}
-	if diff := cmp.Diff(want, apiserver.IsDNS1035Label("1orders")); diff != "" {
+	if diff := cmp.Diff(want, meta.IsDNS1035Label("1orders")); diff != "" {
 		t.Errorf("IsDNS1035Label(1orders) mismatch (-want +got):\n%s", diff)
 	}
 }
@@ -79,26 +78,26 @@ func TestIsLabelKeyAndValue(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, apiserver.IsLabelKey(tt.key)); diff != "" {
+			if diff := cmp.Diff(tt.want, meta.IsLabelKey(tt.key)); diff != "" {
 				t.Errorf("IsLabelKey(%q) mismatch (-want +got) (%s):\n%s", tt.key, tt.reason, diff)
 			}
 		})
 	}
 	for _, ok := range []string{"", "vip", "my_value", "12345", "A.b-C"} {
-		if errs := apiserver.IsLabelValue(ok); errs != nil {
+		if errs := meta.IsLabelValue(ok); errs != nil {
 			t.Errorf("IsLabelValue(%q) = %q, want valid", ok, errs)
 		}
 	}
-	if diff := cmp.Diff([]string{valueRule}, apiserver.IsLabelValue("no spaces")); diff != "" {
+	if diff := cmp.Diff([]string{valueRule}, meta.IsLabelValue("no spaces")); diff != "" {
 		t.Errorf("IsLabelValue(no spaces) mismatch (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"must be no more than 63 bytes"}, apiserver.IsLabelValue(strings.Repeat("v", 64))); diff != "" {
+	if diff := cmp.Diff([]string{"must be no more than 63 bytes"}, meta.IsLabelValue(strings.Repeat("v", 64))); diff != "" {
 		t.Errorf("IsLabelValue(long) mismatch (-want +got):\n%s", diff)
 	}
 }
 
 func TestFieldErrors(t *testing.T) {
-	var errs apiserver.FieldErrors
+	var errs meta.FieldErrors
 	if err := errs.ToError(orderGK, "t1"); err != nil {
 		t.Fatalf("empty FieldErrors.ToError = %v, want nil", err)
 	}
@@ -109,20 +108,20 @@ func TestFieldErrors(t *testing.T) {
 	errs.Forbidden("metadata.finalizers", "no new finalizers once deleting")
 	errs.NotSupported("spec.section", "roof", []string{"terrace", "vip"})
 	errs.NotFound("spec.dish", "unicorn")
-	want := apiserver.FieldErrors{
-		{Type: apiserver.CauseTypeFieldValueInvalid, Field: "spec.tables", Message: "Invalid value: 0: must be positive"},
-		{Type: apiserver.CauseTypeFieldValueInvalid, Field: "spec.rush", Message: "Invalid value: true: not on Sundays"},
-		{Type: apiserver.CauseTypeFieldValueInvalid, Field: "spec.extras", Message: `Invalid value: ["a","b"]: too many`},
-		{Type: apiserver.CauseTypeFieldValueRequired, Field: "spec.dish", Message: "Required value"},
-		{Type: apiserver.CauseTypeFieldValueForbidden, Field: "metadata.finalizers", Message: "Forbidden: no new finalizers once deleting"},
-		{Type: apiserver.CauseTypeFieldValueNotSupported, Field: "spec.section", Message: `Unsupported value: "roof": supported values: "terrace", "vip"`},
-		{Type: apiserver.CauseTypeFieldValueNotFound, Field: "spec.dish", Message: `Not found: "unicorn"`},
+	want := meta.FieldErrors{
+		{Type: meta.CauseTypeFieldValueInvalid, Field: "spec.tables", Message: "Invalid value: 0: must be positive"},
+		{Type: meta.CauseTypeFieldValueInvalid, Field: "spec.rush", Message: "Invalid value: true: not on Sundays"},
+		{Type: meta.CauseTypeFieldValueInvalid, Field: "spec.extras", Message: `Invalid value: ["a","b"]: too many`},
+		{Type: meta.CauseTypeFieldValueRequired, Field: "spec.dish", Message: "Required value"},
+		{Type: meta.CauseTypeFieldValueForbidden, Field: "metadata.finalizers", Message: "Forbidden: no new finalizers once deleting"},
+		{Type: meta.CauseTypeFieldValueNotSupported, Field: "spec.section", Message: `Unsupported value: "roof": supported values: "terrace", "vip"`},
+		{Type: meta.CauseTypeFieldValueNotFound, Field: "spec.dish", Message: `Not found: "unicorn"`},
 	}
 	if diff := cmp.Diff(want, errs); diff != "" {
 		t.Errorf("FieldErrors mismatch (-want +got):\n%s", diff)
 	}
 	err := errs[3:4].ToError(orderGK, "t1")
-	if !apiserver.IsInvalid(err) || err.Error() != `Order.menu.example.com "t1" is invalid: spec.dish: Required value` {
+	if !meta.IsInvalid(err) || err.Error() != `Order.menu.example.com "t1" is invalid: spec.dish: Required value` {
 		t.Errorf("ToError = %v", err)
 	}
 }
@@ -130,19 +129,19 @@ func TestFieldErrors(t *testing.T) {
 func TestValidateNameAndLabels(t *testing.T) {
 	tests := []struct {
 		name string
-		errs apiserver.FieldErrors
+		errs meta.FieldErrors
 		want string // the Invalid message
 	}{{
 		name: "MissingName",
-		errs: apiserver.ValidateName("metadata.name", ""),
+		errs: meta.ValidateName("metadata.name", ""),
 		want: `Order.menu.example.com "" is invalid: metadata.name: Required value: name or generateName is required`,
 	}, {
 		name: "BadName",
-		errs: apiserver.ValidateName("metadata.name", "Table_1"),
+		errs: meta.ValidateName("metadata.name", "Table_1"),
 		want: `Order.menu.example.com "" is invalid: metadata.name: Invalid value: "Table_1": ` + subdomainRule,
 	}, {
 		name: "BadLabels",
-		errs: apiserver.ValidateLabels("metadata.labels", map[string]string{"z": "ok", "-a": "no spaces"}),
+		errs: meta.ValidateLabels("metadata.labels", map[string]string{"z": "ok", "-a": "no spaces"}),
 		want: `Order.menu.example.com "" is invalid: [metadata.labels: Invalid value: "-a": ` + keyNameRule +
 			`, metadata.labels[-a]: Invalid value: "no spaces": ` + valueRule + `]`,
 	}}
@@ -157,44 +156,25 @@ func TestValidateNameAndLabels(t *testing.T) {
 			}
 		})
 	}
-	annotations := apiserver.ValidateAnnotations("metadata.annotations", map[string]string{
+	annotations := meta.ValidateAnnotations("metadata.annotations", map[string]string{
 		"Menu.Example.com/Note": "any value at all, spaces included", // case does not matter
 		"bad key":               "",
-		"big":                   strings.Repeat("x", apiserver.TotalAnnotationSizeLimit),
+		"big":                   strings.Repeat("x", meta.TotalAnnotationSizeLimit),
 	})
-	want := apiserver.FieldErrors{{
-		Type: apiserver.CauseTypeFieldValueInvalid, Field: "metadata.annotations",
+	want := meta.FieldErrors{{
+		Type: meta.CauseTypeFieldValueInvalid, Field: "metadata.annotations",
 		Message: `Invalid value: "bad key": ` + keyNameRule,
 	}, {
-		Type: apiserver.CauseTypeFieldValueTooLong, Field: "metadata.annotations",
+		Type: meta.CauseTypeFieldValueTooLong, Field: "metadata.annotations",
 		Message: "Too long: may not be more than 262144 bytes",
 	}}
 	if diff := cmp.Diff(want, annotations); diff != "" {
 		t.Errorf("ValidateAnnotations mismatch (-want +got):\n%s", diff)
 	}
-	if errs := apiserver.ValidateName("metadata.name", "t1"); errs != nil {
+	if errs := meta.ValidateName("metadata.name", "t1"); errs != nil {
 		t.Errorf("ValidateName(t1) = %v", errs)
 	}
-	if errs := apiserver.ValidateLabels("metadata.labels", map[string]string{"menu.example.com/section": "vip"}); errs != nil {
+	if errs := meta.ValidateLabels("metadata.labels", map[string]string{"menu.example.com/section": "vip"}); errs != nil {
 		t.Errorf("ValidateLabels(valid) = %v", errs)
-	}
-}
-
-func TestFinalizerNamesAreValidated(t *testing.T) {
-	f := newFixture(t, apiserver.Options{})
-	w := apiservertest.NewWidget("ns", "w")
-	w.Finalizers = []string{"kitchen.example.com/cleanup", "Bad Finalizer!"}
-	_, err := f.widgets.Create(f.ctx, w, apiserver.CreateOptions{})
-	want := `Widget.test.kitchensync.io "w" is invalid: metadata.finalizers[1]: Invalid value: "Bad Finalizer!": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`
-	if !apiserver.IsInvalid(err) || err.Error() != want {
-		t.Errorf("Create = %v\nwant %s", err, want)
-	}
-	w.Finalizers = []string{"kitchen.example.com/cleanup"}
-	got := mustCreate(t, f, w)
-	got.Finalizers = []string{apiserver.FinalizerOrphanDependents, apiserver.FinalizerDeleteDependents}
-	_, err = f.widgets.Update(f.ctx, got, apiserver.UpdateOptions{})
-	want = `Widget.test.kitchensync.io "w" is invalid: metadata.finalizers: Invalid value: ["orphan","foregroundDeletion"]: finalizer orphan and foregroundDeletion cannot be both set`
-	if !apiserver.IsInvalid(err) || err.Error() != want {
-		t.Errorf("Update = %v\nwant %s", err, want)
 	}
 }

@@ -1,4 +1,4 @@
-package apiserver_test
+package meta_test
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // Label sets the selector tests match against.
@@ -47,7 +47,7 @@ func TestParseLabelSelector(t *testing.T) {
 	sets := []map[string]string{vip, terrace, bare}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			sel, err := apiserver.ParseLabelSelector(tt.selector)
+			sel, err := meta.ParseLabelSelector(tt.selector)
 			if err != nil {
 				t.Fatalf("ParseLabelSelector(%q) error: %v (%s)", tt.selector, err, tt.reason)
 			}
@@ -99,11 +99,11 @@ func TestParseLabelSelectorErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			sel, err := apiserver.ParseLabelSelector(tt.selector)
+			sel, err := meta.ParseLabelSelector(tt.selector)
 			if err == nil {
 				t.Fatalf("ParseLabelSelector(%q) = %v, want an error", tt.selector, sel)
 			}
-			if !apiserver.IsBadRequest(err) {
+			if !meta.IsBadRequest(err) {
 				t.Errorf("error %v is not a BadRequest", err)
 			}
 			if diff := cmp.Diff(tt.problem, err.Error()); diff != "" {
@@ -114,8 +114,8 @@ func TestParseLabelSelectorErrors(t *testing.T) {
 }
 
 func TestLabelSelectorNilAndEverything(t *testing.T) {
-	var nilSel *apiserver.LabelSelector
-	for _, sel := range []*apiserver.LabelSelector{nilSel, apiserver.Everything()} {
+	var nilSel *meta.LabelSelector
+	for _, sel := range []*meta.LabelSelector{nilSel, meta.Everything()} {
 		if !sel.Matches(terrace) || !sel.Matches(nil) || !sel.Empty() || sel.String() != "" || len(sel.Requirements()) != 0 {
 			t.Errorf("selector %#v does not behave as everything", sel)
 		}
@@ -123,16 +123,16 @@ func TestLabelSelectorNilAndEverything(t *testing.T) {
 }
 
 func TestSelectorFromSet(t *testing.T) {
-	sel := apiserver.SelectorFromSet(map[string]string{"table": "1", "section": "vip"})
+	sel := meta.SelectorFromSet(map[string]string{"table": "1", "section": "vip"})
 	if got, want := sel.String(), "section=vip,table=1"; got != want {
 		t.Errorf("String() = %q, want %q", got, want)
 	}
 	if !sel.Matches(vip) || sel.Matches(terrace) {
 		t.Errorf("SelectorFromSet matches wrongly")
 	}
-	want := []apiserver.LabelRequirement{
-		{Key: "section", Operator: apiserver.SelectorOpEquals, Values: []string{"vip"}},
-		{Key: "table", Operator: apiserver.SelectorOpEquals, Values: []string{"1"}},
+	want := []meta.LabelRequirement{
+		{Key: "section", Operator: meta.SelectorOpEquals, Values: []string{"vip"}},
+		{Key: "table", Operator: meta.SelectorOpEquals, Values: []string{"1"}},
 	}
 	got := sel.Requirements()
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -169,7 +169,7 @@ func TestParseFieldSelector(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			sel, err := apiserver.ParseFieldSelector(tt.selector)
+			sel, err := meta.ParseFieldSelector(tt.selector)
 			if err != nil {
 				t.Fatalf("ParseFieldSelector(%q) error: %v", tt.selector, err)
 			}
@@ -202,8 +202,8 @@ func TestParseFieldSelectorErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := apiserver.ParseFieldSelector(tt.selector)
-			if !apiserver.IsBadRequest(err) {
+			_, err := meta.ParseFieldSelector(tt.selector)
+			if !meta.IsBadRequest(err) {
 				t.Fatalf("ParseFieldSelector(%q) error = %v, want a BadRequest", tt.selector, err)
 			}
 			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
@@ -211,7 +211,7 @@ func TestParseFieldSelectorErrors(t *testing.T) {
 			}
 		})
 	}
-	var nilSel *apiserver.FieldSelector
+	var nilSel *meta.FieldSelector
 	if !nilSel.Matches(nil) || !nilSel.Empty() || nilSel.String() != "" || nilSel.Requirements() != nil {
 		t.Error("a nil FieldSelector does not behave as everything")
 	}
@@ -230,14 +230,14 @@ func FuzzParseLabelSelector(f *testing.F) {
 	}
 	sets := []map[string]string{nil, vip, terrace, {"a": "b"}, {"a": "5"}, {"a": ""}}
 	f.Fuzz(func(t *testing.T, s string) {
-		sel, err := apiserver.ParseLabelSelector(s)
+		sel, err := meta.ParseLabelSelector(s)
 		if err != nil {
-			if !apiserver.IsBadRequest(err) || err.Error() == "" {
+			if !meta.IsBadRequest(err) || err.Error() == "" {
 				t.Fatalf("ParseLabelSelector(%q) error %v is not a BadRequest with a message", s, err)
 			}
 			return
 		}
-		again, err := apiserver.ParseLabelSelector(sel.String())
+		again, err := meta.ParseLabelSelector(sel.String())
 		if err != nil {
 			t.Fatalf("String() %q of %q does not parse: %v", sel.String(), s, err)
 		}
@@ -258,14 +258,14 @@ func FuzzParseFieldSelector(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		sel, err := apiserver.ParseFieldSelector(s)
+		sel, err := meta.ParseFieldSelector(s)
 		if err != nil {
-			if !apiserver.IsBadRequest(err) {
+			if !meta.IsBadRequest(err) {
 				t.Fatalf("ParseFieldSelector(%q) error %v is not a BadRequest", s, err)
 			}
 			return
 		}
-		again, err := apiserver.ParseFieldSelector(sel.String())
+		again, err := meta.ParseFieldSelector(sel.String())
 		if err != nil || again.String() != sel.String() {
 			t.Fatalf("String() %q of %q does not round-trip: %v", sel.String(), s, err)
 		}

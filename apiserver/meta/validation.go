@@ -1,4 +1,4 @@
-package apiserver
+package meta
 
 import (
 	"encoding/json"
@@ -155,11 +155,11 @@ func IsLabelValue(value string) []string {
 // "spec.dish"), like Kubernetes' field.ErrorList. Validate everything,
 // then turn the list into one 422 Invalid error:
 //
-//	var errs apiserver.FieldErrors
+//	var errs meta.FieldErrors
 //	if order.Spec.Dish == "" {
 //		errs.Required("spec.dish", "")
 //	}
-//	errs = append(errs, apiserver.ValidateName("metadata.name", order.Name)...)
+//	errs = append(errs, meta.ValidateName("metadata.name", order.Name)...)
 //	if err := errs.ToError(gk, order.Name); err != nil {
 //		return err
 //	}
@@ -313,7 +313,7 @@ func ValidateOwnerReferences(field string, refs []OwnerReference) FieldErrors {
 			{"apiVersion", ref.APIVersion}, {"kind", ref.Kind}, {"name", ref.Name}, {"uid", ref.UID},
 		} {
 			if f.value == "" {
-				errs.Invalid(at+"."+f.name, f.value, f.name+" must not be empty: use apiserver.NewControllerRef on the stored owner")
+				errs.Invalid(at+"."+f.name, f.value, f.name+" must not be empty: use meta.NewControllerRef on the stored owner")
 			}
 		}
 		if ref.Controller != nil && *ref.Controller {

@@ -1,4 +1,4 @@
-package apiserver
+package meta
 
 import (
 	"cmp"
@@ -162,12 +162,12 @@ func (s *Scheme) KindFor(obj Object) (KindInfo, error) {
 	if obj == nil || (v.Kind() == reflect.Pointer && v.IsNil()) {
 		return KindInfo{}, NewBadRequest("the object is nil")
 	}
-	info, err := s.kindForType(v.Type())
+	info, err := s.KindForType(v.Type())
 	if err != nil {
 		return KindInfo{}, err
 	}
 	tm := obj.GetTypeMeta()
-	if (tm.Kind == "" || tm.Kind == info.Kind) && (tm.APIVersion == "" || info.isAPIVersion(tm.APIVersion)) {
+	if (tm.Kind == "" || tm.Kind == info.Kind) && (tm.APIVersion == "" || info.IsAPIVersion(tm.APIVersion)) {
 		return info, nil // the common case, told without building strings
 	}
 	want := info.TypeMeta()
@@ -184,7 +184,7 @@ func (s *Scheme) KindFor(obj Object) (KindInfo, error) {
 
 // kindForType finds the kind registered for the Go type t, or answers
 // 400 BadRequest naming t.
-func (s *Scheme) kindForType(t reflect.Type) (KindInfo, error) {
+func (s *Scheme) KindForType(t reflect.Type) (KindInfo, error) {
 	s.mu.RLock()
 	gvk, ok := s.byType[t]
 	info := s.byGVK[gvk]

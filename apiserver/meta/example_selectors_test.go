@@ -1,15 +1,15 @@
-package apiserver_test
+package meta_test
 
 import (
 	"fmt"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // A label selector is a comma-separated list of requirements that must all
 // hold. String gives the canonical form, sorted by key.
 func ExampleParseLabelSelector() {
-	sel, err := apiserver.ParseLabelSelector("table in (7, 1), section!=terrace, !allergy")
+	sel, err := meta.ParseLabelSelector("table in (7, 1), section!=terrace, !allergy")
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -24,8 +24,8 @@ func ExampleParseLabelSelector() {
 		fmt.Println(labels, sel.Matches(labels))
 	}
 
-	_, err = apiserver.ParseLabelSelector("table in 7")
-	fmt.Println(apiserver.IsBadRequest(err), err)
+	_, err = meta.ParseLabelSelector("table in 7")
+	fmt.Println(meta.IsBadRequest(err), err)
 	// Output:
 	// !allergy,section!=terrace,table in (1,7)
 	// map[section:vip table:1] true
@@ -39,7 +39,7 @@ func ExampleParseLabelSelector() {
 // depends on the kind: metadata.name, metadata.namespace and whatever the
 // kind registers.
 func ExampleParseFieldSelector() {
-	sel, _ := apiserver.ParseFieldSelector("spec.section=vip,metadata.name!=t2")
+	sel, _ := meta.ParseFieldSelector("spec.section=vip,metadata.name!=t2")
 	fmt.Println(sel, sel.Requirements())
 	fmt.Println(sel.Matches(map[string]string{"metadata.name": "t1", "spec.section": "vip"}))
 	fmt.Println(sel.Matches(map[string]string{"metadata.name": "t2", "spec.section": "vip"}))
