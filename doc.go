@@ -33,7 +33,7 @@
 //	the menu's rules                 菜单规范                CustomResourceDefinition (kind)     kitchen.Register, meta.KindInfo
 //	a dish on the menu               菜品 (beef-wellington)  a custom resource of kind Dish      kitchen.Dish
 //	a table's order                  订单                    a custom resource of kind Order     kitchen.Order
-//	waiter takes an order            服务员下单              kubectl apply → Create              kitchen.Waiter, apiserver.Client
+//	waiter takes an order            服务员下单              kubectl apply → Create              kitchen.Waiter, client.Client
 //	front desk                       前台                    the API server (etcd behind)        apiserver.Server, httpapi
 //	order number on the ticket       订单版本号              resourceVersion                     meta.ObjectMeta
 //	customer edits the order         顾客修改订单 / 加急     Update; a stale copy gets 409       409 Conflict, RetryOnConflict
@@ -231,7 +231,7 @@
 //	Scheme.Register(KindInfo{...})             runtime.Scheme, AddToScheme                  kubebuilder create api, controller-gen
 //	KindInfo.Validate                          the CRD's OpenAPI schema                     +kubebuilder:validation markers (or a webhook)
 //	KindInfo.Fields                            the CRD's selectableFields                   the same
-//	apiserver.NewClient[T](srv)                a typed clientset: cs.CoreV1().Pods(ns)      client.Client (mgr.GetClient())
+//	client.New[T](srv)                a typed clientset: cs.CoreV1().Pods(ns)      client.Client (mgr.GetClient())
 //	Client.Create/Get/List/Update/Delete       .Create/.Get/.List/.Update/.Delete           client.Create/Get/List/Update/Delete
 //	Client.UpdateStatus                        .UpdateStatus                                client.Status().Update
 //	Client.Patch                               .Patch                                       client.Patch (client.MergeFrom)
@@ -267,7 +267,7 @@
 //	reconcile.ResourceVersionChangedPredicate  (compare resourceVersions yourself)          predicate.ResourceVersionChangedPredicate
 //	reconcile.Options.MaxConcurrentReconciles  (number of workers you start)                controller.Options.MaxConcurrentReconciles
 //	reconcile.AddFinalizer, RemoveFinalizer    (edit metadata.finalizers)                   controllerutil.AddFinalizer, RemoveFinalizer
-//	reconcile.RetryOnConflict                  retry.RetryOnConflict                        the same (client-go's util/retry)
+//	client.RetryOnConflict                  retry.RetryOnConflict                        the same (client-go's util/retry)
 //	reconcile.TerminalError                    (Forget the key)                             reconcile.TerminalError
 //	reconcile.NewClient (cache reads)          lister reads + clientset writes              the manager's client
 //	reconcile.LoggerFrom(ctx)                  klog                                         log.FromContext(ctx) (logr)

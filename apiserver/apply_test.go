@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -232,7 +233,7 @@ func TestApplyKeyedList(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := apiserver.NewServer(scheme, apiserver.Options{})
-	bundles := apiserver.NewClient[*Bundle](srv)
+	bundles := client.New[*Bundle](srv)
 	ctx := context.Background()
 	apply := func(manager string, parts ...Part) *Bundle {
 		t.Helper()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -79,11 +80,11 @@ func TestBadInput(t *testing.T) {
 		{"namespace on a cluster-scoped kind", func(f *fixture) error {
 			g := apiservertest.NewGadget("g")
 			g.Namespace = "ns"
-			_, err := apiserver.NewClient[*apiservertest.Gadget](f.srv).Create(f.ctx, g, meta.CreateOptions{})
+			_, err := client.New[*apiservertest.Gadget](f.srv).Create(f.ctx, g, meta.CreateOptions{})
 			return err
 		}, meta.IsInvalid, "metadata.namespace: Forbidden: not allowed on this type"},
 		{"namespaced client of a cluster-scoped kind", func(f *fixture) error {
-			_, err := apiserver.NewClient[*apiservertest.Gadget](f.srv).Namespace("ns").Get(f.ctx, "g", meta.GetOptions{})
+			_, err := client.New[*apiservertest.Gadget](f.srv).Namespace("ns").Get(f.ctx, "g", meta.GetOptions{})
 			return err
 		}, meta.IsBadRequest, `gadgets.test.kitchensync.io is cluster-scoped: the namespace "ns" is not allowed`},
 		{"resourceVersion on create", func(f *fixture) error {
@@ -153,7 +154,7 @@ func TestBadInput(t *testing.T) {
 			return f.res.Delete(f.ctx, "a", meta.DeleteOptions{})
 		}, meta.IsBadRequest, "widgets.test.kitchensync.io is namespaced"},
 		{"unregistered type parameter", func(f *fixture) error {
-			_, err := apiserver.NewClient[*meta.Status](f.srv).Get(f.ctx, "a", meta.GetOptions{})
+			_, err := client.New[*meta.Status](f.srv).Get(f.ctx, "a", meta.GetOptions{})
 			return err
 		}, meta.IsBadRequest, "no kind is registered for the Go type *meta.Status"},
 	}

@@ -7,13 +7,14 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 func BenchmarkCreate(b *testing.B) {
 	ctx := context.Background()
 	srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{})
-	widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("ns")
+	widgets := client.New[*apiservertest.Widget](srv).Namespace("ns")
 	w := apiservertest.NewWidget("ns", "")
 	w.Labels = map[string]string{"app": "bench"}
 	w.Spec = apiservertest.WidgetSpec{Color: "red", Size: 3, Tags: []string{"a", "b"}}
@@ -32,7 +33,7 @@ func BenchmarkCreate(b *testing.B) {
 func BenchmarkUpdate(b *testing.B) {
 	ctx := context.Background()
 	srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{})
-	widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("ns")
+	widgets := client.New[*apiservertest.Widget](srv).Namespace("ns")
 	w := apiservertest.NewWidget("ns", "w")
 	w.Spec = apiservertest.WidgetSpec{Color: "red", Tags: []string{"a", "b"}}
 	w, err := widgets.Create(ctx, w, meta.CreateOptions{})

@@ -3,8 +3,10 @@ package apiserver
 import (
 	"context"
 	"fmt"
-	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"time"
+
+	"github.com/kitchensync/kitchensync/apiserver/client"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // ResourceClient makes requests for one resource (one kind) of a
@@ -26,6 +28,14 @@ type ResourceClient struct {
 // NotFound, as the real server answers a path it does not serve.
 func (s *Server) Resource(gvr meta.GroupVersionResource) *ResourceClient {
 	return &ResourceClient{srv: s, gvr: gvr}
+}
+
+// ResourceFor returns a client for the resource gvr in namespace ns, as
+// a [client.ResourceInterface]: with it, the server is a
+// [client.Interface], which the typed [client.Client], informer factories
+// and reconcilers take.
+func (s *Server) ResourceFor(gvr meta.GroupVersionResource, ns string) client.ResourceInterface {
+	return &ResourceClient{srv: s, gvr: gvr, ns: ns}
 }
 
 // Namespace returns a copy of c scoped to namespace ns ("" means all

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -88,7 +89,7 @@ func crashChild(dir string, round int) {
 		fmt.Println("error", err)
 		return
 	}
-	widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("ns")
+	widgets := client.New[*apiservertest.Widget](srv).Namespace("ns")
 	ctx := context.Background()
 	for n, op := range crashOps(round, maxCrashOps) {
 		switch op.verb {
@@ -184,7 +185,7 @@ func colors(t *testing.T, dir string) map[string]string {
 		t.Fatalf("Open after the crash: %v", err)
 	}
 	defer srv.Close()
-	list, _, err := apiserver.NewClient[*apiservertest.Widget](srv).List(context.Background(), meta.ListOptions{})
+	list, _, err := client.New[*apiservertest.Widget](srv).List(context.Background(), meta.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -29,7 +30,7 @@ func openDurable(t *testing.T, dir string, opts apiserver.Options) *apiserver.Se
 // widgetsOf lists every widget with its resourceVersion, uid and color.
 func widgetsOf(t *testing.T, srv *apiserver.Server) []string {
 	t.Helper()
-	list, _, err := apiserver.NewClient[*apiservertest.Widget](srv).List(context.Background(), meta.ListOptions{})
+	list, _, err := client.New[*apiservertest.Widget](srv).List(context.Background(), meta.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func widgetsOf(t *testing.T, srv *apiserver.Server) []string {
 func writeSome(t testing.TB, srv *apiserver.Server) {
 	t.Helper()
 	ctx := context.Background()
-	widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("ns")
+	widgets := client.New[*apiservertest.Widget](srv).Namespace("ns")
 	var a *apiservertest.Widget
 	for _, name := range []string{"a", "b", "c"} {
 		w, err := widgets.Create(ctx, apiservertest.NewWidget("ns", name), meta.CreateOptions{})
@@ -75,7 +76,7 @@ func TestOpenAgainHoldsEveryWrite(t *testing.T) {
 	if err := first.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := apiserver.NewClient[*apiservertest.Widget](first).Namespace("ns").
+	if _, err := client.New[*apiservertest.Widget](first).Namespace("ns").
 		Create(context.Background(), apiservertest.NewWidget("ns", "late"), meta.CreateOptions{}); !meta.IsInternalError(err) {
 		t.Errorf("a write to a closed server: %v, want 500 InternalError", err)
 	}
@@ -95,7 +96,7 @@ func TestOpenAgainHoldsEveryWrite(t *testing.T) {
 		t.Errorf("a watch from before the restart got %s, want ERROR 410", ev.Type)
 	}
 	w.Stop()
-	got, err := apiserver.NewClient[*apiservertest.Widget](again).Create(context.Background(), apiservertest.NewWidget("ns", "d"), meta.CreateOptions{})
+	got, err := client.New[*apiservertest.Widget](again).Create(context.Background(), apiservertest.NewWidget("ns", "d"), meta.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -15,7 +16,7 @@ import (
 // lists what it owns.
 func ExampleClient_Apply() {
 	srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{})
-	widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("ns")
+	widgets := client.New[*apiservertest.Widget](srv).Namespace("ns")
 	ctx := context.Background()
 
 	mine := apiservertest.NewWidget("ns", "w")

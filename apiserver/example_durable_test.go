@@ -8,6 +8,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -20,14 +21,14 @@ func ExampleOpen() {
 	ctx := context.Background()
 
 	srv, _ := apiserver.Open(apiservertest.NewScheme(), dir, apiserver.Options{})
-	widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("ns")
+	widgets := client.New[*apiservertest.Widget](srv).Namespace("ns")
 	w, _ := widgets.Create(ctx, apiservertest.NewWidget("ns", "table-7"), meta.CreateOptions{})
 	fmt.Println("written at", w.ResourceVersion)
 	srv.Close() // the process ends
 
 	again, _ := apiserver.Open(apiservertest.NewScheme(), dir, apiserver.Options{})
 	defer again.Close()
-	got, _ := apiserver.NewClient[*apiservertest.Widget](again).Namespace("ns").Get(ctx, "table-7", meta.GetOptions{})
+	got, _ := client.New[*apiservertest.Widget](again).Namespace("ns").Get(ctx, "table-7", meta.GetOptions{})
 	fmt.Println("after the restart:", got.Name, "at", got.ResourceVersion, "same uid:", got.UID == w.UID)
 	watch, _ := again.Resource(apiservertest.WidgetsResource).Watch(ctx, meta.ListOptions{ResourceVersion: "1"})
 	ev := <-watch.ResultChan()
@@ -44,7 +45,7 @@ func ExampleOpen() {
 func ExampleServer_Snapshot() {
 	ctx := context.Background()
 	srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{})
-	widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("ns")
+	widgets := client.New[*apiservertest.Widget](srv).Namespace("ns")
 	widgets.Create(ctx, apiservertest.NewWidget("ns", "cake-1"), meta.CreateOptions{})
 	widgets.Create(ctx, apiservertest.NewWidget("ns", "cake-2"), meta.CreateOptions{})
 
@@ -54,7 +55,7 @@ func ExampleServer_Snapshot() {
 	widgets.Delete(ctx, "cake-1", meta.DeleteOptions{}) // the accident
 
 	restored, _ := apiserver.Restore(apiservertest.NewScheme(), &backup, apiserver.Options{})
-	list, _, _ := apiserver.NewClient[*apiservertest.Widget](restored).List(ctx, meta.ListOptions{})
+	list, _, _ := client.New[*apiservertest.Widget](restored).List(ctx, meta.ListOptions{})
 	for _, w := range list {
 		fmt.Println("restored", w.Name, "at", w.ResourceVersion)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -14,7 +15,7 @@ import (
 func ExampleServer() {
 	ctx := context.Background()
 	srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{})
-	widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
+	widgets := client.New[*apiservertest.Widget](srv).Namespace("default")
 
 	w := apiservertest.NewWidget("default", "w1")
 	w.Spec.Color = "red"
@@ -133,7 +134,7 @@ func ExampleResourceClient_List() {
 func ExampleServer_FailNext() {
 	ctx := context.Background()
 	srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{})
-	widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
+	widgets := client.New[*apiservertest.Widget](srv).Namespace("default")
 
 	srv.FailNext(apiserver.VerbCreate, 2, meta.NewTooManyRequests("the kitchen is full", 1))
 	for attempt := 1; ; attempt++ {

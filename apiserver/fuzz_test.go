@@ -13,6 +13,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -46,7 +47,7 @@ func FuzzPatch(f *testing.F) {
 		f.Add(p, false)
 	}
 	srv := apiservertest.NewServerWithOptions(f, apiserver.Options{})
-	widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("ns")
+	widgets := client.New[*apiservertest.Widget](srv).Namespace("ns")
 	w := apiservertest.NewWidget("ns", "w")
 	w.Spec.Color = "red"
 	if _, err := widgets.Create(context.Background(), w, meta.CreateOptions{}); err != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -134,7 +135,7 @@ func TestKindValidateRefusesWholeWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := apiserver.NewServer(strict, apiserver.Options{})
-	widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("ns")
+	widgets := client.New[*apiservertest.Widget](srv).Namespace("ns")
 	ctx := t.Context()
 
 	w := apiservertest.NewWidget("ns", "w")

@@ -11,13 +11,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // fixture is a server with a typed Widget client in namespace "ns".
 type fixture struct {
 	srv     *apiserver.Server
-	widgets *apiserver.Client[*apiservertest.Widget]
+	widgets *client.Client[*apiservertest.Widget]
 	res     *apiserver.ResourceClient // widgets in all namespaces
 	ctx     context.Context
 }
@@ -27,7 +28,7 @@ func newFixture(t *testing.T, opts apiserver.Options) *fixture {
 	srv := apiservertest.NewServerWithOptions(t, opts)
 	return &fixture{
 		srv:     srv,
-		widgets: apiserver.NewClient[*apiservertest.Widget](srv).Namespace("ns"),
+		widgets: client.New[*apiservertest.Widget](srv).Namespace("ns"),
 		res:     srv.Resource(apiservertest.WidgetsResource),
 		ctx:     context.Background(),
 	}

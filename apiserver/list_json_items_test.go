@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -21,7 +21,7 @@ import (
 func TestWriteListJSONAndAppendListItemsJSON(t *testing.T) {
 	ctx := context.Background()
 	srv := apiservertest.NewServer(t)
-	c := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
+	c := client.New[*apiservertest.Widget](srv).Namespace("default")
 	for i := range 500 { // about 100 KiB: two pieces
 		w := apiservertest.NewWidget("default", fmt.Sprintf("w%03d", i))
 		w.Labels = map[string]string{"app": []string{"x", "y"}[i%2]}

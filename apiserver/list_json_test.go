@@ -9,6 +9,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -55,7 +56,7 @@ func TestListJSONEqualsMarshal(t *testing.T) {
 func fillForJSON(t *testing.T, srv *apiserver.Server) {
 	ctx := context.Background()
 	for _, ns := range []string{"default", "other"} {
-		c := apiserver.NewClient[*apiservertest.Widget](srv).Namespace(ns)
+		c := client.New[*apiservertest.Widget](srv).Namespace(ns)
 		for i := range 5 {
 			w := apiservertest.NewWidget(ns, fmt.Sprintf("w%d", i))
 			w.Spec.Color = []string{"red", "<blue&\"green\">", ""}[i%3]
@@ -104,7 +105,7 @@ func TestGetJSONAndWatchJSONEqualMarshal(t *testing.T) {
 			t.Fatal(err)
 		}
 		fillForJSON(t, srv)
-		c := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
+		c := client.New[*apiservertest.Widget](srv).Namespace("default")
 		w0, err := c.Get(ctx, "w0", meta.GetOptions{})
 		if err != nil {
 			t.Fatal(err)

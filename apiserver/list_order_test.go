@@ -7,8 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -18,7 +18,7 @@ import (
 func TestListOrderFollowsWrites(t *testing.T) {
 	ctx := context.Background()
 	srv := apiservertest.NewServer(t)
-	c := apiserver.NewClient[*apiservertest.Widget](srv)
+	c := client.New[*apiservertest.Widget](srv)
 	create := func(ns, name string) {
 		t.Helper()
 		if _, err := c.Namespace(ns).Create(ctx, apiservertest.NewWidget(ns, name), meta.CreateOptions{}); err != nil {

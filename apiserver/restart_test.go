@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 )
@@ -84,7 +85,7 @@ func TestInformerConvergesAfterServerRestart(t *testing.T) {
 func createWidgets(t *testing.T, srv *apiserver.Server, names ...string) {
 	t.Helper()
 	for _, name := range names {
-		if _, err := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("ns").Create(context.Background(),
+		if _, err := client.New[*apiservertest.Widget](srv).Namespace("ns").Create(context.Background(),
 			apiservertest.NewWidget("ns", name), meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}

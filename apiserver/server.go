@@ -122,7 +122,8 @@ func (o Options) withDefaults() Options {
 
 // Server is an in-memory Kubernetes API server: it stores objects of the
 // kinds its [meta.Scheme] knows and serves them through [Server.Resource] (an
-// untyped [ResourceClient]) or [NewClient] (a typed [Client]).
+// untyped [ResourceClient]) or, since it is a [client.Interface], through
+// the typed [client.Client] ([client.New]).
 //
 // ResourceVersions. Every write (create, update, delete, a delete that
 // only sets deletionTimestamp) takes the next value of one global counter,

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -178,11 +179,7 @@ func TestGenerationInStoredJSONFollowsSpec(t *testing.T) {
 		if b.Generation != 10 || b.ResourceVersion == a.ResourceVersion {
 			t.Errorf("generation %d rv %s, want 10 and a new rv", b.Generation, b.ResourceVersion)
 		}
-		got, err := f.widgets.Resource()
-		if err != nil {
-			t.Fatal(err)
-		}
-		raw, err := got.GetJSON(f.ctx, "a", meta.GetOptions{})
+		raw, err := f.res.Namespace("ns").GetJSON(f.ctx, "a", meta.GetOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -222,11 +219,11 @@ func TestStatusSubresourceRules(t *testing.T) {
 			t.Errorf("stale UpdateStatus: %v", err)
 		}
 		// A kind without Status has no status subresource.
-		g, err := apiserver.NewClient[*apiservertest.Gadget](f.srv).Create(f.ctx, apiservertest.NewGadget("g"), meta.CreateOptions{})
+		g, err := client.New[*apiservertest.Gadget](f.srv).Create(f.ctx, apiservertest.NewGadget("g"), meta.CreateOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = apiserver.NewClient[*apiservertest.Gadget](f.srv).UpdateStatus(f.ctx, g, meta.UpdateOptions{})
+		_, err = client.New[*apiservertest.Gadget](f.srv).UpdateStatus(f.ctx, g, meta.UpdateOptions{})
 		if !meta.IsNotFound(err) || err.Error() != "the server could not find the requested resource" {
 			t.Errorf("UpdateStatus on a kind without status: %v", err)
 		}

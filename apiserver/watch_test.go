@@ -10,6 +10,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -297,7 +298,7 @@ func TestWatchersShareObjects(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
 		w1 := f.watch(t, meta.ListOptions{})
-		w2, err := apiserver.NewClient[*apiservertest.Widget](f.srv).Namespace("ns").Watch(f.ctx, meta.ListOptions{})
+		w2, err := client.New[*apiservertest.Widget](f.srv).Namespace("ns").Watch(f.ctx, meta.ListOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -133,7 +134,7 @@ func (c *clientGoWatcher) waitFor(ctx context.Context, t *testing.T, want []stri
 // contents lists a server's widgets as name/uid, sorted.
 func contents(t *testing.T, srv *apiserver.Server) []string {
 	t.Helper()
-	list, _, err := apiserver.NewClient[*apiservertest.Widget](srv).List(context.Background(), meta.ListOptions{})
+	list, _, err := client.New[*apiservertest.Widget](srv).List(context.Background(), meta.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +148,7 @@ func contents(t *testing.T, srv *apiserver.Server) []string {
 
 func createWidget(t *testing.T, srv *apiserver.Server, name string) {
 	t.Helper()
-	_, err := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("ns").
+	_, err := client.New[*apiservertest.Widget](srv).Namespace("ns").
 		Create(context.Background(), apiservertest.NewWidget("ns", name), meta.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)

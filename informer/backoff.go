@@ -23,7 +23,7 @@ const (
 // (wait.NewExponentialBackoffManager): a wait.Backoff that remembers where
 // it is and starts over after a while. It is written as plain arithmetic
 // on the instant passed in, so that a table test can check it at fixed
-// instants. (A retry schedule without state is reconcile.Backoff.)
+// instants. (A retry schedule without state is client.Backoff.)
 //
 // With the defaults, the delays' base runs 0.8s, 1.6s, 3.2s, 6.4s, 12.8s,
 // 25.6s, then 30s for ever; jitter 1.0 stretches each to somewhere in

@@ -27,7 +27,8 @@
 // # List
 //
 // A [Reflector] starts by listing every object of its kind through a
-// [ListerWatcher] (*apiserver.ResourceClient is one). The list comes with
+// [ListerWatcher] (any [client.ResourceInterface] is one: the in-process
+// server's or the HTTP client's). The list comes with
 // a resourceVersion: the point in the server's history it was read at.
 // The Reflector hands the whole list to its store's Replace. Lists can be
 // paged ([ReflectorOptions].PageSize).

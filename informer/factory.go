@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/trace"
 )
@@ -19,11 +19,10 @@ import (
 // WaitForCacheSync, and Shutdown at the end. Safe for concurrent use; use
 // [NewSharedInformerFactory].
 type SharedInformerFactory struct {
-	scheme        *meta.Scheme
-	lws           ListerWatcherFor
+	api           client.Interface
 	defaultResync time.Duration
 	namespace     string
-	tweak         func(*meta.ListOptions)
+	wrap          func(meta.GroupVersionResource, ListerWatcher) ListerWatcher
 	errorHandler  func(meta.GroupVersionResource, error)
 	tracer        *trace.Tracer
 
@@ -53,10 +52,13 @@ func WithNamespace(namespace string) FactoryOption {
 	return func(f *SharedInformerFactory) { f.namespace = namespace }
 }
 
-// WithTweakListOptions lets tweak edit every list and watch the factory's
-// informers make, e.g. to set a label selector (see [NewFilteredListWatch]).
-func WithTweakListOptions(tweak func(*meta.ListOptions)) FactoryOption {
-	return func(f *SharedInformerFactory) { f.tweak = tweak }
+// WithListerWatcher wraps every [ListerWatcher] the factory makes: wrap
+// gets the resource and the ListerWatcher of the API, and returns the one
+// the informer uses, e.g. one that sets a label selector on every list and
+// watch ([NewFilteredListWatch], as client-go's WithTweakListOptions does)
+// or one that holds calls back for a lesson.
+func WithListerWatcher(wrap func(gvr meta.GroupVersionResource, lw ListerWatcher) ListerWatcher) FactoryOption {
+	return func(f *SharedInformerFactory) { f.wrap = wrap }
 }
 
 // WithWatchErrorHandler sends the informers' list and watch errors to h,
@@ -72,31 +74,13 @@ func WithTracer(t *trace.Tracer) FactoryOption {
 	return func(f *SharedInformerFactory) { f.tracer = t }
 }
 
-// NewSharedInformerFactory returns a factory of informers over srv, whose
-// handlers resync every defaultResync (0: never) unless they ask otherwise.
-func NewSharedInformerFactory(srv *apiserver.Server, defaultResync time.Duration, opts ...FactoryOption) *SharedInformerFactory {
-	lws := func(gvr meta.GroupVersionResource, namespace string) ListerWatcher {
-		return srv.Resource(gvr).Namespace(namespace)
-	}
-	return NewSharedInformerFactoryFor(srv.Scheme(), lws, defaultResync, opts...)
-}
-
-// ListerWatcherFor returns the [ListerWatcher] of the resource gvr in
-// namespace ("" for all namespaces, and for cluster-scoped kinds).
-type ListerWatcherFor func(gvr meta.GroupVersionResource, namespace string) ListerWatcher
-
-// NewSharedInformerFactoryFor returns a factory whose informers find their
-// kinds in scheme and list and watch through lws: the way to inform from a
-// server in another process. With an HTTP client (package apiserver/rest)
-// c, lws is
-//
-//	func(gvr meta.GroupVersionResource, ns string) informer.ListerWatcher {
-//		return c.Resource(gvr).Namespace(ns)
-//	}
-//
-// like client-go's NewSharedInformerFactory, which takes a clientset.
-func NewSharedInformerFactoryFor(scheme *meta.Scheme, lws ListerWatcherFor, defaultResync time.Duration, opts ...FactoryOption) *SharedInformerFactory {
-	f := &SharedInformerFactory{scheme: scheme, lws: lws, defaultResync: defaultResync, informers: map[reflect.Type]*factoryEntry{}}
+// NewSharedInformerFactory returns a factory of informers that list and
+// watch through api: the server in process (*apiserver.Server) or in
+// another one (*rest.Client, package apiserver/rest), like client-go's
+// NewSharedInformerFactory, which takes a clientset. Its handlers resync
+// every defaultResync (0: never) unless they ask otherwise.
+func NewSharedInformerFactory(api client.Interface, defaultResync time.Duration, opts ...FactoryOption) *SharedInformerFactory {
+	f := &SharedInformerFactory{api: api, defaultResync: defaultResync, informers: map[reflect.Type]*factoryEntry{}}
 	for _, o := range opts {
 		o(f)
 	}
@@ -148,7 +132,7 @@ func (f *SharedInformerFactory) listerWatcherFor(obj meta.Object) (meta.GroupVer
 	var info meta.KindInfo
 	err := fmt.Errorf("informer: InformerFor needs a concrete kind type, not an interface")
 	if obj != nil {
-		info, err = f.scheme.KindFor(obj)
+		info, err = f.api.Scheme().KindFor(obj)
 	}
 	if err != nil {
 		gvr := meta.GroupVersionResource{Resource: fmt.Sprintf("unregistered %T", obj)}
@@ -160,7 +144,11 @@ func (f *SharedInformerFactory) listerWatcherFor(obj meta.Object) (meta.GroupVer
 	if info.Namespaced {
 		ns = f.namespace
 	}
-	return gvr, NewFilteredListWatch(f.lws(gvr, ns), f.tweak)
+	var lw ListerWatcher = f.api.ResourceFor(gvr, ns)
+	if f.wrap != nil {
+		lw = f.wrap(gvr, lw)
+	}
+	return gvr, lw
 }
 
 func failingListWatch(err error) ListerWatcher {

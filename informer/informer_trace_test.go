@@ -6,8 +6,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/trace"
@@ -30,7 +30,7 @@ func TestTraceInformerCacheAndHandlers(t *testing.T) {
 		defer f.Shutdown()
 		synctest.Wait()
 		rec := trace.NewRecorder(tr) // after the first list: only the widget's life
-		widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("ns")
+		widgets := client.New[*apiservertest.Widget](srv).Namespace("ns")
 		w, err := widgets.Create(t.Context(), apiservertest.NewWidget("ns", "a"), meta.CreateOptions{})
 		if err != nil {
 			t.Fatal(err)

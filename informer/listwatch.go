@@ -10,8 +10,8 @@ import (
 // snapshot (List) and the changes after it (Watch), like client-go's
 // cache.ListerWatcher.
 //
-// It is owned here, by its consumer: *apiserver.ResourceClient satisfies it
-// as it is, for all namespaces or (through its Namespace method) for one.
+// It is owned here, by its consumer: every [client.ResourceInterface]
+// satisfies it as it is, in process or over HTTP.
 type ListerWatcher interface {
 	// List returns one page of objects and the resourceVersion they were
 	// read at.

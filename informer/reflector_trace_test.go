@@ -10,6 +10,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/trace"
@@ -41,7 +42,7 @@ func TestTraceReflectorListsWatchesAndRelistsAfter410(t *testing.T) {
 		rec := trace.NewRecorder(tr)
 		srv := apiservertest.NewServerWithOptions(t, apiserver.Options{Tracer: tr})
 		widgets := srv.Resource(apiservertest.WidgetsResource)
-		if _, err := apiserver.NewClient[*apiservertest.Widget](srv).Create(t.Context(),
+		if _, err := client.New[*apiservertest.Widget](srv).Create(t.Context(),
 			apiservertest.NewWidget("ns", "a"), meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/reconcile"
 )
@@ -17,7 +18,7 @@ import (
 // Reconcile is idempotent. Set every field before use.
 type Brigade struct {
 	Cooks    Cache[*Cook]
-	CookAPI  reconcile.NamespacedAPI[*Cook]
+	CookAPI  *client.Client[*Cook]
 	Stations *Stations
 	Log      *Narrator
 }
@@ -53,7 +54,7 @@ func (b *Brigade) Reconcile(ctx context.Context, req reconcile.Request) (reconci
 	b.Log.Say("cook", "%s: %s", key, msg) // before the write: the runner may pass it on before UpdateStatus returns
 	var stored *Cook
 	cur, first := meta.DeepCopy(cook), true
-	err = reconcile.RetryOnConflict(conflictRetry, func() error {
+	err = client.RetryOnConflict(conflictRetry, func() error {
 		var err error
 		if !first { // the cache lagged: read the latest
 			if cur, err = b.CookAPI.Namespace(cook.Namespace).Get(ctx, cook.Name, meta.GetOptions{}); err != nil {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
 )
@@ -20,7 +20,7 @@ import (
 func TestBrigadeKeepsCookingAfterFailover(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		b := newBench(t, nil)
-		api := apiserver.NewClient[*kitchen.Cook](b.srv).Namespace(ns)
+		api := client.New[*kitchen.Cook](b.srv).Namespace(ns)
 		for _, name := range []string{"cake-a", "cake-b"} {
 			c := &kitchen.Cook{ObjectMeta: meta.ObjectMeta{Name: name, Namespace: ns},
 				Spec: kitchen.CookSpec{Order: "table-01", Dish: "chocolate-cake", Quantity: 1, Station: "pastry",

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/reconcile"
 )
@@ -52,16 +53,16 @@ type Cache[T meta.Object] interface {
 //
 // Reconcile is idempotent: with nothing changed it writes nothing. Status
 // is written through the status subresource with
-// [reconcile.RetryOnConflict]. Set every field before use; a Chef is safe
+// [client.RetryOnConflict]. Set every field before use; a Chef is safe
 // for concurrent use by several workers (never two on one order).
 type Chef struct {
 	Orders Cache[*Order]
 	Cooks  Cache[*Cook] // with the index CookOrderIndex
 	Dishes Cache[*Dish]
 	// OrderAPI and CookAPI reach the API server for orders and cooks, in
-	// process or over HTTP (see [reconcile.Namespaced]).
-	OrderAPI reconcile.NamespacedAPI[*Order]
-	CookAPI  reconcile.NamespacedAPI[*Cook]
+	// process or over HTTP (see [client.New]).
+	OrderAPI *client.Client[*Order]
+	CookAPI  *client.Client[*Cook]
 	Stations *Stations
 	Pantry   *Pantry
 	Clock    *Clock
@@ -166,7 +167,7 @@ func (c *Chef) updateOrder(ctx context.Context, order *Order, change func(*Order
 	api := c.OrderAPI.Namespace(order.Namespace)
 	cur, first := meta.DeepCopy(order), true
 	var out *Order
-	err := reconcile.RetryOnConflict(conflictRetry, func() error {
+	err := client.RetryOnConflict(conflictRetry, func() error {
 		var err error
 		if !first { // a retry: read the latest
 			if cur, err = api.Get(ctx, order.Name, meta.GetOptions{}); err != nil {
@@ -196,7 +197,7 @@ func (c *Chef) writeStatus(ctx context.Context, order *Order, status OrderStatus
 	cur := meta.DeepCopy(order)
 	first, from := true, order.Status.Phase
 	var stored *Order
-	err := reconcile.RetryOnConflict(conflictRetry, func() error {
+	err := client.RetryOnConflict(conflictRetry, func() error {
 		if !first {
 			var err error
 			if cur, err = api.Get(ctx, order.Name, meta.GetOptions{}); err != nil {
@@ -251,4 +252,4 @@ func keyOf(obj meta.Object) string {
 // 10ms between tries; in a kitchen whose minute lasts a few milliseconds
 // that would be two kitchen minutes of standing still, and it would make
 // a service's timing depend on how often writes happened to collide.
-var conflictRetry = reconcile.Backoff{Steps: 5}
+var conflictRetry = client.Backoff{Steps: 5}

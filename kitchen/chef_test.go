@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
 )
@@ -166,7 +167,7 @@ func TestChefRejectsWhatIsNotOnTheMenu(t *testing.T) {
 		sauna := &kitchen.Dish{Spec: kitchen.DishSpec{Ingredients: map[string]kitchen.Quantity{"flour": "100g"},
 			CookingTime: kitchen.Minutes(10), Difficulty: 2, Station: "sauna"}}
 		sauna.Name = "sauna-bread"
-		if _, err := apiserver.NewClient[*kitchen.Dish](b.srv).Create(b.ctx, sauna, meta.CreateOptions{}); err != nil {
+		if _, err := client.New[*kitchen.Dish](b.srv).Create(b.ctx, sauna, meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		orders := map[string]*kitchen.Order{

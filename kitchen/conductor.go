@@ -322,10 +322,10 @@ func (c *Conductor) afterFunc(d time.Duration, key string, f func()) *time.Timer
 // factory returns the runner's informer factory over srv, its lists and
 // watch events waiting for their turns.
 func (c *Conductor) factory(srv *apiserver.Server, resync time.Duration, tracer *trace.Tracer) *informer.SharedInformerFactory {
-	lws := func(gvr meta.GroupVersionResource, ns string) informer.ListerWatcher {
-		return c.ListerWatcher(srv.Resource(gvr).Namespace(ns), gvr.Resource)
+	wrap := func(gvr meta.GroupVersionResource, lw informer.ListerWatcher) informer.ListerWatcher {
+		return c.ListerWatcher(lw, gvr.Resource)
 	}
-	return informer.NewSharedInformerFactoryFor(srv.Scheme(), lws, resync, informer.WithTracer(tracer))
+	return informer.NewSharedInformerFactory(srv, resync, informer.WithListerWatcher(wrap), informer.WithTracer(tracer))
 }
 
 // NewQueue returns a controller's [reconcile.Options].NewQueue: the

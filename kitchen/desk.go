@@ -6,10 +6,10 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/rest"
 	"github.com/kitchensync/kitchensync/informer"
-	"github.com/kitchensync/kitchensync/reconcile"
 	"github.com/kitchensync/kitchensync/reconcile/record"
 	"github.com/kitchensync/kitchensync/trace"
 )
@@ -22,9 +22,9 @@ import (
 type desk struct {
 	scheme  *meta.Scheme
 	factory *informer.SharedInformerFactory
-	orders  reconcile.NamespacedAPI[*Order]
-	cooks   reconcile.NamespacedAPI[*Cook]
-	dishes  reconcile.NamespacedAPI[*Dish]
+	orders  *client.Client[*Order]
+	cooks   *client.Client[*Cook]
+	dishes  *client.Client[*Dish]
 	events  record.EventClientFor
 }
 
@@ -42,9 +42,9 @@ func inProcess(srv *apiserver.Server, resync time.Duration, tracer *trace.Tracer
 	return desk{
 		scheme:  srv.Scheme(),
 		factory: informer.NewSharedInformerFactory(srv, resync, informer.WithTracer(tracer)),
-		orders:  reconcile.Namespaced[*Order](apiserver.NewClient[*Order](srv)),
-		cooks:   reconcile.Namespaced[*Cook](apiserver.NewClient[*Cook](srv)),
-		dishes:  reconcile.Namespaced[*Dish](apiserver.NewClient[*Dish](srv)),
+		orders:  client.New[*Order](srv),
+		cooks:   client.New[*Cook](srv),
+		dishes:  client.New[*Dish](srv),
 		events:  func(ns string) record.EventClient { return srv.Resource(builtin.EventsResource).Namespace(ns) },
 	}
 }
@@ -56,15 +56,12 @@ func overHTTP(c *rest.Client, resync time.Duration, tracer *trace.Tracer) (desk,
 	if _, err := c.Scheme().KindFor(&Order{}); err != nil {
 		return desk{}, fmt.Errorf("kitchen: Config.Remote's scheme lacks the kitchen's kinds (use kitchen.NewScheme): %w", err)
 	}
-	lws := func(gvr meta.GroupVersionResource, ns string) informer.ListerWatcher {
-		return c.Resource(gvr).Namespace(ns)
-	}
 	return desk{
 		scheme:  c.Scheme(),
-		factory: informer.NewSharedInformerFactoryFor(c.Scheme(), lws, resync, informer.WithTracer(tracer)),
-		orders:  reconcile.Namespaced[*Order](rest.NewTypedClient[*Order](c)),
-		cooks:   reconcile.Namespaced[*Cook](rest.NewTypedClient[*Cook](c)),
-		dishes:  reconcile.Namespaced[*Dish](rest.NewTypedClient[*Dish](c)),
+		factory: informer.NewSharedInformerFactory(c, resync, informer.WithTracer(tracer)),
+		orders:  client.New[*Order](c),
+		cooks:   client.New[*Cook](c),
+		dishes:  client.New[*Dish](c),
 		events:  func(ns string) record.EventClient { return c.Resource(builtin.EventsResource).Namespace(ns) },
 	}, nil
 }

@@ -93,7 +93,7 @@
 // client (package apiserver/rest): the runner's informers list and watch
 // over HTTP, and the chef, the brigade and the waiter write through the
 // client — the same [Chef], which reaches the API only through
-// [reconcile.NamespacedAPI]. [Config].DeskOnly opens the other half, the
+// typed clients ([client.Client]). [Config].DeskOnly opens the other half, the
 // desk without a kitchen. [Config].Events makes the chef pin its notes to
 // each order as Events ([EventRecorder]), which `kubectl describe order`
 // shows. examples/serve and examples/chef are the two halves as programs;

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/reconcile"
@@ -50,7 +51,7 @@ func newBench(t testing.TB, stock map[string]kitchen.Quantity) *bench {
 	t.Cleanup(b.stations.Close)
 	log := kitchen.NewNarrator(&b.log, b.clock, kitchen.Everything)
 	for _, d := range kitchen.DefaultMenu() {
-		if _, err := apiserver.NewClient[*kitchen.Dish](b.srv).Create(b.ctx, d, meta.CreateOptions{}); err != nil {
+		if _, err := client.New[*kitchen.Dish](b.srv).Create(b.ctx, d, meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -58,8 +59,8 @@ func newBench(t testing.TB, stock map[string]kitchen.Quantity) *bench {
 	b.cooks = store.NewIndexer(store.MetaNamespaceKeyFunc, kitchen.CookIndexers())
 	b.dishes = store.NewIndexer[*kitchen.Dish](store.MetaNamespaceKeyFunc, nil)
 	b.chef = &kitchen.Chef{Orders: b.orders, Cooks: b.cooks, Dishes: b.dishes,
-		OrderAPI: reconcile.Namespaced[*kitchen.Order](apiserver.NewClient[*kitchen.Order](b.srv)),
-		CookAPI:  reconcile.Namespaced[*kitchen.Cook](apiserver.NewClient[*kitchen.Cook](b.srv)),
+		OrderAPI: client.New[*kitchen.Order](b.srv),
+		CookAPI:  client.New[*kitchen.Cook](b.srv),
 		Stations: b.stations, Pantry: b.pantry, Clock: b.clock, Log: log}
 	b.brigade = &kitchen.Brigade{Cooks: b.cooks, CookAPI: b.chef.CookAPI, Stations: b.stations, Log: log}
 	b.waiter = kitchen.NewWaiter(b.srv, ns, log)
@@ -136,7 +137,7 @@ func (b *bench) wait(d time.Duration) {
 // order reads an order from the server (nil if gone).
 func (b *bench) order(name string) *kitchen.Order {
 	b.t.Helper()
-	o, err := apiserver.NewClient[*kitchen.Order](b.srv).Namespace(ns).Get(b.ctx, name, meta.GetOptions{})
+	o, err := client.New[*kitchen.Order](b.srv).Namespace(ns).Get(b.ctx, name, meta.GetOptions{})
 	if meta.IsNotFound(err) {
 		return nil
 	}
@@ -149,7 +150,7 @@ func (b *bench) order(name string) *kitchen.Order {
 // cookNames lists the cooks on the server.
 func (b *bench) cookNames() []string {
 	b.t.Helper()
-	cooks, _, err := apiserver.NewClient[*kitchen.Cook](b.srv).List(b.ctx, meta.ListOptions{})
+	cooks, _, err := client.New[*kitchen.Cook](b.srv).List(b.ctx, meta.ListOptions{})
 	if err != nil {
 		b.t.Fatal(err)
 	}

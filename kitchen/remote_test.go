@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/rest"
@@ -72,7 +72,7 @@ func TestKitchenOverHTTP(t *testing.T) {
 		if err := desk.WaitForOrder(ctx, "table-7", served); err != nil {
 			t.Fatal(err)
 		}
-		cooks, _, err := apiserver.NewClient[*kitchen.Cook](desk.Server).Namespace("dinner").List(ctx, meta.ListOptions{})
+		cooks, _, err := client.New[*kitchen.Cook](desk.Server).Namespace("dinner").List(ctx, meta.ListOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

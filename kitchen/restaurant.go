@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/rest"
 	"github.com/kitchensync/kitchensync/informer"
@@ -266,7 +267,7 @@ func (r *Restaurant) wire(cfg Config, scheme *meta.Scheme) error {
 }
 
 // writeMenu creates the dishes, checking each first.
-func (r *Restaurant) writeMenu(ctx context.Context, api reconcile.NamespacedAPI[*Dish], menu []*Dish) error {
+func (r *Restaurant) writeMenu(ctx context.Context, api *client.Client[*Dish], menu []*Dish) error {
 	dishes := api.Namespace("")
 	written := map[string]bool{}
 	for _, d := range menu {

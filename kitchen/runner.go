@@ -30,9 +30,8 @@ func NewRunner(srv *apiserver.Server, resync time.Duration, tracer *trace.Tracer
 	return NewRunnerFor(informer.NewSharedInformerFactory(srv, resync, informer.WithTracer(tracer)))
 }
 
-// NewRunnerFor returns a runner whose informers come from f: over a
-// server in another process, f is made with
-// [informer.NewSharedInformerFactoryFor].
+// NewRunnerFor returns a runner whose informers come from f, which may
+// list and watch a server in another process.
 func NewRunnerFor(f *informer.SharedInformerFactory) (*Runner, error) {
 	r := &Runner{Factory: f, Orders: informer.InformerFor[*Order](f),
 		Cooks: informer.InformerFor[*Cook](f), Dishes: informer.InformerFor[*Dish](f)}

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
 )
@@ -37,7 +38,7 @@ func TestServerRefusesInvalidObjects(t *testing.T) {
 		create: func(srv *apiserver.Server) error {
 			o := good()
 			o.Spec.Table, o.Spec.Items[0].Quantity = 0, 0
-			_, err := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner").Create(ctx, o, meta.CreateOptions{})
+			_, err := client.New[*kitchen.Order](srv).Namespace("dinner").Create(ctx, o, meta.CreateOptions{})
 			return err
 		},
 		fields: []string{"spec.table", "spec.items[0].quantity"},
@@ -48,7 +49,7 @@ func TestServerRefusesInvalidObjects(t *testing.T) {
 			d := &kitchen.Dish{ObjectMeta: meta.ObjectMeta{Name: "soup"}, Spec: kitchen.DishSpec{
 				Ingredients: map[string]kitchen.Quantity{"tomato": "300g"},
 				CookingTime: kitchen.Duration{Duration: 10 * time.Minute}, Difficulty: 9}}
-			_, err := apiserver.NewClient[*kitchen.Dish](srv).Create(ctx, d, meta.CreateOptions{})
+			_, err := client.New[*kitchen.Dish](srv).Create(ctx, d, meta.CreateOptions{})
 			return err
 		},
 		fields: []string{"spec.difficulty"},
@@ -58,7 +59,7 @@ func TestServerRefusesInvalidObjects(t *testing.T) {
 		create: func(srv *apiserver.Server) error {
 			c := cook()
 			c.Spec.Station = ""
-			_, err := apiserver.NewClient[*kitchen.Cook](srv).Namespace("dinner").Create(ctx, c, meta.CreateOptions{})
+			_, err := client.New[*kitchen.Cook](srv).Namespace("dinner").Create(ctx, c, meta.CreateOptions{})
 			return err
 		},
 		fields: []string{"spec.station"},
@@ -89,7 +90,7 @@ func TestServerRefusesInvalidObjects(t *testing.T) {
 func TestServerRefusesInvalidUpdate(t *testing.T) {
 	ctx := t.Context()
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
-	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
+	orders := client.New[*kitchen.Order](srv).Namespace("dinner")
 	o, err := orders.Create(ctx, &kitchen.Order{ObjectMeta: meta.ObjectMeta{Name: "table-2"},
 		Spec: kitchen.OrderSpec{Table: 2, Items: []kitchen.OrderItem{{Dish: "soup", Quantity: 1}}}}, meta.CreateOptions{})
 	if err != nil {

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
-	"github.com/kitchensync/kitchensync/reconcile"
 )
 
 // Waiter takes orders at the tables and writes them to the API server, as
@@ -17,18 +17,18 @@ import (
 // validates against the schema, so a malformed order never reaches the
 // kitchen. A Waiter is safe for concurrent use.
 type Waiter struct {
-	orders reconcile.API[*Order]
+	orders *client.Client[*Order]
 	log    *Narrator
 }
 
 // NewWaiter returns a waiter writing orders through srv into namespace ns.
 func NewWaiter(srv *apiserver.Server, ns string, log *Narrator) *Waiter {
-	return NewWaiterFor(reconcile.Namespaced[*Order](apiserver.NewClient[*Order](srv)), ns, log)
+	return NewWaiterFor(client.New[*Order](srv), ns, log)
 }
 
 // NewWaiterFor returns a waiter writing orders through api (in process or
 // over HTTP) into namespace ns.
-func NewWaiterFor(api reconcile.NamespacedAPI[*Order], ns string, log *Narrator) *Waiter {
+func NewWaiterFor(api *client.Client[*Order], ns string, log *Narrator) *Waiter {
 	return &Waiter{orders: api.Namespace(ns), log: log}
 }
 
@@ -51,7 +51,7 @@ func (w *Waiter) Place(ctx context.Context, o *Order) (*Order, error) {
 func (w *Waiter) Amend(ctx context.Context, name, what string, change func(*Order)) (*Order, error) {
 	w.log.Say("waiter", "%s %s: update", name, what)
 	var out *Order
-	err := reconcile.RetryOnConflict(conflictRetry, func() error {
+	err := client.RetryOnConflict(conflictRetry, func() error {
 		cur, err := w.orders.Get(ctx, name, meta.GetOptions{})
 		if err != nil {
 			return err

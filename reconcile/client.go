@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/store"
 )
@@ -20,45 +20,32 @@ import (
 // Reads return deep copies, so a reconciler may modify what it got and
 // write it back. Because the cache lags behind writes, an Update based on
 // a Get can fail with 409 Conflict; return the error (the request is
-// retried) or use [RetryOnConflict].
+// retried) or use [client.RetryOnConflict].
 //
 // A Client is safe for concurrent use.
 type Client[T meta.Object] struct {
 	cache  *store.Indexer[T]
-	server NamespacedAPI[T]
+	server *client.Client[T]
 	gr     meta.GroupResource
 }
 
 // NewClient returns a client for T that reads from cache — typically
-// informer.GetIndexer() — and writes to srv. It fails if T is not
-// registered in srv's scheme.
-func NewClient[T meta.Object](srv *apiserver.Server, cache *store.Indexer[T]) (*Client[T], error) {
-	if srv == nil || cache == nil {
-		return nil, meta.NewBadRequest("reconcile.NewClient needs a server and a cache")
-	}
-	return NewClientFor(srv.Scheme(), Namespaced[T](apiserver.NewClient[T](srv)), cache)
-}
-
-// NewClientFor returns a client for T that reads from cache and writes
-// through api, which may be a server in another process:
-//
-//	c, err := reconcile.NewClientFor(rc.Scheme(), reconcile.Namespaced[*Order](rest.NewTypedClient[*Order](rc)), cache)
-//
-// It fails if T is not registered in scheme.
-func NewClientFor[T meta.Object](scheme *meta.Scheme, api NamespacedAPI[T], cache *store.Indexer[T]) (*Client[T], error) {
-	if scheme == nil || api == nil || cache == nil {
-		return nil, meta.NewBadRequest("reconcile.NewClientFor needs a scheme, an API and a cache")
+// informer.GetIndexer() — and writes through api: the server in process
+// (*apiserver.Server) or in another one (*rest.Client). It fails if T is
+// not registered in api's scheme.
+func NewClient[T meta.Object](api client.Interface, cache *store.Indexer[T]) (*Client[T], error) {
+	if api == nil || cache == nil {
+		return nil, meta.NewBadRequest("reconcile.NewClient needs an API and a cache")
 	}
 	t := reflect.TypeFor[T]()
 	if t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
 		return nil, meta.NewBadRequest("reconcile.NewClient: " + t.String() + " is not a pointer to a struct")
 	}
-	info, err := scheme.KindFor(reflect.New(t.Elem()).Interface().(meta.Object))
+	info, err := api.Scheme().KindForType(t)
 	if err != nil {
 		return nil, err
 	}
-	gr := meta.GroupResource{Group: info.Group, Resource: info.Resource}
-	return &Client[T]{cache: cache, server: api, gr: gr}, nil
+	return &Client[T]{cache: cache, server: client.New[T](api), gr: info.GroupResource()}, nil
 }
 
 // Get returns a copy of the cached object key, or a NotFound error
@@ -140,7 +127,7 @@ func (c *Client[T]) Delete(ctx context.Context, obj T) error {
 }
 
 // in returns the server client for obj's namespace.
-func (c *Client[T]) in(obj T) API[T] {
+func (c *Client[T]) in(obj T) *client.Client[T] {
 	ns := ""
 	if m := metaOf(obj); m != nil {
 		ns = m.Namespace

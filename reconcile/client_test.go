@@ -7,6 +7,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/reconcile"
 	"github.com/kitchensync/kitchensync/store"
@@ -31,7 +32,7 @@ func newCachedClient(t *testing.T) (*apiserver.Server, *reconcile.Client[widgetT
 func TestClientReadsTheCache(t *testing.T) {
 	srv, c, cache := newCachedClient(t)
 	ctx := t.Context()
-	widgets := apiserver.NewClient[widgetT](srv)
+	widgets := client.New[widgetT](srv)
 	for _, w := range []struct{ ns, name, station string }{
 		{"kitchen", "soup", "stove"}, {"kitchen", "steak", "grill"}, {"bar", "mojito", "grill"},
 	} {
@@ -107,8 +108,8 @@ func TestClientWritesTheServer(t *testing.T) {
 		t.Fatalf("update from a stale cache: err = %v, want Conflict", err)
 	}
 
-	widgets := apiserver.NewClient[widgetT](srv).Namespace("kitchen")
-	err = reconcile.RetryOnConflict(reconcile.DefaultRetry, func() error {
+	widgets := client.New[widgetT](srv).Namespace("kitchen")
+	err = client.RetryOnConflict(client.DefaultRetry, func() error {
 		w, err := widgets.Get(ctx, "soup", meta.GetOptions{})
 		if err != nil {
 			return err

@@ -130,7 +130,7 @@
 // may read the old object and its update fails with 409 Conflict. That is
 // normal. Return the error (the request is retried with backoff and then
 // reads a fresher cache), or wrap the read-modify-write in
-// [RetryOnConflict].
+// [client.RetryOnConflict].
 //
 // # Workers, queue and shutdown
 //

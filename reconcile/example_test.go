@@ -6,6 +6,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/reconcile"
@@ -38,7 +39,7 @@ func (r *ReadyReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 }
 
 // waitForStatus watches the widget until its status reports generation gen.
-func waitForStatus(ctx context.Context, widgets *apiserver.Client[*apiservertest.Widget], name string, gen int64) *apiservertest.Widget {
+func waitForStatus(ctx context.Context, widgets *client.Client[*apiservertest.Widget], name string, gen int64) *apiservertest.Widget {
 	watch, err := widgets.Watch(ctx, meta.ListOptions{})
 	if err != nil {
 		panic(err)
@@ -55,7 +56,7 @@ func waitForStatus(ctx context.Context, widgets *apiserver.Client[*apiservertest
 func Example() {
 	ctx, cancel := context.WithCancel(context.Background())
 	srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{})
-	widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("kitchen")
+	widgets := client.New[*apiservertest.Widget](srv).Namespace("kitchen")
 
 	// The runner: an informer keeps a cache of every Widget.
 	inf := informer.NewSharedIndexInformer(srv.Resource(apiservertest.WidgetsResource),

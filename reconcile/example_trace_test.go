@@ -6,6 +6,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/reconcile"
@@ -45,7 +46,7 @@ func Example_trace() {
 	c.Queue().Add(reconcile.Request{NamespacedName: reconcile.NamespacedName{Namespace: "kitchen", Name: "warm-up"}})
 	<-done
 
-	widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("kitchen")
+	widgets := client.New[*apiservertest.Widget](srv).Namespace("kitchen")
 	_, _ = widgets.Create(ctx, apiservertest.NewWidget("kitchen", "soup"), meta.CreateOptions{})
 	<-done
 	_ = widgets.Delete(ctx, "soup", meta.DeleteOptions{})

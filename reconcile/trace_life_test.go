@@ -11,6 +11,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/reconcile"
@@ -23,7 +24,7 @@ import (
 // trace has one order.
 type painter struct {
 	lister  *informer.Lister[widgetT]
-	widgets *apiserver.Client[widgetT]
+	widgets *client.Client[widgetT]
 }
 
 func (p painter) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
@@ -54,7 +55,7 @@ func TestTraceOneObjectsLife(t *testing.T) {
 		srv := apiservertest.NewServerWithOptions(t, apiserver.Options{Tracer: tr})
 		f := informer.NewSharedInformerFactory(srv, 0, informer.WithTracer(tr))
 		inf := informer.InformerFor[widgetT](f)
-		widgets := apiserver.NewClient[widgetT](srv)
+		widgets := client.New[widgetT](srv)
 		c := newController(t, painter{inf.Lister(), widgets}, reconcile.Options{Tracer: tr})
 		if err := reconcile.For(c, inf, reconcile.GenerationChangedPredicate[widgetT]{}); err != nil {
 			t.Fatal(err)

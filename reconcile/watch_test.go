@@ -12,6 +12,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/reconcile"
@@ -23,7 +24,7 @@ import (
 type world struct {
 	srv     *apiserver.Server
 	inf     *informer.SharedIndexInformer[widgetT]
-	widgets *apiserver.Client[widgetT]
+	widgets *client.Client[widgetT]
 }
 
 // newWorld starts an informer for Widgets; run=false leaves it stopped.
@@ -33,7 +34,7 @@ func newWorld(t *testing.T, run bool) *world {
 	w := &world{
 		srv:     srv,
 		inf:     informer.NewSharedIndexInformer(srv.Resource(apiservertest.WidgetsResource), informer.Options[widgetT]{}),
-		widgets: apiserver.NewClient[widgetT](srv),
+		widgets: client.New[widgetT](srv),
 	}
 	if run {
 		ctx, cancel := context.WithCancel(context.Background())
@@ -58,7 +59,7 @@ func (w *world) create(t *testing.T, obj widgetT) widgetT {
 // not exist, and refuses an owner reference without a uid.
 func (w *world) createGadget(t *testing.T, name string) *apiservertest.Gadget {
 	t.Helper()
-	g, err := apiserver.NewClient[*apiservertest.Gadget](w.srv).Create(context.Background(),
+	g, err := client.New[*apiservertest.Gadget](w.srv).Create(context.Background(),
 		apiservertest.NewGadget(name), meta.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)

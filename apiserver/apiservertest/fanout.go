@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -25,7 +26,7 @@ const FanOutChannelSize = 128
 func BenchmarkFanOut(b *testing.B, watchers int) {
 	ctx := context.Background()
 	srv := apiserver.NewServer(NewScheme(), apiserver.Options{WatchBufferSize: b.N + 1, HistorySize: b.N + 1})
-	widgets := apiserver.NewClient[*Widget](srv).Namespace("ns")
+	widgets := client.New[*Widget](srv).Namespace("ns")
 	w, err := widgets.Create(ctx, NewWidget("ns", "w"), meta.CreateOptions{})
 	if err != nil {
 		b.Fatal(err)

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -49,7 +49,7 @@ func TestCreateOnUpdate(t *testing.T) {
 		if _, created, err = leases.UpdateObject(ctx, again, meta.UpdateOptions{}); err != nil || created {
 			t.Errorf("second update = %v, created %v; want an update", err, created)
 		}
-		events := apiserver.NewClient[*builtin.Event](srv).Namespace("default")
+		events := client.New[*builtin.Event](srv).Namespace("default")
 		ev := &builtin.Event{ObjectMeta: meta.ObjectMeta{Name: "e"}, InvolvedObject: builtin.ObjectReference{Kind: "Order", Name: "o"}}
 		if _, err := events.Update(ctx, ev, meta.UpdateOptions{}); err != nil {
 			t.Errorf("update of a missing event = %v, want it created", err)
@@ -67,7 +67,7 @@ func TestCreateOnUpdateRefused(t *testing.T) {
 	if err := srv.Scheme().Register(apiservertest.WidgetKind()); err != nil {
 		t.Fatal(err)
 	}
-	leases := apiserver.NewClient[*builtin.Lease](srv)
+	leases := client.New[*builtin.Lease](srv)
 	lease := func(ns, name, uid string) *builtin.Lease {
 		return &builtin.Lease{ObjectMeta: meta.ObjectMeta{Namespace: ns, Name: name, UID: uid}}
 	}
@@ -75,8 +75,8 @@ func TestCreateOnUpdateRefused(t *testing.T) {
 	_, errNS := leases.Update(ctx, lease("nosuch", "l", ""), meta.UpdateOptions{})
 	_, errDry := leases.Update(ctx, lease("default", "dry", ""), meta.UpdateOptions{DryRun: true})
 	_, errGetDry := leases.Namespace("default").Get(ctx, "dry", meta.GetOptions{})
-	_, errNamespace := apiserver.NewClient[*builtin.Namespace](srv).Update(ctx, builtin.NewNamespace("team"), meta.UpdateOptions{})
-	_, errWidget := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default").Update(ctx,
+	_, errNamespace := client.New[*builtin.Namespace](srv).Update(ctx, builtin.NewNamespace("team"), meta.UpdateOptions{})
+	_, errWidget := client.New[*apiservertest.Widget](srv).Namespace("default").Update(ctx,
 		&apiservertest.Widget{ObjectMeta: meta.ObjectMeta{Name: "w"}}, meta.UpdateOptions{})
 	got := map[string]string{"uid": errString(errUID), "namespace": errString(errNS), "dry run": errString(errDry),
 		"get after dry run": errString(errGetDry), "Namespace": errString(errNamespace), "Widget": errString(errWidget)}

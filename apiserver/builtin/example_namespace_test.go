@@ -6,6 +6,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -20,8 +21,8 @@ func ExampleNamespaceKind() {
 		panic(err)
 	}
 	srv := apiserver.NewServer(scheme, apiserver.Options{})
-	namespaces := apiserver.NewClient[*builtin.Namespace](srv)
-	leases := apiserver.NewClient[*builtin.Lease](srv)
+	namespaces := client.New[*builtin.Namespace](srv)
+	leases := client.New[*builtin.Lease](srv)
 
 	_, err := leases.Create(ctx, &builtin.Lease{ObjectMeta: meta.ObjectMeta{Namespace: "dinner", Name: "chef"}}, meta.CreateOptions{})
 	fmt.Println("before the namespace:", err)

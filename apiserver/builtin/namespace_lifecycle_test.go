@@ -13,6 +13,7 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -21,8 +22,8 @@ import (
 type nsFixture struct {
 	ctx        context.Context
 	srv        *apiserver.Server
-	namespaces *apiserver.Client[*builtin.Namespace]
-	leases     *apiserver.Client[*builtin.Lease]
+	namespaces *client.Client[*builtin.Namespace]
+	leases     *client.Client[*builtin.Lease]
 }
 
 func newNSFixture(t *testing.T, opts apiserver.Options, leases ...*builtin.Lease) *nsFixture {
@@ -34,7 +35,7 @@ func newNSFixture(t *testing.T, opts apiserver.Options, leases ...*builtin.Lease
 	srv := apiserver.NewServer(s, opts)
 	t.Cleanup(srv.CloseWatches)
 	f := &nsFixture{ctx: t.Context(), srv: srv,
-		namespaces: apiserver.NewClient[*builtin.Namespace](srv), leases: apiserver.NewClient[*builtin.Lease](srv)}
+		namespaces: client.New[*builtin.Namespace](srv), leases: client.New[*builtin.Lease](srv)}
 	for _, ns := range []string{"team", "other"} {
 		if _, err := f.namespaces.Create(f.ctx, builtin.NewNamespace(ns), meta.CreateOptions{}); err != nil {
 			t.Fatal(err)

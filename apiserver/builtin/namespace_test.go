@@ -6,6 +6,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -20,7 +21,7 @@ func TestNamespacesAreRealOnlyWhenRegistered(t *testing.T) {
 	if err := builtin.Register(plain); err != nil {
 		t.Fatal(err)
 	}
-	leases := apiserver.NewClient[*builtin.Lease](apiserver.NewServer(plain, apiserver.Options{}))
+	leases := client.New[*builtin.Lease](apiserver.NewServer(plain, apiserver.Options{}))
 	if _, err := leases.Create(ctx, lease("anywhere"), meta.CreateOptions{}); err != nil {
 		t.Errorf("without Namespace registered: %v", err)
 	}
@@ -30,7 +31,7 @@ func TestNamespacesAreRealOnlyWhenRegistered(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := apiserver.NewServer(s, apiserver.Options{})
-	leases = apiserver.NewClient[*builtin.Lease](srv)
+	leases = client.New[*builtin.Lease](srv)
 	_, err := leases.Create(ctx, lease("nosuchns"), meta.CreateOptions{})
 	if want := `namespaces "nosuchns" not found`; !meta.IsNotFound(err) || err.Error() != want {
 		t.Errorf("create in a missing namespace = %v, want 404 %s", err, want)
@@ -39,7 +40,7 @@ func TestNamespacesAreRealOnlyWhenRegistered(t *testing.T) {
 	if !meta.IsNotFound(err) {
 		t.Errorf("dry-run create in a missing namespace = %v, want 404", err)
 	}
-	namespaces := apiserver.NewClient[*builtin.Namespace](srv)
+	namespaces := client.New[*builtin.Namespace](srv)
 	if _, err := namespaces.Create(ctx, builtin.NewNamespace("team"), meta.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}

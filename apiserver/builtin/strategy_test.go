@@ -7,6 +7,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -18,7 +19,7 @@ func newBuiltinServer(t *testing.T) *apiserver.Server {
 		t.Fatal(err)
 	}
 	srv := apiserver.NewServer(s, apiserver.Options{})
-	ns := apiserver.NewClient[*builtin.Namespace](srv)
+	ns := client.New[*builtin.Namespace](srv)
 	if _, err := ns.Create(context.Background(), builtin.NewNamespace("default"), meta.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +34,7 @@ func TestUnconditionalUpdate(t *testing.T) {
 	ctx := context.Background()
 	srv := newBuiltinServer(t)
 
-	namespaces := apiserver.NewClient[*builtin.Namespace](srv)
+	namespaces := client.New[*builtin.Namespace](srv)
 	team, err := namespaces.Create(ctx, builtin.NewNamespace("team"), meta.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +67,7 @@ func TestUnconditionalUpdate(t *testing.T) {
 		t.Errorf("update with a wrong uid = %v, want 409 %s", err, want)
 	}
 
-	events := apiserver.NewClient[*builtin.Event](srv).Namespace("default")
+	events := client.New[*builtin.Event](srv).Namespace("default")
 	ev, err := events.Create(ctx, &builtin.Event{ObjectMeta: meta.ObjectMeta{Name: "e"},
 		InvolvedObject: builtin.ObjectReference{Kind: "Order", Name: "o"}, Message: "first"}, meta.CreateOptions{})
 	if err != nil {
@@ -77,7 +78,7 @@ func TestUnconditionalUpdate(t *testing.T) {
 		t.Errorf("event update without resourceVersion = %v, %v; want the message second", got, err)
 	}
 
-	leases := apiserver.NewClient[*builtin.Lease](srv).Namespace("default")
+	leases := client.New[*builtin.Lease](srv).Namespace("default")
 	l, err := leases.Create(ctx, &builtin.Lease{ObjectMeta: meta.ObjectMeta{Name: "l"}}, meta.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -95,7 +96,7 @@ func TestUnconditionalUpdate(t *testing.T) {
 func TestBuiltinKindsHaveNoGeneration(t *testing.T) {
 	ctx := context.Background()
 	srv := newBuiltinServer(t)
-	leases := apiserver.NewClient[*builtin.Lease](srv).Namespace("default")
+	leases := client.New[*builtin.Lease](srv).Namespace("default")
 	l, err := leases.Create(ctx, &builtin.Lease{ObjectMeta: meta.ObjectMeta{Name: "l"}}, meta.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -105,13 +106,13 @@ func TestBuiltinKindsHaveNoGeneration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	events := apiserver.NewClient[*builtin.Event](srv).Namespace("default")
+	events := client.New[*builtin.Event](srv).Namespace("default")
 	ev, err := events.Create(ctx, &builtin.Event{ObjectMeta: meta.ObjectMeta{Name: "e"},
 		InvolvedObject: builtin.ObjectReference{Kind: "Order", Name: "o"}}, meta.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ns, err := apiserver.NewClient[*builtin.Namespace](srv).Get(ctx, "default", meta.GetOptions{})
+	ns, err := client.New[*builtin.Namespace](srv).Get(ctx, "default", meta.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

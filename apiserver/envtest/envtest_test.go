@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/envtest"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/rest"
@@ -18,7 +18,7 @@ func TestStart(t *testing.T) {
 	ctx := context.Background()
 	w := apiservertest.NewWidget("default", "w")
 	w.Spec.Color = "red"
-	if _, err := apiserver.NewClient[*apiservertest.Widget](env.Server).Create(ctx, w, meta.CreateOptions{}); err != nil {
+	if _, err := client.New[*apiservertest.Widget](env.Server).Create(ctx, w, meta.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for name, cfg := range map[string]func() (rest.Config, error){

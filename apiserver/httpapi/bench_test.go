@@ -12,6 +12,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
@@ -19,7 +20,7 @@ import (
 // BenchmarkList lists 100 widgets over HTTP, as JSON and as a Table.
 func BenchmarkList(b *testing.B) {
 	srv := apiservertest.NewServer(b)
-	c := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
+	c := client.New[*apiservertest.Widget](srv).Namespace("default")
 	for i := range 100 {
 		w := apiservertest.NewWidget("default", fmt.Sprintf("w%03d", i))
 		w.Spec.Color = "red"
@@ -61,7 +62,7 @@ func BenchmarkWatch(b *testing.B) {
 	}
 	defer resp.Body.Close()
 	lines := bufio.NewScanner(resp.Body)
-	c := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
+	c := client.New[*apiservertest.Widget](srv).Namespace("default")
 	i := 0
 	for b.Loop() {
 		if _, err := c.Create(ctx, apiservertest.NewWidget("default", fmt.Sprintf("w%d", i)), meta.CreateOptions{}); err != nil {
@@ -84,10 +85,10 @@ func BenchmarkWatchFanOutOverHTTP(b *testing.B) {
 			srv := apiservertest.NewServerWithOptions(b, apiserver.Options{HistorySize: b.N + 100, WatchBufferSize: b.N + 100})
 			ts := httptest.NewServer(httpapi.NewHandler(srv))
 			defer ts.Close()
-			client := &http.Client{Transport: &http.Transport{MaxConnsPerHost: 0, MaxIdleConnsPerHost: watchers}}
+			hc := &http.Client{Transport: &http.Transport{MaxConnsPerHost: 0, MaxIdleConnsPerHost: watchers}}
 			var wg sync.WaitGroup
 			for range watchers {
-				resp, err := client.Get(ts.URL + wPath + "?watch=true&resourceVersion=" + srv.ResourceVersion())
+				resp, err := hc.Get(ts.URL + wPath + "?watch=true&resourceVersion=" + srv.ResourceVersion())
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -98,7 +99,7 @@ func BenchmarkWatchFanOutOverHTTP(b *testing.B) {
 					}
 				})
 			}
-			c := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
+			c := client.New[*apiservertest.Widget](srv).Namespace("default")
 			b.ResetTimer()
 			for i := range b.N {
 				if _, err := c.Create(ctx, apiservertest.NewWidget("default", fmt.Sprintf("w%d", i)), meta.CreateOptions{}); err != nil {
@@ -122,7 +123,7 @@ func BenchmarkWatchInitialOverHTTP(b *testing.B) {
 	for _, watchers := range []int{1, 100} {
 		b.Run(fmt.Sprintf("watchers=%d", watchers), func(b *testing.B) {
 			srv := apiservertest.NewServer(b)
-			c := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
+			c := client.New[*apiservertest.Widget](srv).Namespace("default")
 			for i := range objects + others {
 				w := apiservertest.NewWidget("default", fmt.Sprintf("w-%d", i))
 				if i < objects {
@@ -134,13 +135,13 @@ func BenchmarkWatchInitialOverHTTP(b *testing.B) {
 			}
 			ts := httptest.NewServer(httpapi.NewHandler(srv))
 			defer ts.Close()
-			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: watchers}}
+			hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: watchers}}
 			b.ResetTimer()
 			cpu := processCPU()
 			for range b.N {
 				var wg sync.WaitGroup
 				for range watchers {
-					resp, err := client.Get(ts.URL + wPath + "?watch=true&labelSelector=set%3Dw")
+					resp, err := hc.Get(ts.URL + wPath + "?watch=true&labelSelector=set%3Dw")
 					if err != nil {
 						b.Fatal(err)
 					}

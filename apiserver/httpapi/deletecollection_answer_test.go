@@ -9,6 +9,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -69,9 +70,9 @@ func TestDeleteCollectionForms(t *testing.T) {
 
 // labelledLeases creates Leases in namespace default, each labelled
 // set=its name, and returns their client.
-func labelledLeases(t *testing.T, srv *apiserver.Server, names ...string) *apiserver.Client[*builtin.Lease] {
+func labelledLeases(t *testing.T, srv *apiserver.Server, names ...string) *client.Client[*builtin.Lease] {
 	t.Helper()
-	leases := apiserver.NewClient[*builtin.Lease](srv).Namespace("default")
+	leases := client.New[*builtin.Lease](srv).Namespace("default")
 	for _, name := range names {
 		l := &builtin.Lease{ObjectMeta: meta.ObjectMeta{Name: name, Labels: map[string]string{"set": name}}}
 		if _, err := leases.Create(context.Background(), l, meta.CreateOptions{}); err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
@@ -45,7 +46,7 @@ func ExampleNewHandler() {
 func Example_watch() {
 	ctx := context.Background()
 	srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{})
-	widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
+	widgets := client.New[*apiservertest.Widget](srv).Namespace("default")
 	_, _ = widgets.Create(ctx, apiservertest.NewWidget("default", "w1"), meta.CreateOptions{})
 
 	ts := httptest.NewServer(httpapi.NewHandler(srv))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
@@ -27,7 +28,7 @@ func seeded(t testing.TB, opts apiserver.Options) *apiserver.Server {
 	t.Helper()
 	srv := apiservertest.NewServerWithOptions(t, opts)
 	ctx := context.Background()
-	widgets := apiserver.NewClient[*apiservertest.Widget](srv)
+	widgets := client.New[*apiservertest.Widget](srv)
 	w1 := apiservertest.NewWidget("default", "w1")
 	w1.Labels = map[string]string{"app": "shop"}
 	w1.Spec = apiservertest.WidgetSpec{Color: "red", Size: 1}
@@ -42,7 +43,7 @@ func seeded(t testing.TB, opts apiserver.Options) *apiserver.Server {
 	}
 	g1 := apiservertest.NewGadget("g1")
 	g1.Spec.Mode = "fast"
-	if _, err := apiserver.NewClient[*apiservertest.Gadget](srv).Create(ctx, g1, meta.CreateOptions{}); err != nil {
+	if _, err := client.New[*apiservertest.Gadget](srv).Create(ctx, g1, meta.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return srv

@@ -8,8 +8,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
@@ -21,7 +21,7 @@ import (
 // would let kubectl return at once.
 func TestKubectlDeleteWaitsForFinalizers(t *testing.T) {
 	srv := apiservertest.NewServer(t)
-	widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
+	widgets := client.New[*apiservertest.Widget](srv).Namespace("default")
 	held := apiservertest.NewWidget("default", "held")
 	held.Finalizers = []string{"kitchen/cleanup"}
 	if _, err := widgets.Create(ctx, held, meta.CreateOptions{}); err != nil {
@@ -74,7 +74,7 @@ func TestKubectlDeleteWaitsForFinalizers(t *testing.T) {
 // foreground and background take it along.
 func TestKubectlDeleteCascade(t *testing.T) {
 	srv := apiservertest.NewServer(t)
-	widgets := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
+	widgets := client.New[*apiservertest.Widget](srv).Namespace("default")
 	k := newKubectl(t, serve(t, srv).URL)
 	for _, cascade := range []string{"orphan", "foreground", "background"} {
 		t.Run(cascade, func(t *testing.T) {

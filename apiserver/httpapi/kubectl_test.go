@@ -14,6 +14,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -194,7 +195,7 @@ func TestKubectlWatch(t *testing.T) {
 	for range 3 { // the header, then the two widgets of the initial list
 		got = append(got, next())
 	}
-	c := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
+	c := client.New[*apiservertest.Widget](srv).Namespace("default")
 	w4 := apiservertest.NewWidget("default", "w4")
 	w4.Spec.Color = "green"
 	if _, err := c.Create(ctx, w4, meta.CreateOptions{}); err != nil {

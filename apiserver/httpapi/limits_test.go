@@ -14,6 +14,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
@@ -87,7 +88,7 @@ func TestWatchTimeout(t *testing.T) {
 		}()
 		synctest.Wait() // the watch is open
 		w := apiservertest.NewWidget("default", "w1")
-		if _, err := apiserver.NewClient[*apiservertest.Widget](srv).Create(ctx, w, meta.CreateOptions{}); err != nil {
+		if _, err := client.New[*apiservertest.Widget](srv).Create(ctx, w, meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		start := time.Now()
@@ -109,7 +110,7 @@ func TestAge(t *testing.T) {
 		srv := apiservertest.NewServer(t)
 		created := time.Now()
 		w := apiservertest.NewWidget("default", "w1")
-		if _, err := apiserver.NewClient[*apiservertest.Widget](srv).Create(ctx, w, meta.CreateOptions{}); err != nil {
+		if _, err := client.New[*apiservertest.Widget](srv).Create(ctx, w, meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		var now time.Time

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
@@ -21,7 +21,7 @@ import (
 func BenchmarkListOverHTTP10k(b *testing.B) {
 	const n = 10000
 	srv := apiservertest.NewServer(b)
-	c := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
+	c := client.New[*apiservertest.Widget](srv).Namespace("default")
 	for i := range n {
 		w := apiservertest.NewWidget("default", fmt.Sprintf("w%05d", i))
 		w.Labels = map[string]string{"app": "bench"}

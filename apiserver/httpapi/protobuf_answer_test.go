@@ -14,6 +14,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -106,7 +107,7 @@ const pbAccept = "application/vnd.kubernetes.protobuf, application/json"
 // meta/v1 Status in the envelope, to a client that prefers protobuf.
 func TestProtobufListAndError(t *testing.T) {
 	srv, url := protobufServer(t)
-	leases := apiserver.NewClient[*builtin.Lease](srv).Namespace("default")
+	leases := client.New[*builtin.Lease](srv).Namespace("default")
 	for _, name := range []string{"a", "b"} {
 		if _, err := leases.Create(context.Background(), &builtin.Lease{ObjectMeta: meta.ObjectMeta{Name: name}}, meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
@@ -160,7 +161,7 @@ func TestProtobufWatchFrames(t *testing.T) {
 	if ct := resp.Header.Get("Content-Type"); ct != "application/vnd.kubernetes.protobuf;stream=watch" {
 		t.Fatalf("watch Content-Type %q", ct)
 	}
-	leases := apiserver.NewClient[*builtin.Lease](srv).Namespace("default")
+	leases := client.New[*builtin.Lease](srv).Namespace("default")
 	if _, err := leases.Create(ctx, &builtin.Lease{ObjectMeta: meta.ObjectMeta{Name: "lock"}}, meta.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}

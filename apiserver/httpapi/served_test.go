@@ -9,6 +9,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -172,7 +173,7 @@ func TestEventsV1FieldSelectors(t *testing.T) {
 func TestEventsV1WatchSeesCoreWrites(t *testing.T) {
 	srv, ts := eventsServer(t)
 	s := watch(t, ts.URL+v1Events+"?watch=true&resourceVersion=1")
-	core := apiserver.NewClient[*builtin.Event](srv).Namespace("default")
+	core := client.New[*builtin.Event](srv).Namespace("default")
 	e := &builtin.Event{ObjectMeta: meta.ObjectMeta{Name: "e"}, Reason: "Started", Message: "m",
 		InvolvedObject: builtin.ObjectReference{Kind: "Pod", Namespace: "default", Name: "p"}}
 	ctx := context.Background()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
@@ -40,7 +41,7 @@ func createWidget(t *testing.T, srv *apiserver.Server, name string) {
 	t.Helper()
 	w := apiservertest.NewWidget("default", name)
 	w.Labels = map[string]string{"app": "other"}
-	if _, err := apiserver.NewClient[*apiservertest.Widget](srv).Create(ctx, w, meta.CreateOptions{}); err != nil {
+	if _, err := client.New[*apiservertest.Widget](srv).Create(ctx, w, meta.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 }

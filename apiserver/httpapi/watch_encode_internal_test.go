@@ -6,6 +6,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -19,7 +20,7 @@ func TestEncodedEventsSharedPerForm(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := apiserver.NewServer(s, apiserver.Options{})
-	lease, err := apiserver.NewClient[*builtin.Lease](srv).Namespace("default").Create(t.Context(),
+	lease, err := client.New[*builtin.Lease](srv).Namespace("default").Create(t.Context(),
 		&builtin.Lease{ObjectMeta: meta.ObjectMeta{Name: "l"}}, meta.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -22,7 +23,7 @@ func TestWatchInitialEventsShared(t *testing.T) {
 	all2.expect(event("ADDED", w1JSON), event("ADDED", w2JSON))
 	shop.expect(event("ADDED", w1JSON))
 
-	c := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
+	c := client.New[*apiservertest.Widget](srv).Namespace("default")
 	w4 := apiservertest.NewWidget("default", "w4")
 	w4.Spec.Color = "green"
 	if _, err := c.Create(ctx, w4, meta.CreateOptions{}); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -80,7 +81,7 @@ func TestWatch(t *testing.T) {
 	srv := seeded(t, apiserver.Options{})
 	ts := serve(t, srv)
 	s := watch(t, ts.URL+wPath+"?watch=true&resourceVersion=5")
-	c := apiserver.NewClient[*apiservertest.Widget](srv).Namespace("default")
+	c := client.New[*apiservertest.Widget](srv).Namespace("default")
 
 	w4 := apiservertest.NewWidget("default", "w4")
 	w4.Spec.Color = "green"

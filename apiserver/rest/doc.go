@@ -13,13 +13,12 @@
 //
 // # The same calls, over HTTP
 //
-// [ResourceClient] has the methods of [apiserver.ResourceClient], with
-// the same signatures, so code written against the in-process server
-// runs unchanged over HTTP. In particular a ResourceClient satisfies
-// informer.ListerWatcher: an informer fed by one lists and watches a
-// remote server, watch-list mode (sendInitialEvents with the
-// initial-events-end bookmark) included. [TypedClient] mirrors
-// [apiserver.Client] for one Go type.
+// A [Client] is a [client.Interface], as the in-process server is: its
+// [ResourceClient] has the calls of [client.ResourceInterface], so code
+// written against the in-process server runs unchanged over HTTP. The
+// typed [client.Client] works over it, and an informer fed by it lists
+// and watches a remote server, watch-list mode (sendInitialEvents with
+// the initial-events-end bookmark) included.
 //
 // Errors come back as the server sent them: a failed request's Status is
 // decoded into an [*meta.StatusError], so meta.IsNotFound,

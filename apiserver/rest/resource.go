@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -33,6 +34,14 @@ type ResourceClient struct {
 // NotFound, as a server answers a path it does not serve.
 func (c *Client) Resource(gvr meta.GroupVersionResource) *ResourceClient {
 	return &ResourceClient{c: c, gvr: gvr}
+}
+
+// ResourceFor returns a client for the resource gvr in namespace ns, as
+// a [client.ResourceInterface]: with it, the server is a
+// [client.Interface], which the typed [client.Client], informer factories
+// and reconcilers take.
+func (c *Client) ResourceFor(gvr meta.GroupVersionResource, ns string) client.ResourceInterface {
+	return &ResourceClient{c: c, gvr: gvr, ns: ns}
 }
 
 // Namespace returns a copy of r scoped to namespace ns ("" means all

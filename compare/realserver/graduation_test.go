@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/rest"
@@ -20,8 +21,8 @@ import (
 )
 
 // The graduation test: the library's own informer and controller
-// (informer.NewSharedInformerFactoryFor over the HTTP client
-// apiserver/rest, reconcile.Controller, reconcile.NewClientFor) run the
+// (informer.NewSharedInformerFactory over the HTTP client
+// apiserver/rest, reconcile.Controller, reconcile.NewClient) run the
 // same convergence test against kitchensync's HTTP front and against a
 // real kube-apiserver. A writer creates Widgets, changes the spec of some
 // and deletes others; the controller writes status.phase = spec.color
@@ -51,18 +52,16 @@ func graduate(t testing.TB, cfg *rest.Config, ns string, n int) time.Duration {
 		t.Fatal(err)
 	}
 	defer rc.CloseIdleConnections()
-	factory := informer.NewSharedInformerFactoryFor(scheme, func(gvr meta.GroupVersionResource, ns string) informer.ListerWatcher {
-		return rc.Resource(gvr).Namespace(ns)
-	}, 0, informer.WithNamespace(ns))
+	factory := informer.NewSharedInformerFactory(rc, 0, informer.WithNamespace(ns))
 	inf := informer.InformerFor[*gradWidget](factory)
-	api := rest.NewTypedClient[*gradWidget](rc)
-	client, err := reconcile.NewClientFor(scheme, reconcile.Namespaced[*gradWidget](api), inf.GetIndexer())
+	api := client.New[*gradWidget](rc)
+	widgets, err := reconcile.NewClient[*gradWidget](rc, inf.GetIndexer())
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := wantAfterWrites(n)
 	converged := watchConvergence(t, inf, want)
-	ctrl, err := reconcile.NewController(fmt.Sprintf("graduation-%s", ns), statusReconciler(client),
+	ctrl, err := reconcile.NewController(fmt.Sprintf("graduation-%s", ns), statusReconciler(widgets),
 		reconcile.Options{MaxConcurrentReconciles: 4})
 	if err != nil {
 		t.Fatal(err)
@@ -114,7 +113,7 @@ func widgetName(i int) string { return fmt.Sprintf("w-%04d", i) }
 
 // write creates n red Widgets, turns every third blue and deletes every
 // fifth, each write as soon as the one before is answered.
-func write(t testing.TB, ctx context.Context, api *rest.TypedClient[*gradWidget], n int) {
+func write(t testing.TB, ctx context.Context, api *client.Client[*gradWidget], n int) {
 	t.Helper()
 	for i := range n {
 		w := &gradWidget{ObjectMeta: meta.ObjectMeta{Name: widgetName(i)}, Spec: apiservertest.WidgetSpec{Color: "red"}}
@@ -210,7 +209,7 @@ func cacheConverged(inf *informer.SharedIndexInformer[*gradWidget], want expecte
 
 // checkServer lists the Widgets from the server and compares them with
 // want: the invariants hold on the server, not only in the cache.
-func checkServer(t testing.TB, ctx context.Context, api *rest.TypedClient[*gradWidget], want expected) {
+func checkServer(t testing.TB, ctx context.Context, api *client.Client[*gradWidget], want expected) {
 	t.Helper()
 	list, _, err := api.List(ctx, meta.ListOptions{})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
@@ -105,7 +106,7 @@ func newKitchensync(t *testing.T) *apiserver.Server {
 	if err := builtin.Register(srv.Scheme()); err != nil {
 		t.Fatal(err)
 	}
-	namespaces := apiserver.NewClient[*builtin.Namespace](srv)
+	namespaces := client.New[*builtin.Namespace](srv)
 	if _, err := namespaces.Create(t.Context(), builtin.NewNamespace("default"), meta.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
@@ -86,13 +87,13 @@ func newServer(ctx context.Context, seed bool) (*apiserver.Server, error) {
 	if !seed {
 		return srv, nil
 	}
-	dishes := apiserver.NewClient[*kitchen.Dish](srv)
+	dishes := client.New[*kitchen.Dish](srv)
 	for _, d := range seedDishes() {
 		if _, err := dishes.Create(ctx, d, meta.CreateOptions{}); err != nil {
 			return nil, err
 		}
 	}
-	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("default")
+	orders := client.New[*kitchen.Order](srv).Namespace("default")
 	for _, o := range seedOrders() {
 		if _, err := orders.Create(ctx, o, meta.CreateOptions{}); err != nil {
 			return nil, err

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/reconcile"
 )
@@ -35,7 +35,7 @@ type CakeReconciler struct {
 	Cakes *reconcile.Client[*Cake]
 	// CakeAPI reads an order from the API server itself, when a write
 	// based on the ledger meets 409 Conflict (see write).
-	CakeAPI *apiserver.Client[*Cake]
+	CakeAPI *client.Client[*Cake]
 	Bakes   *reconcile.Client[*Bake]
 	Kitchen *Kitchen
 	Till    *Till

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -64,7 +65,7 @@ func (d *Dispatcher) Assign(ctx context.Context, c *Cake) error {
 }
 
 func (d *Dispatcher) place(ctx context.Context, cluster string, c *Cake, why string) error {
-	placed, err := OrderDesk{Client: apiserver.NewClient[*Cake](d.servers[cluster]), Till: nil}.Place(ctx, c)
+	placed, err := OrderDesk{Client: client.New[*Cake](d.servers[cluster]), Till: nil}.Place(ctx, c)
 	if err != nil {
 		return err
 	}
@@ -82,7 +83,7 @@ func (d *Dispatcher) place(ctx context.Context, cluster string, c *Cake, why str
 // openOrders counts the orders on cluster that are not finished; it fails
 // if the cluster's API server does.
 func (d *Dispatcher) openOrders(ctx context.Context, cluster string) (int, error) {
-	cakes, _, err := apiserver.NewClient[*Cake](d.servers[cluster]).List(ctx, meta.ListOptions{})
+	cakes, _, err := client.New[*Cake](d.servers[cluster]).List(ctx, meta.ListOptions{})
 	if err != nil {
 		return 0, err
 	}
@@ -99,7 +100,7 @@ func (d *Dispatcher) openOrders(ctx context.Context, cluster string) (int, error
 // cluster, as a periodic Velero backup would.
 func (d *Dispatcher) Backup(ctx context.Context) {
 	for _, name := range d.names {
-		cakes, _, err := apiserver.NewClient[*Cake](d.servers[name]).List(ctx, meta.ListOptions{})
+		cakes, _, err := client.New[*Cake](d.servers[name]).List(ctx, meta.ListOptions{})
 		if err != nil {
 			continue
 		}
@@ -193,7 +194,7 @@ func (d *Dispatcher) CleanUp(ctx context.Context, cluster string) (pending int, 
 	}
 	d.mu.Unlock()
 	slices.Sort(keys)
-	cakes := apiserver.NewClient[*Cake](d.servers[cluster])
+	cakes := client.New[*Cake](d.servers[cluster])
 	for _, k := range keys {
 		ns, name, _ := strings.Cut(k, "/")
 		c, err := cakes.Namespace(ns).Get(ctx, name, meta.GetOptions{})

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
-	"github.com/kitchensync/kitchensync/reconcile"
 )
 
 // Config is what every scene gets.
@@ -137,13 +137,13 @@ type env struct {
 	j     *Journal
 	srv   *apiserver.Server
 	till  *Till
-	cakes *apiserver.Client[*Cake]
+	cakes *client.Client[*Cake]
 	desk  OrderDesk
 }
 
 func newEnv(cfg Config) *env {
 	e := &env{cfg: cfg, clock: NewClock(cfg.Minute), j: NewJournal(cfg.Out), srv: NewServer(), till: &Till{}}
-	e.cakes = apiserver.NewClient[*Cake](e.srv)
+	e.cakes = client.New[*Cake](e.srv)
 	e.desk = OrderDesk{Client: e.cakes, Till: e.till}
 	return e
 }
@@ -171,7 +171,7 @@ func (e *env) order(ctx context.Context, branch, name string, spec CakeSpec) err
 // change has the customer edit an order.
 func (e *env) change(ctx context.Context, branch, name, what string, edit func(*CakeSpec)) error {
 	e.j.Say("customer", branch+"/"+name, "edited", "changes %s: %s", name, what)
-	return reconcile.RetryOnConflict(reconcile.DefaultRetry, func() error {
+	return client.RetryOnConflict(client.DefaultRetry, func() error {
 		c, err := e.cakes.Namespace(branch).Get(ctx, name, meta.GetOptions{})
 		if err != nil {
 			return err
@@ -196,7 +196,7 @@ func (e *env) await(ctx context.Context, key, event string, n int) error {
 // outcomes fills r.Outcomes and r.Refunds from the server and the till;
 // prefix labels the cluster in multi-cluster scenes.
 func (e *env) outcomes(ctx context.Context, r *Report, srv *apiserver.Server, till *Till, prefix string) error {
-	cakes, _, err := apiserver.NewClient[*Cake](srv).List(ctx, meta.ListOptions{})
+	cakes, _, err := client.New[*Cake](srv).List(ctx, meta.ListOptions{})
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,7 @@ import (
 	"net/http/httptest"
 	"strings"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/store"
@@ -68,7 +68,7 @@ func SceneOrderForm(ctx context.Context, cfg Config) (*Report, error) {
 	e.j.Say("manager", key(c), "stored", "stored spec: %s", spec)
 	e.j.Say("manager", key(c), "stored", "status: phase %s, checkpoint %q, observedGeneration %d, finalizers %v",
 		c.Status.Phase, c.Status.Checkpoint, c.Status.ObservedGeneration, c.Finalizers)
-	bakes, _, err := apiserver.NewClient[*Bake](e.srv).Namespace("haidian").List(ctx, meta.ListOptions{})
+	bakes, _, err := client.New[*Bake](e.srv).Namespace("haidian").List(ctx, meta.ListOptions{})
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/reconcile"
@@ -45,7 +45,7 @@ func SceneRush(ctx context.Context, cfg Config) (*Report, error) {
 	hpa.Ovens, hpa.MaxOvens = ovens, 10
 	pool := &BakerPool{ObjectMeta: meta.ObjectMeta{Namespace: "haidian", Name: "valentine"},
 		Spec: BakerPoolSpec{MinReplicas: 2, MaxReplicas: 10, TargetUtilization: 70}}
-	if _, err := apiserver.NewClient[*BakerPool](e.srv).Namespace("haidian").Create(ctx, pool, meta.CreateOptions{}); err != nil {
+	if _, err := client.New[*BakerPool](e.srv).Namespace("haidian").Create(ctx, pool, meta.CreateOptions{}); err != nil {
 		return nil, err
 	}
 	e.j.Say("manager", "haidian/valentine", "pool", "BakerPool valentine: min 2, max 10 bakers, target utilization 70%%; 6 ovens, 4 spares")
@@ -77,13 +77,13 @@ func SceneRush(ctx context.Context, cfg Config) (*Report, error) {
 // in their ownerReferences, as pods name their ReplicaSet, so nobody
 // deletes them by hand.
 func closePool(ctx context.Context, e *env, r *Report) error {
-	bakers := apiserver.NewClient[*Baker](e.srv).Namespace("haidian")
+	bakers := client.New[*Baker](e.srv).Namespace("haidian")
 	before, _, err := bakers.List(ctx, meta.ListOptions{})
 	if err != nil {
 		return err
 	}
 	e.j.Say("manager", "haidian/valentine", "pool-deleted", "Valentine's Day is over: delete BakerPool valentine (%d bakers left)", len(before))
-	if err := apiserver.NewClient[*BakerPool](e.srv).Namespace("haidian").Delete(ctx, "valentine", meta.DeleteOptions{}); err != nil {
+	if err := client.New[*BakerPool](e.srv).Namespace("haidian").Delete(ctx, "valentine", meta.DeleteOptions{}); err != nil {
 		return err
 	}
 	after, _, err := bakers.List(ctx, meta.ListOptions{})
@@ -208,7 +208,7 @@ func valentine(ctx context.Context, e *env, seed int64, hpa *Autoscaler, ovens *
 // countBakers records how many Baker objects are left and how many of them
 // the pool controls through an owner reference.
 func countBakers(ctx context.Context, e *env, r *Report) error {
-	bakers, _, err := apiserver.NewClient[*Baker](e.srv).Namespace("haidian").List(ctx, meta.ListOptions{})
+	bakers, _, err := client.New[*Baker](e.srv).Namespace("haidian").List(ctx, meta.ListOptions{})
 	if err != nil {
 		return err
 	}

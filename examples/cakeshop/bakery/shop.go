@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/reconcile"
@@ -84,7 +85,7 @@ func NewShop(o ShopOptions) (*Shop, error) {
 	inf := newFrontDesk(o)
 	bakes := informer.NewSharedIndexInformer[*Bake](namespaced(o, BakeResource), informer.Options[*Bake]{Resource: BakeResource,
 		WatchErrorHandler: func(error) {}}) // the front desk narrates a lost API server
-	client, err := reconcile.NewClient(o.Server, inf.GetIndexer())
+	cakes, err := reconcile.NewClient(o.Server, inf.GetIndexer())
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +93,7 @@ func NewShop(o ShopOptions) (*Shop, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &CakeReconciler{Who: suffix("baker", o.Name), Cakes: client, CakeAPI: apiserver.NewClient[*Cake](o.Server), Bakes: bakeClient, Kitchen: o.Kitchen, Till: o.Till,
+	r := &CakeReconciler{Who: suffix("baker", o.Name), Cakes: cakes, CakeAPI: client.New[*Cake](o.Server), Bakes: bakeClient, Kitchen: o.Kitchen, Till: o.Till,
 		Clock: o.Clock, Journal: o.Journal, Shift: o.Shift, OvenPool: o.OvenPool, Brief: o.Brief, ErrorWithRequeue: o.ErrorWithRequeue}
 	if o.Ovens > 0 {
 		r.Ovens = &Staff{}

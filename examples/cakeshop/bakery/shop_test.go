@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/examples/cakeshop/bakery"
 	"github.com/kitchensync/kitchensync/reconcile"
@@ -35,7 +36,7 @@ func TestStartReturnsOnceTheControllerSawTheList(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			ctx := t.Context()
 			shop, srv, j := newTestShop(t)
-			desk := bakery.OrderDesk{Client: apiserver.NewClient[*bakery.Cake](srv)}
+			desk := bakery.OrderDesk{Client: client.New[*bakery.Cake](srv)}
 			place := func(name string) {
 				t.Helper()
 				c := &bakery.Cake{ObjectMeta: meta.ObjectMeta{Namespace: "haidian", Name: name},
@@ -90,14 +91,14 @@ func TestTheSpongeIsAnOwnedBakeThatProgresses(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := t.Context()
 		shop, srv, j := newTestShop(t)
-		w, err := apiserver.NewClient[*bakery.Bake](srv).Watch(ctx, meta.ListOptions{})
+		w, err := client.New[*bakery.Bake](srv).Watch(ctx, meta.ListOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer w.Stop()
 		stop := shop.Start(ctx)
 		c := &bakery.Cake{ObjectMeta: meta.ObjectMeta{Namespace: "haidian", Name: "plain"}, Spec: bakery.CakeSpec{Flavor: "vanilla", Size: 6}}
-		placed, err := bakery.OrderDesk{Client: apiserver.NewClient[*bakery.Cake](srv)}.Place(ctx, c)
+		placed, err := bakery.OrderDesk{Client: client.New[*bakery.Cake](srv)}.Place(ctx, c)
 		if err == nil {
 			err = j.Await(ctx, 1, bakery.IsEvent("completed"))
 		}

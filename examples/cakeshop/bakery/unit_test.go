@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/examples/cakeshop/bakery"
 	"github.com/kitchensync/kitchensync/reconcile"
@@ -48,7 +48,7 @@ func TestValidateCake(t *testing.T) {
 			// The desk's early check and the API server's Validate hook
 			// run the same rules: they refuse the same fields.
 			checkRefusal(t, "ValidateCake", bakery.ValidateCake(tt.cake), tt.fields, tt.reason)
-			cakes := apiserver.NewClient[*bakery.Cake](bakery.NewServer()).Namespace("haidian")
+			cakes := client.New[*bakery.Cake](bakery.NewServer()).Namespace("haidian")
 			_, err := cakes.Create(t.Context(), tt.cake, meta.CreateOptions{})
 			checkRefusal(t, "Create", err, tt.fields, tt.reason)
 		})

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -171,7 +171,7 @@ func ParseClockTime(s string) (time.Duration, error) {
 // forms itself) and takes the deposit. Like a [Till], it is safe for
 // concurrent use.
 type OrderDesk struct {
-	Client *apiserver.Client[*Cake]
+	Client *client.Client[*Cake]
 	Till   *Till
 }
 

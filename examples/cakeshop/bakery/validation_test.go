@@ -3,7 +3,7 @@ package bakery_test
 import (
 	"testing"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/examples/cakeshop/bakery"
 )
@@ -29,7 +29,7 @@ func TestAPIServerValidatesBakerPools(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			pools := apiserver.NewClient[*bakery.BakerPool](bakery.NewServer()).Namespace("haidian")
+			pools := client.New[*bakery.BakerPool](bakery.NewServer()).Namespace("haidian")
 			_, err := pools.Create(t.Context(), tt.pool, meta.CreateOptions{})
 			checkRefusal(t, "Create", err, tt.fields, tt.reason)
 			_, err = pools.Get(t.Context(), "valentine", meta.GetOptions{})
@@ -42,7 +42,7 @@ func TestAPIServerValidatesBakerPools(t *testing.T) {
 
 func TestAPIServerValidatesBakerPoolUpdates(t *testing.T) {
 	ctx := t.Context()
-	pools := apiserver.NewClient[*bakery.BakerPool](bakery.NewServer()).Namespace("haidian")
+	pools := client.New[*bakery.BakerPool](bakery.NewServer()).Namespace("haidian")
 	p, err := pools.Create(ctx, &bakery.BakerPool{ObjectMeta: meta.ObjectMeta{Namespace: "haidian", Name: "valentine"},
 		Spec: bakery.BakerPoolSpec{MinReplicas: 2, MaxReplicas: 10, TargetUtilization: 70}}, meta.CreateOptions{})
 	if err != nil {
@@ -81,7 +81,7 @@ func TestAPIServerValidatesBakers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			bakers := apiserver.NewClient[*bakery.Baker](bakery.NewServer()).Namespace("haidian")
+			bakers := client.New[*bakery.Baker](bakery.NewServer()).Namespace("haidian")
 			b := &bakery.Baker{ObjectMeta: meta.ObjectMeta{Namespace: "haidian", Name: "valentine-baker-01"},
 				Spec: bakery.BakerSpec{Pool: tt.pool}}
 			_, err := bakers.Create(t.Context(), b, meta.CreateOptions{})

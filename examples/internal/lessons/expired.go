@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/kitchen"
@@ -35,7 +36,7 @@ func WatchExpired(ctx context.Context, w io.Writer) error {
 	clock := kitchen.NewClock(time.Second)
 	log := kitchen.NewNarrator(w, clock, kitchen.HandOffs)
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{CompactionDropsHistory: true})
-	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
+	orders := client.New[*kitchen.Order](srv).Namespace("dinner")
 	for i := 1; i <= 3; i++ {
 		if _, err := orders.Create(ctx, soup(fmt.Sprintf("order-%d", i), i), meta.CreateOptions{}); err != nil {
 			return err
@@ -112,10 +113,10 @@ type expiredRunner struct {
 // steps waiting for c's turns (none if c is nil).
 func newExpiredRunner(srv *apiserver.Server, log *kitchen.Narrator, c *kitchen.Conductor) (*expiredRunner, error) {
 	rn := &expiredRunner{gate: newGate(log), gone: make(chan struct{})}
-	rn.f = informer.NewSharedInformerFactoryFor(srv.Scheme(), func(gvr meta.GroupVersionResource, ns string) informer.ListerWatcher {
-		rn.gate.lw = srv.Resource(gvr).Namespace(ns)
+	rn.f = informer.NewSharedInformerFactory(srv, 0, informer.WithListerWatcher(func(gvr meta.GroupVersionResource, lw informer.ListerWatcher) informer.ListerWatcher {
+		rn.gate.lw = lw
 		return c.ListerWatcher(rn.gate, gvr.Resource)
-	}, 0, informer.WithWatchErrorHandler(func(_ meta.GroupVersionResource, err error) {
+	}), informer.WithWatchErrorHandler(func(_ meta.GroupVersionResource, err error) {
 		if meta.IsExpired(err) {
 			log.Say("runner", "watch failed: 410 Expired (%v) → relist", err)
 			return
@@ -206,7 +207,7 @@ func handlerTold(log *kitchen.Narrator) reconcile.Predicate[*kitchen.Order] {
 }
 
 // meanwhile is what happens while the runner is away.
-func meanwhile(ctx context.Context, srv *apiserver.Server, orders *apiserver.Client[*kitchen.Order], log *kitchen.Narrator) error {
+func meanwhile(ctx context.Context, srv *apiserver.Server, orders *client.Client[*kitchen.Order], log *kitchen.Narrator) error {
 	if err := orders.Delete(ctx, "order-2", meta.DeleteOptions{}); err != nil {
 		return err
 	}
@@ -240,7 +241,7 @@ func soup(name string, table int) *kitchen.Order {
 // wait; a list knocks first, so that the lesson knows the runner wants
 // one.
 type gate struct {
-	lw  informer.ListerWatcher // set by the factory's ListerWatcherFor
+	lw  informer.ListerWatcher // set by the factory's WithListerWatcher
 	log *kitchen.Narrator
 
 	mu      sync.Mutex    // guards watches and lists

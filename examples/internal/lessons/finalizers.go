@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/reconcile"
@@ -60,7 +61,7 @@ func Finalizers(ctx context.Context, w io.Writer) error {
 		}
 	}
 	pause(ctx, r)
-	cooks, _, err := apiserver.NewClient[*kitchen.Cook](r.Server).Namespace("dinner").List(ctx, meta.ListOptions{})
+	cooks, _, err := client.New[*kitchen.Cook](r.Server).Namespace("dinner").List(ctx, meta.ListOptions{})
 	if err != nil {
 		return err
 	}
@@ -74,7 +75,7 @@ func Finalizers(ctx context.Context, w io.Writer) error {
 // finalizerRules shows the API server's finalizer rules on a bare server.
 func finalizerRules(ctx context.Context, w io.Writer) error {
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
-	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
+	orders := client.New[*kitchen.Order](srv).Namespace("dinner")
 	get := func(name string) string {
 		o, err := orders.Get(ctx, name, meta.GetOptions{})
 		if err != nil {

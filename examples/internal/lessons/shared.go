@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/kitchen"
@@ -23,7 +24,7 @@ import (
 func SharedInformer(ctx context.Context, w io.Writer) error {
 	w = serialised(w)
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
-	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
+	orders := client.New[*kitchen.Order](srv).Namespace("dinner")
 	for i, sec := range []string{"vip", "main", "terrace", "vip", "main", "terrace"} {
 		o := &kitchen.Order{ObjectMeta: meta.ObjectMeta{Name: fmt.Sprintf("order-%d", i+1)},
 			Spec: kitchen.OrderSpec{Table: 3 + 2*i, Section: sec, Items: []kitchen.OrderItem{{Dish: "tomato-soup", Quantity: 1}}}}

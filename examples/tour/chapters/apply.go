@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
 )
@@ -22,7 +23,7 @@ import (
 func WhoOwnsTheField(w io.Writer) {
 	ctx := context.Background()
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
-	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
+	orders := client.New[*kitchen.Order](srv).Namespace("dinner")
 	head := "apiVersion: menu.example.com/v1\nkind: Order\nmetadata: {name: table-5}\n"
 	apply := func(waiter, spec string, force bool) (*kitchen.Order, error) {
 		return orders.Patch(ctx, "table-5", meta.ApplyPatchType, []byte(head+"spec: "+spec),

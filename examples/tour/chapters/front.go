@@ -9,10 +9,10 @@ import (
 	"net/http/httptest"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
-	"github.com/kitchensync/kitchensync/reconcile"
 )
 
 // order returns a one-item order for a table.
@@ -31,7 +31,7 @@ func order(name string, table int, section, dish string) *kitchen.Order {
 func AnOrderIsAnObject(w io.Writer) {
 	ctx := context.Background()
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
-	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
+	orders := client.New[*kitchen.Order](srv).Namespace("dinner")
 
 	o, err := orders.Create(ctx, order("table-7", 7, "vip", "seafood-pasta"), meta.CreateOptions{})
 	if err != nil {
@@ -61,7 +61,7 @@ func AnOrderIsAnObject(w io.Writer) {
 func Conflict(w io.Writer) {
 	ctx := context.Background()
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
-	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
+	orders := client.New[*kitchen.Order](srv).Namespace("dinner")
 	if _, err := orders.Create(ctx, order("table-3", 3, "main", "tomato-soup"), meta.CreateOptions{}); err != nil {
 		panic(err)
 	}
@@ -77,7 +77,7 @@ func Conflict(w io.Writer) {
 	fmt.Fprintln(w, "bob:", err)
 	fmt.Fprintln(w, "conflict?", meta.IsConflict(err))
 
-	err = reconcile.RetryOnConflict(reconcile.DefaultRetry, func() error {
+	err = client.RetryOnConflict(client.DefaultRetry, func() error {
 		latest, err := orders.Get(ctx, "table-3", meta.GetOptions{})
 		if err != nil {
 			return err
@@ -97,7 +97,7 @@ func Watch(w io.Writer) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
-	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
+	orders := client.New[*kitchen.Order](srv).Namespace("dinner")
 	first, _ := orders.Create(ctx, order("table-1", 1, "main", "tomato-soup"), meta.CreateOptions{})
 
 	changes, err := orders.Watch(ctx, meta.ListOptions{ResourceVersion: first.ResourceVersion})
@@ -131,7 +131,7 @@ func WatchOverHTTP(w io.Writer) {
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
 	front := httptest.NewServer(httpapi.NewHandler(srv))
 	defer front.Close()
-	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
+	orders := client.New[*kitchen.Order](srv).Namespace("dinner")
 	first, _ := orders.Create(ctx, order("table-1", 1, "main", "tomato-soup"), meta.CreateOptions{})
 
 	url := front.URL + "/apis/menu.example.com/v1/namespaces/dinner/orders?watch=true&resourceVersion=" + first.ResourceVersion

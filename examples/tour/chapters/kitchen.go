@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
 )
@@ -48,7 +49,7 @@ func Chef(w io.Writer) {
 	r.WaitForOrder(ctx, "table-5", phaseIs(kitchen.OrderRejected))
 
 	for _, name := range []string{"table-4", "table-5"} {
-		o, _ := apiserver.NewClient[*kitchen.Order](r.Server).Namespace("dinner").Get(ctx, name, meta.GetOptions{})
+		o, _ := client.New[*kitchen.Order](r.Server).Namespace("dinner").Get(ctx, name, meta.GetOptions{})
 		fmt.Fprintf(w, "%s: %s (observedGeneration %d)\n", name, o.Status.Phase, o.Status.ObservedGeneration)
 		for _, c := range o.Status.Conditions {
 			fmt.Fprintf(w, "  %-8s %-5s %s\n", c.Type, c.Status, c.Reason)
@@ -73,8 +74,8 @@ func Truffle(w io.Writer) {
 	r.Waiter.AddExtra(ctx, "table-7", 0, "black-truffle")
 	r.WaitForOrder(ctx, "table-7", func(o *kitchen.Order) bool { return o != nil && o.Status.ObservedGeneration == 2 })
 
-	o, _ := apiserver.NewClient[*kitchen.Order](r.Server).Namespace("dinner").Get(ctx, "table-7", meta.GetOptions{})
-	cook, _ := apiserver.NewClient[*kitchen.Cook](r.Server).Namespace("dinner").Get(ctx, o.Status.Items[0].Cook, meta.GetOptions{})
+	o, _ := client.New[*kitchen.Order](r.Server).Namespace("dinner").Get(ctx, "table-7", meta.GetOptions{})
+	cook, _ := client.New[*kitchen.Cook](r.Server).Namespace("dinner").Get(ctx, o.Status.Items[0].Cook, meta.GetOptions{})
 	fmt.Fprintf(w, "generation %d seen by the chef; cook %s still %s, now with %v\n",
 		o.Status.ObservedGeneration, cook.Name, cook.Status.Phase, cook.Spec.Extras)
 	l := r.Pantry.Ledgers(r.Clock.Now())

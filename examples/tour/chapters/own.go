@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/kitchen"
@@ -24,7 +25,7 @@ import (
 func YourOwnController(w io.Writer) {
 	ctx, cancel := context.WithCancel(context.Background())
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
-	dishes := apiserver.NewClient[*kitchen.Dish](srv)
+	dishes := client.New[*kitchen.Dish](srv)
 	inf := informer.NewSharedIndexInformer(srv.Resource(kitchen.DishResource),
 		informer.Options[*kitchen.Dish]{ResyncPeriod: time.Second})
 

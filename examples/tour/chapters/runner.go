@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/kitchen"
@@ -19,7 +20,7 @@ import (
 func RunnerRemembers(w io.Writer) {
 	ctx, cancel := context.WithCancel(context.Background())
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
-	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
+	orders := client.New[*kitchen.Order](srv).Namespace("dinner")
 	for i, section := range []string{"vip", "main", "vip", "terrace"} {
 		orders.Create(ctx, order(fmt.Sprintf("table-%d", i+1), i+1, section, "tomato-soup"), meta.CreateOptions{})
 	}

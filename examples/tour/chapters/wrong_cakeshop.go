@@ -11,6 +11,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/examples/cakeshop/bakery"
 	"github.com/kitchensync/kitchensync/informer"
@@ -36,7 +37,7 @@ func TheFrontDeskDoesNotPoll(w io.Writer) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
-	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
+	orders := client.New[*kitchen.Order](srv).Namespace("dinner")
 	orders.Create(ctx, order("table-1", 1, "main", "chocolate-cake"), meta.CreateOptions{})
 	desk := informer.NewSharedIndexInformer(srv.Resource(kitchen.OrderResource),
 		informer.Options[*kitchen.Order]{ResyncPeriod: 10 * time.Millisecond})
@@ -177,7 +178,7 @@ func ClusterAPIMakesClusters(w io.Writer) {
 	for i, branch := range []string{"north", "south", "north"} {
 		cake := &bakery.Cake{ObjectMeta: meta.ObjectMeta{Name: fmt.Sprintf("cake-%d", i+1)},
 			Spec: bakery.CakeSpec{Flavor: "double-chocolate", Size: 8}}
-		if _, err := apiserver.NewClient[*bakery.Cake](branches[branch]).Namespace("shop").Create(ctx, cake, meta.CreateOptions{}); err != nil {
+		if _, err := client.New[*bakery.Cake](branches[branch]).Namespace("shop").Create(ctx, cake, meta.CreateOptions{}); err != nil {
 			panic(err)
 		}
 	}

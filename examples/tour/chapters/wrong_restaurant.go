@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
@@ -37,7 +38,7 @@ func ListersTakeLabelSelectors(w io.Writer) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
-	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
+	orders := client.New[*kitchen.Order](srv).Namespace("dinner")
 	for i, section := range []string{"vip", "main", "vip"} {
 		o := order(fmt.Sprintf("table-%d", i+1), i+1, section, "tomato-soup")
 		o.Labels = map[string]string{"section": section}
@@ -85,7 +86,7 @@ func names(orders []*kitchen.Order) []string {
 // returned — never one it made up.
 func CustomResourcesLiveUnderApis(w io.Writer) {
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
-	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
+	orders := client.New[*kitchen.Order](srv).Namespace("dinner")
 	orders.Create(context.Background(), order("table-1", 1, "main", "tomato-soup"), meta.CreateOptions{})
 	front := httpapi.NewHandler(srv)
 	for _, path := range []string{
@@ -129,7 +130,7 @@ func ExpiredIsAboutHistory(w io.Writer) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{CompactionDropsHistory: true})
-	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
+	orders := client.New[*kitchen.Order](srv).Namespace("dinner")
 	first, _ := orders.Create(ctx, order("table-1", 1, "main", "tomato-soup"), meta.CreateOptions{})
 	orders.Create(ctx, order("table-2", 2, "main", "caesar-salad"), meta.CreateOptions{})
 	srv.CompactHistory() // the front desk forgets the changes it has already told
@@ -197,7 +198,7 @@ func AWatchTimeoutIsNotAReportInterval(w io.Writer) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
-	orders := apiserver.NewClient[*kitchen.Order](srv).Namespace("dinner")
+	orders := client.New[*kitchen.Order](srv).Namespace("dinner")
 	runner := informer.NewSharedIndexInformer(srv.Resource(kitchen.OrderResource), informer.Options[*kitchen.Order]{})
 	seen := make(chan string, 10)
 	runner.AddEventHandler(informer.ResourceEventHandlerFuncs[*kitchen.Order]{

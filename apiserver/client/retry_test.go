@@ -1,4 +1,4 @@
-package reconcile_test
+package client_test
 
 import (
 	"errors"
@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
-	"github.com/kitchensync/kitchensync/reconcile"
 )
 
 var conflict = meta.NewConflict(meta.GroupResource{Group: "test.kitchensync.io", Resource: "widgets"}, "w",
@@ -18,12 +18,12 @@ var conflict = meta.NewConflict(meta.GroupResource{Group: "test.kitchensync.io",
 // tryTimes runs RetryOnConflict with fn failing with errs in turn (nil
 // once they run out) and returns the virtual times of the tries, relative
 // to the start, and the result.
-func tryTimes(t *testing.T, b reconcile.Backoff, errs ...error) ([]time.Duration, error) {
+func tryTimes(t *testing.T, b client.Backoff, errs ...error) ([]time.Duration, error) {
 	var at []time.Duration
 	var err error
 	synctest.Test(t, func(t *testing.T) {
 		start := time.Now()
-		err = reconcile.RetryOnConflict(b, func() error {
+		err = client.RetryOnConflict(b, func() error {
 			at = append(at, time.Since(start))
 			if len(at) <= len(errs) {
 				return errs[len(at)-1]
@@ -35,13 +35,13 @@ func tryTimes(t *testing.T, b reconcile.Backoff, errs ...error) ([]time.Duration
 }
 
 func TestRetryOnConflict(t *testing.T) {
-	noJitter := reconcile.DefaultRetry
+	noJitter := client.DefaultRetry
 	noJitter.Jitter = 0
 	ms := time.Millisecond
 	other := errors.New("boom")
 	tests := []struct {
 		name    string
-		backoff reconcile.Backoff
+		backoff client.Backoff
 		errs    []error
 		want    []time.Duration
 		wantErr error
@@ -51,9 +51,9 @@ func TestRetryOnConflict(t *testing.T) {
 		{"other error stops", noJitter, []error{conflict, other}, []time.Duration{0, 10 * ms}, other},
 		{"gives up after Steps", noJitter, []error{conflict, conflict, conflict, conflict, conflict, conflict},
 			[]time.Duration{0, 10 * ms, 20 * ms, 30 * ms, 40 * ms}, conflict},
-		{"factor and cap", reconcile.Backoff{Duration: 10 * ms, Factor: 5, Steps: 4, Cap: 100 * ms},
+		{"factor and cap", client.Backoff{Duration: 10 * ms, Factor: 5, Steps: 4, Cap: 100 * ms},
 			[]error{conflict, conflict, conflict, conflict}, []time.Duration{0, 10 * ms, 60 * ms, 160 * ms}, conflict},
-		{"zero backoff tries once", reconcile.Backoff{}, []error{conflict}, []time.Duration{0}, conflict},
+		{"zero backoff tries once", client.Backoff{}, []error{conflict}, []time.Duration{0}, conflict},
 	}
 	for _, tt := range tests {
 		at, err := tryTimes(t, tt.backoff, tt.errs...)
@@ -68,7 +68,7 @@ func TestRetryOnConflict(t *testing.T) {
 
 // With jitter, each wait is between Duration and Duration×(1+Jitter).
 func TestRetryJitter(t *testing.T) {
-	at, err := tryTimes(t, reconcile.DefaultRetry, conflict, conflict, conflict, conflict, conflict)
+	at, err := tryTimes(t, client.DefaultRetry, conflict, conflict, conflict, conflict, conflict)
 	if !meta.IsConflict(err) || len(at) != 5 {
 		t.Fatalf("got %d tries and %v, want 5 tries and a conflict", len(at), err)
 	}
@@ -80,7 +80,7 @@ func TestRetryJitter(t *testing.T) {
 }
 
 func TestBackoffDelay(t *testing.T) {
-	b := reconcile.Backoff{Duration: time.Second, Factor: 2, Cap: 5 * time.Second}
+	b := client.Backoff{Duration: time.Second, Factor: 2, Cap: 5 * time.Second}
 	var got []time.Duration
 	for n := range 5 {
 		got = append(got, b.Delay(n))

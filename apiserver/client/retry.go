@@ -1,4 +1,4 @@
-package reconcile
+package client
 
 import (
 	"math/rand/v2"
@@ -76,7 +76,7 @@ func RetryOnError(backoff Backoff, retriable func(error) bool, fn func() error) 
 // or the cache it was read from lagged behind. Use [DefaultRetry] unless
 // there is a reason not to. Like client-go's retry.RetryOnConflict:
 //
-//	err := reconcile.RetryOnConflict(reconcile.DefaultRetry, func() error {
+//	err := client.RetryOnConflict(client.DefaultRetry, func() error {
 //		w, err := widgets.Get(ctx, name, meta.GetOptions{})
 //		if err != nil {
 //			return err
