@@ -11,6 +11,7 @@ import (
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
+	"github.com/kitchensync/kitchensync/apiserver/strategicpatch"
 )
 
 // Limits on JSON patches, like kube-apiserver's: how many operations one
@@ -129,7 +130,7 @@ func (s *Server) preparePatch(info meta.KindInfo, old *entry, ns, name string, p
 // kind. The patch may change neither the kind nor the object's identity
 // (name, namespace); every other rule is Update's.
 func applyPatch(info meta.KindInfo, cur meta.Object, pt meta.PatchType, data []byte) (meta.Object, error) {
-	apply := func(doc []byte) ([]byte, error) { return strategicMerge(info, doc, data) }
+	apply := func(doc []byte) ([]byte, error) { return strategicpatch.Merge(info, doc, data) }
 	if pt != meta.StrategicMergePatchType {
 		var err error
 		if apply, err = patchFunc(pt, data); err != nil {

@@ -1,4 +1,4 @@
-package apiserver
+package strategicpatch
 
 import (
 	"encoding/json"
@@ -34,7 +34,7 @@ func TestStrategicMerge(t *testing.T) {
 			"spec":{"holder":"me"}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := strategicMerge(info, []byte(doc), []byte(tc.patch))
+			got, err := Merge(info, []byte(doc), []byte(tc.patch))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,7 +63,7 @@ func TestStrategicMergeBadPatches(t *testing.T) {
 		`{"spec":{"$patch":"merge"}}`,
 		`{"spec":{"lines":["not an object"]}}`,
 	} {
-		if _, err := strategicMerge(info, []byte(doc), []byte(patch)); !meta.IsBadRequest(err) {
+		if _, err := Merge(info, []byte(doc), []byte(patch)); !meta.IsBadRequest(err) {
 			t.Errorf("%s: %v, want 400 BadRequest", patch, err)
 		}
 	}
@@ -71,7 +71,7 @@ func TestStrategicMergeBadPatches(t *testing.T) {
 		`{"metadata":{"finalizers":[{"a":1}],"$setElementOrder/finalizers":[{"a":1}],"$deleteFromPrimitiveList/finalizers":[{"b":1}]}}`,
 		`{"spec":{"lines":[{"name":{"x":1},"n":2}],"$setElementOrder/lines":[{"name":{"x":1}}]}}`,
 	} {
-		if _, err := strategicMerge(info, []byte(doc), []byte(patch)); err != nil {
+		if _, err := Merge(info, []byte(doc), []byte(patch)); err != nil {
 			t.Errorf("%s: %v", patch, err)
 		}
 	}
@@ -89,7 +89,7 @@ func FuzzStrategicMerge(f *testing.F) {
 	}
 	info := meta.KindInfo{ListMapKeys: map[string][]string{"spec.lines": {"name"}}}
 	f.Fuzz(func(t *testing.T, patch string) {
-		out, err := strategicMerge(info, []byte(doc), []byte(patch))
+		out, err := Merge(info, []byte(doc), []byte(patch))
 		if err == nil && !json.Valid(out) {
 			t.Fatalf("not JSON: %s", out)
 		}

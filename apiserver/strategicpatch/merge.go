@@ -1,41 +1,21 @@
-package apiserver
+package strategicpatch
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
-// Strategic merge patch ([meta.StrategicMergePatchType]) is Kubernetes' own
-// patch format for its built-in kinds, what client-side kubectl apply,
-// kubectl patch and kubectl edit send for them. It is a JSON merge patch
-// (maps merge key by key, null deletes, a list replaces the list) with
-// two differences: some lists merge instead (each kind's Go type says
-// which, with patchStrategy and patchMergeKey tags), and "$"-directives
-// steer the merge.
-//
-// Only kinds that declare KindInfo.StrategicMergePatch take it: a custom
-// resource has no Go type on the server to carry those tags, so the real
-// server answers 415 for it, and so does this one.
-//
-// The subset implemented is what the built-in kinds need:
-//   - merging lists: metadata.finalizers (a set of strings: the patch's
-//     are added), metadata.ownerReferences (merged item by item on uid),
-//     and the kind's keyed lists (KindInfo.ListMapKeys; merged on their
-//     first key);
-//   - directives: "$patch": "replace" and "delete" in a map or a list item,
-//     "$retainKeys", "$deleteFromPrimitiveList/<list>" and
-//     "$setElementOrder/<list>" (the items it names come first, in its
-//     order).
-//
-// Other directives are 400, and every other list is replaced.
-
-// strategicMerge applies an SMP patch to the JSON document doc.
-func strategicMerge(info meta.KindInfo, doc, patch []byte) ([]byte, error) {
+// Merge applies the strategic merge patch patch to doc, a JSON object of
+// kind info, and returns the merged JSON. A patch that is not a JSON
+// object, or uses a directive this package does not implement, is a 400
+// BadRequest ([meta.IsBadRequest]) that says why; doc is not changed.
+func Merge(info meta.KindInfo, doc, patch []byte) ([]byte, error) {
 	var cur, p map[string]any
 	if err := decodeNumbers(doc, &cur); err != nil {
 		return nil, err
