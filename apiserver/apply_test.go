@@ -9,6 +9,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/apiserver/client"
+	"github.com/kitchensync/kitchensync/apiserver/fieldmanager"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -79,8 +80,8 @@ func TestApplyConflictAndForce(t *testing.T) {
 		t.Fatalf("conflict: %d %s %q", st.Code, st.Reason, st.Message)
 	}
 	wantCauses := []meta.StatusCause{
-		{Type: apiserver.CauseTypeFieldManagerConflict, Message: `conflict with "alice"`, Field: ".spec.color"},
-		{Type: apiserver.CauseTypeFieldManagerConflict, Message: `conflict with "alice"`, Field: ".spec.size"},
+		{Type: fieldmanager.CauseTypeFieldManagerConflict, Message: `conflict with "alice"`, Field: ".spec.color"},
+		{Type: fieldmanager.CauseTypeFieldManagerConflict, Message: `conflict with "alice"`, Field: ".spec.size"},
 	}
 	if diff := cmp.Diff(wantCauses, st.Details.Causes); diff != "" {
 		t.Errorf("causes (-want +got):\n%s", diff)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver/client"
+	"github.com/kitchensync/kitchensync/apiserver/fieldmanager"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -228,7 +229,7 @@ func (c *ResourceClient) create(info meta.KindInfo, obj meta.Object, ns string, 
 	if m.Name == "" && m.GenerateName != "" {
 		m.Name = m.GenerateName + c.srv.randomString(5)
 	}
-	if err := trackCreate(info, in, opts.FieldManager); err != nil {
+	if err := fieldmanager.TrackCreate(info, in, opts.FieldManager); err != nil {
 		return nil, err
 	}
 	e, err := c.srv.prepareNew(info, in)

@@ -2,12 +2,14 @@ package apiserver
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
-	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"math"
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // A write encodes the new state once, into its entry's content. Whether
@@ -58,7 +60,7 @@ func nextGeneration(old *entry, next meta.Object, content []byte, kf kindFields)
 	} else {
 		oldSpec, err1 := specJSON(old.obj, kf)
 		newSpec, err2 := specJSON(next, kf)
-		if err := cmpErr(err1, err2); err != nil {
+		if err := cmp.Or(err1, err2); err != nil {
 			return nil, span{}, errUnencodable(err)
 		}
 		changed = !bytes.Equal(oldSpec, newSpec)

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"slices"
 	"time"
+
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // Delete deletes the object name; see [ResourceClient.DeleteObject] for

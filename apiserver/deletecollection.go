@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"context"
+
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 

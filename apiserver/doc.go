@@ -48,18 +48,12 @@
 //
 // # Server-side apply
 //
-// A Patch of [meta.ApplyPatchType] (or [Client.Apply]) is a field manager's
-// whole intent: "these fields, these values". The server merges it into
-// the object (maps field by field; lists whole, unless the kind declares
-// them keyed in [meta.KindInfo.ListMapKeys]) and records in
-// metadata.managedFields ([meta.ManagedFieldsEntry]) which manager owns which
-// field. Applying a different value to a field another manager owns is a
-// 409 Conflict naming both ("Apply failed with 1 conflict: conflict with
-// \"alice\": .spec.color"), unless Force takes the field; the same
-// value makes them co-owners. A field a manager stops applying is
-// removed, if no other manager owns it. Other writes that name a
-// FieldManager become owners too (operation Update) of what they change.
-// apply.go lists where this differs from Kubernetes' structured merge.
+// A Patch of [meta.ApplyPatchType] (or [client.Client.Apply]) is a field
+// manager's whole intent: "these fields, these values". The server merges
+// it into the object and records in metadata.managedFields which manager
+// owns which field, with package
+// [github.com/kitchensync/kitchensync/apiserver/fieldmanager]; a field
+// another manager owns is a 409 Conflict unless Force takes it.
 //
 // # Watches
 //

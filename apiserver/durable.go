@@ -3,13 +3,14 @@ package apiserver
 import (
 	"errors"
 	"fmt"
-	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // DefaultSnapshotEvery is how many writes a durable server logs before it

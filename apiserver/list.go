@@ -5,10 +5,11 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // selectors are the parsed label and field selectors of a list or watch.

@@ -1,8 +1,9 @@
 package apiserver
 
 import (
-	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"testing"
+
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // TestRVOffset checks where the resourceVersion is spliced into stored

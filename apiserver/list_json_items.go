@@ -2,8 +2,9 @@ package apiserver
 
 import (
 	"context"
-	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"io"
+
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // AppendListItemsJSON appends to out, for each item [ResourceClient.List]

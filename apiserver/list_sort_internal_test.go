@@ -1,10 +1,11 @@
 package apiserver
 
 import (
-	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // sortEntries orders as compareKeys does, in one namespace and across

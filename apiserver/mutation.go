@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"os"
 	"strconv"
+
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // CacheMutationDetectorEnv names the environment variable that turns on

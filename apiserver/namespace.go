@@ -3,9 +3,10 @@ package apiserver
 import (
 	"errors"
 	"fmt"
-	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"slices"
 	"time"
+
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // NamespacesResource is where the built-in Namespace kind (core v1,

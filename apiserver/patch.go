@@ -8,8 +8,10 @@ import (
 	"maps"
 	"strconv"
 	"strings"
+	"unicode"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
+	"github.com/kitchensync/kitchensync/apiserver/fieldmanager"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/strategicpatch"
 )
@@ -303,4 +305,60 @@ func PatchObject(info meta.KindInfo, cur meta.Object, pt meta.PatchType, data []
 		return nil, meta.NewBadRequest("PatchObject does not apply server-side apply patches")
 	}
 	return applyPatch(info, cur, pt, data)
+}
+
+// prepareApply decides what applying the configuration data as manager
+// opts.FieldManager means, on old or, if there is none, on a new object
+// (apply creates): the config is merged into the object, the manager's
+// fields become exactly the config's, fields it no longer applies and no
+// one else owns are removed, and changing a field another manager owns is
+// a 409 Conflict unless opts.Force takes it.
+func (s *Server) prepareApply(info meta.KindInfo, old *entry, ns, name string, data []byte, status bool, opts meta.PatchOptions) (change, error) {
+	if old == nil && status {
+		return change{}, meta.NewNotFound(info.GroupResource(), name)
+	}
+	var live meta.Object
+	if old != nil {
+		live = old.obj
+	}
+	force := opts.Force != nil && *opts.Force
+	next, err := fieldmanager.Apply(info, live, ns, name, data, opts.FieldManager, status, force)
+	if err != nil {
+		return change{}, err
+	}
+	if old != nil {
+		entries := next.GetObjectMeta().ManagedFields
+		keep := func(_ meta.KindInfo, _, n meta.Object, _ bool) error {
+			n.GetObjectMeta().ManagedFields = entries
+			return nil
+		}
+		return s.prepareUpdate(info, old, next, status, opts.DryRun, keep)
+	}
+	if err := s.checkNamespace(info, next.GetObjectMeta()); err != nil {
+		return change{}, err
+	}
+	return s.createChange(info, next, opts.DryRun)
+}
+
+// validatePatchOptions checks the options of a patch of type pt as
+// Kubernetes does: apply needs a field manager, only apply takes force,
+// and a field manager is at most 128 printable characters.
+func validatePatchOptions(pt meta.PatchType, opts meta.PatchOptions) error {
+	var errs meta.FieldErrors
+	switch {
+	case pt == meta.ApplyPatchType && opts.FieldManager == "":
+		errs.Required("fieldManager", "is required for apply patch")
+	case pt != meta.ApplyPatchType && opts.Force != nil:
+		errs.Forbidden("force", "may not be specified for non-apply patch")
+	}
+	if len(opts.FieldManager) > 128 {
+		errs.TooLong("fieldManager", 128)
+	}
+	for _, r := range opts.FieldManager {
+		if !unicode.IsPrint(r) {
+			errs.Invalid("fieldManager", opts.FieldManager, "must only contain printable characters")
+			break
+		}
+	}
+	return errs.ToError(meta.GroupKind{Group: "meta.k8s.io", Kind: "PatchOptions"}, "")
 }

@@ -2,10 +2,11 @@ package apiserver
 
 import (
 	"fmt"
-	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // persistLocked appends the write that commitLocked is about to make to

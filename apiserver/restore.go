@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // snapshotName is the snapshot's file name in a data directory.

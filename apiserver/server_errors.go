@@ -2,10 +2,11 @@ package apiserver
 
 import (
 	"fmt"
-	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // The errors only the server's request paths produce; the general

@@ -3,12 +3,13 @@ package apiserver
 import (
 	"cmp"
 	"encoding/json"
-	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"reflect"
 	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
+
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // entry is one stored state of one object. Once committed it is never

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"maps"
 	"slices"
+
+	"github.com/kitchensync/kitchensync/apiserver/fieldmanager"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // Update replaces the object named by obj's metadata (name, and namespace
@@ -240,9 +242,14 @@ func (s *Server) prepareSpecUpdate(info meta.KindInfo, old *entry, next meta.Obj
 	return errs.ToError(info.GroupKind(), nm.Name)
 }
 
-func cmpErr(a, b error) error {
-	if a != nil {
-		return a
+// fieldTracker sets next's metadata.managedFields for a write that turns
+// live into next; status says the write is to the status subresource.
+type fieldTracker func(info meta.KindInfo, live, next meta.Object, status bool) error
+
+// updateTracker records writes other than apply by manager
+// ([fieldmanager.TrackUpdate]).
+func updateTracker(manager string) fieldTracker {
+	return func(info meta.KindInfo, live, next meta.Object, status bool) error {
+		return fieldmanager.TrackUpdate(info, live, next, manager, status)
 	}
-	return b
 }

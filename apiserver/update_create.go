@@ -2,6 +2,8 @@ package apiserver
 
 import (
 	"context"
+
+	"github.com/kitchensync/kitchensync/apiserver/fieldmanager"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -29,7 +31,7 @@ func (s *Server) prepareCreateOnUpdate(info meta.KindInfo, next meta.Object, opt
 	}
 	m.ResourceVersion = ""
 	info.SetTypeMeta(next.GetTypeMeta())
-	if err := trackCreate(info, next, opts.FieldManager); err != nil {
+	if err := fieldmanager.TrackCreate(info, next, opts.FieldManager); err != nil {
 		return change{}, err
 	}
 	return s.createChange(info, next, opts.DryRun)

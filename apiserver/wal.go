@@ -6,9 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"hash/crc32"
 	"io"
+
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // The on-disk format of a durable server (see [Open]) and of a snapshot

@@ -1,9 +1,10 @@
 package apiserver
 
 import (
-	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"strings"
 	"time"
+
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // watchOutBuffer caps the channel a watcher's receiver reads from. Events

@@ -2,8 +2,9 @@ package apiserver
 
 import (
 	"context"
-	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"time"
+
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // preTimeoutBookmark is how long before a watch's deadline it gets its

@@ -1,8 +1,9 @@
 package apiserver
 
 import (
-	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"slices"
+
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // How much a catching-up watcher reads from the history per hold of the

@@ -1,9 +1,10 @@
 package apiserver
 
 import (
-	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"runtime"
 	"slices"
+
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // Fan-out: how committed events reach the live watchers.

@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"math"
 	"time"
+
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // Watch streams the changes to the objects selected by opts, in

@@ -1,4 +1,4 @@
-package apiserver
+package fieldmanager
 
 import (
 	"encoding/json"
@@ -9,56 +9,24 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// Server-side apply, like kube-apiserver's (structured-merge-diff), on the
-// decoded JSON of objects. Where it differs from the real algorithm:
-//
-//   - The schema is the kind's Go type plus [meta.KindInfo.ListMapKeys]: maps
-//     are granular, lists atomic unless declared keyed; there are no
-//     atomic structs (x-kubernetes-map-type: atomic) and no unions.
-//   - A field the kind's schema ([meta.SchemaOf]) does not declare is refused,
-//     as for a CRD; one the Go type still drops (an omitempty field
-//     applied at its zero value) is owned by nobody. A removed field of a
-//     non-omitempty Go field comes back as its zero value.
-//   - Update managers are not capped at 10 (no "ancient-changes" entry),
-//     and writes without a field manager are tracked only on objects
-//     that already carry managedFields (the real server would name the
-//     client's user agent).
-
-// prepareApply decides what applying the configuration data as manager
-// opts.FieldManager means, on old or, if there is none, on a new object
-// (apply creates): the config is merged into the object, the manager's
-// fields become exactly the config's, fields it no longer applies and no
-// one else owns are removed, and changing a field another manager owns is
-// a 409 Conflict unless opts.Force takes it.
-func (s *Server) prepareApply(info meta.KindInfo, old *entry, ns, name string, data []byte, status bool, opts meta.PatchOptions) (change, error) {
-	if old == nil && status {
-		return change{}, meta.NewNotFound(info.GroupResource(), name)
-	}
+// Apply merges the apply configuration data (YAML or JSON) of manager into
+// live, the stored object (nil if there is none: apply creates), and
+// returns the object to store, with its managedFields updated: the
+// manager's fields become exactly the configuration's, fields it no
+// longer applies and no one else owns are removed, and changing a field
+// another manager owns is a 409 Conflict ([meta.IsConflict]) unless force
+// takes it. ns and name are the request's; status says the apply is to
+// the status subresource. live is not changed.
+func Apply(info meta.KindInfo, live meta.Object, ns, name string, data []byte, manager string, status, force bool) (meta.Object, error) {
 	config, err := decodeApplyConfig(info, ns, name, data)
 	if err != nil {
-		return change{}, err
+		return nil, err
 	}
-	live, ms, err := liveForApply(info, old, ns, name)
+	tree, ms, err := liveForApply(info, live, ns, name)
 	if err != nil {
-		return change{}, err
+		return nil, err
 	}
-	force := opts.Force != nil && *opts.Force
-	next, err := applyConfig(info, live, config, ms, opts.FieldManager, status, force)
-	if err != nil {
-		return change{}, err
-	}
-	if old != nil {
-		entries := next.GetObjectMeta().ManagedFields
-		keep := func(_ meta.KindInfo, _, n meta.Object, _ bool) error {
-			n.GetObjectMeta().ManagedFields = entries
-			return nil
-		}
-		return s.prepareUpdate(info, old, next, status, opts.DryRun, keep)
-	}
-	if err := s.checkNamespace(info, next.GetObjectMeta()); err != nil {
-		return change{}, err
-	}
-	return s.createChange(info, next, opts.DryRun)
+	return applyConfig(info, tree, config, ms, manager, status, force)
 }
 
 // decodeApplyConfig reads an apply configuration (YAML, or JSON, which is
@@ -74,7 +42,7 @@ func decodeApplyConfig(info meta.KindInfo, ns, name string, data []byte) (map[st
 	}
 	config, err := decodeTree(b)
 	if err != nil || config == nil {
-		return nil, meta.NewBadRequest(fmt.Sprintf("error decoding patch: the patch is not a YAML object: %q", truncate(data, 100)))
+		return nil, meta.NewBadRequest(fmt.Sprintf("error decoding patch: the patch is not a YAML object: %q", truncated(data, 100)))
 	}
 	apiVersion, _ := config["apiVersion"].(string)
 	if gv := meta.ParseGroupVersion(apiVersion); gv != groupVersionOf(info) {
@@ -104,16 +72,16 @@ func decodeApplyConfig(info meta.KindInfo, ns, name string, data []byte) (map[st
 // liveForApply returns the object an apply starts from, as a tree, and
 // its managers. An object with fields but no managers gets one, named
 // "before-first-apply", owning all its fields, as on the real server.
-func liveForApply(info meta.KindInfo, old *entry, ns, name string) (map[string]any, managers, error) {
+func liveForApply(info meta.KindInfo, obj meta.Object, ns, name string) (map[string]any, managers, error) {
 	empty, err := emptyTree(info, name, ns)
-	if err != nil || old == nil {
+	if err != nil || obj == nil {
 		return empty, nil, err
 	}
-	live, err := objectTree(old.obj)
+	live, err := objectTree(obj)
 	if err != nil {
 		return nil, nil, err
 	}
-	ms, err := decodeManagers(old.obj.GetObjectMeta().ManagedFields)
+	ms, err := decodeManagers(obj.GetObjectMeta().ManagedFields)
 	if err != nil || len(ms) > 0 {
 		return live, ms, err
 	}
@@ -193,4 +161,12 @@ func gvknn(info meta.KindInfo, live map[string]any) string {
 
 func groupVersionOf(info meta.KindInfo) meta.GroupVersion {
 	return meta.GroupVersion{Group: info.Group, Version: info.Version}
+}
+
+// truncated returns b as a string, cut to n bytes and "..." if longer.
+func truncated(b []byte, n int) string {
+	if len(b) <= n {
+		return string(b)
+	}
+	return string(b[:n]) + "..."
 }

@@ -1,10 +1,11 @@
-package apiserver
+package fieldmanager
 
 import (
 	"fmt"
-	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"maps"
 	"slices"
+
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // undeclared returns the first field of v, a decoded JSON value at the

@@ -1,13 +1,13 @@
-package apiserver
+package fieldmanager
 
 import (
 	"fmt"
-	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"maps"
 	"net/http"
 	"slices"
 	"strings"
-	"unicode"
+
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // CauseTypeFieldManagerConflict is the cause of a 409 from server-side
@@ -82,29 +82,6 @@ func managerString(e meta.ManagedFieldsEntry) string {
 		s = fmt.Sprintf("%s using %s", s, e.APIVersion)
 	}
 	return s
-}
-
-// validatePatchOptions checks the options of a patch of type pt as
-// Kubernetes does: apply needs a field manager, only apply takes force,
-// and a field manager is at most 128 printable characters.
-func validatePatchOptions(pt meta.PatchType, opts meta.PatchOptions) error {
-	var errs meta.FieldErrors
-	switch {
-	case pt == meta.ApplyPatchType && opts.FieldManager == "":
-		errs.Required("fieldManager", "is required for apply patch")
-	case pt != meta.ApplyPatchType && opts.Force != nil:
-		errs.Forbidden("force", "may not be specified for non-apply patch")
-	}
-	if len(opts.FieldManager) > 128 {
-		errs.TooLong("fieldManager", 128)
-	}
-	for _, r := range opts.FieldManager {
-		if !unicode.IsPrint(r) {
-			errs.Invalid("fieldManager", opts.FieldManager, "must only contain printable characters")
-			break
-		}
-	}
-	return errs.ToError(meta.GroupKind{Group: "meta.k8s.io", Kind: "PatchOptions"}, "")
 }
 
 // splitPath splits a field path into its elements.

@@ -1,13 +1,14 @@
-package apiserver
+package fieldmanager
 
 import (
 	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"slices"
 	"time"
+
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // managed is one entry of metadata.managedFields, with its fields as a

@@ -1,0 +1,48 @@
+// Package fieldmanager is server-side apply and metadata.managedFields: who
+// owns which field of an object, and what applying a configuration does to
+// it, like kube-apiserver's fieldmanager over structured-merge-diff. The
+// API server (package apiserver) calls it on every write; it works on
+// objects and their decoded JSON and knows nothing of storage.
+//
+// In the kitchen, several hands write on one order slip: the waiter owns
+// the table and the dishes, the chef owns the status. Each signs the
+// lines they wrote, so that when the waiter rewrites the slip from
+// scratch, the chef's lines stay, and when two hands want the same line
+// to say different things, the second is told who wrote it first.
+//
+// # Apply
+//
+// [Apply] takes a field manager's whole intent, "these fields, these
+// values" (a patch of [meta.ApplyPatchType]), and merges it into the
+// stored object: maps field by field; lists whole, unless the kind
+// declares them keyed in [meta.KindInfo.ListMapKeys]. It records in
+// metadata.managedFields ([meta.ManagedFieldsEntry]) which manager owns
+// which field. Applying a different value to a field another manager owns
+// is a 409 Conflict naming both ("Apply failed with 1 conflict: conflict
+// with \"alice\": .spec.color"), unless force takes the field; the same
+// value makes them co-owners. A field a manager stops applying is removed,
+// if no other manager owns it.
+//
+// # Updates
+//
+// Writes other than apply that name a field manager become owners too,
+// with operation Update, of what they change ([TrackCreate],
+// [TrackUpdate]).
+//
+// # Differences from Kubernetes
+//
+// Server-side apply works here on the decoded JSON of objects. Where it
+// differs from the real algorithm:
+//
+//   - The schema is the kind's Go type plus [meta.KindInfo.ListMapKeys]: maps
+//     are granular, lists atomic unless declared keyed; there are no
+//     atomic structs (x-kubernetes-map-type: atomic) and no unions.
+//   - A field the kind's schema ([meta.SchemaOf]) does not declare is refused,
+//     as for a CRD; one the Go type still drops (an omitempty field
+//     applied at its zero value) is owned by nobody. A removed field of a
+//     non-omitempty Go field comes back as its zero value.
+//   - Update managers are not capped at 10 (no "ancient-changes" entry),
+//     and writes without a field manager are tracked only on objects
+//     that already carry managedFields (the real server would name the
+//     client's user agent).
+package fieldmanager
