@@ -163,7 +163,7 @@
 //     namespaces ([NamespaceObject]) and the garbage collector.
 //   - Durability: [Open] a server on a data directory that keeps every
 //     acknowledged write, as etcd does behind the real one;
-//     [Server.Snapshot] and [Restore] for backups; [StorageError].
+//     [Server.Snapshot] and [Restore] for backups; [storage.StorageError].
 //   - Selectors and validation: [meta.ParseLabelSelector],
 //     [meta.ParseFieldSelector]; the checks every kind gets ([meta.ValidateName],
 //     [meta.ValidateLabels], [meta.IsDNS1123Label] and the rest).

@@ -1,55 +1,14 @@
 package apiserver
 
 import (
-	"errors"
+	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
-	"slices"
-	"strconv"
-	"strings"
-	"sync"
+	"io"
+	"iter"
 
 	"github.com/kitchensync/kitchensync/apiserver/meta"
+	"github.com/kitchensync/kitchensync/apiserver/storage"
 )
-
-// DefaultSnapshotEvery is how many writes a durable server logs before it
-// writes a snapshot and starts a new log (see [Options.SnapshotEvery]).
-const DefaultSnapshotEvery = 10000
-
-// StorageError says what is wrong with a durable server's data directory
-// or a snapshot: which file, where in it, and what to do.
-type StorageError struct {
-	Path   string // the file (or directory)
-	Offset int64  // the byte where the bad record starts, or -1
-	Err    error
-}
-
-// Error says which file, where in it, and what is wrong.
-func (e *StorageError) Error() string {
-	if e.Offset < 0 {
-		return fmt.Sprintf("apiserver storage: %s: %v", e.Path, e.Err)
-	}
-	return fmt.Sprintf("apiserver storage: %s: record at byte %d: %v", e.Path, e.Offset, e.Err)
-}
-
-// Unwrap returns the underlying error, for errors.Is and errors.As.
-func (e *StorageError) Unwrap() error { return e.Err }
-
-// disk is a durable server's write-ahead log: the file that every
-// committed write is appended to (and synced) before the write is
-// acknowledged. Its fields are guarded by the server's mu.
-type disk struct {
-	dir      string
-	f        *os.File // the current log, named by the first resourceVersion it may hold
-	size     int64    // bytes of complete records in f
-	logged   int      // records since the last snapshot
-	every    int      // Options.SnapshotEvery
-	rotating bool     // a snapshot is being written
-	err      error    // once set (a failed write that could not be undone, Close), every write fails with it
-	buf      []byte
-	snapMu   sync.Mutex // serialises snapshot writers with Close
-}
 
 // Open returns a server that keeps every acknowledged write in dir, as
 // the real API server keeps them in etcd, and that starts from what dir
@@ -60,41 +19,34 @@ type disk struct {
 //
 // A write is appended to a log file in dir and synced to the disk before
 // the server answers it; every [Options.SnapshotEvery] writes the server
-// writes a snapshot of all objects and starts a new log. A process killed
-// at any moment loses nothing it acknowledged, and a write it did not
-// acknowledge is either wholly there or not at all: a record cut short by
-// the crash is found by its checksum and dropped when dir is opened again.
+// writes a snapshot of all objects and starts a new log (package
+// [github.com/kitchensync/kitchensync/apiserver/storage] holds the
+// format). A process killed at any moment loses nothing it acknowledged,
+// and a write it did not acknowledge is either wholly there or not at
+// all: a record cut short by the crash is found by its checksum and
+// dropped when dir is opened again. A damaged data directory is a
+// [*storage.StorageError] that names the file and the place.
 //
 // All kinds stored in dir must be registered in scheme before Open. To
 // restore a backup made with [Server.Snapshot], put it into an empty
 // directory under the name "snapshot" and Open that directory. Call
 // [Server.Close] when done; a closed server refuses writes.
 func Open(scheme *meta.Scheme, dir string, opts Options) (*Server, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, &StorageError{Path: dir, Offset: -1, Err: err}
+	log, err := storage.Open(dir, opts.SnapshotEvery)
+	if err != nil {
+		return nil, err
 	}
 	s := NewServer(scheme, opts)
-	last, err := s.loadDir(dir)
+	last, err := log.Load(s.applyRecord)
 	if err != nil {
 		return nil, err
 	}
 	start := max(last, s.opts.ResourceVersionStart, 1)
 	s.hist = newHistory(s.opts.HistorySize, start)
-	// Append to the newest log, or start one. (A log's name is the lowest
-	// resourceVersion it may hold.)
-	d := &disk{dir: dir, every: s.opts.SnapshotEvery}
-	_, froms, err := logs(dir)
-	if err != nil {
+	if err := log.Start(start); err != nil {
 		return nil, err
 	}
-	from := start + 1
-	if len(froms) > 0 {
-		from = froms[len(froms)-1]
-	}
-	if d.f, err = d.openLog(from); err != nil {
-		return nil, err
-	}
-	s.disk = d
+	s.log = log
 	return s, nil
 }
 
@@ -103,73 +55,158 @@ func Open(scheme *meta.Scheme, dir string, opts Options) (*Server, error) {
 // [Restore] it does nothing.
 func (s *Server) Close() error {
 	s.mu.Lock()
-	d := s.disk
+	log := s.log
 	s.mu.Unlock()
-	if d == nil {
+	if log == nil {
 		return nil
 	}
-	d.snapMu.Lock() // wait for a snapshot being written
-	defer d.snapMu.Unlock()
+	return log.Close()
+}
+
+// persistLocked appends the write that commitLocked is about to make to
+// the log and syncs it, on a durable server (see [Open]); elsewhere it
+// does nothing. A write the disk refuses is not committed: the request
+// fails with 500. s.mu must be held.
+func (s *Server) persistLocked(key string, ch change) error {
+	if s.log == nil {
+		return nil
+	}
+	tm := ch.obj.obj.GetTypeMeta()
+	rec := storage.Record{RV: s.hist.last + 1, Type: string(ch.typ), APIVersion: tm.APIVersion, Kind: tm.Kind, Key: key}
+	if ch.typ != meta.EventDeleted {
+		rec.Object = ch.obj.content
+	}
+	if err := s.log.Append(rec); err != nil {
+		return meta.NewInternalError(fmt.Errorf("storage: %w", err))
+	}
+	return nil
+}
+
+// pendingSnapshot is a snapshot that a durable server decided to write
+// after a commit: the objects at the rotation's resourceVersion, written
+// outside the lock (entries never change once committed).
+type pendingSnapshot struct {
+	rot     *storage.Rotation
+	entries []*entry
+}
+
+// snapshotDueLocked starts a new log when the log asks for a snapshot and
+// returns the snapshot to write, or nil. s.mu must be held.
+func (s *Server) snapshotDueLocked() *pendingSnapshot {
+	if s.log == nil {
+		return nil
+	}
+	rot := s.log.Rotate(s.hist.last)
+	if rot == nil {
+		return nil
+	}
+	return &pendingSnapshot{rot: rot, entries: s.entriesLocked()}
+}
+
+// write writes the snapshot; a failure leaves the logs in place, and the
+// next snapshot tries again.
+func (p *pendingSnapshot) write() {
+	_ = p.rot.Write(records(p.entries))
+}
+
+// entriesLocked returns every stored object in [Server.storedLocked]'s
+// order, so that snapshots of the same state are the same bytes. s.mu
+// must be held.
+func (s *Server) entriesLocked() []*entry {
+	all := s.storedLocked()
+	out := make([]*entry, len(all))
+	for i, st := range all {
+		out[i] = st.e
+	}
+	return out
+}
+
+// records returns the snapshot records of entries, one ADDED record each.
+func records(entries []*entry) iter.Seq[storage.Record] {
+	return func(yield func(storage.Record) bool) {
+		for _, e := range entries {
+			om, tm := e.obj.GetObjectMeta(), e.obj.GetTypeMeta()
+			rec := storage.Record{RV: e.rv, Type: string(meta.EventAdded), APIVersion: tm.APIVersion, Kind: tm.Kind,
+				Key: objectKey(om.Namespace, om.Name), Object: e.content}
+			if !yield(rec) {
+				return
+			}
+		}
+	}
+}
+
+// Snapshot writes every object the server holds, at one resourceVersion
+// (which it returns), to w: a backup, as `etcdctl snapshot save` makes
+// one of a cluster. [Restore] reads it back, and [Open] reads it as a data
+// directory's "snapshot" file. Writes go on meanwhile: the snapshot is the
+// state at the returned resourceVersion, not later.
+func (s *Server) Snapshot(w io.Writer) (resourceVersion string, err error) {
+	s.mu.Lock()
+	rv, entries := s.hist.last, s.entriesLocked()
+	s.mu.Unlock()
+	return formatRV(rv), storage.WriteSnapshot(w, rv, records(entries))
+}
+
+// Restore returns an in-memory server holding what a snapshot written by
+// [Server.Snapshot] holds: the same objects at the same resourceVersions.
+// This is the backup scene of the stories (etcdctl snapshot restore, or
+// Velero): clients of the server the snapshot came from must list again.
+// A restored server counts on from the snapshot's resourceVersion unless
+// opts.ResourceVersionStart is higher — set it (e.g. with
+// [ResourceVersionFromClock]) when the old server went on writing after
+// the snapshot, as etcdutl's --bump-revision does, so that no client
+// mistakes a resourceVersion of the old server for one of the new.
+// Either way every older resourceVersion answers 410 Expired, as after a
+// compaction (etcdutl's --mark-compacted). A snapshot that cannot be read
+// is a [*storage.StorageError].
+func Restore(scheme *meta.Scheme, r io.Reader, opts Options) (*Server, error) {
+	s := NewServer(scheme, opts)
+	last, err := storage.ReadSnapshot(r, "snapshot", s.applyRecord)
+	if err != nil {
+		return nil, err
+	}
+	s.hist = newHistory(s.opts.HistorySize, max(last, s.opts.ResourceVersionStart))
+	return s, nil
+}
+
+// applyRecord makes one logged write the state of its key, as
+// commitLocked did when it was made, without history or watchers.
+func (s *Server) applyRecord(rec storage.Record) error {
+	gvk := meta.ParseGroupVersion(rec.APIVersion).WithKind(rec.Kind)
+	info, ok := s.scheme.KindForGVK(gvk)
+	if !ok {
+		return fmt.Errorf("kind %s is not registered: register every kind the data holds in the scheme before opening it", gvk)
+	}
+	gr := info.GroupResource()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if errors.Is(d.err, errClosed) {
-		return nil
+	objs := s.objects[gr]
+	if objs == nil {
+		objs = make(map[string]*entry)
+		s.objects[gr] = objs
 	}
-	d.err = errClosed
-	return d.f.Close()
-}
-
-var errClosed = errors.New("the server is closed")
-
-// logName names the log whose first record is resourceVersion from, so
-// that the names sort in resourceVersion order.
-func logName(from int64) string { return fmt.Sprintf("wal-%020d.log", from) }
-
-// openLog opens (creating it) the log for records from resourceVersion
-// from on, ready for appending, and makes its name durable.
-func (d *disk) openLog(from int64) (*os.File, error) {
-	path := filepath.Join(d.dir, logName(from))
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
-	if err != nil {
-		return nil, &StorageError{Path: path, Offset: -1, Err: err}
-	}
-	info, err := f.Stat()
-	if err == nil {
-		d.size = info.Size()
-		err = syncDir(d.dir)
-	}
-	if err != nil {
-		f.Close()
-		return nil, &StorageError{Path: path, Offset: -1, Err: err}
-	}
-	return f, nil
-}
-
-// syncDir makes the names in dir durable (a created or renamed file).
-func syncDir(dir string) error {
-	f, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return f.Sync()
-}
-
-// logs lists dir's log files with the first resourceVersion of each, in
-// order.
-func logs(dir string) ([]string, []int64, error) {
-	names, err := filepath.Glob(filepath.Join(dir, "wal-*.log"))
-	if err != nil {
-		return nil, nil, err
-	}
-	slices.Sort(names)
-	froms := make([]int64, 0, len(names))
-	for _, n := range names {
-		from, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimPrefix(filepath.Base(n), "wal-"), ".log"), 10, 64)
-		if err != nil {
-			return nil, nil, &StorageError{Path: n, Offset: -1, Err: errors.New("not a log name this server writes; move the file out of the data directory")}
+	prev := objs[rec.Key]
+	ref := objectRef{gr, rec.Key}
+	s.orders = nil // restored writes have no history to tell stale orders by
+	switch typ := meta.EventType(rec.Type); typ {
+	case meta.EventDeleted:
+		delete(objs, rec.Key)
+		if prev != nil {
+			s.indexOwnersLocked(ref, meta.EventDeleted, prev, prev)
 		}
-		froms = append(froms, from)
+		return nil
+	case meta.EventAdded, meta.EventModified:
+		obj := info.New()
+		if err := json.Unmarshal(rec.Object, obj); err != nil {
+			return fmt.Errorf("%s %q: %v", gvk.Kind, rec.Key, err)
+		}
+		*obj.GetTypeMeta() = info.TypeMeta()
+		obj.GetObjectMeta().ResourceVersion = formatRV(rec.RV)
+		e := &entry{obj: obj, content: rec.Object, rv: rec.RV}
+		objs[rec.Key] = e
+		s.indexOwnersLocked(ref, typ, e, prev)
+		return nil
+	default:
+		return fmt.Errorf("unknown record type %q", rec.Type)
 	}
-	return names, froms, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
+	"github.com/kitchensync/kitchensync/apiserver/storage"
 )
 
 // openDurable opens a durable server on dir and closes it at the end.
@@ -172,7 +173,7 @@ func TestDamagedDataIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := apiserver.Open(apiservertest.NewScheme(), dir, apiserver.Options{})
-	var se *apiserver.StorageError
+	var se *storage.StorageError
 	if !errors.As(err, &se) || se.Path != first || se.Offset != int64(len(whole)) ||
 		!strings.Contains(err.Error(), "the data directory is damaged; restore a snapshot") {
 		t.Errorf("Open of a damaged directory: %v", err)
@@ -214,7 +215,7 @@ func TestSnapshotAndRestore(t *testing.T) {
 		t.Errorf("restored with ResourceVersionStart 1000: at %s", got)
 	}
 	_, err = apiserver.Restore(apiservertest.NewScheme(), strings.NewReader("not a snapshot"), apiserver.Options{})
-	var se *apiserver.StorageError
+	var se *storage.StorageError
 	if !errors.As(err, &se) {
 		t.Errorf("Restore of garbage: %v, want a StorageError", err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/storage"
 )
 
 // FuzzRestore reads arbitrary bytes as a snapshot: no panic, and either a
@@ -26,7 +27,7 @@ func FuzzRestore(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		restored, err := apiserver.Restore(apiservertest.NewScheme(), bytes.NewReader(data), apiserver.Options{})
 		if err != nil {
-			var se *apiserver.StorageError
+			var se *storage.StorageError
 			if !errors.As(err, &se) {
 				t.Fatalf("Restore: %T %v, want a *StorageError", err, err)
 			}

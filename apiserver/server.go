@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver/meta"
+	"github.com/kitchensync/kitchensync/apiserver/storage"
 	"github.com/kitchensync/kitchensync/trace"
 )
 
@@ -96,7 +97,7 @@ type Options struct {
 	// SnapshotEvery is, for a durable server (see [Open]), how many writes
 	// it logs before it writes a snapshot of all objects and starts a new
 	// log, which bounds how much a restart replays. Default
-	// [DefaultSnapshotEvery].
+	// [storage.DefaultSnapshotEvery].
 	SnapshotEvery int
 }
 
@@ -114,7 +115,7 @@ func (o Options) withDefaults() Options {
 		o.BookmarkInterval = DefaultBookmarkInterval
 	}
 	if o.SnapshotEvery <= 0 {
-		o.SnapshotEvery = DefaultSnapshotEvery
+		o.SnapshotEvery = storage.DefaultSnapshotEvery
 	}
 	o.CacheMutationDetector = o.CacheMutationDetector || cacheMutationDetectorFromEnv()
 	return o
@@ -200,7 +201,7 @@ type Server struct {
 
 	faults faults
 
-	disk *disk // the write-ahead log of a durable server (see Open); nil in memory
+	log *storage.Log // the data directory of a durable server (see Open); nil in memory
 }
 
 // NewServer returns an empty server for the kinds registered in scheme.
@@ -288,7 +289,7 @@ func (s *Server) mutate(gr meta.GroupResource, key string, fn func(old *entry) (
 		snap := s.snapshotDueLocked()
 		s.mu.Unlock()
 		if snap != nil {
-			snap.write(s)
+			snap.write()
 		}
 		s.collectGarbage(garbage)
 		s.syncNamespace(terminating)
