@@ -213,10 +213,11 @@
 // in a different order. The tests of restaurant (seed 1),
 // order-lifecycle, watch-expired and finalizers pin the whole narration
 // in golden files under the program's testdata/, played in virtual time
-// (testing/synctest) under a [kitchen.Conductor], which lets the kitchen
-// take one hand-off at a time in a fixed order; go test
-// ./examples/order-lifecycle -update rewrites one after a change meant to
-// alter the story.
+// (testing/synctest) under a
+// [github.com/kitchensync/kitchensync/kitchen/kitchentest.Conductor],
+// which lets the kitchen take one hand-off at a time in a fixed order; go
+// test ./examples/order-lifecycle -update rewrites one after a change
+// meant to alter the story.
 //
 // # Rosetta: kitchensync, client-go, controller-runtime, kubebuilder
 //

@@ -23,6 +23,10 @@ const DefaultMinute = 5 * time.Millisecond
 // changes only through [Clock.SetMinute]. The zero Clock runs at
 // [DefaultMinute] from the zero time; use NewClock.
 type Clock struct {
+	// Timers, when set before the clock is used, start the timers of
+	// [Clock.AfterFunc]; nil means the time package's.
+	Timers Timers
+
 	mu     sync.Mutex    // guards the fields below
 	minute time.Duration // real length of a kitchen minute
 	opened time.Time     // real instant at which kitchen time was base
@@ -102,6 +106,27 @@ func (c *Clock) Sleep(ctx context.Context, kitchen time.Duration) error {
 	case <-t.C:
 		return nil
 	}
+}
+
+// AfterFunc calls f in its own goroutine once a kitchen duration has
+// passed, and returns a timer that can stop it: the stations time each
+// cook with it, key naming the cook ("namespace/name").
+func (c *Clock) AfterFunc(kitchen time.Duration, key string, f func()) *time.Timer {
+	d := c.Real(kitchen)
+	if c.Timers == nil {
+		return time.AfterFunc(d, f)
+	}
+	return c.Timers.AfterFunc(d, key, f)
+}
+
+// Timers start a [Clock]'s timers. They are how a test takes hold of what
+// the kitchen does when time passes, as k8s.io/utils/clock's Clock is for
+// client-go's queues: kitchentest.Conductor's make cooks that finish at
+// the same instant go one at a time, in the order of their keys.
+type Timers interface {
+	// AfterFunc calls f in its own goroutine once d of real time has
+	// passed, as [time.AfterFunc] does; key names what is timed.
+	AfterFunc(d time.Duration, key string, f func()) *time.Timer
 }
 
 // SleepUntil waits until kitchen time t, or until ctx is done.

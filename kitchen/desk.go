@@ -11,7 +11,6 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver/rest"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/reconcile/record"
-	"github.com/kitchensync/kitchensync/trace"
 )
 
 // desk is how the kitchen reaches the front desk (the API server): the
@@ -38,10 +37,10 @@ func (d desk) newEventRecorder(instance string) (*record.Recorder, error) {
 }
 
 // inProcess reaches srv directly.
-func inProcess(srv *apiserver.Server, resync time.Duration, tracer *trace.Tracer) desk {
+func inProcess(srv *apiserver.Server, resync time.Duration, opts []informer.FactoryOption) desk {
 	return desk{
 		scheme:  srv.Scheme(),
-		factory: informer.NewSharedInformerFactory(srv, resync, informer.WithTracer(tracer)),
+		factory: informer.NewSharedInformerFactory(srv, resync, opts...),
 		orders:  client.New[*Order](srv),
 		cooks:   client.New[*Cook](srv),
 		dishes:  client.New[*Dish](srv),
@@ -52,13 +51,13 @@ func inProcess(srv *apiserver.Server, resync time.Duration, tracer *trace.Tracer
 // overHTTP reaches the server c calls. c's scheme must have the kitchen's
 // kinds (see [NewScheme]), and for events the built-in ones
 // ([builtin.Register]).
-func overHTTP(c *rest.Client, resync time.Duration, tracer *trace.Tracer) (desk, error) {
+func overHTTP(c *rest.Client, resync time.Duration, opts []informer.FactoryOption) (desk, error) {
 	if _, err := c.Scheme().KindFor(&Order{}); err != nil {
 		return desk{}, fmt.Errorf("kitchen: Config.Remote's scheme lacks the kitchen's kinds (use kitchen.NewScheme): %w", err)
 	}
 	return desk{
 		scheme:  c.Scheme(),
-		factory: informer.NewSharedInformerFactory(c, resync, informer.WithTracer(tracer)),
+		factory: informer.NewSharedInformerFactory(c, resync, opts...),
 		orders:  client.New[*Order](c),
 		cooks:   client.New[*Cook](c),
 		dishes:  client.New[*Dish](c),
@@ -71,8 +70,9 @@ func overHTTP(c *rest.Client, resync time.Duration, tracer *trace.Tracer) (desk,
 func (r *Restaurant) openDesk(cfg Config) (desk, error) {
 	r.deskOnly = cfg.DeskOnly
 	resync := r.Clock.Real(cfg.Resync)
+	opts := append([]informer.FactoryOption{informer.WithTracer(r.Tracer)}, cfg.InformerOptions...)
 	if cfg.Remote != nil {
-		return overHTTP(cfg.Remote, resync, r.Tracer)
+		return overHTTP(cfg.Remote, resync, opts)
 	}
 	if cfg.Server.Tracer == nil {
 		cfg.Server.Tracer = r.Tracer
@@ -92,9 +92,5 @@ func (r *Restaurant) openDesk(cfg Config) (desk, error) {
 		}
 		r.Server, r.closeServer = srv, srv.Close
 	}
-	d := inProcess(r.Server, resync, r.Tracer)
-	if cfg.Conductor != nil {
-		d.factory = cfg.Conductor.factory(r.Server, resync, r.Tracer)
-	}
-	return d, nil
+	return inProcess(r.Server, resync, opts), nil
 }

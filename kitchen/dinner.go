@@ -25,9 +25,25 @@ type DinnerConfig struct {
 	Minute time.Duration
 	// Verbosity of the narration written to RunDinner's writer.
 	Verbosity Verbosity
-	// Conductor, when set, makes the whole narration the same for a seed
-	// (see [Config].Conductor; for tests under testing/synctest).
-	Conductor *Conductor
+	// Pacer, when set, makes the whole narration the same for a seed: the
+	// kitchen's steps and the waiter's take turns (kitchentest.Conductor
+	// is one; for tests under testing/synctest).
+	Pacer Pacer
+}
+
+// A Pacer decides when each step of a dinner service may go, so that a
+// test can make the service tell the same story every run.
+type Pacer interface {
+	// Pace sets the seams of the restaurant's Config through which its
+	// steps wait for their turns (InformerOptions, Queue, Timers).
+	Pace(cfg *Config)
+	// WaitTurn waits until the waiter may act, or until ctx ends (false).
+	WaitTurn(ctx context.Context) bool
+}
+
+// waitTurn waits for the waiter's turn when cfg has a Pacer.
+func (cfg DinnerConfig) waitTurn(ctx context.Context) bool {
+	return cfg.Pacer == nil || cfg.Pacer.WaitTurn(ctx)
 }
 
 // dinnerEvent is one thing the waiter does at a kitchen time.
@@ -121,10 +137,11 @@ func dinnerStock(menu []*Dish, n int) map[string]Quantity {
 	return stock
 }
 
-// serve plays the plan: the waiter acts at each event's kitchen time.
-func (p dinnerPlan) serve(ctx context.Context, r *Restaurant, obs *observer) error {
+// serve plays the plan: the waiter acts at each event's kitchen time (in
+// its turn, with a Pacer).
+func (p dinnerPlan) serve(ctx context.Context, r *Restaurant, obs *observer, cfg DinnerConfig) error {
 	for _, e := range p.events {
-		if err := r.Clock.SleepUntil(ctx, e.at); err != nil || !r.WaitTurn(ctx) {
+		if err := r.Clock.SleepUntil(ctx, e.at); err != nil || !cfg.waitTurn(ctx) {
 			return nil // the service was called off
 		}
 		var err error
@@ -161,8 +178,8 @@ func (p dinnerPlan) serve(ctx context.Context, r *Restaurant, obs *observer) err
 // a few between runs even in virtual time, and so can the order of
 // narration lines from different goroutines within one kitchen instant:
 // same-instant events collapse on the rail, or collide in a write and
-// retry, as the scheduler happens to run them. With a [Conductor] (in
-// virtual time) nothing is left to the scheduler: the whole narration and
+// retry, as the scheduler happens to run them. With a [Pacer] such as
+// kitchentest.Conductor (in virtual time) nothing is left to the scheduler: the whole narration and
 // the whole Summary are the same for a seed (examples/restaurant pins
 // seed 1's in testdata/seed1-narration.golden).
 func RunDinner(ctx context.Context, w io.Writer, cfg DinnerConfig) (Summary, error) {
@@ -170,12 +187,16 @@ func RunDinner(ctx context.Context, w io.Writer, cfg DinnerConfig) (Summary, err
 		cfg.Orders = 30
 	}
 	plan := planDinner(cfg)
-	r, err := Open(ctx, Config{Minute: cfg.Minute, Out: w, Verbosity: cfg.Verbosity, Stock: plan.stock, Conductor: cfg.Conductor,
+	kcfg := Config{Minute: cfg.Minute, Out: w, Verbosity: cfg.Verbosity, Stock: plan.stock,
 		Stations: dinnerStations(),
 		// The story's cream goes off at minute 30; fresh cream comes at 40.
 		Expiries:   map[string]time.Duration{"cream": 30 * time.Minute},
 		Deliveries: []Delivery{{At: 40 * time.Minute, Ingredient: "cream", Amount: plan.stock["cream"]}},
-	})
+	}
+	if cfg.Pacer != nil {
+		cfg.Pacer.Pace(&kcfg)
+	}
+	r, err := Open(ctx, kcfg)
 	if err != nil {
 		return Summary{}, err
 	}
@@ -188,8 +209,8 @@ func RunDinner(ctx context.Context, w io.Writer, cfg DinnerConfig) (Summary, err
 	ran := make(chan error, 1)
 	go func() { ran <- r.Run(runCtx) }()
 	var serveErr error
-	if r.WaitReady(runCtx) {
-		serveErr = plan.serve(runCtx, r, obs)
+	if r.WaitReady(runCtx) && cfg.waitTurn(runCtx) {
+		serveErr = plan.serve(runCtx, r, obs, cfg)
 	}
 	if serveErr == nil {
 		select {

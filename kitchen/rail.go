@@ -33,7 +33,6 @@ type TicketRail struct {
 	bucket   *rate.Limiter // nil: no rush-hour limit
 	clock    *Clock
 	log      *Narrator
-	turns    *Conductor // nil: a ticket goes to a worker at once
 
 	mu   sync.Mutex // guards seen, admitted and held
 	seen map[reconcile.Request]bool
@@ -181,7 +180,7 @@ func (r *TicketRail) AdmittedAt(req reconcile.Request) (time.Time, bool) {
 
 // GetWithPriority hands the chef the next ticket: highest priority first.
 func (r *TicketRail) GetWithPriority() (reconcile.Request, int, bool) {
-	req, p, shutdown := r.turns.take(RailName, r.Len, r.PriorityQueue.GetWithPriority)
+	req, p, shutdown := r.PriorityQueue.GetWithPriority()
 	if !shutdown {
 		r.log.Detail("rail", "chef takes ticket %s (priority %d)", req, p)
 	}

@@ -83,11 +83,21 @@ type Config struct {
 	// nil, the restaurant makes its own. Nil with no narration traces
 	// nothing, at no cost.
 	Tracer *trace.Tracer
-	// Conductor, when set, lets the kitchen take one step at a time, in
-	// an order that does not depend on the goroutine scheduler, so that
-	// a service narrates the same way every time (see [Conductor]; for
-	// tests under testing/synctest). Nil: the kitchen runs concurrently.
-	Conductor *Conductor
+	// InformerOptions are added to the runner's informer factory's
+	// (after the restaurant's own, its tracer): with
+	// informer.WithListerWatcher, the runner lists and watches through a
+	// wrapper of yours — one that cuts it off in a lesson, or one that
+	// makes its steps take turns (kitchentest.Conductor.Pace).
+	InformerOptions []informer.FactoryOption
+	// Queue, when set, wraps each controller's work queue before the
+	// controller works it: the chef's [TicketRail] (named [RailName]) and
+	// the brigade's queue (named "brigade"). A test that must choose when
+	// a worker takes its next ticket wraps them
+	// (kitchentest.Conductor.Pace).
+	Queue func(name string, q reconcile.PriorityWorkQueue) reconcile.PriorityWorkQueue
+	// Timers, when set, start the kitchen clock's timers (see
+	// [Clock].Timers): the cooks' at the stations.
+	Timers Timers
 }
 
 // Restaurant is a whole kitchen wired on kitchensync: the API server, the
@@ -117,7 +127,6 @@ type Restaurant struct {
 	recorder     *record.Recorder // nil without Config.Events
 	chefs, cooks *reconcile.Controller
 	ready        chan struct{} // closed once Run has started the controllers
-	conductor    *Conductor    // nil: no turns to wait for
 	runOnce      sync.Once
 }
 
@@ -127,7 +136,8 @@ type Restaurant struct {
 // them before returning its error.
 func Open(ctx context.Context, cfg Config) (*Restaurant, error) {
 	cfg = cfg.withDefaults()
-	r := &Restaurant{Namespace: cfg.Namespace, Clock: NewClock(cfg.Minute), ready: make(chan struct{}), conductor: cfg.Conductor}
+	r := &Restaurant{Namespace: cfg.Namespace, Clock: NewClock(cfg.Minute), ready: make(chan struct{})}
+	r.Clock.Timers = cfg.Timers
 	r.Log = NewNarrator(cfg.Out, r.Clock, cfg.Verbosity)
 	r.Tracer, r.untell = cfg.Tracer, func() {}
 	if cfg.Out != nil && cfg.Verbosity > Quiet {
@@ -144,7 +154,6 @@ func Open(ctx context.Context, cfg Config) (*Restaurant, error) {
 		return nil, err
 	}
 	r.Stations = NewStations(r.Clock, r.Pantry, cfg.Stations)
-	r.Stations.turns = cfg.Conductor
 	if r.Runner, err = NewRunnerFor(d.factory); err != nil {
 		return nil, err
 	}
@@ -156,7 +165,6 @@ func Open(ctx context.Context, cfg Config) (*Restaurant, error) {
 			}
 			return 0
 		}})
-	r.Rail.turns = cfg.Conductor
 	r.Chef = &Chef{Orders: orders, Cooks: r.Runner.Cooks.GetIndexer(), Dishes: r.Runner.Dishes.GetIndexer(),
 		OrderAPI: d.orders, CookAPI: d.cooks, Stations: r.Stations, Pantry: r.Pantry, Clock: r.Clock, Log: r.Log}
 	r.Brigade = &Brigade{Cooks: r.Runner.Cooks.GetIndexer(), CookAPI: d.cooks, Stations: r.Stations, Log: r.Log}
@@ -235,17 +243,21 @@ func openPantry(cfg Config) (*Pantry, error) {
 // from the stations when one finishes.
 func (r *Restaurant) wire(cfg Config, scheme *meta.Scheme) error {
 	var err error
+	var rail reconcile.PriorityWorkQueue = r.Rail
+	if cfg.Queue != nil {
+		rail = cfg.Queue(RailName, r.Rail)
+	}
 	r.chefs, err = reconcile.NewController("chef", r.Chef, reconcile.Options{
 		MaxConcurrentReconciles: cfg.Chefs, Tracer: r.Tracer,
 		NewQueue: func(string, workqueue.RateLimiter[reconcile.Request]) reconcile.WorkQueue {
-			return r.Rail
+			return rail
 		}})
 	if err != nil {
 		return err
 	}
 	backoff := workqueue.NewItemExponentialFailureRateLimiter[reconcile.Request](r.Clock.Real(time.Minute/2), r.Clock.Real(10*time.Minute))
 	if r.cooks, err = reconcile.NewController("brigade", r.Brigade, reconcile.Options{RateLimiter: backoff, Tracer: r.Tracer,
-		NewQueue: cfg.Conductor.NewQueue(r.Tracer)}); err != nil {
+		NewQueue: r.newCookQueue(cfg.Queue)}); err != nil {
 		return err
 	}
 	orderKind, err := scheme.KindFor(&Order{})
@@ -264,6 +276,17 @@ func (r *Restaurant) wire(cfg Config, scheme *meta.Scheme) error {
 		r.cooks.Queue().Add(reconcile.Request{NamespacedName: reconcile.NamespacedName{Namespace: ns, Name: name}})
 	})
 	return nil
+}
+
+// newCookQueue returns the brigade's NewQueue: the default priority queue
+// wrapped by wrap, or nil (the controller's default) without a wrap.
+func (r *Restaurant) newCookQueue(wrap func(string, reconcile.PriorityWorkQueue) reconcile.PriorityWorkQueue) func(string, workqueue.RateLimiter[reconcile.Request]) reconcile.WorkQueue {
+	if wrap == nil {
+		return nil
+	}
+	return func(name string, rl workqueue.RateLimiter[reconcile.Request]) reconcile.WorkQueue {
+		return wrap(name, workqueue.NewPriorityQueue(rl, workqueue.QueueConfig{Name: name, Tracer: r.Tracer}))
+	}
 }
 
 // writeMenu creates the dishes, checking each first.
@@ -353,7 +376,7 @@ func (r *Restaurant) Run(ctx context.Context) error {
 func (r *Restaurant) WaitReady(ctx context.Context) bool {
 	select {
 	case <-r.ready:
-		return r.WaitTurn(ctx)
+		return true
 	case <-ctx.Done():
 		return false
 	}
@@ -396,9 +419,6 @@ func (r *Restaurant) WaitForOrder(ctx context.Context, name string, cond func(*O
 			o = nil
 		}
 		if cond(o) {
-			if !r.WaitTurn(ctx) {
-				return fmt.Errorf("waiting for order %s: %w", name, ctx.Err())
-			}
 			return nil
 		}
 		select {

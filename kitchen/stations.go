@@ -23,7 +23,6 @@ import (
 type Stations struct {
 	clock  *Clock
 	pantry *Pantry
-	turns  *Conductor // set by Open before any use; nil: no turns
 
 	mu      sync.Mutex // guards the fields below
 	places  map[string]int
@@ -104,7 +103,7 @@ func (s *Stations) fillLocked(station string) []string {
 		j := s.jobs[key]
 		j.phase = CookCooking
 		s.busy[station]++
-		j.timer = s.turns.afterFunc(s.clock.Real(j.length), turnCook+" "+key, func() { s.finish(key, j) })
+		j.timer = s.clock.AfterFunc(j.length, key, func() { s.finish(key, j) })
 		started = append(started, key)
 	}
 	return started

@@ -6,7 +6,7 @@
 //
 // The test pins the whole narration in testdata/narration.golden
 // (go test ./examples/order-lifecycle -update rewrites it): it plays the lesson
-// in virtual time (testing/synctest) under a kitchen.Conductor, which lets
+// in virtual time (testing/synctest) under a kitchentest.Conductor, which lets
 // the kitchen take one hand-off at a time in a fixed order, so the story
 // is the same every run. Run with go run, the kitchen is truly concurrent:
 // the same hand-offs happen, but lines from different goroutines can come

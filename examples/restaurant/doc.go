@@ -14,7 +14,7 @@
 //     a seed there;
 //   - testdata/seed1-narration.golden: the whole narration and the whole
 //     summary, counters included, in virtual time under a
-//     kitchen.Conductor, which lets the kitchen take one hand-off at a time
+//     kitchentest.Conductor, which lets the kitchen take one hand-off at a time
 //     in a fixed order, so that every line is the same every run.
 //
 // A real run (go run) differs from both, and from run to run: it is truly

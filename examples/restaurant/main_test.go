@@ -12,6 +12,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/examples/internal/golden"
 	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/kitchen/kitchentest"
 )
 
 // TestDinnerWithTheProgramsDefaults runs the service the program runs by
@@ -80,9 +81,9 @@ func TestSummaryGolden(t *testing.T) {
 // included, against testdata/seed1-narration.golden: in virtual time and
 // one hand-off at a time (a kitchen.Conductor, see package golden).
 func TestNarrationGolden(t *testing.T) {
-	golden.Check(t, "testdata/seed1-narration.golden", func(ctx context.Context, c *kitchen.Conductor) (string, error) {
+	golden.Check(t, "testdata/seed1-narration.golden", func(ctx context.Context, c *kitchentest.Conductor) (string, error) {
 		var out bytes.Buffer
-		s, err := kitchen.RunDinner(ctx, &out, kitchen.DinnerConfig{Seed: 1, Orders: 30, Verbosity: kitchen.HandOffs, Conductor: c})
+		s, err := kitchen.RunDinner(ctx, &out, kitchen.DinnerConfig{Seed: 1, Orders: 30, Verbosity: kitchen.HandOffs, Pacer: c})
 		fmt.Fprintln(&out)
 		s.Write(&out)
 		return out.String(), err

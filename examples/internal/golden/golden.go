@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kitchensync/kitchensync/examples/internal/lessons"
-	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/kitchen/kitchentest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/ with what the tests got")
@@ -19,11 +19,11 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // Conducted runs body in a synctest bubble with a conductor driven at
 // every quiet point (synctest.Wait), and returns what body returned.
 // body's ctx ends with the test.
-func Conducted(t *testing.T, body func(ctx context.Context, c *kitchen.Conductor) (string, error)) string {
+func Conducted(t *testing.T, body func(ctx context.Context, c *kitchentest.Conductor) (string, error)) string {
 	t.Helper()
 	var got string
 	synctest.Test(t, func(t *testing.T) {
-		c := kitchen.NewConductor()
+		c := kitchentest.NewConductor()
 		ctx, cancel := context.WithCancel(t.Context())
 		driven := make(chan struct{})
 		go func() {
@@ -44,7 +44,7 @@ func Conducted(t *testing.T, body func(ctx context.Context, c *kitchen.Conductor
 // Check runs body twice with [Conducted], fails if the two runs differ,
 // and compares the first with the golden file path (rewriting it with
 // -update).
-func Check(t *testing.T, path string, body func(ctx context.Context, c *kitchen.Conductor) (string, error)) {
+func Check(t *testing.T, path string, body func(ctx context.Context, c *kitchentest.Conductor) (string, error)) {
 	t.Helper()
 	first, second := Conducted(t, body), Conducted(t, body)
 	if diff := cmp.Diff(first, second); diff != "" {
@@ -77,7 +77,7 @@ func Compare(t *testing.T, path, got string) {
 // testdata/narration.golden.
 func CheckLesson(t *testing.T, lesson lessons.Lesson) {
 	t.Helper()
-	Check(t, "testdata/narration.golden", func(ctx context.Context, c *kitchen.Conductor) (string, error) {
+	Check(t, "testdata/narration.golden", func(ctx context.Context, c *kitchentest.Conductor) (string, error) {
 		var out bytes.Buffer
 		err := lesson(lessons.WithConductor(ctx, c), &out)
 		return out.String(), err

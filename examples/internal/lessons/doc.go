@@ -5,7 +5,7 @@
 // Each lesson writes its narration to an io.Writer and returns an error
 // if the restaurant did not behave as the lesson says it should. Given a
 // context from [WithConductor], a lesson's kitchen takes one hand-off at
-// a time (see kitchen.Conductor): the programs' tests play them so, in
+// a time (see kitchentest.Conductor): the programs' tests play them so, in
 // virtual time, and pin their whole narration in golden files (package
 // examples/internal/golden).
 package lessons
@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/kitchen/kitchentest"
 )
 
 // Minute is the kitchen minute of the lessons: fast, but slow enough for
@@ -37,9 +38,7 @@ func open(ctx context.Context, cfg kitchen.Config) (*kitchen.Restaurant, func() 
 	if cfg.Minute == 0 {
 		cfg.Minute = Minute
 	}
-	if cfg.Conductor == nil {
-		cfg.Conductor = conductorFrom(ctx)
-	}
+	conductorFrom(ctx).Pace(&cfg)
 	r, err := kitchen.Open(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
@@ -47,7 +46,7 @@ func open(ctx context.Context, cfg kitchen.Config) (*kitchen.Restaurant, func() 
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- r.Run(ctx) }()
-	r.WaitReady(ctx)
+	_ = r.WaitReady(ctx) && turn(ctx)
 	return r, func() error {
 		// Closing time: let the last hand-offs finish, then stop.
 		_ = sleep(ctx, r, 2*time.Minute)
@@ -63,31 +62,51 @@ func pause(ctx context.Context, r *kitchen.Restaurant) {
 }
 
 // sleep lets d of kitchen time pass, then waits for the waiter's turn
-// (see [kitchen.Conductor]) before the lesson acts again.
+// (see [turn]) before the lesson acts again.
 func sleep(ctx context.Context, r *kitchen.Restaurant, d time.Duration) error {
 	if err := r.Clock.Sleep(ctx, d); err != nil {
 		return err
 	}
-	if !r.WaitTurn(ctx) {
+	if !turn(ctx) {
 		return ctx.Err()
 	}
 	return nil
 }
 
+// waitFor waits until cond holds for the order name, as the runner's
+// cache has it (see kitchen.Restaurant.WaitForOrder), then for the
+// waiter's turn.
+func waitFor(ctx context.Context, r *kitchen.Restaurant, name string, cond func(*kitchen.Order) bool) error {
+	if err := r.WaitForOrder(ctx, name, cond); err != nil {
+		return err
+	}
+	if !turn(ctx) {
+		return fmt.Errorf("waiting for order %s: %w", name, ctx.Err())
+	}
+	return nil
+}
+
+// turn waits until the lesson may act on the kitchen: at once, unless ctx
+// carries a conductor (see kitchentest.Conductor.WaitTurn). It returns
+// false if ctx ended first.
+func turn(ctx context.Context) bool {
+	return conductorFrom(ctx).WaitTurn(ctx)
+}
+
 // conductorFrom returns the conductor ctx carries (nil: none).
-func conductorFrom(ctx context.Context) *kitchen.Conductor {
-	c, _ := ctx.Value(conductorKey{}).(*kitchen.Conductor)
+func conductorFrom(ctx context.Context) *kitchentest.Conductor {
+	c, _ := ctx.Value(conductorKey{}).(*kitchentest.Conductor)
 	return c
 }
 
 // conductorKey is the context key of [WithConductor].
 type conductorKey struct{}
 
-// WithConductor returns ctx carrying c: the lessons run with it open
-// their restaurant with c as its [kitchen.Config].Conductor, so that
-// their narration is the same every run (see [kitchen.Conductor]; for
+// WithConductor returns ctx carrying c: the lessons run with it pace
+// their restaurant with c (kitchentest.Conductor.Pace) and act in the
+// waiter's turns, so that their narration is the same every run (for
 // tests, which drive c with synctest.Wait).
-func WithConductor(ctx context.Context, c *kitchen.Conductor) context.Context {
+func WithConductor(ctx context.Context, c *kitchentest.Conductor) context.Context {
 	return context.WithValue(ctx, conductorKey{}, c)
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/kitchen/kitchentest"
 	"github.com/kitchensync/kitchensync/reconcile"
 	"github.com/kitchensync/kitchensync/workqueue"
 )
@@ -75,7 +76,7 @@ func WatchExpired(ctx context.Context, w io.Writer) error {
 // list at minute 4 (a fixed time, whatever the reflector's jittered
 // backoff was), and tells the runner's memory once the chef has found
 // order-2 gone.
-func relisted(ctx context.Context, w io.Writer, clock *kitchen.Clock, c *kitchen.Conductor, rn *expiredRunner) error {
+func relisted(ctx context.Context, w io.Writer, clock *kitchen.Clock, c *kitchentest.Conductor, rn *expiredRunner) error {
 	select {
 	case <-rn.gate.knock:
 	case <-ctx.Done():
@@ -111,7 +112,7 @@ type expiredRunner struct {
 
 // newExpiredRunner wires the runner over srv through the lift (g), its
 // steps waiting for c's turns (none if c is nil).
-func newExpiredRunner(srv *apiserver.Server, log *kitchen.Narrator, c *kitchen.Conductor) (*expiredRunner, error) {
+func newExpiredRunner(srv *apiserver.Server, log *kitchen.Narrator, c *kitchentest.Conductor) (*expiredRunner, error) {
 	rn := &expiredRunner{gate: newGate(log), gone: make(chan struct{})}
 	rn.f = informer.NewSharedInformerFactory(srv, 0, informer.WithListerWatcher(func(gvr meta.GroupVersionResource, lw informer.ListerWatcher) informer.ListerWatcher {
 		rn.gate.lw = lw
@@ -140,7 +141,7 @@ func (rn *expiredRunner) start(ctx context.Context) error {
 	}
 	rn.wg.Go(func() { _ = rn.chef.Start(ctx) })
 	<-rn.chef.Running()
-	if !conductorFrom(ctx).WaitTurn(ctx) {
+	if !turn(ctx) {
 		return ctx.Err()
 	}
 	return nil
@@ -156,7 +157,7 @@ func (rn *expiredRunner) wait() {
 // soupChef is the lesson's controller: it reads each order it is handed
 // from the cache and says what it finds; it closes gone when it finds an
 // order gone.
-func soupChef(orders *informer.Lister[*kitchen.Order], log *kitchen.Narrator, gone chan struct{}, c *kitchen.Conductor) (*reconcile.Controller, error) {
+func soupChef(orders *informer.Lister[*kitchen.Order], log *kitchen.Narrator, gone chan struct{}, c *kitchentest.Conductor) (*reconcile.Controller, error) {
 	return reconcile.NewController("chef", reconcile.ReconcilerFunc(func(_ context.Context, req reconcile.Request) (reconcile.Result, error) {
 		o, err := orders.Namespace(req.Namespace).Get(req.Name)
 		switch {

@@ -43,7 +43,7 @@ func Finalizers(ctx context.Context, w io.Writer) error {
 			return err
 		}
 	}
-	if err := r.WaitForOrder(ctx, "table-3", func(o *kitchen.Order) bool {
+	if err := waitFor(ctx, r, "table-3", func(o *kitchen.Order) bool {
 		return o != nil && o.Status.Phase == kitchen.OrderPending && len(o.Finalizers) > 0
 	}); err != nil {
 		return err
@@ -56,7 +56,7 @@ func Finalizers(ctx context.Context, w io.Writer) error {
 		if err := r.Waiter.Cancel(ctx, name); err != nil {
 			return err
 		}
-		if err := r.WaitForOrder(ctx, name, func(o *kitchen.Order) bool { return o == nil }); err != nil {
+		if err := waitFor(ctx, r, name, func(o *kitchen.Order) bool { return o == nil }); err != nil {
 			return err
 		}
 	}

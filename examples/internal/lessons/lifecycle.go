@@ -42,7 +42,7 @@ func OrderLifecycle(ctx context.Context, w io.Writer) error {
 	if _, err := r.Waiter.Place(ctx, order); err != nil {
 		return err
 	}
-	if err := r.WaitForOrder(ctx, "table-7", itemsAre(kitchen.CookCooking, kitchen.CookCooking)); err != nil {
+	if err := waitFor(ctx, r, "table-7", itemsAre(kitchen.CookCooking, kitchen.CookCooking)); err != nil {
 		return err
 	}
 
@@ -50,14 +50,14 @@ func OrderLifecycle(ctx context.Context, w io.Writer) error {
 	if _, err := r.Waiter.AddExtra(ctx, "table-7", 0, "black-truffle"); err != nil {
 		return err
 	}
-	if err := r.WaitForOrder(ctx, "table-7", func(o *kitchen.Order) bool {
+	if err := waitFor(ctx, r, "table-7", func(o *kitchen.Order) bool {
 		return o != nil && o.Status.ObservedGeneration == 2
 	}); err != nil {
 		return err
 	}
 
 	heading(w, "3. The pasta is ready; the Wellington is still in the oven")
-	if err := r.WaitForOrder(ctx, "table-7", itemsAre(kitchen.CookDone, kitchen.CookCooking)); err != nil {
+	if err := waitFor(ctx, r, "table-7", itemsAre(kitchen.CookDone, kitchen.CookCooking)); err != nil {
 		return err
 	}
 
@@ -65,7 +65,7 @@ func OrderLifecycle(ctx context.Context, w io.Writer) error {
 	if err := r.Waiter.Cancel(ctx, "table-7"); err != nil {
 		return err
 	}
-	if err := r.WaitForOrder(ctx, "table-7", func(o *kitchen.Order) bool { return o == nil }); err != nil {
+	if err := waitFor(ctx, r, "table-7", func(o *kitchen.Order) bool { return o == nil }); err != nil {
 		return err
 	}
 

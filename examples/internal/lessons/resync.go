@@ -34,7 +34,7 @@ func Resync(ctx context.Context, w io.Writer) error {
 	if _, err := r.Waiter.Place(ctx, o); err != nil {
 		return err
 	}
-	if err := r.WaitForOrder(ctx, "table-2", func(o *kitchen.Order) bool {
+	if err := waitFor(ctx, r, "table-2", func(o *kitchen.Order) bool {
 		return o != nil && o.Status.Phase == kitchen.OrderServed
 	}); err != nil {
 		return err

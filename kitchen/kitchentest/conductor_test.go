@@ -1,4 +1,4 @@
-package kitchen_test
+package kitchentest_test
 
 import (
 	"bytes"
@@ -12,17 +12,18 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/kitchen/kitchentest"
 )
 
 // TestConductorGrantsInKeyOrder: steps that wait at one quiet point go
 // smallest key first, one per quiet point; a nil conductor and a stopped
 // one grant at once.
 func TestConductorGrantsInKeyOrder(t *testing.T) {
-	if !(*kitchen.Conductor)(nil).Turn(nil, "any") {
+	if !(*kitchentest.Conductor)(nil).Turn(nil, "any") {
 		t.Fatal("a nil conductor refused a turn")
 	}
 	synctest.Test(t, func(t *testing.T) {
-		c := kitchen.NewConductor()
+		c := kitchentest.NewConductor()
 		got := make(chan string, 3)
 		for _, key := range []string{"b", "c", "a"} {
 			go func() {
@@ -45,7 +46,7 @@ func TestConductorGrantsInKeyOrder(t *testing.T) {
 		}
 		done := make(chan struct{})
 		close(done)
-		if c2 := kitchen.NewConductor(); c2.Turn(done, "x") {
+		if c2 := kitchentest.NewConductor(); c2.Turn(done, "x") {
 			t.Error("a turn whose done is closed was granted without a Drive")
 		}
 	})
@@ -61,13 +62,15 @@ func TestConductedRestaurantTellsTheSameEveryRun(t *testing.T) {
 	var runs [3]string
 	for i := range runs {
 		synctest.Test(t, func(t *testing.T) {
-			c := kitchen.NewConductor()
+			c := kitchentest.NewConductor()
 			ctx, cancel := context.WithCancel(t.Context())
 			driven := make(chan struct{})
 			go func() { c.Drive(ctx, synctest.Wait); close(driven) }()
 			defer func() { cancel(); <-driven }()
 			var out bytes.Buffer
-			play(t, kitchen.Config{Out: &out, Verbosity: kitchen.HandOffs, Conductor: c})
+			cfg := kitchen.Config{Out: &out, Verbosity: kitchen.HandOffs}
+			c.Pace(&cfg)
+			play(t, c, cfg)
 			runs[i] = out.String()
 		})
 	}
@@ -81,8 +84,9 @@ func TestConductedRestaurantTellsTheSameEveryRun(t *testing.T) {
 	}
 }
 
-// play places two orders, cancels one and waits for both outcomes.
-func play(t *testing.T, cfg kitchen.Config) {
+// play places two orders, cancels one and waits for both outcomes, the
+// waiter acting in its turns.
+func play(t *testing.T, c *kitchentest.Conductor, cfg kitchen.Config) {
 	ctx, cancel := context.WithCancel(t.Context())
 	r, err := kitchen.Open(ctx, cfg)
 	if err != nil {
@@ -90,7 +94,9 @@ func play(t *testing.T, cfg kitchen.Config) {
 	}
 	ran := make(chan error, 1)
 	go func() { ran <- r.Run(ctx) }()
-	r.WaitReady(ctx)
+	if !r.WaitReady(ctx) || !c.WaitTurn(ctx) {
+		t.Fatal("the restaurant did not open")
+	}
 	for i, dish := range []string{"beef-wellington", "caesar-salad"} {
 		o := &kitchen.Order{Spec: kitchen.OrderSpec{Table: i + 1, Items: []kitchen.OrderItem{{Dish: dish, Quantity: 1}}}}
 		o.Name = fmt.Sprintf("table-%d", i+1)
@@ -98,20 +104,26 @@ func play(t *testing.T, cfg kitchen.Config) {
 			t.Fatal(err)
 		}
 	}
-	if err := r.WaitForOrder(ctx, "table-1", func(o *kitchen.Order) bool { return o != nil && o.Status.Phase == kitchen.OrderCooking }); err != nil {
-		t.Fatal(err)
-	}
+	waitFor(t, c, r, "table-1", func(o *kitchen.Order) bool { return o != nil && o.Status.Phase == kitchen.OrderCooking })
 	if err := r.Waiter.Cancel(ctx, "table-1"); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.WaitForOrder(ctx, "table-1", func(o *kitchen.Order) bool { return o == nil }); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.WaitForOrder(ctx, "table-2", func(o *kitchen.Order) bool { return o != nil && o.Status.Phase == kitchen.OrderServed }); err != nil {
-		t.Fatal(err)
-	}
+	waitFor(t, c, r, "table-1", func(o *kitchen.Order) bool { return o == nil })
+	waitFor(t, c, r, "table-2", func(o *kitchen.Order) bool { return o != nil && o.Status.Phase == kitchen.OrderServed })
 	cancel()
 	if err := <-ran; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// waitFor waits until cond holds for the order name, then for the
+// waiter's turn.
+func waitFor(t *testing.T, c *kitchentest.Conductor, r *kitchen.Restaurant, name string, cond func(*kitchen.Order) bool) {
+	t.Helper()
+	if err := r.WaitForOrder(t.Context(), name, cond); err != nil {
+		t.Fatal(err)
+	}
+	if !c.WaitTurn(t.Context()) {
+		t.Fatal(t.Context().Err())
 	}
 }

@@ -1,4 +1,4 @@
-package kitchen
+package kitchentest
 
 import (
 	"context"
@@ -7,12 +7,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
+	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/reconcile"
-	"github.com/kitchensync/kitchensync/trace"
-	"github.com/kitchensync/kitchensync/workqueue"
 )
 
 // A Conductor makes a restaurant deterministic: one hand-off at a time,
@@ -25,19 +23,20 @@ import (
 // run at once, so two runs of the same service can tell their hand-offs in
 // a different order — a watch event may reach the cache before or after
 // the chef's next write, two writes may collide (409) or not. That is
-// what a real cluster does, and the programs show it so. With
-// [Config].Conductor set, each of those steps first waits for its turn:
-// a reflector's list, watch start or watch event, a worker taking a
-// ticket, a cook's timer ending, the waiter (or a lesson) acting after
-// [Restaurant.WaitForOrder], [Restaurant.WaitReady] or
-// [Restaurant.WaitTurn]. [Conductor.Drive] grants one turn at each quiet
-// point — when every goroutine of the kitchen is blocked — choosing the
-// waiting step by a fixed order: lists and watch starts, then watch
-// events by resourceVersion, then tickets, then cooks' timers, then the
-// waiter. Between two quiet points only the chosen step and what it
-// causes run, so the narration is the same from run to run: the kitchen
-// still does everything it does unconducted (a stale cache, a merged
-// ticket), but always in the same order.
+// what a real cluster does, and the programs show it so. A Conductor
+// reaches into a restaurant only through the seams of its
+// [kitchen.Config] ([Conductor.Pace] sets them): each of its steps first
+// waits for its turn — a reflector's list, watch start or watch event, a
+// worker taking a ticket, a cook's timer ending — and the waiter (or a
+// lesson) waits for [Conductor.WaitTurn] before it acts.
+// [Conductor.Drive] grants one turn at each quiet point — when every
+// goroutine of the kitchen is blocked — choosing the waiting step by a
+// fixed order: lists and watch starts, then watch events by
+// resourceVersion, then tickets, then cooks' timers, then the waiter.
+// Between two quiet points only the chosen step and what it causes run,
+// so the narration is the same from run to run: the kitchen still does
+// everything it does unconducted (a stale cache, a merged ticket), but
+// always in the same order.
 //
 // Only testing/synctest can tell a quiet point (synctest.Wait), so a
 // Conductor is for tests: the examples' golden narrations are made with
@@ -46,12 +45,12 @@ import (
 // between two quiet points is still concurrent where one step has
 // several consumers: the informer hands one event to each of its
 // handlers on a goroutine of their own, so their records (told at
-// [Everything]) can interleave, and golden narrations are taken at
-// [HandOffs]. The order assumes one worker per controller (the default),
-// and one case is still left to the scheduler: a worker idle on an empty
-// priority queue, when one step adds tickets of different priorities
-// (a relist, whose unchanged objects come at a low priority). A queue
-// without priorities ([Conductor.Queue]) has no such case; the
+// narration.Everything) can interleave, and golden narrations are taken
+// at narration.HandOffs. The order assumes one worker per controller (the
+// default), and one case is still left to the scheduler: a worker idle on
+// an empty priority queue, when one step adds tickets of different
+// priorities (a relist, whose unchanged objects come at a low priority).
+// A queue without priorities ([Conductor.Queue]) has no such case; the
 // restaurant's queues never meet it, as each step adds tickets of one
 // priority.
 //
@@ -143,18 +142,12 @@ func (c *Conductor) Turn(done <-chan struct{}, key string) bool {
 	}
 }
 
-// WaitTurn waits until the restaurant's [Config].Conductor lets the
-// waiter act (at once without one), or until ctx ends (false).
-// [Restaurant.WaitReady] and [Restaurant.WaitForOrder] call it before
-// they return; call it after any other wait (a [Clock.Sleep]) before
-// acting on the kitchen.
-func (r *Restaurant) WaitTurn(ctx context.Context) bool {
-	return r.conductor.WaitTurn(ctx)
-}
-
 // WaitTurn waits until the waiter (or whoever drives the kitchen from
 // outside, such as a lesson) may act: the last of the steps a quiet
-// kitchen takes. It returns false if ctx ended first.
+// kitchen takes. It returns false if ctx ended first. Call it after every
+// wait of the waiter's — [kitchen.Restaurant.WaitReady],
+// [kitchen.Restaurant.WaitForOrder], a [kitchen.Clock.Sleep] — before it
+// acts on the kitchen.
 func (c *Conductor) WaitTurn(ctx context.Context) bool {
 	return c.Turn(ctx.Done(), turnWaiter) && ctx.Err() == nil
 }
@@ -244,21 +237,21 @@ func (w *conductedWatch) relay(c *Conductor, resource string) {
 // conductedQueue is a controller's queue whose worker takes a ticket
 // only in its turn.
 type conductedQueue struct {
-	*workqueue.PriorityQueue[reconcile.Request]
+	reconcile.PriorityWorkQueue
 	c    *Conductor
 	name string
 }
 
 func (q conductedQueue) GetWithPriority() (reconcile.Request, int, bool) {
-	return q.c.take(q.name, q.Len, q.PriorityQueue.GetWithPriority)
+	return q.c.take(q.name, q.Len, q.PriorityWorkQueue.GetWithPriority)
 }
 
 // Queue returns q with its worker taking each ticket in its turn (q
 // itself without a conductor), for a controller of your own: pass
 // reconcile.Options.NewQueue a function that makes q and returns this.
-// Unlike [Conductor.NewQueue]'s, the returned queue has no priorities: a
-// first-in, first-out q keeps the order exact even in the one case the
-// priority queue does not (see [Conductor]).
+// Unlike the restaurant's (see [Conductor.Pace]), the returned queue has
+// no priorities: a first-in, first-out q keeps the order exact even in the
+// one case the priority queue does not (see [Conductor]).
 func (c *Conductor) Queue(name string, q reconcile.WorkQueue) reconcile.WorkQueue {
 	if c == nil {
 		return q
@@ -308,34 +301,34 @@ func (q conductedQueue) Get() (reconcile.Request, bool) {
 	return req, shutdown
 }
 
-// afterFunc is time.AfterFunc whose f waits for its turn, named key.
-func (c *Conductor) afterFunc(d time.Duration, key string, f func()) *time.Timer {
+// AfterFunc is [time.AfterFunc] whose f waits for its turn, the turn of
+// the cook named key: it makes the Conductor a [kitchen.Timers], so that
+// cooks that finish at the same instant go one at a time.
+func (c *Conductor) AfterFunc(d time.Duration, key string, f func()) *time.Timer {
 	if c == nil {
 		return time.AfterFunc(d, f)
 	}
 	return time.AfterFunc(d, func() {
-		c.Turn(nil, key)
+		c.Turn(nil, turnCook+" "+key)
 		f()
 	})
 }
 
-// factory returns the runner's informer factory over srv, its lists and
-// watch events waiting for their turns.
-func (c *Conductor) factory(srv *apiserver.Server, resync time.Duration, tracer *trace.Tracer) *informer.SharedInformerFactory {
+// Pace sets the seams of cfg through which a restaurant's steps wait for
+// their turns: the runner lists and watches through [Conductor.ListerWatcher]
+// (cfg.InformerOptions), the controllers' workers take each ticket in its
+// turn (cfg.Queue) and the cooks' timers end in theirs (cfg.Timers). It
+// replaces any Queue and Timers cfg had. A nil Conductor leaves cfg alone.
+func (c *Conductor) Pace(cfg *kitchen.Config) {
+	if c == nil {
+		return
+	}
 	wrap := func(gvr meta.GroupVersionResource, lw informer.ListerWatcher) informer.ListerWatcher {
 		return c.ListerWatcher(lw, gvr.Resource)
 	}
-	return informer.NewSharedInformerFactory(srv, resync, informer.WithListerWatcher(wrap), informer.WithTracer(tracer))
-}
-
-// NewQueue returns a controller's [reconcile.Options].NewQueue: the
-// default priority queue, its tickets waiting for their turns once a
-// worker takes them (nil, the default, without a conductor).
-func (c *Conductor) NewQueue(tracer *trace.Tracer) func(string, workqueue.RateLimiter[reconcile.Request]) reconcile.WorkQueue {
-	if c == nil {
-		return nil
+	cfg.InformerOptions = append(slices.Clip(cfg.InformerOptions), informer.WithListerWatcher(wrap))
+	cfg.Queue = func(name string, q reconcile.PriorityWorkQueue) reconcile.PriorityWorkQueue {
+		return conductedQueue{PriorityWorkQueue: q, c: c, name: name}
 	}
-	return func(name string, rl workqueue.RateLimiter[reconcile.Request]) reconcile.WorkQueue {
-		return conductedQueue{PriorityQueue: workqueue.NewPriorityQueue(rl, workqueue.QueueConfig{Name: name, Tracer: tracer}), c: c, name: name}
-	}
+	cfg.Timers = c
 }
