@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kitchensync/kitchensync/apiserver/gc"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/storage"
 	"github.com/kitchensync/kitchensync/trace"
@@ -201,14 +202,15 @@ type Server struct {
 
 	faults faults
 
-	log *storage.Log // the data directory of a durable server (see Open); nil in memory
+	log       *storage.Log  // the data directory of a durable server (see Open); nil in memory
+	collector *gc.Collector // the garbage collector, over gcStore
 }
 
 // NewServer returns an empty server for the kinds registered in scheme.
 // Kinds registered in scheme later are served too.
 func NewServer(scheme *meta.Scheme, opts Options) *Server {
 	opts = opts.withDefaults()
-	return &Server{
+	s := &Server{
 		scheme:     scheme,
 		opts:       opts,
 		objects:    make(map[meta.GroupResource]map[string]*entry),
@@ -218,6 +220,8 @@ func NewServer(scheme *meta.Scheme, opts Options) *Server {
 		dependents: make(map[string]map[objectRef]struct{}),
 		rand:       rand.New(rand.NewPCG(1, 2)),
 	}
+	s.collector = gc.New(gcStore{s})
+	return s
 }
 
 // ResourceVersionFromClock returns a [Options.ResourceVersionStart] for a
@@ -291,7 +295,7 @@ func (s *Server) mutate(gr meta.GroupResource, key string, fn func(old *entry) (
 		if snap != nil {
 			snap.write()
 		}
-		s.collectGarbage(garbage)
+		s.collector.Collect(garbage)
 		s.syncNamespace(terminating)
 		if ch.reply != nil {
 			return ch.reply, nil

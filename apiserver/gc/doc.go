@@ -1,0 +1,43 @@
+// Package gc is the garbage collector: it deletes the objects whose
+// owners are gone, and carries out the foreground and orphan propagation
+// policies of a delete, as kube-controller-manager's garbage collector
+// does on a cluster.
+//
+// In the kitchen, an order's cooks point at the order (their
+// ownerReferences). When the customer cancels the order and the order is
+// gone, nobody tells each cook to go home: the collector walks the
+// kitchen, finds cooks whose order no longer exists, and sends them home.
+//
+// # What it does
+//
+// [Collector.Collect] takes the work a commit made ([Work]): the
+// dependents of an object that went, the owners that wait for a
+// dependent that went, and objects that name owners or carry a
+// propagation finalizer. For each it decides as the Kubernetes collector
+// does:
+//
+//   - A dependent whose owners are all gone is deleted (its own
+//     finalizers still hold it). One that still has a living owner only
+//     loses its references to the dead ones.
+//   - Foreground ([meta.DeletePropagationForeground]): the owner waits,
+//     with a deletionTimestamp and the finalizer
+//     [meta.FinalizerDeleteDependents], until every dependent whose
+//     reference sets blockOwnerDeletion is gone; then it goes.
+//   - Orphan ([meta.DeletePropagationOrphan]): the dependents stay, and
+//     lose their references to the owner; then the owner goes.
+//
+// # The seam
+//
+// The collector reaches the API server only through [Store], which it
+// owns and the server implements: read an object, find the dependents of
+// an owner, find an owner, and write atomically (read, decide, write,
+// again if the object changed meanwhile). That is all a collector needs,
+// and it is what the real one gets from its informers and its client.
+//
+// Simplified: the real collector is a controller that acts a moment
+// later; the server here runs it within the call that made the garbage,
+// so a test sees its writes right after that call. It does not break
+// cycles of blocking references (the real one makes such references
+// non-blocking), so two objects that own each other and are both deleted
+// in the foreground stay.
+package gc
