@@ -8,6 +8,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/fieldmanager"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
+	"github.com/kitchensync/kitchensync/apiserver/namespaces"
 )
 
 // ResourceClient makes requests for one resource (one kind) of a
@@ -284,7 +285,7 @@ func (s *Server) prepareNew(info meta.KindInfo, in meta.Object) (*entry, error) 
 		// cannot set status: it starts empty.
 		clearField(in, kf.status)
 	}
-	prepareNamespaceCreate(in)
+	namespaces.PrepareForCreate(in)
 	if err := info.ValidateObject(in); err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver/meta"
+	"github.com/kitchensync/kitchensync/apiserver/namespaces"
 )
 
 // Delete deletes the object name; see [ResourceClient.DeleteObject] for
@@ -54,7 +55,7 @@ func (c *ResourceClient) deleteObject(info meta.KindInfo, name string, opts meta
 	if err != nil {
 		return nil, false, err
 	}
-	if err := checkDeleteNamespace(info, name); err != nil {
+	if err := namespaces.CheckDelete(info, name); err != nil {
 		return nil, false, err
 	}
 	var gone bool
@@ -99,7 +100,7 @@ func ValidateDeleteOptions(opts meta.DeleteOptions) error {
 // removed) a deletion; else a mark, or nothing if old is marked already
 // with the same finalizers.
 func (s *Server) prepareDelete(old *entry, opts meta.DeleteOptions) (change, error) {
-	if heldNamespace(old.obj) {
+	if namespaces.Held(old.obj) {
 		return s.prepareNamespaceDelete(old, opts)
 	}
 	next := old.obj.DeepCopyObject()

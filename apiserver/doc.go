@@ -160,7 +160,7 @@
 //     [ResourceClient] and [Client]; what requests carry and return
 //     ([meta.ListOptions], [meta.CreateOptions], [meta.PatchType], [meta.List], [meta.Event],
 //     [meta.WatchInterface] and the rest); faults by [Verb]; the lifecycle of
-//     namespaces ([NamespaceObject]) and the garbage collector.
+//     namespaces ([namespaces.Object]) and the garbage collector.
 //   - Durability: [Open] a server on a data directory that keeps every
 //     acknowledged write, as etcd does behind the real one;
 //     [Server.Snapshot] and [Restore] for backups; [storage.StorageError].

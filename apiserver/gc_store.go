@@ -3,6 +3,7 @@ package apiserver
 import (
 	"github.com/kitchensync/kitchensync/apiserver/gc"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
+	"github.com/kitchensync/kitchensync/apiserver/namespaces"
 	"github.com/kitchensync/kitchensync/trace"
 )
 
@@ -108,7 +109,7 @@ func (s *Server) updated(old *entry, next meta.Object) (change, error) {
 	if err != nil {
 		return change{}, err
 	}
-	if next.GetObjectMeta().DeletionTimestamp != nil && finalized(next) {
+	if next.GetObjectMeta().DeletionTimestamp != nil && namespaces.Finalized(next) {
 		return deleteDuringUpdate(old, e), nil
 	}
 	return change{typ: meta.EventModified, obj: e}, nil

@@ -6,31 +6,16 @@ import (
 	"slices"
 
 	"github.com/kitchensync/kitchensync/apiserver/meta"
+	"github.com/kitchensync/kitchensync/apiserver/namespaces"
 	"github.com/kitchensync/kitchensync/trace"
 )
 
-// The namespace controller, like kube-controller-manager's
-// (pkg/controller/namespace): when a namespace is being deleted and still
-// holds [FinalizerKubernetes], it deletes every object in it (background
-// propagation, as the real one asks), waits for those held by finalizers,
-// and once nothing is left removes its finalizer, after which the
-// namespace goes. Like the garbage collector, it acts inside the call
-// that gave it work: the delete of the namespace, or the delete of the
-// last object in it. The DELETE of a namespace still answers the
-// namespace as it marked it (Terminating); the events that follow tell
-// the rest.
-//
-// After each pass it writes the namespace's status.conditions, as the
-// real controller does (see namespaceConditions): all five False once
-// the content is gone (just before the namespace goes, so the DELETED
-// event carries them); NamespaceContentRemaining and
-// NamespaceFinalizersRemaining True, naming what remains and the
-// finalizers holding it, while objects wait for their finalizers.
-//
-// Simplified: it deletes object by object, resources in the order of
-// their names (group, then resource) and objects in the order of their
-// names, where the real controller sends one deletecollection per
-// resource in discovery's order.
+// The namespace controller (package apiserver/namespaces) works on the
+// server through [namespaces.Store], which nsStore implements. Like the
+// garbage collector, it acts inside the call that gave it work: the
+// delete of the namespace, or the delete of the last object in it. The
+// DELETE of a namespace still answers the namespace as it marked it
+// (Terminating); the events that follow tell the rest.
 
 // namespaceAfterLocked returns the name of the namespace the namespace
 // controller must look at after committing ch to resource gr, or "": a
@@ -43,9 +28,9 @@ func (s *Server) namespaceAfterLocked(gr meta.GroupResource, ch change) string {
 		return ""
 	}
 	m := ch.obj.obj.GetObjectMeta()
-	nsGR := NamespacesResource.GroupResource()
+	nsGR := namespaces.Resource.GroupResource()
 	if gr == nsGR {
-		if ch.typ != meta.EventDeleted && awaitsController(ch.obj) {
+		if ch.typ != meta.EventDeleted && namespaces.AwaitsController(ch.obj.obj) {
 			return m.Name
 		}
 		return ""
@@ -54,51 +39,6 @@ func (s *Server) namespaceAfterLocked(gr meta.GroupResource, ch change) string {
 		return ""
 	}
 	return m.Namespace
-}
-
-// awaitsController reports whether e is a namespace being deleted that
-// still holds [FinalizerKubernetes].
-func awaitsController(e *entry) bool {
-	if e == nil || e.obj.GetObjectMeta().DeletionTimestamp == nil {
-		return false
-	}
-	ns, ok := e.obj.(NamespaceObject)
-	return ok && slices.Contains(ns.NamespaceFinalizers(), FinalizerKubernetes)
-}
-
-// syncNamespace is the namespace controller's work on namespace name
-// ("" is none): delete what is in it, and remove the finalizer once it is
-// empty.
-func (s *Server) syncNamespace(name string) {
-	if name == "" {
-		return
-	}
-	ref := objectRef{NamespacesResource.GroupResource(), name}
-	e := s.lookup(ref)
-	if !awaitsController(e) {
-		return
-	}
-	for _, obj := range s.contentsOf(name) {
-		s.mutate(obj.gr, obj.key, s.deleteContent)
-	}
-	uid := e.obj.GetObjectMeta().UID
-	remaining := s.contentsOf(name)
-	s.writeNamespaceConditions(ref, uid, remaining)
-	if len(remaining) > 0 {
-		return // held by finalizers: the delete of the last one brings it back here
-	}
-	s.mutate(ref.gr, ref.key, func(old *entry) (change, error) {
-		if old == nil || old.obj.GetObjectMeta().UID != uid {
-			return change{obj: old}, nil
-		}
-		fins := slices.DeleteFunc(slices.Clone(old.obj.(NamespaceObject).NamespaceFinalizers()),
-			func(f string) bool { return f == FinalizerKubernetes })
-		ch, err := s.prepareFinalize(old, fins)
-		if ch.typ == meta.EventDeleted {
-			ch.by = trace.NamespaceController
-		}
-		return ch, err
-	})
 }
 
 // contentsOf returns, sorted by resource and key, every object stored in
@@ -120,19 +60,6 @@ func (s *Server) contentsOf(ns string) []objectRef {
 	return out
 }
 
-// deleteContent is the namespace controller's delete of old, an object
-// in a namespace being deleted: with background propagation, unless it
-// is being deleted already.
-func (s *Server) deleteContent(old *entry) (change, error) {
-	if old == nil || old.obj.GetObjectMeta().DeletionTimestamp != nil {
-		return change{obj: old}, nil
-	}
-	bg := meta.DeletePropagationBackground
-	ch, err := s.prepareDelete(old, meta.DeleteOptions{PropagationPolicy: &bg})
-	ch.by = trace.NamespaceController
-	return ch, err
-}
-
 // prepareFinalize decides what setting the spec.finalizers of old, a
 // namespace, to fins means: nothing if they are the same; the namespace
 // goes if it is being deleted and nothing holds it any more; else an
@@ -142,14 +69,14 @@ func (s *Server) prepareFinalize(old *entry, fins []string) (change, error) {
 	if len(fins) == 0 {
 		fins = nil
 	}
-	next.(NamespaceObject).SetNamespaceFinalizers(fins)
+	next.(namespaces.Object).SetNamespaceFinalizers(fins)
 	e, err := s.newEntry(next)
 	switch {
 	case err != nil:
 		return change{}, err
 	case string(e.content) == string(old.content):
 		return change{obj: old}, nil
-	case old.obj.GetObjectMeta().DeletionTimestamp != nil && finalized(next):
+	case old.obj.GetObjectMeta().DeletionTimestamp != nil && namespaces.Finalized(next):
 		return deleteDuringUpdate(old, e), nil
 	}
 	return change{typ: meta.EventModified, obj: e}, nil
@@ -159,7 +86,7 @@ func (s *Server) prepareFinalize(old *entry, fins []string) (change, error) {
 // finalize subresource, as client-go's Namespaces().Finalize does: only
 // spec.finalizers change (an update keeps them as they were), with the
 // resourceVersion rules of [ResourceClient.Update]. The namespace
-// controller removes [FinalizerKubernetes] this way; removing the last
+// controller removes [namespaces.FinalizerKubernetes] this way; removing the last
 // finalizer of a namespace being deleted, with no metadata.finalizers
 // left, deletes it (the answer is the namespace as asked for, as for
 // Update). On a cluster whose namespace controller is stuck, this is how
@@ -177,7 +104,7 @@ func (c *ResourceClient) Finalize(ctx context.Context, obj meta.Object, opts met
 	if err := c.checkBody(info, obj); err != nil {
 		return nil, err
 	}
-	in, ok := obj.(NamespaceObject)
+	in, ok := obj.(namespaces.Object)
 	if !ok {
 		return nil, errUnknownResource(meta.GroupResource{Group: info.Group, Resource: info.Resource + "/finalize"})
 	}
@@ -199,4 +126,65 @@ func (c *ResourceClient) Finalize(ctx context.Context, obj meta.Object, opts met
 		return nil, err
 	}
 	return e.obj.DeepCopyObject(), nil
+}
+
+// awaitsController is [namespaces.AwaitsController] of a stored entry.
+func awaitsController(e *entry) bool {
+	return e != nil && namespaces.AwaitsController(e.obj)
+}
+
+// syncNamespace runs the namespace controller on namespace name ("" is
+// none).
+func (s *Server) syncNamespace(name string) {
+	if name != "" {
+		s.namespaces.Sync(name)
+	}
+}
+
+// nsStore is the server as the namespace controller's [namespaces.Store].
+type nsStore struct{ s *Server }
+
+func (n nsStore) Get(ref namespaces.Ref) meta.Object {
+	if e := n.s.lookup(objectRef{ref.Resource, ref.Key}); e != nil {
+		return e.obj
+	}
+	return nil
+}
+
+func (n nsStore) Contents(ns string) []namespaces.Ref {
+	refs := n.s.contentsOf(ns)
+	out := make([]namespaces.Ref, len(refs))
+	for i, r := range refs {
+		out[i] = namespaces.Ref{Resource: r.gr, Key: r.key}
+	}
+	return out
+}
+
+func (n nsStore) Write(ref namespaces.Ref, decide func(cur meta.Object) namespaces.Write) {
+	n.s.mutate(ref.Resource, ref.Key, func(old *entry) (change, error) {
+		var cur meta.Object
+		if old != nil {
+			cur = old.obj
+		}
+		w := decide(cur)
+		var ch change
+		var err error
+		switch {
+		case w.Delete != nil:
+			ch, err = n.s.prepareDelete(old, *w.Delete)
+		case w.Update != nil:
+			ch, err = n.s.modified(w.Update)
+		case w.Finalize != nil:
+			ch, err = n.s.prepareFinalize(old, w.Finalize)
+			if ch.typ != meta.EventDeleted {
+				return ch, err // the namespace going is the controller's; the rest is the finalize subresource's
+			}
+		default:
+			return change{obj: old}, nil
+		}
+		if ch.typ != "" {
+			ch.by = trace.NamespaceController
+		}
+		return ch, err
+	})
 }

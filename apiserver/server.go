@@ -7,6 +7,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver/gc"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
+	"github.com/kitchensync/kitchensync/apiserver/namespaces"
 	"github.com/kitchensync/kitchensync/apiserver/storage"
 	"github.com/kitchensync/kitchensync/trace"
 )
@@ -62,7 +63,7 @@ type Options struct {
 	DisableGarbageCollection bool
 	// DisableNamespaceController turns off the namespace controller,
 	// which otherwise empties a namespace being deleted and then lets it
-	// go, as kube-controller-manager's does (see [NamespaceObject]; it
+	// go, as kube-controller-manager's does (see [namespaces.Object]; it
 	// only runs when the scheme registers namespaces). With it off, a
 	// deleted namespace stays Terminating until its finalizer is removed
 	// through [ResourceClient.Finalize], as on a kube-apiserver running
@@ -169,7 +170,7 @@ func (o Options) withDefaults() Options {
 // simpler schema than the real server's (see [ResourceClient.Patch]); deletes are immediate or wait for finalizers, with no grace
 // period, and the garbage collector carries out propagation policies at
 // once, inside the call that made the garbage, as the namespace
-// controller empties a deleted namespace (see [NamespaceObject]); one
+// controller empties a deleted namespace (see [namespaces.Object]); one
 // history window for all resources.
 //
 // A Server is safe for concurrent use. Writers hold one mutex only long
@@ -202,8 +203,9 @@ type Server struct {
 
 	faults faults
 
-	log       *storage.Log  // the data directory of a durable server (see Open); nil in memory
-	collector *gc.Collector // the garbage collector, over gcStore
+	log        *storage.Log           // the data directory of a durable server (see Open); nil in memory
+	collector  *gc.Collector          // the garbage collector, over gcStore
+	namespaces *namespaces.Controller // the namespace controller, over nsStore
 }
 
 // NewServer returns an empty server for the kinds registered in scheme.
@@ -221,6 +223,7 @@ func NewServer(scheme *meta.Scheme, opts Options) *Server {
 		rand:       rand.New(rand.NewPCG(1, 2)),
 	}
 	s.collector = gc.New(gcStore{s})
+	s.namespaces = namespaces.NewController(nsStore{s})
 	return s
 }
 

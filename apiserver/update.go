@@ -9,6 +9,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver/fieldmanager"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
+	"github.com/kitchensync/kitchensync/apiserver/namespaces"
 )
 
 // Update replaces the object named by obj's metadata (name, and namespace
@@ -111,7 +112,7 @@ func (s *Server) prepareUpdate(info meta.KindInfo, old *entry, next meta.Object,
 		return change{}, err
 	}
 	kf := fieldsOf(next)
-	if status && !isNamespace(next) {
+	if status && !namespaces.IsNamespace(next) {
 		// Only status comes from the request; even metadata stays as
 		// stored (Kubernetes' ResetObjectMetaForStatus).
 		in := next
@@ -131,7 +132,7 @@ func (s *Server) prepareUpdate(info meta.KindInfo, old *entry, next meta.Object,
 	switch {
 	case bytes.Equal(e.content, old.content):
 		return change{obj: old}, nil // a no-op: no new resourceVersion, no event
-	case om.DeletionTimestamp != nil && finalized(next):
+	case om.DeletionTimestamp != nil && namespaces.Finalized(next):
 		ch := deleteDuringUpdate(old, e)
 		if dryRun {
 			ch.typ = ""
@@ -215,7 +216,7 @@ func (s *Server) prepareSpecUpdate(info meta.KindInfo, old *entry, next meta.Obj
 	nm.CreationTimestamp = om.CreationTimestamp
 	nm.DeletionTimestamp, nm.DeletionGracePeriodSeconds = om.DeletionTimestamp, om.DeletionGracePeriodSeconds
 	nm.Generation = om.Generation
-	prepareNamespaceUpdate(old.obj, next)
+	namespaces.PrepareForUpdate(old.obj, next)
 	var errs meta.FieldErrors
 	// Labels and annotations the update leaves as stored were checked
 	// when they were written: only changed ones are checked again.

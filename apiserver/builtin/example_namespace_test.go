@@ -8,6 +8,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
 	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
+	"github.com/kitchensync/kitchensync/apiserver/namespaces"
 )
 
 // Namespaces made real: a new namespace is Active and carries the
@@ -21,22 +22,22 @@ func ExampleNamespaceKind() {
 		panic(err)
 	}
 	srv := apiserver.NewServer(scheme, apiserver.Options{})
-	namespaces := client.New[*builtin.Namespace](srv)
+	nss := client.New[*builtin.Namespace](srv)
 	leases := client.New[*builtin.Lease](srv)
 
 	_, err := leases.Create(ctx, &builtin.Lease{ObjectMeta: meta.ObjectMeta{Namespace: "dinner", Name: "chef"}}, meta.CreateOptions{})
 	fmt.Println("before the namespace:", err)
-	ns, _ := namespaces.Create(ctx, builtin.NewNamespace("dinner"), meta.CreateOptions{})
+	ns, _ := nss.Create(ctx, builtin.NewNamespace("dinner"), meta.CreateOptions{})
 	fmt.Println("created:", ns.Status.Phase, ns.Spec.Finalizers)
 	_, _ = leases.Create(ctx, &builtin.Lease{ObjectMeta: meta.ObjectMeta{Namespace: "dinner", Name: "chef"}}, meta.CreateOptions{})
 
 	w, _ := srv.Resource(builtin.LeasesResource).Watch(ctx, meta.ListOptions{ResourceVersion: srv.ResourceVersion()})
 	defer w.Stop()
-	obj, _, _ := srv.Resource(apiserver.NamespacesResource).DeleteObject(ctx, "dinner", meta.DeleteOptions{})
+	obj, _, _ := srv.Resource(namespaces.Resource).DeleteObject(ctx, "dinner", meta.DeleteOptions{})
 	fmt.Println("delete answered:", obj.(*builtin.Namespace).Status.Phase)
 	ev := <-w.ResultChan()
 	fmt.Println("the namespace controller:", ev.Type, ev.Object.GetObjectMeta().Name)
-	_, err = namespaces.Get(ctx, "dinner", meta.GetOptions{})
+	_, err = nss.Get(ctx, "dinner", meta.GetOptions{})
 	fmt.Println("afterwards:", err)
 	// Output:
 	// before the namespace: namespaces "dinner" not found

@@ -1,15 +1,15 @@
 package builtin
 
 import (
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
+	"github.com/kitchensync/kitchensync/apiserver/namespaces"
 )
 
 // Namespace is Kubernetes' core/v1 Namespace: a cluster-scoped object
 // whose name the namespaced objects carry in metadata.namespace.
 //
 // Registering it ([NamespaceKind]) makes namespaces real, as on a
-// cluster (see [apiserver.NamespaceObject] for the details):
+// cluster (see [namespaces.Object] for the details):
 //
 //   - Creating an object in a namespace that does not exist is 404
 //     NotFound (`namespaces "nosuchns" not found`), as kube-apiserver's
@@ -47,7 +47,7 @@ type NamespaceSpec struct {
 type NamespaceStatus struct {
 	Phase string `json:"phase,omitempty"`
 	// Conditions are written by the namespace controller while it deletes
-	// the namespace's content (apiserver.NamespaceContentRemaining and the
+	// the namespace's content (namespaces.NamespaceContentRemaining and the
 	// others).
 	Conditions []meta.Condition `json:"conditions,omitempty"`
 }
@@ -71,7 +71,7 @@ func (n *Namespace) DeepCopyObject() meta.Object {
 }
 
 // NamespacePhase returns status.phase, for the server
-// ([apiserver.NamespaceObject]).
+// ([namespaces.Object]).
 func (n *Namespace) NamespacePhase() string { return n.Status.Phase }
 
 // SetNamespacePhase sets status.phase, for the server.
@@ -92,14 +92,14 @@ func (n *Namespace) SetNamespaceConditions(conditions []meta.Condition) {
 }
 
 // NamespaceKind returns the registration of [Namespace]: cluster-scoped,
-// resource "namespaces" in core v1 ([apiserver.NamespacesResource]), with
+// resource "namespaces" in core v1 ([namespaces.Resource]), with
 // a status subresource, the finalize subresource and the field selector
 // status.phase. It is not
 // part of [Register]: register it on its own to make namespaces real.
 func NamespaceKind() meta.KindInfo {
 	return meta.KindInfo{
 		StrategicMergePatch: true, AllowUnconditionalUpdate: true, NoGeneration: true,
-		Version: apiserver.NamespacesResource.Version, Kind: "Namespace", Resource: apiserver.NamespacesResource.Resource,
+		Version: namespaces.Resource.Version, Kind: "Namespace", Resource: namespaces.Resource.Resource,
 		New: func() meta.Object { return &Namespace{} },
 		Fields: map[string]meta.FieldFunc{
 			"status.phase": func(obj meta.Object) string { return obj.(*Namespace).Status.Phase },

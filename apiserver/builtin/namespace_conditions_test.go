@@ -10,6 +10,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
+	"github.com/kitchensync/kitchensync/apiserver/namespaces"
 )
 
 // namespaceConditions are the five conditions the namespace controller
@@ -17,11 +18,11 @@ import (
 // override.
 func namespaceConditions(at time.Time, override ...meta.Condition) []meta.Condition {
 	conds := []meta.Condition{
-		{Type: apiserver.NamespaceDeletionDiscoveryFailure, Status: meta.ConditionFalse, Reason: "ResourcesDiscovered", Message: "All resources successfully discovered"},
-		{Type: apiserver.NamespaceDeletionGVParsingFailure, Status: meta.ConditionFalse, Reason: "ParsedGroupVersions", Message: "All legacy kube types successfully parsed"},
-		{Type: apiserver.NamespaceDeletionContentFailure, Status: meta.ConditionFalse, Reason: "ContentDeleted", Message: "All content successfully deleted, may be waiting on finalization"},
-		{Type: apiserver.NamespaceContentRemaining, Status: meta.ConditionFalse, Reason: "ContentRemoved", Message: "All content successfully removed"},
-		{Type: apiserver.NamespaceFinalizersRemaining, Status: meta.ConditionFalse, Reason: "ContentRemoved", Message: "All content successfully removed"},
+		{Type: namespaces.NamespaceDeletionDiscoveryFailure, Status: meta.ConditionFalse, Reason: "ResourcesDiscovered", Message: "All resources successfully discovered"},
+		{Type: namespaces.NamespaceDeletionGVParsingFailure, Status: meta.ConditionFalse, Reason: "ParsedGroupVersions", Message: "All legacy kube types successfully parsed"},
+		{Type: namespaces.NamespaceDeletionContentFailure, Status: meta.ConditionFalse, Reason: "ContentDeleted", Message: "All content successfully deleted, may be waiting on finalization"},
+		{Type: namespaces.NamespaceContentRemaining, Status: meta.ConditionFalse, Reason: "ContentRemoved", Message: "All content successfully removed"},
+		{Type: namespaces.NamespaceFinalizersRemaining, Status: meta.ConditionFalse, Reason: "ContentRemoved", Message: "All content successfully removed"},
 	}
 	for i := range conds {
 		conds[i].LastTransitionTime = meta.NewTime(at)
@@ -58,9 +59,9 @@ func TestNamespaceConditions(t *testing.T) {
 				msg += "example.com/audit in 1 resource instances, "
 			}
 			return namespaceConditions(start,
-				meta.Condition{Type: apiserver.NamespaceContentRemaining, Status: meta.ConditionTrue, LastTransitionTime: meta.NewTime(at),
+				meta.Condition{Type: namespaces.NamespaceContentRemaining, Status: meta.ConditionTrue, LastTransitionTime: meta.NewTime(at),
 					Reason: "SomeResourcesRemain", Message: "Some resources are remaining: leases.coordination.k8s.io has " + strconv.Itoa(leases) + " resource instances"},
-				meta.Condition{Type: apiserver.NamespaceFinalizersRemaining, Status: meta.ConditionTrue, LastTransitionTime: meta.NewTime(at),
+				meta.Condition{Type: namespaces.NamespaceFinalizersRemaining, Status: meta.ConditionTrue, LastTransitionTime: meta.NewTime(at),
 					Reason: "SomeFinalizerRemain", Message: msg + "example.com/hold in " + strconv.Itoa(hold) + " resource instances"})
 		}
 		f.wantConditions(t, "team", remaining(2, 2, true, start))

@@ -15,6 +15,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
 	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
+	"github.com/kitchensync/kitchensync/apiserver/namespaces"
 )
 
 // nsFixture is a server with real namespaces and Leases to put in them,
@@ -60,7 +61,7 @@ func (f *nsFixture) watchAll(t *testing.T) func() []string {
 	t.Helper()
 	rv := f.srv.ResourceVersion()
 	var watches []meta.WatchInterface
-	for _, gvr := range []meta.GroupVersionResource{apiserver.NamespacesResource, builtin.LeasesResource} {
+	for _, gvr := range []meta.GroupVersionResource{namespaces.Resource, builtin.LeasesResource} {
 		w, err := f.srv.Resource(gvr).Watch(f.ctx, meta.ListOptions{ResourceVersion: rv})
 		if err != nil {
 			t.Fatal(err)
@@ -125,7 +126,7 @@ func TestNamespaceControllerEmptiesAndFinalizes(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newNSFixture(t, apiserver.Options{}, lease("team", "b"), lease("team", "a"), lease("other", "c"))
 		events := f.watchAll(t)
-		res := f.srv.Resource(apiserver.NamespacesResource)
+		res := f.srv.Resource(namespaces.Resource)
 		obj, gone, err := res.DeleteObject(f.ctx, "team", meta.DeleteOptions{})
 		if err != nil || gone {
 			t.Fatalf("delete team: gone %v, %v", gone, err)
@@ -180,7 +181,7 @@ func TestNamespaceWaitsForFinalizersAndRefusesCreates(t *testing.T) {
 		}
 		var se *meta.StatusError
 		if errors.As(err, &se) {
-			wantCauses := []meta.StatusCause{{Type: apiserver.CauseTypeNamespaceTerminating,
+			wantCauses := []meta.StatusCause{{Type: namespaces.CauseTypeNamespaceTerminating,
 				Message: "namespace team is being terminated", Field: "metadata.namespace"}}
 			if diff := gocmp.Diff(wantCauses, se.ErrStatus.Details.Causes); diff != "" {
 				t.Errorf("causes (-want +got):\n%s", diff)
@@ -242,7 +243,7 @@ func TestNamespaceWithoutControllerWaitsForFinalize(t *testing.T) {
 			t.Fatal(err)
 		}
 		team.Spec.Finalizers = nil
-		res := f.srv.Resource(apiserver.NamespacesResource)
+		res := f.srv.Resource(namespaces.Resource)
 		if _, err := res.Finalize(f.ctx, team, meta.UpdateOptions{}); err != nil {
 			t.Fatal(err)
 		}

@@ -40,14 +40,14 @@ func TestNamespacesAreRealOnlyWhenRegistered(t *testing.T) {
 	if !meta.IsNotFound(err) {
 		t.Errorf("dry-run create in a missing namespace = %v, want 404", err)
 	}
-	namespaces := client.New[*builtin.Namespace](srv)
-	if _, err := namespaces.Create(ctx, builtin.NewNamespace("team"), meta.CreateOptions{}); err != nil {
+	nsc := client.New[*builtin.Namespace](srv)
+	if _, err := nsc.Create(ctx, builtin.NewNamespace("team"), meta.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := leases.Create(ctx, lease("team"), meta.CreateOptions{}); err != nil {
 		t.Errorf("create in an existing namespace: %v", err)
 	}
-	list, _, err := namespaces.List(ctx, meta.ListOptions{FieldSelector: "status.phase=Active"})
+	list, _, err := nsc.List(ctx, meta.ListOptions{FieldSelector: "status.phase=Active"})
 	if err != nil || len(list) != 1 {
 		t.Errorf("active namespaces: %v, %v", list, err)
 	}

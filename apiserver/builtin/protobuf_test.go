@@ -8,8 +8,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/protobuf/encoding/protowire"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
+	"github.com/kitchensync/kitchensync/apiserver/namespaces"
 )
 
 // message appends the fields built by each to a new message.
@@ -141,7 +141,7 @@ func TestProtobufRoundTrip(t *testing.T) {
 			Spec: NamespaceSpec{Finalizers: []string{"kubernetes"}}, Status: NamespaceStatus{Phase: "Active"}}, &Namespace{}},
 		{"Namespace, terminating", &Namespace{ObjectMeta: meta.ObjectMeta{Name: "shop", CreationTimestamp: now, DeletionTimestamp: &now},
 			Spec: NamespaceSpec{Finalizers: []string{"kubernetes"}}, Status: NamespaceStatus{Phase: "Terminating",
-				Conditions: []meta.Condition{{Type: apiserver.NamespaceContentRemaining, Status: meta.ConditionTrue,
+				Conditions: []meta.Condition{{Type: namespaces.NamespaceContentRemaining, Status: meta.ConditionTrue,
 					LastTransitionTime: now, Reason: "SomeResourcesRemain", Message: "Some resources are remaining: leases.coordination.k8s.io has 1 resource instances"}}}}, &Namespace{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

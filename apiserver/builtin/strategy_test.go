@@ -9,6 +9,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
 	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
+	"github.com/kitchensync/kitchensync/apiserver/namespaces"
 )
 
 // newBuiltinServer serves every built-in kind, with namespace "default".
@@ -34,14 +35,14 @@ func TestUnconditionalUpdate(t *testing.T) {
 	ctx := context.Background()
 	srv := newBuiltinServer(t)
 
-	namespaces := client.New[*builtin.Namespace](srv)
-	team, err := namespaces.Create(ctx, builtin.NewNamespace("team"), meta.CreateOptions{})
+	nsc := client.New[*builtin.Namespace](srv)
+	team, err := nsc.Create(ctx, builtin.NewNamespace("team"), meta.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	update := team.DeepCopyObject().(*builtin.Namespace)
 	update.ResourceVersion, update.Labels = "", map[string]string{"tier": "a"}
-	got, err := namespaces.Update(ctx, update, meta.UpdateOptions{})
+	got, err := nsc.Update(ctx, update, meta.UpdateOptions{})
 	if err != nil {
 		t.Fatalf("namespace update without resourceVersion: %v", err)
 	}
@@ -52,15 +53,15 @@ func TestUnconditionalUpdate(t *testing.T) {
 	// (Kubernetes' namespaceStatusStrategy keeps only spec as stored).
 	status := got.DeepCopyObject().(*builtin.Namespace)
 	status.ResourceVersion, status.Labels, status.Spec.Finalizers = "", nil, nil
-	got, err = namespaces.UpdateStatus(ctx, status, meta.UpdateOptions{})
+	got, err = nsc.UpdateStatus(ctx, status, meta.UpdateOptions{})
 	if err != nil {
 		t.Fatalf("namespace status update without resourceVersion: %v", err)
 	}
-	if want := map[string]string{apiserver.LabelMetadataName: "team"}; !maps.Equal(got.Labels, want) || len(got.Spec.Finalizers) != 1 {
+	if want := map[string]string{namespaces.LabelMetadataName: "team"}; !maps.Equal(got.Labels, want) || len(got.Spec.Finalizers) != 1 {
 		t.Errorf("namespace after status update: labels %v (want %v), finalizers %v (want kept)", got.Labels, want, got.Spec.Finalizers)
 	}
 	update.UID = "not-the-uid"
-	_, err = namespaces.Update(ctx, update, meta.UpdateOptions{})
+	_, err = nsc.Update(ctx, update, meta.UpdateOptions{})
 	want := `Operation cannot be fulfilled on namespaces "team": StorageError: invalid object, Code: 4, Key: /registry/namespaces/team, ` +
 		`ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: not-the-uid, UID in object meta: ` + string(team.UID)
 	if !meta.IsConflict(err) || err.Error() != want {

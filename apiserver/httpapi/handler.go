@@ -10,6 +10,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
+	"github.com/kitchensync/kitchensync/apiserver/namespaces"
 )
 
 // DefaultMaxRequestBytes is how much of a request body the handler reads
@@ -236,8 +237,8 @@ func (h *Handler) client(t target) *apiserver.ResourceClient {
 // hasFinalize reports whether a kind has the finalize subresource: the
 // kind of namespaces, if the server can run their lifecycle.
 func hasFinalize(info meta.KindInfo) bool {
-	_, ok := info.New().(apiserver.NamespaceObject)
-	return ok && info.GroupVersionResource() == apiserver.NamespacesResource
+	_, ok := info.New().(namespaces.Object)
+	return ok && info.GroupVersionResource() == namespaces.Resource
 }
 
 // hasStatus reports whether a kind has a status subresource: whether its

@@ -9,9 +9,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
+	"github.com/kitchensync/kitchensync/apiserver/namespaces"
 )
 
 // ResourceClient makes requests for one resource (one kind) over HTTP,
@@ -319,7 +319,7 @@ func decodeDeleted(info meta.KindInfo, raw []byte) (meta.Object, bool, error) {
 	if err := json.Unmarshal(raw, obj); err != nil {
 		return nil, false, fmt.Errorf("decoding the answer to a delete: %w", err)
 	}
-	if _, ok := obj.(apiserver.NamespaceObject); ok {
+	if _, ok := obj.(namespaces.Object); ok {
 		return obj, false, nil
 	}
 	return obj, len(obj.GetObjectMeta().Finalizers) == 0, nil

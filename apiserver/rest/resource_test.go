@@ -16,6 +16,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
+	"github.com/kitchensync/kitchensync/apiserver/namespaces"
 	"github.com/kitchensync/kitchensync/apiserver/rest"
 	"github.com/kitchensync/kitchensync/apiserver/rest/resttest"
 )
@@ -252,20 +253,20 @@ func TestDeleteObjectNamespace(t *testing.T) {
 		if err := srv.Scheme().Register(builtin.NamespaceKind()); err != nil {
 			t.Fatal(err)
 		}
-		namespaces := newClient(t, srv, rest.Config{}).Resource(apiserver.NamespacesResource)
-		if _, err := namespaces.Create(t.Context(), builtin.NewNamespace("team"), meta.CreateOptions{}); err != nil {
+		nsc := newClient(t, srv, rest.Config{}).Resource(namespaces.Resource)
+		if _, err := nsc.Create(t.Context(), builtin.NewNamespace("team"), meta.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		obj, gone, err := namespaces.DeleteObject(t.Context(), "team", meta.DeleteOptions{})
+		obj, gone, err := nsc.DeleteObject(t.Context(), "team", meta.DeleteOptions{})
 		ns, _ := obj.(*builtin.Namespace)
-		if err != nil || gone || ns == nil || ns.Status.Phase != apiserver.NamespaceTerminating {
+		if err != nil || gone || ns == nil || ns.Status.Phase != namespaces.NamespaceTerminating {
 			t.Fatalf("DeleteObject of a namespace = %v, gone %t, %v; want it Terminating, not gone", obj, gone, err)
 		}
 		ns.Spec.Finalizers = nil
-		if _, err := namespaces.Finalize(t.Context(), ns, meta.UpdateOptions{}); err != nil {
+		if _, err := nsc.Finalize(t.Context(), ns, meta.UpdateOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := namespaces.Get(t.Context(), "team", meta.GetOptions{}); !meta.IsNotFound(err) {
+		if _, err := nsc.Get(t.Context(), "team", meta.GetOptions{}); !meta.IsNotFound(err) {
 			t.Errorf("namespace after Finalize: %v, want 404", err)
 		}
 	})
