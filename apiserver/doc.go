@@ -98,17 +98,24 @@
 // # Owners and garbage
 //
 // A controller marks what it creates with an [meta.OwnerReference] to the
-// object it works for ([meta.NewControllerRef]): the cooks an order needs point
-// at the order. When the owner is gone, the server's garbage collector
-// deletes every dependent that has no other living owner, and takes the
-// dead reference off those that do, as a cluster's collector does with
-// background propagation (the default). Finalizers still hold: an owner
-// with finalizers is only marked, and its dependents wait until it really
-// goes. [meta.DeleteOptions].PropagationPolicy picks another order, as
-// `kubectl delete --cascade` does: [meta.DeletePropagationForeground] keeps the
-// owner until its blocking dependents are gone, and
-// [meta.DeletePropagationOrphan] keeps the dependents, without their reference
-// to the owner.
+// object it works for ([meta.NewControllerRef]): the cooks an order needs
+// point at the order. When the owner is gone, the garbage collector
+// (package [github.com/kitchensync/kitchensync/apiserver/gc]) deletes
+// every dependent that has no other living owner, and takes the dead
+// reference off those that do, as a cluster's collector does with
+// background propagation (the default). Finalizers still hold.
+// [meta.DeleteOptions].PropagationPolicy picks another order, as
+// `kubectl delete --cascade` does: foreground keeps the owner until its
+// blocking dependents are gone, orphan keeps the dependents.
+//
+// # Namespaces
+//
+// When a scheme registers the Namespace kind (apiserver/builtin does),
+// namespaces are real: a create in a namespace that does not exist is 404,
+// one in a namespace being deleted is 403, and the namespace controller
+// empties a deleted namespace before it goes (package
+// [github.com/kitchensync/kitchensync/apiserver/namespaces]). Without that
+// kind, a namespace is only a name, and any name will do.
 //
 // # Validation and errors
 //
@@ -145,38 +152,27 @@
 //
 // # Where to find what
 //
-// The index below is alphabetical. By subject, the package has five
-// parts:
+// The package is the core of the server: [Server] and its [Options], the
+// untyped [ResourceClient] (the server is also a [client.Interface], so
+// the typed [client.Client] works on it), the resourceVersion log, watch
+// and its fan-out, list, finalizers, and faults by [Verb]. The source
+// follows the same lines: server.go and storage.go (the store and its
+// history), client.go and a file per kind of request (list*.go,
+// update*.go, patch.go, delete*.go, watch*.go), faults.go, durable.go.
 //
-//   - Objects: [meta.Object] with [meta.TypeMeta], [meta.ObjectMeta], [meta.OwnerReference]
-//     and [meta.Time]; [meta.DeepCopy]; conditions ([meta.Condition],
-//     [meta.SetStatusCondition]); the names of kinds and resources
-//     ([meta.GroupVersionKind], [meta.GroupVersionResource] and kin); the [meta.Scheme]
-//     that registers each kind as a [meta.KindInfo], and a second version of
-//     one as a [meta.ServedVersion].
-//   - Errors: [meta.StatusError], its New constructors and Is predicates, the
-//     [meta.Status] it carries, and [meta.FieldErrors] for a 422.
-//   - The server: [Server] and its [Options]; the clients
-//     [ResourceClient] and [Client]; what requests carry and return
-//     ([meta.ListOptions], [meta.CreateOptions], [meta.PatchType], [meta.List], [meta.Event],
-//     [meta.WatchInterface] and the rest); faults by [Verb]; the lifecycle of
-//     namespaces ([namespaces.Object]) and the garbage collector.
-//   - Durability: [Open] a server on a data directory that keeps every
-//     acknowledged write, as etcd does behind the real one;
-//     [Server.Snapshot] and [Restore] for backups; [storage.StorageError].
-//   - Selectors and validation: [meta.ParseLabelSelector],
-//     [meta.ParseFieldSelector]; the checks every kind gets ([meta.ValidateName],
-//     [meta.ValidateLabels], [meta.IsDNS1123Label] and the rest).
+// Each feature beside the core is a package of its own, behind a seam the
+// feature owns, so that it can be read alone:
 //
-// The source follows the same lines: object.go, conditions.go, gvk.go,
-// kind_info.go and scheme.go (served_version.go); errors.go and status.go;
-// server.go, client.go, requests.go and a file per kind of request
-// (list.go, update.go, patch.go, apply.go, delete.go, watch.go), with
-// managedfields*.go, faults.go, gc.go and namespace_controller.go;
-// durable.go, persist.go, restore.go and wal.go for the data directory;
-// selectors.go and validation.go.
+//   - apiserver/meta: the vocabulary (objects, kinds, options, errors,
+//     selectors, validation);
+//   - apiserver/client: the client seam and the typed client;
+//   - apiserver/fieldmanager: server-side apply and managedFields;
+//   - apiserver/strategicpatch: strategic merge patch;
+//   - apiserver/gc: the garbage collector;
+//   - apiserver/namespaces: the namespace lifecycle and controller;
+//   - apiserver/storage: the data directory of a durable server.
 //
-// Beside it: [github.com/kitchensync/kitchensync/apiserver/httpapi]
+// Around it: [github.com/kitchensync/kitchensync/apiserver/httpapi]
 // serves a Server over HTTP, to kubectl and client-go; apiserver/rest is
 // the client that talks to it; apiserver/builtin has the built-in kinds
 // (Lease, Event, Namespace); apiserver/envtest starts a server for a
