@@ -8,7 +8,6 @@ require (
 	github.com/prometheus/client_golang v1.23.1
 	github.com/prometheus/common v0.66.0
 	go.yaml.in/yaml/v3 v3.0.6
-	golang.org/x/sync v0.25.0
 	golang.org/x/time v0.16.0
 	google.golang.org/protobuf v1.36.12
 )

@@ -8,8 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/trace"
 	"github.com/kitchensync/kitchensync/workqueue"
@@ -243,18 +241,17 @@ func (c *Controller) Start(ctx context.Context) error {
 func (c *Controller) runWorkers(ctx context.Context) error {
 	c.log.Info("Starting workers", "worker count", c.workers)
 	c.metrics.workers.Store(int64(c.workers))
-	var g errgroup.Group
+	var wg sync.WaitGroup
 	for i := range c.workers {
-		g.Go(func() error {
+		wg.Go(func() {
 			for c.processNextWorkItem(ctx, i+1) {
 			}
-			return nil
 		})
 	}
 	<-ctx.Done()
 	c.log.Info("Shutdown signal received, waiting for all workers to finish")
 	c.queue.ShutDownWithDrain()
-	err := g.Wait()
+	wg.Wait()
 	c.log.Info("All workers finished")
-	return err
+	return nil
 }

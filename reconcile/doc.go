@@ -134,8 +134,8 @@
 //
 // # Workers, queue and shutdown
 //
-// [Options].MaxConcurrentReconciles workers (default 1) run under an
-// errgroup. The queue is a workqueue.PriorityQueue by default: requests
+// [Options].MaxConcurrentReconciles workers (default 1) run, each its own
+// goroutine. The queue is a workqueue.PriorityQueue by default: requests
 // from an informer's initial list and from resyncs are added at
 // [LowPriority], so real changes go first. Any queue with the [WorkQueue]
 // contract can be plugged in. [Controller.Start] waits for the informers'

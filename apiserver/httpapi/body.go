@@ -20,14 +20,12 @@ import (
 // readBody reads the request body, at most h.maxBytes of it: a longer
 // body is 413 RequestEntityTooLarge, and is never read to the end.
 func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	if h.bodyTimeout > 0 {
-		// A server that cannot set deadlines (httptest.ResponseRecorder)
-		// reads without one. Once read, the deadline goes again: the
-		// connection's later reads only watch for the client leaving.
-		rc := http.NewResponseController(w)
-		_ = rc.SetReadDeadline(time.Now().Add(h.bodyTimeout))
-		defer func() { _ = rc.SetReadDeadline(time.Time{}) }()
-	}
+	// A server that cannot set deadlines (httptest.ResponseRecorder)
+	// reads without one. Once read, the deadline goes again: the
+	// connection's later reads only watch for the client leaving.
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(DefaultBodyReadTimeout))
+	defer func() { _ = rc.SetReadDeadline(time.Time{}) }()
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBytes))
 	var tooLarge *http.MaxBytesError
 	switch {

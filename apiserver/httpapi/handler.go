@@ -34,15 +34,13 @@ const requestSlackBytes = 64 << 10
 // goroutine; a watch holds that goroutine until the client goes away, the
 // watch times out or the server ends it, and leaves nothing behind.
 type Handler struct {
-	srv          *apiserver.Server
-	maxBytes     int64
-	now          func() time.Time
-	watchTimeout time.Duration    // 0: watches without timeoutSeconds never end
-	bodyTimeout  time.Duration    // 0: no read deadline for bodies
-	acceptHosts  []*regexp.Regexp // nil: loopback names only
-	token        string           // "": no authentication
-	encoded      encodedEvents    // the latest watch events' JSON lines and protobuf frames, shared by watchers
-	initial      initialSnapshots // the latest watches' initial events, shared by watchers
+	srv         *apiserver.Server
+	maxBytes    int64
+	now         func() time.Time
+	acceptHosts []*regexp.Regexp // nil: loopback names only
+	token       string           // "": no authentication
+	encoded     encodedEvents    // the latest watch events' JSON lines and protobuf frames, shared by watchers
+	initial     initialSnapshots // the latest watches' initial events, shared by watchers
 }
 
 // Defaults of the [Handler] options.
@@ -58,19 +56,6 @@ const (
 	// request timeout allows; a slower body is cut off.
 	DefaultBodyReadTimeout = time.Minute
 )
-
-// WithWatchTimeout sets how long a watch that asks for no timeoutSeconds
-// stays open, at least (see [DefaultWatchTimeout]); 0 leaves such watches
-// open until the client goes.
-func WithWatchTimeout(d time.Duration) Option {
-	return func(h *Handler) { h.watchTimeout = max(d, 0) }
-}
-
-// WithBodyReadTimeout sets how long a client has to send a request body
-// (see [DefaultBodyReadTimeout]); 0 waits for ever.
-func WithBodyReadTimeout(d time.Duration) Option {
-	return func(h *Handler) { h.bodyTimeout = max(d, 0) }
-}
 
 // Option configures a [Handler].
 type Option func(*Handler)
@@ -100,8 +85,7 @@ func WithClock(now func() time.Time) Option {
 // NewHandler returns a handler serving srv's registered kinds.
 func NewHandler(srv *apiserver.Server, opts ...Option) *Handler {
 	maxBytes := int64(srv.Options().MaxObjectBytes) + requestSlackBytes
-	h := &Handler{srv: srv, maxBytes: maxBytes, now: time.Now,
-		watchTimeout: DefaultWatchTimeout, bodyTimeout: DefaultBodyReadTimeout}
+	h := &Handler{srv: srv, maxBytes: maxBytes, now: time.Now}
 	for _, opt := range opts {
 		opt(h)
 	}

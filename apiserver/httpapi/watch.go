@@ -32,8 +32,8 @@ type watchEvent struct {
 // mode, travel as ERROR events, as from the real server.
 func (h *Handler) watch(w http.ResponseWriter, r *http.Request, t target, opts meta.ListOptions, as representation) error {
 	ctx := r.Context()
-	if (opts.TimeoutSeconds == nil || *opts.TimeoutSeconds == 0) && h.watchTimeout > 0 {
-		secs := max(int64((h.watchTimeout+rand.N(h.watchTimeout))/time.Second), 1)
+	if opts.TimeoutSeconds == nil || *opts.TimeoutSeconds == 0 {
+		secs := max(int64((DefaultWatchTimeout+rand.N(DefaultWatchTimeout))/time.Second), 1)
 		opts.TimeoutSeconds = &secs
 	}
 	ws, err := h.startWatch(ctx, t, opts, as)

@@ -48,7 +48,7 @@ func NewStatusError(code int32, reason StatusReason, message string, details *St
 // NewNotFound reports that the object name of resource gr does not exist
 // (404), e.g. `orders.menu.example.com "t1" not found`.
 func NewNotFound(gr GroupResource, name string) *StatusError {
-	return NewStatusError(statusNotFound, StatusReasonNotFound,
+	return NewStatusError(reasonCodes[StatusReasonNotFound], StatusReasonNotFound,
 		fmt.Sprintf("%s %q not found", gr, name),
 		&StatusDetails{Name: name, Group: gr.Group, Kind: gr.Resource})
 }
@@ -57,7 +57,7 @@ func NewNotFound(gr GroupResource, name string) *StatusError {
 // name of resource gr (403), err saying why, e.g.
 // `namespaces "default" is forbidden: this namespace may not be deleted`.
 func NewForbidden(gr GroupResource, name string, err error) *StatusError {
-	return NewStatusError(statusForbidden, StatusReasonForbidden,
+	return NewStatusError(reasonCodes[StatusReasonForbidden], StatusReasonForbidden,
 		fmt.Sprintf("%s %q is forbidden: %v", gr, name, err),
 		&StatusDetails{Name: name, Group: gr.Group, Kind: gr.Resource})
 }
@@ -65,7 +65,7 @@ func NewForbidden(gr GroupResource, name string, err error) *StatusError {
 // NewAlreadyExists reports that a create found an object of the same name
 // (409), e.g. `orders.menu.example.com "t1" already exists`.
 func NewAlreadyExists(gr GroupResource, name string) *StatusError {
-	return NewStatusError(statusConflict, StatusReasonAlreadyExists,
+	return NewStatusError(reasonCodes[StatusReasonAlreadyExists], StatusReasonAlreadyExists,
 		fmt.Sprintf("%s %q already exists", gr, name),
 		&StatusDetails{Name: name, Group: gr.Group, Kind: gr.Resource})
 }
@@ -79,7 +79,7 @@ const ConflictMessage = "the object has been modified; please apply your changes
 // `Operation cannot be fulfilled on orders.menu.example.com "t1": <err>`.
 // The cure is to read the object again, reapply the change and retry.
 func NewConflict(gr GroupResource, name string, err error) *StatusError {
-	return NewStatusError(statusConflict, StatusReasonConflict,
+	return NewStatusError(reasonCodes[StatusReasonConflict], StatusReasonConflict,
 		fmt.Sprintf("Operation cannot be fulfilled on %s %q: %v", gr, name, err),
 		&StatusDetails{Name: name, Group: gr.Group, Kind: gr.Resource})
 }
@@ -96,7 +96,7 @@ func NewInvalid(gk GroupKind, name string, causes []StatusCause) *StatusError {
 	if agg := aggregateCauses(causes); agg != "" {
 		msg += ": " + agg
 	}
-	return NewStatusError(statusUnprocessableEntity, StatusReasonInvalid, msg,
+	return NewStatusError(reasonCodes[StatusReasonInvalid], StatusReasonInvalid, msg,
 		&StatusDetails{Name: name, Group: gk.Group, Kind: gk.Kind, Causes: append([]StatusCause(nil), causes...)})
 }
 
@@ -124,19 +124,19 @@ func aggregateCauses(causes []StatusCause) string {
 // `too old resource version: 5 (20)`. A watcher that gets it must list
 // again and watch from the new list's resourceVersion.
 func NewResourceExpired(message string) *StatusError {
-	return NewStatusError(statusGone, StatusReasonExpired, message, nil)
+	return NewStatusError(reasonCodes[StatusReasonExpired], StatusReasonExpired, message, nil)
 }
 
 // NewBadRequest reports a request the server cannot make sense of (400):
 // a malformed selector, the wrong kind in a body, an unknown field.
 func NewBadRequest(message string) *StatusError {
-	return NewStatusError(statusBadRequest, StatusReasonBadRequest, message, nil)
+	return NewStatusError(reasonCodes[StatusReasonBadRequest], StatusReasonBadRequest, message, nil)
 }
 
 // NewMethodNotSupported reports that action (e.g. "update status") is not
 // possible on resource gr (405).
 func NewMethodNotSupported(gr GroupResource, action string) *StatusError {
-	return NewStatusError(statusMethodNotAllowed, StatusReasonMethodNotAllowed,
+	return NewStatusError(reasonCodes[StatusReasonMethodNotAllowed], StatusReasonMethodNotAllowed,
 		fmt.Sprintf("%s is not supported on resources of kind %q", action, gr),
 		&StatusDetails{Group: gr.Group, Kind: gr.Resource})
 }
@@ -144,21 +144,21 @@ func NewMethodNotSupported(gr GroupResource, action string) *StatusError {
 // NewTimeout reports that a request did not complete in time (504); it may
 // still take effect. The message reads "Timeout: <message>".
 func NewTimeout(message string, retryAfterSeconds int) *StatusError {
-	return NewStatusError(statusGatewayTimeout, StatusReasonTimeout,
+	return NewStatusError(reasonCodes[StatusReasonTimeout], StatusReasonTimeout,
 		"Timeout: "+message, &StatusDetails{RetryAfterSeconds: int32(retryAfterSeconds)})
 }
 
 // NewTooManyRequests reports that the server is shedding load (429) and
 // suggests waiting retryAfterSeconds before trying again.
 func NewTooManyRequests(message string, retryAfterSeconds int) *StatusError {
-	return NewStatusError(statusTooManyRequests, StatusReasonTooManyRequests,
+	return NewStatusError(reasonCodes[StatusReasonTooManyRequests], StatusReasonTooManyRequests,
 		message, &StatusDetails{RetryAfterSeconds: int32(retryAfterSeconds)})
 }
 
 // NewRequestEntityTooLarge reports a body over the server's limit (413).
 // The message reads "Request entity too large: <message>".
 func NewRequestEntityTooLarge(message string) *StatusError {
-	return NewStatusError(statusRequestEntityTooLarge, StatusReasonRequestEntityTooLarge,
+	return NewStatusError(reasonCodes[StatusReasonRequestEntityTooLarge], StatusReasonRequestEntityTooLarge,
 		"Request entity too large: "+message, nil)
 }
 
@@ -166,7 +166,7 @@ func NewRequestEntityTooLarge(message string) *StatusError {
 // "Internal error occurred: disk on fire". err's text is kept as the one
 // cause.
 func NewInternalError(err error) *StatusError {
-	return NewStatusError(statusInternalServerError, StatusReasonInternalError,
+	return NewStatusError(reasonCodes[StatusReasonInternalError], StatusReasonInternalError,
 		fmt.Sprintf("Internal error occurred: %v", err),
 		&StatusDetails{Causes: []StatusCause{{Message: err.Error()}}})
 }
@@ -181,15 +181,43 @@ func FromObject(obj Object) error {
 	return fmt.Errorf("unexpected object in error event: %T", obj)
 }
 
-// knownReasons are the reasons a predicate trusts over the HTTP code: an
+// reasonCodes pairs each reason with its HTTP code, as Kubernetes does:
+// the one table behind the constructors' codes, the predicates and
+// [ReasonForCode]. A predicate trusts a known reason over the code: an
 // error with one of these reasons is what its reason says, whatever its
 // code. An error with an unknown reason is judged by its code alone, as
 // client-go does for errors from servers newer than itself.
-var knownReasons = map[StatusReason]bool{
-	StatusReasonBadRequest: true, StatusReasonForbidden: true, StatusReasonNotFound: true, StatusReasonMethodNotAllowed: true,
-	StatusReasonAlreadyExists: true, StatusReasonConflict: true, StatusReasonExpired: true,
-	StatusReasonRequestEntityTooLarge: true, StatusReasonInvalid: true,
-	StatusReasonTooManyRequests: true, StatusReasonInternalError: true, StatusReasonTimeout: true,
+var reasonCodes = map[StatusReason]int32{
+	StatusReasonBadRequest:            400,
+	StatusReasonForbidden:             403,
+	StatusReasonNotFound:              404,
+	StatusReasonMethodNotAllowed:      405,
+	StatusReasonAlreadyExists:         409,
+	StatusReasonConflict:              409,
+	StatusReasonExpired:               410,
+	StatusReasonRequestEntityTooLarge: 413,
+	StatusReasonInvalid:               422,
+	StatusReasonTooManyRequests:       429,
+	StatusReasonInternalError:         500,
+	StatusReasonTimeout:               504,
+}
+
+// ReasonForCode guesses the reason of a failure from its HTTP code alone,
+// for an answer that carries no Status (a proxy's error page, say), as
+// client-go does: the reason whose code it is (Conflict for 409),
+// InternalError for any other 5xx, and "" otherwise.
+func ReasonForCode(code int32) StatusReason {
+	for _, r := range []StatusReason{StatusReasonBadRequest, StatusReasonNotFound, StatusReasonMethodNotAllowed,
+		StatusReasonConflict, StatusReasonExpired, StatusReasonRequestEntityTooLarge, StatusReasonInvalid,
+		StatusReasonTooManyRequests, StatusReasonTimeout} {
+		if reasonCodes[r] == code {
+			return r
+		}
+	}
+	if code >= 500 {
+		return StatusReasonInternalError
+	}
+	return ""
 }
 
 // reasonAndCode finds the [*StatusError] in err's chain.
@@ -201,10 +229,11 @@ func reasonAndCode(err error) (StatusReason, int32) {
 	return "", 0
 }
 
-// is reports whether err has reason, or has an unknown reason and code.
-func is(err error, reason StatusReason, code int32) bool {
+// is reports whether err has reason, or has an unknown reason and the
+// reason's code.
+func is(err error, reason StatusReason) bool {
 	r, c := reasonAndCode(err)
-	return r == reason || (!knownReasons[r] && c == code && c != 0)
+	return r == reason || (!known(r) && c == reasonCodes[reason] && c != 0)
 }
 
 // ReasonForError returns the reason of the [*StatusError] in err's chain,
@@ -215,11 +244,11 @@ func ReasonForError(err error) StatusReason {
 }
 
 // IsNotFound reports whether err says an object does not exist (404).
-func IsNotFound(err error) bool { return is(err, StatusReasonNotFound, statusNotFound) }
+func IsNotFound(err error) bool { return is(err, StatusReasonNotFound) }
 
 // IsForbidden reports whether err says the server refuses the request
 // (403), e.g. a create in a namespace being deleted.
-func IsForbidden(err error) bool { return is(err, StatusReasonForbidden, statusForbidden) }
+func IsForbidden(err error) bool { return is(err, StatusReasonForbidden) }
 
 // IsAlreadyExists reports whether err says a create found an object of the
 // same name.
@@ -227,11 +256,11 @@ func IsAlreadyExists(err error) bool { return ReasonForError(err) == StatusReaso
 
 // IsConflict reports whether err says a write lost a race with another
 // writer (409 Conflict): read again, reapply, retry.
-func IsConflict(err error) bool { return is(err, StatusReasonConflict, statusConflict) }
+func IsConflict(err error) bool { return is(err, StatusReasonConflict) }
 
 // IsInvalid reports whether err says an object failed validation (422).
 func IsInvalid(err error) bool {
-	return is(err, StatusReasonInvalid, statusUnprocessableEntity)
+	return is(err, StatusReasonInvalid)
 }
 
 // IsExpired reports whether err says a resourceVersion is too old (410,
@@ -239,38 +268,38 @@ func IsInvalid(err error) bool {
 // IsGone together. A reflector relists when it sees one.
 func IsExpired(err error) bool {
 	r, c := reasonAndCode(err)
-	return r == StatusReasonExpired || r == "Gone" || (!knownReasons[r] && c == statusGone)
+	return r == StatusReasonExpired || r == "Gone" || (!known(r) && c == reasonCodes[StatusReasonExpired])
 }
 
 // IsBadRequest reports whether err says the request was malformed (400).
-func IsBadRequest(err error) bool { return is(err, StatusReasonBadRequest, statusBadRequest) }
+func IsBadRequest(err error) bool { return is(err, StatusReasonBadRequest) }
 
 // IsMethodNotSupported reports whether err says the action is not possible
 // on the resource (405).
 func IsMethodNotSupported(err error) bool {
-	return is(err, StatusReasonMethodNotAllowed, statusMethodNotAllowed)
+	return is(err, StatusReasonMethodNotAllowed)
 }
 
 // IsTimeout reports whether err says the request timed out (504).
-func IsTimeout(err error) bool { return is(err, StatusReasonTimeout, statusGatewayTimeout) }
+func IsTimeout(err error) bool { return is(err, StatusReasonTimeout) }
 
 // IsTooManyRequests reports whether err says the server is shedding load
 // (429). As in client-go, the code alone is enough.
 func IsTooManyRequests(err error) bool {
 	r, c := reasonAndCode(err)
-	return r == StatusReasonTooManyRequests || c == statusTooManyRequests
+	return r == StatusReasonTooManyRequests || c == reasonCodes[StatusReasonTooManyRequests]
 }
 
 // IsTooLarge reports whether err says a body was over the limit (413). As
 // in client-go, the code alone is enough.
 func IsTooLarge(err error) bool {
 	r, c := reasonAndCode(err)
-	return r == StatusReasonRequestEntityTooLarge || c == statusRequestEntityTooLarge
+	return r == StatusReasonRequestEntityTooLarge || c == reasonCodes[StatusReasonRequestEntityTooLarge]
 }
 
 // IsInternalError reports whether err says the server failed (500).
 func IsInternalError(err error) bool {
-	return is(err, StatusReasonInternalError, statusInternalServerError)
+	return is(err, StatusReasonInternalError)
 }
 
 // SuggestsClientDelay returns the seconds the server asked the client to
@@ -286,19 +315,8 @@ func SuggestsClientDelay(err error) (int, bool) {
 	return 0, false
 }
 
-// The HTTP status codes a [Status] carries, named as net/http names them:
-// the vocabulary stays below net/http, so that a cache or a controller
-// that imports it does not pull in an HTTP stack.
-const (
-	statusBadRequest            = 400
-	statusForbidden             = 403
-	statusNotFound              = 404
-	statusMethodNotAllowed      = 405
-	statusConflict              = 409
-	statusGone                  = 410
-	statusRequestEntityTooLarge = 413
-	statusUnprocessableEntity   = 422
-	statusTooManyRequests       = 429
-	statusInternalServerError   = 500
-	statusGatewayTimeout        = 504
-)
+// known reports whether r is a reason in reasonCodes.
+func known(r StatusReason) bool {
+	_, ok := reasonCodes[r]
+	return ok
+}

@@ -317,3 +317,24 @@ func TestStatusIsACopy(t *testing.T) {
 		t.Errorf("cause field = %q after mutating copies, want spec.dish", got)
 	}
 }
+
+// TestReasonForCode: a failure without a Status is given the reason of
+// its code, as client-go guesses it; and the constructors' errors carry
+// the code of their reason, so that the guess of their code is their
+// reason (but for AlreadyExists, whose 409 reads as Conflict).
+func TestReasonForCode(t *testing.T) {
+	for code, want := range map[int32]meta.StatusReason{400: meta.StatusReasonBadRequest, 403: "", 404: meta.StatusReasonNotFound,
+		409: meta.StatusReasonConflict, 410: meta.StatusReasonExpired, 422: meta.StatusReasonInvalid, 429: meta.StatusReasonTooManyRequests,
+		500: meta.StatusReasonInternalError, 503: meta.StatusReasonInternalError, 504: meta.StatusReasonTimeout, 302: ""} {
+		if got := meta.ReasonForCode(code); got != want {
+			t.Errorf("ReasonForCode(%d) = %q, want %q", code, got, want)
+		}
+	}
+	gr := meta.GroupResource{Resource: "widgets"}
+	for _, err := range []*meta.StatusError{meta.NewNotFound(gr, "w"), meta.NewBadRequest("x"), meta.NewResourceExpired("x"),
+		meta.NewInvalid(meta.GroupKind{Kind: "Widget"}, "w", nil), meta.NewTooManyRequests("x", 1), meta.NewInternalError(errors.New("x"))} {
+		if got := meta.ReasonForCode(err.ErrStatus.Code); got != err.ErrStatus.Reason {
+			t.Errorf("%v: code %d reads as %q, want %q", err, err.ErrStatus.Code, got, err.ErrStatus.Reason)
+		}
+	}
+}

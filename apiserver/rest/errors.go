@@ -62,35 +62,7 @@ func decodeError(resp *http.Response, body []byte) *meta.StatusError {
 		TypeMeta: meta.TypeMeta{APIVersion: "v1", Kind: "Status"},
 		Status:   "Failure",
 		Code:     int32(resp.StatusCode),
-		Reason:   reasonForCode(resp.StatusCode),
+		Reason:   meta.ReasonForCode(int32(resp.StatusCode)),
 		Message:  fmt.Sprintf("the server responded with the status code %d but did not return more information: %s", resp.StatusCode, msg),
 	}}
-}
-
-// reasonForCode guesses the reason of a failure from its HTTP code alone.
-func reasonForCode(code int) meta.StatusReason {
-	switch code {
-	case http.StatusBadRequest:
-		return meta.StatusReasonBadRequest
-	case http.StatusNotFound:
-		return meta.StatusReasonNotFound
-	case http.StatusMethodNotAllowed:
-		return meta.StatusReasonMethodNotAllowed
-	case http.StatusConflict:
-		return meta.StatusReasonConflict
-	case http.StatusGone:
-		return meta.StatusReasonExpired
-	case http.StatusRequestEntityTooLarge:
-		return meta.StatusReasonRequestEntityTooLarge
-	case http.StatusUnprocessableEntity:
-		return meta.StatusReasonInvalid
-	case http.StatusTooManyRequests:
-		return meta.StatusReasonTooManyRequests
-	case http.StatusGatewayTimeout:
-		return meta.StatusReasonTimeout
-	}
-	if code >= 500 {
-		return meta.StatusReasonInternalError
-	}
-	return ""
 }

@@ -128,18 +128,6 @@ func (le *LeaderElector) Run(ctx context.Context) {
 	}
 }
 
-// IsLeader reports whether this candidate holds the lease, as last seen.
-func (le *LeaderElector) IsLeader() bool {
-	return le.GetLeader() == le.cfg.Identity
-}
-
-// GetLeader returns the identity of the leader last observed ("" if none).
-func (le *LeaderElector) GetLeader() string {
-	le.mu.Lock()
-	defer le.mu.Unlock()
-	return le.leader
-}
-
 // acquire tries every RetryPeriod (with jitter) until it holds the lease
 // or ctx ends.
 func (le *LeaderElector) acquire(ctx context.Context) bool {
