@@ -16,6 +16,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/kitchen/liveview"
+	"github.com/kitchensync/kitchensync/kitchen/restaurant"
 	"github.com/kitchensync/kitchensync/trace"
 )
 
@@ -40,7 +41,7 @@ func chromium(t *testing.T) string {
 func openKitchen(t *testing.T, minute time.Duration, door ...liveview.Option) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	r, err := kitchen.Open(ctx, kitchen.Config{Minute: minute, Chefs: 2, Tracer: trace.New(), Stock: plentiful()})
+	r, err := restaurant.Open(ctx, restaurant.Config{Minute: minute, Chefs: 2, Tracer: trace.New(), Stock: plentiful()})
 	if err != nil {
 		t.Fatal(err)
 	}

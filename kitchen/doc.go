@@ -36,46 +36,44 @@
 // schedule, stock can go off, and [Pantry.Check] proves that no gram was
 // lost or counted twice.
 //
-// # The brigade
+// # The people
 //
-// [Open] wires a whole [Restaurant] on the library, and [Restaurant.Run]
-// runs it:
+// Who works the kitchen, each a plain type of this package:
 //
-//   - the [Waiter] writes orders to the [apiserver.Server] as kubectl
-//     would (create, edit with a retry on conflict, delete);
-//   - the [Runner] (传菜员) is three shared informers from one
-//     [informer.SharedInformerFactory] — orders indexed by table and
-//     section, cooks indexed by order, dishes; the chef's controller
-//     watches orders with [reconcile.For] (through
-//     [GenerationChangedOrResyncPredicate]) and its cooks with
-//     [reconcile.Owns] (through [CookPhaseChangedPredicate]), the
-//     brigade's watches cooks with For: the wiring of any controller;
-//   - the [TicketRail] (订单看板) is a priority queue with VIP tables first
-//     and an optional token bucket for rush hour;
-//   - the [Chef] (主厨) is a [reconcile.Reconciler] run by a
-//     [reconcile.Controller] on the rail: it compares each order with the
-//     kitchen, sends [Cook]s, adapts to amendments, handles
-//     cancellations through its finalizer and writes the status;
+//   - the [Waiter] writes orders to the API server as kubectl would
+//     (create, edit with a retry on conflict, delete);
+//   - the [TicketRail] (订单看板) is the chef's work queue: a priority
+//     queue with VIP tables first ([TicketPriority]) and an optional token
+//     bucket for rush hour;
+//   - the [Chef] (主厨) is a [reconcile.Reconciler] of orders: it reads
+//     each order from the runner's cache ([Cache]), compares it with the
+//     kitchen, sends [Cook]s, adapts to amendments, handles cancellations
+//     through its finalizer and writes the status;
 //   - the [Brigade] is the cooks' reconciler (the kubelet of this
-//     kitchen): it puts each cook to work on the [Stations] and reports its
-//     phase.
+//     kitchen): it puts each cook to work on the [Stations] and reports
+//     its phase.
 //
-// Every hand-off is narrated by a [Narrator], one line each, prefixed by
-// the kitchen minute and by who acts: [waiter], [apiserver], [runner],
-// [rail], [chef], [cook]. What the machinery does — the front desk's
-// writes, the runner's caches, predicates, reconciles — is not told by
-// wrappers but drawn from its trace (package trace) by a [Story]; the
-// waiter, the chef and the cooks tell what they decide.
+// Each tells what it decides to a [Narrator], one line per hand-off,
+// prefixed by the kitchen minute and by who acts: [waiter], [apiserver],
+// [runner], [rail], [chef], [cook]. What the machinery does — the front
+// desk's writes, the runner's caches, predicates, reconciles — is not
+// told by wrappers but drawn from its trace (package trace) by a [Story].
 //
-// # A dinner service
+// # Beside this package
 //
-// [RunDinner] plays a seeded service — arrivals, amendments, cancellations,
-// a dish that is not on the menu, cream that goes off before a delivery —
-// and returns a [Summary]: outcomes, latency percentiles in kitchen
-// minutes, reconciles and requeues, and the API requests made compared
-// with what polling would have cost. In virtual time the same seed gives
-// the same Summary (apart from its [Counters]); see RunDinner for what is
-// and is not deterministic in a real run.
+// This package is the restaurant's domain; it imports the library's
+// machinery (reconcile, workqueue, store, the client seam) but no
+// package below kitchen/. Beside it, each with one job:
+//
+//   - kitchen/restaurant wires a whole restaurant on the library: the API
+//     server (or an HTTP client of one), the runner (传菜员: shared
+//     informers from one factory), the chef's and the brigade's
+//     controllers and their watches, the people above — Open it, Run it;
+//   - kitchen/dinner plays a seeded dinner service on a restaurant and
+//     sums it up;
+//   - kitchen/kitchentest makes a restaurant take one step at a time, for
+//     tests whose narration must be the same every run;
+//   - kitchen/liveview shows the pass as a web page.
 //
 // # Phases
 //
@@ -88,20 +86,19 @@
 //
 // # Over the wire
 //
-// The chef need not stand at the desk. [Config].Remote runs the kitchen
-// against an API server in another process, reached through an HTTP
-// client (package apiserver/rest): the runner's informers list and watch
-// over HTTP, and the chef, the brigade and the waiter write through the
-// client — the same [Chef], which reaches the API only through
-// typed clients ([client.Client]). [Config].DeskOnly opens the other half, the
-// desk without a kitchen. [Config].Events makes the chef pin its notes to
-// each order as Events ([EventRecorder]), which `kubectl describe order`
-// shows. examples/serve and examples/chef are the two halves as programs;
-// examples/chef also shows leader election between chefs, and the same
-// chef pointed at a real cluster:
+// The chef need not stand at the desk: it reaches the API only through
+// typed clients ([client.Client]), in process or over HTTP (package
+// apiserver/rest), and reads only the runner's caches. Package
+// kitchen/restaurant runs the same kitchen against an API server in
+// another process, or the desk without a kitchen; examples/serve and
+// examples/chef are the two halves as programs. examples/chef also shows
+// leader election between chefs, and the same chef pointed at a real
+// cluster:
 //
 //	go run ./examples/chef -kubeconfig ~/.kube/config -namespace dinner
 //
 // after `kubectl apply -f examples/manifests/crds/`, the
-// CustomResourceDefinitions generated from this package's kinds.
+// CustomResourceDefinitions generated from this package's kinds. With an
+// [EventRecorder] the chef pins its notes to each order as Events, which
+// `kubectl describe order` shows.
 package kitchen

@@ -17,7 +17,7 @@ import (
 // status writes, only at Everything.
 //
 // Subscribe its Tell to the tracer every component records to
-// ([trace.Tracer.Subscribe]); [Open] does it for a restaurant that
+// ([trace.Tracer.Subscribe]); [restaurant.Open] does it for a restaurant that
 // narrates. It is the narrated form of the trace, as the live view is
 // its animated one.
 type Story struct {

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
-	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/kitchen/restaurant"
 )
 
 // These tests run the chef as the learner does: a binary of its own (built
@@ -65,7 +65,7 @@ func TestMain(m *testing.M) {
 // frontDesk is a restaurant without a kitchen, serving its API on a
 // loopback port, and a kubeconfig for it.
 type frontDesk struct {
-	*kitchen.Restaurant
+	*restaurant.Restaurant
 	url, kubeconfig string
 }
 
@@ -73,7 +73,7 @@ type frontDesk struct {
 func openDesk(t *testing.T) *frontDesk {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	r, err := kitchen.Open(ctx, kitchen.Config{DeskOnly: true, Events: true})
+	r, err := restaurant.Open(ctx, restaurant.Config{DeskOnly: true, Events: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver/rest"
 	"github.com/kitchensync/kitchensync/examples/internal/stock"
 	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/kitchen/restaurant"
 	"github.com/kitchensync/kitchensync/reconcile/leaderelection"
 )
 
@@ -146,12 +147,12 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 
 // cook runs a kitchen against the front desk until ctx ends.
 func cook(ctx context.Context, c *rest.Client, ns string, o options, out io.Writer) error {
-	cfg := kitchen.Config{Namespace: ns, Minute: o.minute, Chefs: o.chefs, Stock: stock.Plentiful(),
+	cfg := restaurant.Config{Namespace: ns, Minute: o.minute, Chefs: o.chefs, Stock: stock.Plentiful(),
 		Remote: c, Events: true, Instance: o.id}
 	if o.verbosity > 0 {
 		cfg.Out, cfg.Verbosity = out, kitchen.Verbosity(o.verbosity)
 	}
-	r, err := kitchen.Open(ctx, cfg)
+	r, err := restaurant.Open(ctx, cfg)
 	if err != nil {
 		return err
 	}

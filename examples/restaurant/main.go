@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 
 	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/kitchen/dinner"
 	"github.com/kitchensync/kitchensync/reconcile"
 	"github.com/kitchensync/kitchensync/reconcile/prommetrics"
 )
@@ -34,7 +35,7 @@ func main() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	s, err := kitchen.RunDinner(ctx, os.Stdout, kitchen.DinnerConfig{Seed: *seed, Orders: *orders, Minute: *speed, Verbosity: level})
+	s, err := dinner.Run(ctx, os.Stdout, dinner.Config{Seed: *seed, Orders: *orders, Minute: *speed, Verbosity: level})
 	fmt.Println()
 	s.Write(os.Stdout)
 	if err == nil && *metrics {
@@ -58,7 +59,7 @@ func (s snapshot) Metrics() reconcile.Metrics { return s.m }
 
 // writeMetrics prints the metrics in Prometheus' text format, without the
 // reconcile-time histograms' buckets.
-func writeMetrics(w io.Writer, c kitchen.Counters) error {
+func writeMetrics(w io.Writer, c dinner.Counters) error {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(prommetrics.NewCollector(snapshot{"chef", c.Chef}, snapshot{"brigade", c.Brigade}))
 	families, err := reg.Gather()

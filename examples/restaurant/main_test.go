@@ -12,6 +12,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/examples/internal/golden"
 	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/kitchen/dinner"
 	"github.com/kitchensync/kitchensync/kitchen/kitchentest"
 )
 
@@ -21,7 +22,7 @@ import (
 func TestDinnerWithTheProgramsDefaults(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var story bytes.Buffer
-		s, err := kitchen.RunDinner(t.Context(), &story, kitchen.DinnerConfig{Seed: 1, Orders: 30, Verbosity: kitchen.HandOffs})
+		s, err := dinner.Run(t.Context(), &story, dinner.Config{Seed: 1, Orders: 30, Verbosity: kitchen.HandOffs})
 		if err != nil {
 			t.Fatalf("%v\n%s", err, story.String())
 		}
@@ -61,7 +62,7 @@ func TestSummaryGolden(t *testing.T) {
 	var got [2]string
 	for i := range got {
 		synctest.Test(t, func(t *testing.T) {
-			s, err := kitchen.RunDinner(t.Context(), nil, kitchen.DinnerConfig{Seed: 1, Orders: 30, Verbosity: kitchen.Quiet})
+			s, err := dinner.Run(t.Context(), nil, dinner.Config{Seed: 1, Orders: 30, Verbosity: kitchen.Quiet})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -83,7 +84,7 @@ func TestSummaryGolden(t *testing.T) {
 func TestNarrationGolden(t *testing.T) {
 	golden.Check(t, "testdata/seed1-narration.golden", func(ctx context.Context, c *kitchentest.Conductor) (string, error) {
 		var out bytes.Buffer
-		s, err := kitchen.RunDinner(ctx, &out, kitchen.DinnerConfig{Seed: 1, Orders: 30, Verbosity: kitchen.HandOffs, Pacer: c})
+		s, err := dinner.Run(ctx, &out, dinner.Config{Seed: 1, Orders: 30, Verbosity: kitchen.HandOffs, Pacer: c})
 		fmt.Fprintln(&out)
 		s.Write(&out)
 		return out.String(), err

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/examples/internal/stock"
-	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/kitchen/liveview"
+	"github.com/kitchensync/kitchensync/kitchen/restaurant"
 	"github.com/kitchensync/kitchensync/trace"
 )
 
@@ -64,7 +64,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	r, err := kitchen.Open(ctx, kitchen.Config{Minute: o.minute, Chefs: o.chefs, Stock: stock.Plentiful(), Tracer: trace.New(),
+	r, err := restaurant.Open(ctx, restaurant.Config{Minute: o.minute, Chefs: o.chefs, Stock: stock.Plentiful(), Tracer: trace.New(),
 		DataDir: o.data, DeskOnly: !o.chef, Events: true, Instance: "serve"})
 	if err != nil {
 		return err

@@ -9,7 +9,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
-	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/kitchen/restaurant"
 	"github.com/kitchensync/kitchensync/reconcile"
 )
 
@@ -25,7 +25,7 @@ import (
 // the chef's next write, two writes may collide (409) or not. That is
 // what a real cluster does, and the programs show it so. A Conductor
 // reaches into a restaurant only through the seams of its
-// [kitchen.Config] ([Conductor.Pace] sets them): each of its steps first
+// [restaurant.Config] ([Conductor.Pace] sets them): each of its steps first
 // waits for its turn — a reflector's list, watch start or watch event, a
 // worker taking a ticket, a cook's timer ending — and the waiter (or a
 // lesson) waits for [Conductor.WaitTurn] before it acts.
@@ -145,8 +145,8 @@ func (c *Conductor) Turn(done <-chan struct{}, key string) bool {
 // WaitTurn waits until the waiter (or whoever drives the kitchen from
 // outside, such as a lesson) may act: the last of the steps a quiet
 // kitchen takes. It returns false if ctx ended first. Call it after every
-// wait of the waiter's — [kitchen.Restaurant.WaitReady],
-// [kitchen.Restaurant.WaitForOrder], a [kitchen.Clock.Sleep] — before it
+// wait of the waiter's — [restaurant.Restaurant.WaitReady],
+// [restaurant.Restaurant.WaitForOrder], a [kitchen.Clock.Sleep] — before it
 // acts on the kitchen.
 func (c *Conductor) WaitTurn(ctx context.Context) bool {
 	return c.Turn(ctx.Done(), turnWaiter) && ctx.Err() == nil
@@ -319,7 +319,7 @@ func (c *Conductor) AfterFunc(d time.Duration, key string, f func()) *time.Timer
 // (cfg.InformerOptions), the controllers' workers take each ticket in its
 // turn (cfg.Queue) and the cooks' timers end in theirs (cfg.Timers). It
 // replaces any Queue and Timers cfg had. A nil Conductor leaves cfg alone.
-func (c *Conductor) Pace(cfg *kitchen.Config) {
+func (c *Conductor) Pace(cfg *restaurant.Config) {
 	if c == nil {
 		return
 	}

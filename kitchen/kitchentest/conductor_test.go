@@ -13,6 +13,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/kitchen/kitchentest"
+	"github.com/kitchensync/kitchensync/kitchen/restaurant"
 )
 
 // TestConductorGrantsInKeyOrder: steps that wait at one quiet point go
@@ -68,7 +69,7 @@ func TestConductedRestaurantTellsTheSameEveryRun(t *testing.T) {
 			go func() { c.Drive(ctx, synctest.Wait); close(driven) }()
 			defer func() { cancel(); <-driven }()
 			var out bytes.Buffer
-			cfg := kitchen.Config{Out: &out, Verbosity: kitchen.HandOffs}
+			cfg := restaurant.Config{Out: &out, Verbosity: kitchen.HandOffs}
 			c.Pace(&cfg)
 			play(t, c, cfg)
 			runs[i] = out.String()
@@ -86,9 +87,9 @@ func TestConductedRestaurantTellsTheSameEveryRun(t *testing.T) {
 
 // play places two orders, cancels one and waits for both outcomes, the
 // waiter acting in its turns.
-func play(t *testing.T, c *kitchentest.Conductor, cfg kitchen.Config) {
+func play(t *testing.T, c *kitchentest.Conductor, cfg restaurant.Config) {
 	ctx, cancel := context.WithCancel(t.Context())
-	r, err := kitchen.Open(ctx, cfg)
+	r, err := restaurant.Open(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +119,7 @@ func play(t *testing.T, c *kitchentest.Conductor, cfg kitchen.Config) {
 
 // waitFor waits until cond holds for the order name, then for the
 // waiter's turn.
-func waitFor(t *testing.T, c *kitchentest.Conductor, r *kitchen.Restaurant, name string, cond func(*kitchen.Order) bool) {
+func waitFor(t *testing.T, c *kitchentest.Conductor, r *restaurant.Restaurant, name string, cond func(*kitchen.Order) bool) {
 	t.Helper()
 	if err := r.WaitForOrder(t.Context(), name, cond); err != nil {
 		t.Fatal(err)

@@ -6,11 +6,11 @@
 //
 // A Conductor is for tests under testing/synctest, which alone can tell
 // when every goroutine is idle ([Conductor.Drive] with synctest.Wait). It
-// reaches into a restaurant only through the seams of package kitchen's
-// Config — the runner's ListerWatchers, the controllers' queues, the
-// clock's timers ([Conductor.Pace] sets them) — and the waiter waits for
-// its turn with [Conductor.WaitTurn]; a program run with go run has no
-// conductor and stays concurrent.
+// reaches into a restaurant only through the seams of its
+// [restaurant.Config] — the runner's ListerWatchers, the controllers'
+// queues, the clock's timers ([Conductor.Pace] sets them) — and the
+// waiter waits for its turn with [Conductor.WaitTurn]; a program run with
+// go run has no conductor and stays concurrent.
 //
 // # Example: a conducted restaurant
 //
@@ -19,9 +19,9 @@
 //		ctx, cancel := context.WithCancel(t.Context())
 //		defer cancel()
 //		go c.Drive(ctx, synctest.Wait)
-//		cfg := kitchen.Config{Out: &out, Verbosity: kitchen.HandOffs}
+//		cfg := restaurant.Config{Out: &out, Verbosity: kitchen.HandOffs}
 //		c.Pace(&cfg)
-//		r, _ := kitchen.Open(ctx, cfg)
+//		r, _ := restaurant.Open(ctx, cfg)
 //		go r.Run(ctx)
 //		r.WaitReady(ctx)
 //		c.WaitTurn(ctx)

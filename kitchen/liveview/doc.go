@@ -14,12 +14,12 @@
 //
 // # One call
 //
-// [Handler] returns the page of a [kitchen.Restaurant] as an
+// [Handler] returns the page of a [restaurant.Restaurant] as an
 // [net/http.Handler]; [Serve] serves it together with the restaurant's
 // Kubernetes API (package httpapi), so that kubectl and the page share an
 // address, behind one door:
 //
-//	r, _ := kitchen.Open(ctx, kitchen.Config{Tracer: trace.New()})
+//	r, _ := restaurant.Open(ctx, restaurant.Config{Tracer: trace.New()})
 //	site := liveview.NewSite(ctx, r) // subscribes now: the page sees the first LIST
 //	go r.Run(ctx)
 //	ln, _ := net.Listen("tcp", "127.0.0.1:0")
@@ -42,7 +42,7 @@
 //
 // Two sources, neither of which can slow the kitchen down:
 //
-//   - the restaurant's [trace.Tracer] ([kitchen.Config].Tracer), read
+//   - the restaurant's [trace.Tracer] ([restaurant.Config].Tracer), read
 //     through a [trace.Feed]: a buffered channel that drops records when
 //     the page falls behind (the page counts them) instead of blocking a
 //     write or a queue;

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"testing/synctest"
 
-	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/kitchen/liveview"
+	"github.com/kitchensync/kitchensync/kitchen/restaurant"
 	"github.com/kitchensync/kitchensync/trace"
 )
 
@@ -20,7 +20,7 @@ import (
 func site(t *testing.T, opts ...liveview.Option) *liveview.Site {
 	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
-	r, err := kitchen.Open(ctx, kitchen.Config{Tracer: trace.New()})
+	r, err := restaurant.Open(ctx, restaurant.Config{Tracer: trace.New()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,8 @@ import (
 	"net/http/httptest"
 	"strings"
 
-	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/kitchen/liveview"
+	"github.com/kitchensync/kitchensync/kitchen/restaurant"
 	"github.com/kitchensync/kitchensync/trace"
 )
 
@@ -18,7 +18,7 @@ import (
 func ExampleHandler() {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	r, err := kitchen.Open(ctx, kitchen.Config{Tracer: trace.New()})
+	r, err := restaurant.Open(ctx, restaurant.Config{Tracer: trace.New()})
 	if err != nil {
 		panic(err)
 	}

@@ -16,15 +16,16 @@ import (
 
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/kitchen/liveview"
+	"github.com/kitchensync/kitchensync/kitchen/restaurant"
 	"github.com/kitchensync/kitchensync/trace"
 )
 
 // open runs a traced restaurant with its live view inside the test's
 // bubble, and stops both when the test ends.
-func open(t *testing.T) (*kitchen.Restaurant, *liveview.View) {
+func open(t *testing.T) (*restaurant.Restaurant, *liveview.View) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
-	r, err := kitchen.Open(ctx, kitchen.Config{Tracer: trace.New()})
+	r, err := restaurant.Open(ctx, restaurant.Config{Tracer: trace.New()})
 	if err != nil {
 		t.Fatal(err)
 	}

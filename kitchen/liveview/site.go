@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
-	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/kitchen/restaurant"
 )
 
 // Site is the live view of a restaurant and its Kubernetes API (package
@@ -23,7 +23,7 @@ type Site struct {
 // default: loopback Host names only, no token). The view subscribes to
 // r's trace and informers now, so a program that creates the site before
 // it starts r.Run shows the runner's first LIST and WATCH.
-func NewSite(ctx context.Context, r *kitchen.Restaurant, opts ...Option) *Site {
+func NewSite(ctx context.Context, r *restaurant.Restaurant, opts ...Option) *Site {
 	d := &door{}
 	for _, o := range opts {
 		o(d)
@@ -75,6 +75,6 @@ func (s *Site) Serve(ctx context.Context, ln net.Listener) error {
 // describe, and returns when ctx ends: NewSite(ctx, r, opts...).Serve(ctx, ln).
 // By default only loopback Host names are answered, so serve it on a
 // loopback address, or give [WithAcceptHosts] and [WithBearerToken].
-func Serve(ctx context.Context, ln net.Listener, r *kitchen.Restaurant, opts ...Option) error {
+func Serve(ctx context.Context, ln net.Listener, r *restaurant.Restaurant, opts ...Option) error {
 	return NewSite(ctx, r, opts...).Serve(ctx, ln)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/kitchen/restaurant"
 	"github.com/kitchensync/kitchensync/trace"
 )
 
@@ -28,7 +29,7 @@ const (
 // page, its Server-Sent Events and its buttons. Create it with [Handler];
 // it is safe for concurrent use.
 type View struct {
-	r    *kitchen.Restaurant
+	r    *restaurant.Restaurant
 	m    *model
 	feed *trace.Feed
 	hub  *hub
@@ -51,7 +52,7 @@ type View struct {
 // The trace reaches the view through a [trace.Feed]: the machinery never
 // waits for the page, and records that find the feed full are dropped and
 // counted on the page.
-func Handler(ctx context.Context, r *kitchen.Restaurant) *View {
+func Handler(ctx context.Context, r *restaurant.Restaurant) *View {
 	v := &View{r: r, m: newModel(r.Clock), feed: r.Tracer.Feed(feedBuffer), hub: newHub(), lastTick: time.Now()}
 	v.routes()
 	// An informer refuses handlers only once it has stopped: then there

@@ -21,6 +21,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/kitchen/kitchentest"
+	"github.com/kitchensync/kitchensync/kitchen/restaurant"
 )
 
 // Minute is the kitchen minute of the lessons: fast, but slow enough for
@@ -34,12 +35,12 @@ func heading(w io.Writer, format string, args ...any) {
 
 // open opens a restaurant and runs it until the returned stop is called;
 // stop waits for everything to end.
-func open(ctx context.Context, cfg kitchen.Config) (*kitchen.Restaurant, func() error, error) {
+func open(ctx context.Context, cfg restaurant.Config) (*restaurant.Restaurant, func() error, error) {
 	if cfg.Minute == 0 {
 		cfg.Minute = Minute
 	}
 	conductorFrom(ctx).Pace(&cfg)
-	r, err := kitchen.Open(ctx, cfg)
+	r, err := restaurant.Open(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -57,13 +58,13 @@ func open(ctx context.Context, cfg kitchen.Config) (*kitchen.Restaurant, func() 
 
 // pause lets a little kitchen time pass, so that the hand-offs in flight
 // are narrated before the lesson moves on.
-func pause(ctx context.Context, r *kitchen.Restaurant) {
+func pause(ctx context.Context, r *restaurant.Restaurant) {
 	_ = sleep(ctx, r, time.Minute)
 }
 
 // sleep lets d of kitchen time pass, then waits for the waiter's turn
 // (see [turn]) before the lesson acts again.
-func sleep(ctx context.Context, r *kitchen.Restaurant, d time.Duration) error {
+func sleep(ctx context.Context, r *restaurant.Restaurant, d time.Duration) error {
 	if err := r.Clock.Sleep(ctx, d); err != nil {
 		return err
 	}
@@ -74,9 +75,9 @@ func sleep(ctx context.Context, r *kitchen.Restaurant, d time.Duration) error {
 }
 
 // waitFor waits until cond holds for the order name, as the runner's
-// cache has it (see kitchen.Restaurant.WaitForOrder), then for the
+// cache has it (see restaurant.Restaurant.WaitForOrder), then for the
 // waiter's turn.
-func waitFor(ctx context.Context, r *kitchen.Restaurant, name string, cond func(*kitchen.Order) bool) error {
+func waitFor(ctx context.Context, r *restaurant.Restaurant, name string, cond func(*kitchen.Order) bool) error {
 	if err := r.WaitForOrder(ctx, name, cond); err != nil {
 		return err
 	}
@@ -111,7 +112,7 @@ func WithConductor(ctx context.Context, c *kitchentest.Conductor) context.Contex
 }
 
 // printLedger prints the pantry's account of some ingredients.
-func printLedger(w io.Writer, r *kitchen.Restaurant, names ...string) {
+func printLedger(w io.Writer, r *restaurant.Restaurant, names ...string) {
 	ledgers := r.Pantry.Ledgers(r.Clock.Now())
 	if len(names) == 0 {
 		names = slices.Sorted(maps.Keys(ledgers))

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/kitchen/restaurant"
 )
 
 // OrderLifecycle follows one order through its life: the waiter creates
@@ -16,7 +17,7 @@ import (
 // the cooks are stopped and unused ingredients are back in the pantry.
 func OrderLifecycle(ctx context.Context, w io.Writer) error {
 	w = serialised(w)
-	r, stop, err := open(ctx, kitchen.Config{Out: w, Verbosity: kitchen.HandOffs})
+	r, stop, err := open(ctx, restaurant.Config{Out: w, Verbosity: kitchen.HandOffs})
 	if err != nil {
 		return err
 	}

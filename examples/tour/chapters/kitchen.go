@@ -10,19 +10,20 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/kitchen/restaurant"
 )
 
 // openKitchen opens and runs the default restaurant; close stops it and
 // waits.
-func openKitchen() (r *kitchen.Restaurant, ctx context.Context, close func()) {
+func openKitchen() (r *restaurant.Restaurant, ctx context.Context, close func()) {
 	return openKitchenAt(0)
 }
 
 // openKitchenAt opens and runs a restaurant whose kitchen minute lasts
 // minute of real time (0: [kitchen.DefaultMinute]).
-func openKitchenAt(minute time.Duration) (r *kitchen.Restaurant, ctx context.Context, close func()) {
+func openKitchenAt(minute time.Duration) (r *restaurant.Restaurant, ctx context.Context, close func()) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	r, err := kitchen.Open(ctx, kitchen.Config{Minute: minute, Server: apiserver.Options{CompactionDropsHistory: true}})
+	r, err := restaurant.Open(ctx, restaurant.Config{Minute: minute, Server: apiserver.Options{CompactionDropsHistory: true}})
 	if err != nil {
 		panic(err)
 	}

@@ -1,4 +1,4 @@
-package kitchen_test
+package restaurant_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/kitchen/restaurant"
 )
 
 // A restaurant that fails to open, or whose Run ends before the runner has
@@ -17,7 +18,7 @@ func TestRestaurantLeavesNothingRunning(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			menu := kitchen.DefaultMenu()
 			menu = append(menu, menu[0])
-			_, err := kitchen.Open(t.Context(), kitchen.Config{Menu: menu})
+			_, err := restaurant.Open(t.Context(), restaurant.Config{Menu: menu})
 			if !meta.IsAlreadyExists(err) {
 				t.Fatalf("Open = %v, want AlreadyExists for the repeated dish", err)
 			}
@@ -25,7 +26,7 @@ func TestRestaurantLeavesNothingRunning(t *testing.T) {
 	})
 	t.Run("Run with a context already done", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
-			r, err := kitchen.Open(t.Context(), kitchen.Config{})
+			r, err := restaurant.Open(t.Context(), restaurant.Config{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -35,5 +36,27 @@ func TestRestaurantLeavesNothingRunning(t *testing.T) {
 				t.Errorf("Run = %v, want nil", err)
 			}
 		})
+	})
+}
+
+func TestRestaurantRunsOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r, err := restaurant.Open(t.Context(), restaurant.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan error, 1)
+		go func() { done <- r.Run(ctx) }()
+		if !r.WaitReady(ctx) {
+			t.Fatal("not ready")
+		}
+		if err := r.Run(ctx); err == nil {
+			t.Error("a second Run was accepted")
+		}
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
 	})
 }

@@ -1,4 +1,4 @@
-package kitchen_test
+package restaurant_test
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver/rest"
 	"github.com/kitchensync/kitchensync/apiserver/rest/resttest"
 	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/kitchen/restaurant"
 )
 
 // A chef in another process: the front desk serves the API over HTTP and
@@ -29,7 +30,7 @@ func TestKitchenOverHTTP(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
 		defer cancel()
-		desk, err := kitchen.Open(ctx, kitchen.Config{Minute: time.Second, DeskOnly: true, Events: true})
+		desk, err := restaurant.Open(ctx, restaurant.Config{Minute: time.Second, DeskOnly: true, Events: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,7 +44,7 @@ func TestKitchenOverHTTP(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer c.CloseIdleConnections()
-		chef, err := kitchen.Open(ctx, kitchen.Config{Minute: time.Second, Remote: c, Events: true, Instance: "chef-1"})
+		chef, err := restaurant.Open(ctx, restaurant.Config{Minute: time.Second, Remote: c, Events: true, Instance: "chef-1"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,7 +54,7 @@ func TestKitchenOverHTTP(t *testing.T) {
 		var wg sync.WaitGroup
 		defer wg.Wait()
 		defer cancel()
-		for _, r := range []*kitchen.Restaurant{desk, chef} {
+		for _, r := range []*restaurant.Restaurant{desk, chef} {
 			wg.Go(func() {
 				if err := r.Run(ctx); err != nil {
 					t.Errorf("Run = %v", err)
@@ -114,7 +115,7 @@ func TestKitchenRemoteNeedsTheKitchenScheme(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := kitchen.Open(t.Context(), kitchen.Config{Remote: c}); err == nil {
+	if _, err := restaurant.Open(t.Context(), restaurant.Config{Remote: c}); err == nil {
 		t.Fatal("Open with a scheme without Order: no error")
 	}
 }

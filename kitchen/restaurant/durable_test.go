@@ -1,11 +1,13 @@
-package kitchen_test
+package restaurant_test
 
 import (
 	"context"
 	"testing"
 	"testing/synctest"
 
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/kitchen/restaurant"
 )
 
 // A restaurant opened again on its DataDir finds its orders as they were,
@@ -15,7 +17,7 @@ func TestRestaurantReopensOnItsDataDir(t *testing.T) {
 	served := func(o *kitchen.Order) bool { return o != nil && o.Status.Phase == kitchen.OrderServed }
 	service := func(t *testing.T, name string) (rv string) {
 		synctest.Test(t, func(t *testing.T) {
-			r, err := kitchen.Open(t.Context(), kitchen.Config{DataDir: dir})
+			r, err := restaurant.Open(t.Context(), restaurant.Config{DataDir: dir})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -44,7 +46,7 @@ func TestRestaurantReopensOnItsDataDir(t *testing.T) {
 	}
 	before := service(t, "first")
 	synctest.Test(t, func(t *testing.T) {
-		r, err := kitchen.Open(t.Context(), kitchen.Config{DataDir: dir})
+		r, err := restaurant.Open(t.Context(), restaurant.Config{DataDir: dir})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,4 +66,13 @@ func TestRestaurantReopensOnItsDataDir(t *testing.T) {
 		<-done
 	})
 	service(t, "second")
+}
+
+func newOrder(name string, table int, items ...kitchen.OrderItem) *kitchen.Order {
+	return &kitchen.Order{ObjectMeta: meta.ObjectMeta{Name: name, Namespace: "dinner"},
+		Spec: kitchen.OrderSpec{Table: table, Section: "main", Items: items}}
+}
+
+func item(dish string) kitchen.OrderItem {
+	return kitchen.OrderItem{Dish: dish, Quantity: 1}
 }

@@ -1,4 +1,4 @@
-package kitchen
+package restaurant
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/rest"
 	"github.com/kitchensync/kitchensync/informer"
+	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/reconcile/record"
 )
 
@@ -21,9 +22,9 @@ import (
 type desk struct {
 	scheme  *meta.Scheme
 	factory *informer.SharedInformerFactory
-	orders  *client.Client[*Order]
-	cooks   *client.Client[*Cook]
-	dishes  *client.Client[*Dish]
+	orders  *client.Client[*kitchen.Order]
+	cooks   *client.Client[*kitchen.Cook]
+	dishes  *client.Client[*kitchen.Dish]
 	events  record.EventClientFor
 }
 
@@ -41,26 +42,26 @@ func inProcess(srv *apiserver.Server, resync time.Duration, opts []informer.Fact
 	return desk{
 		scheme:  srv.Scheme(),
 		factory: informer.NewSharedInformerFactory(srv, resync, opts...),
-		orders:  client.New[*Order](srv),
-		cooks:   client.New[*Cook](srv),
-		dishes:  client.New[*Dish](srv),
+		orders:  client.New[*kitchen.Order](srv),
+		cooks:   client.New[*kitchen.Cook](srv),
+		dishes:  client.New[*kitchen.Dish](srv),
 		events:  func(ns string) record.EventClient { return srv.Resource(builtin.EventsResource).Namespace(ns) },
 	}
 }
 
 // overHTTP reaches the server c calls. c's scheme must have the kitchen's
-// kinds (see [NewScheme]), and for events the built-in ones
+// kinds (see [kitchen.NewScheme]), and for events the built-in ones
 // ([builtin.Register]).
 func overHTTP(c *rest.Client, resync time.Duration, opts []informer.FactoryOption) (desk, error) {
-	if _, err := c.Scheme().KindFor(&Order{}); err != nil {
+	if _, err := c.Scheme().KindFor(&kitchen.Order{}); err != nil {
 		return desk{}, fmt.Errorf("kitchen: Config.Remote's scheme lacks the kitchen's kinds (use kitchen.NewScheme): %w", err)
 	}
 	return desk{
 		scheme:  c.Scheme(),
 		factory: informer.NewSharedInformerFactory(c, resync, opts...),
-		orders:  client.New[*Order](c),
-		cooks:   client.New[*Cook](c),
-		dishes:  client.New[*Dish](c),
+		orders:  client.New[*kitchen.Order](c),
+		cooks:   client.New[*kitchen.Cook](c),
+		dishes:  client.New[*kitchen.Dish](c),
 		events:  func(ns string) record.EventClient { return c.Resource(builtin.EventsResource).Namespace(ns) },
 	}, nil
 }
@@ -77,7 +78,7 @@ func (r *Restaurant) openDesk(cfg Config) (desk, error) {
 	if cfg.Server.Tracer == nil {
 		cfg.Server.Tracer = r.Tracer
 	}
-	scheme := NewScheme()
+	scheme := kitchen.NewScheme()
 	if cfg.Events {
 		if err := builtin.Register(scheme); err != nil {
 			return desk{}, err

@@ -1,4 +1,4 @@
-package kitchen
+package restaurant
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/informer"
+	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/reconcile"
 	"github.com/kitchensync/kitchensync/trace"
 )
@@ -18,9 +19,9 @@ import (
 // ([reconcile.For], [reconcile.Owns]) turn what changed into tickets.
 type Runner struct {
 	Factory *informer.SharedInformerFactory
-	Orders  *informer.SharedIndexInformer[*Order]
-	Cooks   *informer.SharedIndexInformer[*Cook]
-	Dishes  *informer.SharedIndexInformer[*Dish]
+	Orders  *informer.SharedIndexInformer[*kitchen.Order]
+	Cooks   *informer.SharedIndexInformer[*kitchen.Cook]
+	Dishes  *informer.SharedIndexInformer[*kitchen.Dish]
 }
 
 // NewRunner returns a runner watching srv across namespaces, with a
@@ -33,12 +34,12 @@ func NewRunner(srv *apiserver.Server, resync time.Duration, tracer *trace.Tracer
 // NewRunnerFor returns a runner whose informers come from f, which may
 // list and watch a server in another process.
 func NewRunnerFor(f *informer.SharedInformerFactory) (*Runner, error) {
-	r := &Runner{Factory: f, Orders: informer.InformerFor[*Order](f),
-		Cooks: informer.InformerFor[*Cook](f), Dishes: informer.InformerFor[*Dish](f)}
-	if err := r.Orders.GetIndexer().AddIndexers(OrderIndexers()); err != nil {
+	r := &Runner{Factory: f, Orders: informer.InformerFor[*kitchen.Order](f),
+		Cooks: informer.InformerFor[*kitchen.Cook](f), Dishes: informer.InformerFor[*kitchen.Dish](f)}
+	if err := r.Orders.GetIndexer().AddIndexers(kitchen.OrderIndexers()); err != nil {
 		return nil, err
 	}
-	if err := r.Cooks.GetIndexer().AddIndexers(CookIndexers()); err != nil {
+	if err := r.Cooks.GetIndexer().AddIndexers(kitchen.CookIndexers()); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -70,11 +71,11 @@ func (r *Runner) WaitForCacheSync(ctx context.Context) bool {
 // through (old and new at the same resourceVersion), so that
 // [Config].Resync does what it says.
 type GenerationChangedOrResyncPredicate struct {
-	reconcile.GenerationChangedPredicate[*Order]
+	reconcile.GenerationChangedPredicate[*kitchen.Order]
 }
 
 // Update passes resyncs and spec changes.
-func (p GenerationChangedOrResyncPredicate) Update(e reconcile.UpdateEvent[*Order]) bool {
+func (p GenerationChangedOrResyncPredicate) Update(e reconcile.UpdateEvent[*kitchen.Order]) bool {
 	if e.ObjectOld != nil && e.ObjectNew != nil && e.ObjectOld.ResourceVersion == e.ObjectNew.ResourceVersion {
 		return true
 	}
@@ -88,17 +89,17 @@ func (p GenerationChangedOrResyncPredicate) Update(e reconcile.UpdateEvent[*Orde
 type CookPhaseChangedPredicate struct{}
 
 // Create drops a new cook: the chef created it.
-func (CookPhaseChangedPredicate) Create(reconcile.CreateEvent[*Cook]) bool { return false }
+func (CookPhaseChangedPredicate) Create(reconcile.CreateEvent[*kitchen.Cook]) bool { return false }
 
 // Update passes a change of phase.
-func (CookPhaseChangedPredicate) Update(e reconcile.UpdateEvent[*Cook]) bool {
+func (CookPhaseChangedPredicate) Update(e reconcile.UpdateEvent[*kitchen.Cook]) bool {
 	return e.ObjectOld != nil && e.ObjectNew != nil && e.ObjectOld.Status.Phase != e.ObjectNew.Status.Phase
 }
 
 // Delete passes a cook deleted before it was done.
-func (CookPhaseChangedPredicate) Delete(e reconcile.DeleteEvent[*Cook]) bool {
-	return e.Object != nil && e.Object.Status.Phase != CookDone
+func (CookPhaseChangedPredicate) Delete(e reconcile.DeleteEvent[*kitchen.Cook]) bool {
+	return e.Object != nil && e.Object.Status.Phase != kitchen.CookDone
 }
 
 // Generic passes nothing.
-func (CookPhaseChangedPredicate) Generic(reconcile.GenericEvent[*Cook]) bool { return false }
+func (CookPhaseChangedPredicate) Generic(reconcile.GenericEvent[*kitchen.Cook]) bool { return false }

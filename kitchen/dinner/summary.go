@@ -1,4 +1,4 @@
-package kitchen
+package dinner
 
 import (
 	"fmt"
@@ -8,16 +8,18 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/kitchen/restaurant"
 	"github.com/kitchensync/kitchensync/reconcile"
 )
 
-// Summary is the end-of-service report of [RunDinner].
+// Summary is the end-of-service report of [Run].
 type Summary struct {
 	Seed                        int64
 	Orders                      int
 	Served, Rejected, Cancelled int
 	// Outcomes maps each order's name to its final phase.
-	Outcomes map[string]OrderPhase
+	Outcomes map[string]kitchen.OrderPhase
 	// LatencyP50 and LatencyP99 are order-to-table times (placed →
 	// served) in kitchen time, rounded to the minute.
 	LatencyP50, LatencyP99 time.Duration
@@ -81,19 +83,19 @@ func (s Summary) WriteOutcomes(w io.Writer) {
 // observer watches orders through the runner and records each order's
 // first final phase, and when it got there.
 type observer struct {
-	clock *Clock
+	clock *kitchen.Clock
 	want  int
 	done  chan struct{}
 
 	mu       sync.Mutex // guards the maps
 	placedAt map[string]time.Duration
 	finalAt  map[string]time.Duration
-	outcome  map[string]OrderPhase
+	outcome  map[string]kitchen.OrderPhase
 }
 
-func newObserver(r *Restaurant, want int) *observer {
+func newObserver(r *restaurant.Restaurant, want int) *observer {
 	return &observer{clock: r.Clock, want: want, done: make(chan struct{}),
-		placedAt: map[string]time.Duration{}, finalAt: map[string]time.Duration{}, outcome: map[string]OrderPhase{}}
+		placedAt: map[string]time.Duration{}, finalAt: map[string]time.Duration{}, outcome: map[string]kitchen.OrderPhase{}}
 }
 
 func (o *observer) placed(name string, at time.Duration) {
@@ -102,16 +104,16 @@ func (o *observer) placed(name string, at time.Duration) {
 	o.placedAt[name] = at
 }
 
-func (o *observer) OnAdd(order *Order, _ bool) { o.see(order, false) }
-func (o *observer) OnUpdate(_, order *Order)   { o.see(order, false) }
-func (o *observer) OnDelete(order *Order, _ bool) {
+func (o *observer) OnAdd(order *kitchen.Order, _ bool) { o.see(order, false) }
+func (o *observer) OnUpdate(_, order *kitchen.Order)   { o.see(order, false) }
+func (o *observer) OnDelete(order *kitchen.Order, _ bool) {
 	o.see(order, true)
 }
 
-func (o *observer) see(order *Order, deleted bool) {
+func (o *observer) see(order *kitchen.Order, deleted bool) {
 	phase := order.Status.Phase
 	if deleted && !phase.Final() {
-		phase = OrderCancelled // deleted before the chef said anything
+		phase = kitchen.OrderCancelled // deleted before the chef said anything
 	}
 	if !phase.Final() {
 		return
@@ -129,22 +131,22 @@ func (o *observer) see(order *Order, deleted bool) {
 }
 
 // summary adds up the service.
-func (o *observer) summary(r *Restaurant, cfg DinnerConfig) Summary {
+func (o *observer) summary(r *restaurant.Restaurant, cfg Config) Summary {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	s := Summary{Seed: cfg.Seed, Orders: o.want, Outcomes: map[string]OrderPhase{}}
+	s := Summary{Seed: cfg.Seed, Orders: o.want, Outcomes: map[string]kitchen.OrderPhase{}}
 	var latencies []time.Duration
 	var end time.Duration
 	var open int64
 	for name, phase := range o.outcome {
 		s.Outcomes[name] = phase
 		switch phase {
-		case OrderServed:
+		case kitchen.OrderServed:
 			s.Served++
 			latencies = append(latencies, roundMinute(o.finalAt[name]-o.placedAt[name]))
-		case OrderRejected:
+		case kitchen.OrderRejected:
 			s.Rejected++
-		case OrderCancelled:
+		case kitchen.OrderCancelled:
 			s.Cancelled++
 		}
 		end = max(end, o.finalAt[name])

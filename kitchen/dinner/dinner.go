@@ -1,4 +1,4 @@
-package kitchen
+package dinner
 
 import (
 	"context"
@@ -11,20 +11,22 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver/meta"
+	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/kitchen/restaurant"
 )
 
-// DinnerConfig describes a dinner service for [RunDinner].
-type DinnerConfig struct {
+// Config describes a dinner service for [Run].
+type Config struct {
 	// Seed makes the service: who comes when, orders what, amends or
 	// cancels. The same seed gives the same service.
 	Seed int64
 	// Orders is how many orders arrive (default 30).
 	Orders int
 	// Minute is the real duration of a kitchen minute (default
-	// [DefaultMinute]).
+	// [kitchen.DefaultMinute]).
 	Minute time.Duration
-	// Verbosity of the narration written to RunDinner's writer.
-	Verbosity Verbosity
+	// Verbosity of the narration written to Run's writer.
+	Verbosity kitchen.Verbosity
 	// Pacer, when set, makes the whole narration the same for a seed: the
 	// kitchen's steps and the waiter's take turns (kitchentest.Conductor
 	// is one; for tests under testing/synctest).
@@ -36,13 +38,13 @@ type DinnerConfig struct {
 type Pacer interface {
 	// Pace sets the seams of the restaurant's Config through which its
 	// steps wait for their turns (InformerOptions, Queue, Timers).
-	Pace(cfg *Config)
+	Pace(cfg *restaurant.Config)
 	// WaitTurn waits until the waiter may act, or until ctx ends (false).
 	WaitTurn(ctx context.Context) bool
 }
 
 // waitTurn waits for the waiter's turn when cfg has a Pacer.
-func (cfg DinnerConfig) waitTurn(ctx context.Context) bool {
+func (cfg Config) waitTurn(ctx context.Context) bool {
 	return cfg.Pacer == nil || cfg.Pacer.WaitTurn(ctx)
 }
 
@@ -50,14 +52,14 @@ func (cfg DinnerConfig) waitTurn(ctx context.Context) bool {
 type dinnerEvent struct {
 	at    time.Duration
 	kind  string // "place", "amend", "cancel"
-	order *Order
+	order *kitchen.Order
 }
 
 // dinnerPlan is a whole service, decided from the seed before it starts.
 type dinnerPlan struct {
 	events []dinnerEvent
 	orders int
-	stock  map[string]Quantity
+	stock  map[string]kitchen.Quantity
 }
 
 // dinnerStations has more places than the default kitchen: a dinner
@@ -70,9 +72,9 @@ func dinnerStations() map[string]int {
 // asks for a dish that is not on the menu (rejected), one in ten is
 // cancelled a minute after it is placed, one in five gets black truffle
 // added two minutes in.
-func planDinner(cfg DinnerConfig) dinnerPlan {
+func planDinner(cfg Config) dinnerPlan {
 	rng := rand.New(rand.NewPCG(uint64(cfg.Seed), 0x6b69746368656e))
-	menu := DefaultMenu()
+	menu := kitchen.DefaultMenu()
 	var p dinnerPlan
 	p.orders = cfg.Orders
 	var at time.Duration
@@ -93,7 +95,7 @@ func planDinner(cfg DinnerConfig) dinnerPlan {
 }
 
 // dinnerOrder draws one order.
-func dinnerOrder(rng *rand.Rand, menu []*Dish, n int) *Order {
+func dinnerOrder(rng *rand.Rand, menu []*kitchen.Dish, n int) *kitchen.Order {
 	table := 1 + rng.IntN(20)
 	section := "main"
 	switch {
@@ -102,10 +104,10 @@ func dinnerOrder(rng *rand.Rand, menu []*Dish, n int) *Order {
 	case table >= 13:
 		section = "terrace"
 	}
-	o := &Order{ObjectMeta: meta.ObjectMeta{Name: fmt.Sprintf("order-%03d", n)},
-		Spec: OrderSpec{Table: table, Section: section}}
+	o := &kitchen.Order{ObjectMeta: meta.ObjectMeta{Name: fmt.Sprintf("order-%03d", n)},
+		Spec: kitchen.OrderSpec{Table: table, Section: section}}
 	for range 1 + rng.IntN(3) {
-		it := OrderItem{Dish: menu[rng.IntN(len(menu))].Name, Quantity: 1}
+		it := kitchen.OrderItem{Dish: menu[rng.IntN(len(menu))].Name, Quantity: 1}
 		if rng.IntN(10) == 0 {
 			it.Quantity = 2
 		}
@@ -122,24 +124,24 @@ func dinnerOrder(rng *rand.Rand, menu []*Dish, n int) *Order {
 
 // dinnerStock is enough of everything for the worst case of n orders
 // (three items of two portions each, all with extras).
-func dinnerStock(menu []*Dish, n int) map[string]Quantity {
-	totals := map[string]Amount{}
+func dinnerStock(menu []*kitchen.Dish, n int) map[string]kitchen.Quantity {
+	totals := map[string]kitchen.Amount{}
 	for _, d := range menu {
-		need, _ := Need(d, OrderItem{Dish: d.Name, Quantity: 6 * n, Extras: []string{"black-truffle", "chili"}})
+		need, _ := kitchen.Need(d, kitchen.OrderItem{Dish: d.Name, Quantity: 6 * n, Extras: []string{"black-truffle", "chili"}})
 		for name, a := range need {
-			totals[name] = Amount{Value: totals[name].Value + a.Value, Unit: a.Unit}
+			totals[name] = kitchen.Amount{Value: totals[name].Value + a.Value, Unit: a.Unit}
 		}
 	}
-	stock := map[string]Quantity{}
+	stock := map[string]kitchen.Quantity{}
 	for _, name := range slices.Sorted(maps.Keys(totals)) {
-		stock[name] = Quantity(totals[name].String())
+		stock[name] = kitchen.Quantity(totals[name].String())
 	}
 	return stock
 }
 
 // serve plays the plan: the waiter acts at each event's kitchen time (in
 // its turn, with a Pacer).
-func (p dinnerPlan) serve(ctx context.Context, r *Restaurant, obs *observer, cfg DinnerConfig) error {
+func (p dinnerPlan) serve(ctx context.Context, r *restaurant.Restaurant, obs *observer, cfg Config) error {
 	for _, e := range p.events {
 		if err := r.Clock.SleepUntil(ctx, e.at); err != nil || !cfg.waitTurn(ctx) {
 			return nil // the service was called off
@@ -161,10 +163,10 @@ func (p dinnerPlan) serve(ctx context.Context, r *Restaurant, obs *observer, cfg
 	return nil
 }
 
-// RunDinner runs a whole dinner service: the seeded plan of arrivals,
+// Run runs a whole dinner service: the seeded plan of arrivals,
 // amendments and cancellations, played by the waiter against a running
-// [Restaurant] until every order has reached Served, Rejected or
-// Cancelled. It narrates to w and returns the [Summary].
+// [restaurant.Restaurant] until every order has reached Served, Rejected
+// or Cancelled. It narrates to w and returns the [Summary].
 //
 // Given the seed, the plan is fixed. In virtual time — inside a
 // testing/synctest bubble, where computation takes no time at all — so is
@@ -179,24 +181,25 @@ func (p dinnerPlan) serve(ctx context.Context, r *Restaurant, obs *observer, cfg
 // narration lines from different goroutines within one kitchen instant:
 // same-instant events collapse on the rail, or collide in a write and
 // retry, as the scheduler happens to run them. With a [Pacer] such as
-// kitchentest.Conductor (in virtual time) nothing is left to the scheduler: the whole narration and
-// the whole Summary are the same for a seed (examples/restaurant pins
-// seed 1's in testdata/seed1-narration.golden).
-func RunDinner(ctx context.Context, w io.Writer, cfg DinnerConfig) (Summary, error) {
+// kitchentest.Conductor (in virtual time) nothing is left to the
+// scheduler: the whole narration and the whole Summary are the same for a
+// seed (examples/restaurant pins seed 1's in
+// testdata/seed1-narration.golden).
+func Run(ctx context.Context, w io.Writer, cfg Config) (Summary, error) {
 	if cfg.Orders <= 0 {
 		cfg.Orders = 30
 	}
 	plan := planDinner(cfg)
-	kcfg := Config{Minute: cfg.Minute, Out: w, Verbosity: cfg.Verbosity, Stock: plan.stock,
+	kcfg := restaurant.Config{Minute: cfg.Minute, Out: w, Verbosity: cfg.Verbosity, Stock: plan.stock,
 		Stations: dinnerStations(),
 		// The story's cream goes off at minute 30; fresh cream comes at 40.
 		Expiries:   map[string]time.Duration{"cream": 30 * time.Minute},
-		Deliveries: []Delivery{{At: 40 * time.Minute, Ingredient: "cream", Amount: plan.stock["cream"]}},
+		Deliveries: []kitchen.Delivery{{At: 40 * time.Minute, Ingredient: "cream", Amount: plan.stock["cream"]}},
 	}
 	if cfg.Pacer != nil {
 		cfg.Pacer.Pace(&kcfg)
 	}
-	r, err := Open(ctx, kcfg)
+	r, err := restaurant.Open(ctx, kcfg)
 	if err != nil {
 		return Summary{}, err
 	}

@@ -1,8 +1,7 @@
-package kitchen_test
+package dinner_test
 
 import (
 	"bytes"
-	"context"
 	"regexp"
 	"strings"
 	"testing"
@@ -10,16 +9,18 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/kitchen/dinner"
 )
 
-func runDinner(t *testing.T, cfg kitchen.DinnerConfig) (kitchen.Summary, string) {
+func runDinner(t *testing.T, cfg dinner.Config) (dinner.Summary, string) {
 	t.Helper()
 	var out bytes.Buffer
-	var s kitchen.Summary
+	var s dinner.Summary
 	synctest.Test(t, func(t *testing.T) {
 		var err error
-		if s, err = kitchen.RunDinner(t.Context(), &out, cfg); err != nil {
+		if s, err = dinner.Run(t.Context(), &out, cfg); err != nil {
 			t.Fatalf("dinner: %v\n%s", err, out.String())
 		}
 	})
@@ -27,7 +28,7 @@ func runDinner(t *testing.T, cfg kitchen.DinnerConfig) (kitchen.Summary, string)
 }
 
 func TestDinnerEndsWellAndBalances(t *testing.T) {
-	s, story := runDinner(t, kitchen.DinnerConfig{Seed: 7, Orders: 20, Verbosity: kitchen.HandOffs})
+	s, story := runDinner(t, dinner.Config{Seed: 7, Orders: 20, Verbosity: kitchen.HandOffs})
 	if len(s.Outcomes) != s.Orders || s.Served+s.Rejected+s.Cancelled != s.Orders {
 		t.Fatalf("not every order reached a final phase: %+v", s)
 	}
@@ -86,36 +87,14 @@ func checkHandOffs(t *testing.T, story, order string) {
 }
 
 func TestDinnerIsDeterministic(t *testing.T) {
-	cfg := kitchen.DinnerConfig{Seed: 3, Orders: 15}
+	cfg := dinner.Config{Seed: 3, Orders: 15}
 	a, _ := runDinner(t, cfg)
 	b, _ := runDinner(t, cfg)
-	if diff := cmp.Diff(a, b, cmpopts.IgnoreFields(kitchen.Summary{}, "Counters")); diff != "" {
+	if diff := cmp.Diff(a, b, cmpopts.IgnoreFields(dinner.Summary{}, "Counters")); diff != "" {
 		t.Errorf("the same seed gave two summaries (-first +second):\n%s", diff)
 	}
-	c, _ := runDinner(t, kitchen.DinnerConfig{Seed: 4, Orders: 15})
+	c, _ := runDinner(t, dinner.Config{Seed: 4, Orders: 15})
 	if cmp.Equal(a.Outcomes, c.Outcomes) && a.LatencyP50 == c.LatencyP50 && a.Length == c.Length {
 		t.Errorf("seeds 3 and 4 gave the same service")
 	}
-}
-
-func TestRestaurantRunsOnce(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		r, err := kitchen.Open(t.Context(), kitchen.Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithCancel(t.Context())
-		done := make(chan error, 1)
-		go func() { done <- r.Run(ctx) }()
-		if !r.WaitReady(ctx) {
-			t.Fatal("not ready")
-		}
-		if err := r.Run(ctx); err == nil {
-			t.Error("a second Run was accepted")
-		}
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-	})
 }

@@ -1,0 +1,88 @@
+package restaurant
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/kitchensync/kitchensync/apiserver/client"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
+	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/reconcile"
+	"github.com/kitchensync/kitchensync/store"
+	"github.com/kitchensync/kitchensync/workqueue"
+)
+
+// wire builds the two controllers and tells them what to watch, as any
+// controller is wired: the chef reconciles orders (For) and hears of the
+// cooks they own (Owns); the brigade reconciles cooks (For) and hears
+// from the stations when one finishes.
+func (r *Restaurant) wire(cfg Config, scheme *meta.Scheme) error {
+	var err error
+	var rail reconcile.PriorityWorkQueue = r.Rail
+	if cfg.Queue != nil {
+		rail = cfg.Queue(kitchen.RailName, r.Rail)
+	}
+	r.chefs, err = reconcile.NewController("chef", r.Chef, reconcile.Options{
+		MaxConcurrentReconciles: cfg.Chefs, Tracer: r.Tracer,
+		NewQueue: func(string, workqueue.RateLimiter[reconcile.Request]) reconcile.WorkQueue {
+			return rail
+		}})
+	if err != nil {
+		return err
+	}
+	backoff := workqueue.NewItemExponentialFailureRateLimiter[reconcile.Request](r.Clock.Real(time.Minute/2), r.Clock.Real(10*time.Minute))
+	if r.cooks, err = reconcile.NewController("brigade", r.Brigade, reconcile.Options{RateLimiter: backoff, Tracer: r.Tracer,
+		NewQueue: r.newCookQueue(cfg.Queue)}); err != nil {
+		return err
+	}
+	orderKind, err := scheme.KindFor(&kitchen.Order{})
+	if err != nil {
+		return err
+	}
+	if err := errors.Join(
+		reconcile.For(r.chefs, r.Runner.Orders, GenerationChangedOrResyncPredicate{}),
+		reconcile.Owns(r.chefs, r.Runner.Cooks, orderKind, CookPhaseChangedPredicate{}),
+		reconcile.For(r.cooks, r.Runner.Cooks),
+	); err != nil {
+		return err
+	}
+	r.Stations.Notify(func(key string) {
+		ns, name, _ := store.SplitMetaNamespaceKey(key)
+		r.cooks.Queue().Add(reconcile.Request{NamespacedName: reconcile.NamespacedName{Namespace: ns, Name: name}})
+	})
+	return nil
+}
+
+// newCookQueue returns the brigade's NewQueue: the default priority queue
+// wrapped by wrap, or nil (the controller's default) without a wrap.
+func (r *Restaurant) newCookQueue(wrap func(string, reconcile.PriorityWorkQueue) reconcile.PriorityWorkQueue) func(string, workqueue.RateLimiter[reconcile.Request]) reconcile.WorkQueue {
+	if wrap == nil {
+		return nil
+	}
+	return func(name string, rl workqueue.RateLimiter[reconcile.Request]) reconcile.WorkQueue {
+		return wrap(name, workqueue.NewPriorityQueue(rl, workqueue.QueueConfig{Name: name, Tracer: r.Tracer}))
+	}
+}
+
+// writeMenu creates the dishes, checking each first.
+func (r *Restaurant) writeMenu(ctx context.Context, api *client.Client[*kitchen.Dish], menu []*kitchen.Dish) error {
+	dishes := api.Namespace("")
+	written := map[string]bool{}
+	for _, d := range menu {
+		if err := kitchen.ValidateDish(d); err != nil {
+			return err
+		}
+		_, err := dishes.Create(ctx, meta.DeepCopy(d), meta.CreateOptions{})
+		twice := written[d.Name]
+		written[d.Name] = true
+		switch {
+		case meta.IsAlreadyExists(err) && !twice:
+			// On the books already: a restaurant opened again on its DataDir.
+		case err != nil:
+			return fmt.Errorf("menu: %w", err)
+		}
+	}
+	return nil
+}
