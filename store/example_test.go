@@ -81,3 +81,21 @@ func ExampleSplitMetaNamespaceKey() {
 	// "" "kitchen" <nil>
 	// "" "" store: invalid key "a/b/c": it has more than one slash; want "namespace/name" or "name"
 }
+
+// The store remembers how far it has caught up with the server: the
+// resourceVersion of the last list it was given, or of the last change its
+// filler vouched for with Bookmark. A controller compares it with the
+// resourceVersion of its own last write before trusting what it reads.
+func ExampleIndexer_LastStoreSyncResourceVersion() {
+	x := store.NewIndexer[*Order](nil, nil)
+	fmt.Printf("empty: %q\n", x.LastStoreSyncResourceVersion())
+	_ = x.Replace([]*Order{newOrder("table-1", "soup", "stove")}, "40")
+	fmt.Printf("after the list: %q\n", x.LastStoreSyncResourceVersion())
+	_ = x.Add(newOrder("table-2", "steak", "grill")) // an informer Bookmarks each change it applies
+	x.Bookmark("41")
+	fmt.Printf("after a change at 41: %q\n", x.LastStoreSyncResourceVersion())
+	// Output:
+	// empty: ""
+	// after the list: "40"
+	// after a change at 41: "41"
+}

@@ -26,10 +26,11 @@ import (
 type Indexer[T Object] struct {
 	keyFunc KeyFunc
 
-	mu      sync.RWMutex      // guards ids, entries and indexes
+	mu      sync.RWMutex      // guards ids, entries, indexes and rv
 	ids     map[string]uint32 // the id of every stored key
 	entries table[T]          // the stored objects, by id
 	indexes []*index[T]       // sorted by name; a handful at most, so scanned
+	rv      string            // see LastStoreSyncResourceVersion
 }
 
 // NewIndexer returns an empty Indexer that keys objects with keyFunc
@@ -209,9 +210,10 @@ func (x *Indexer[T]) sortedIDsLocked() []uint32 {
 }
 
 // Replace makes list the whole content of the store and rebuilds every
-// index, as a relist does. When two objects share a key the later wins.
-// If a key or index function fails, nothing changes. resourceVersion is
-// accepted for symmetry with client-go and not kept.
+// index, as a relist does, and records resourceVersion (the list's) as
+// [Indexer.LastStoreSyncResourceVersion], as client-go's store does. When
+// two objects share a key the later wins. If a key or index function
+// fails, nothing changes.
 func (x *Indexer[T]) Replace(list []T, resourceVersion string) error {
 	ids, entries := make(map[string]uint32, len(list)), newTable[T](len(list))
 	for _, obj := range list {
@@ -235,8 +237,41 @@ func (x *Indexer[T]) Replace(list []T, resourceVersion string) error {
 		}
 		indexes[i] = built
 	}
-	x.ids, x.entries, x.indexes = ids, entries, indexes
+	x.ids, x.entries, x.indexes, x.rv = ids, entries, indexes, resourceVersion
 	return nil
+}
+
+// Bookmark records rv as the newest resourceVersion the store reflects,
+// like client-go's Store.Bookmark. The store cannot read resourceVersions
+// itself (it knows objects only by namespace and name: [Object]), so
+// whoever fills it says how far it has got: an informer with an atomic
+// FIFO calls Bookmark after every change it applies and for every watch
+// bookmark, and [Indexer.Replace] records the list's. rv is taken as
+// given, even if it is older: the caller knows its order, the store
+// does not.
+func (x *Indexer[T]) Bookmark(rv string) {
+	x.mu.Lock()
+	x.rv = rv
+	x.mu.Unlock()
+}
+
+// LastStoreSyncResourceVersion returns the newest resourceVersion the
+// store reflects: the last one recorded by [Indexer.Replace] or
+// [Indexer.Bookmark], "" if none was. Like client-go's
+// Store.LastStoreSyncResourceVersion.
+//
+// It is a watermark only if the store was filled in resourceVersion
+// order: then every change up to it is in the store, and a reader that
+// wrote an object at a resourceVersion at most this one can trust the
+// store to show that write or a later one. An informer's atomic FIFO
+// (the default) keeps that promise; a DeltaFIFO does not (it applies one
+// key's changes ahead of another's), so an informer on one never records
+// a resourceVersion here and this stays "" — as client-go's store
+// answers "" with its AtomicFIFO feature gate off.
+func (x *Indexer[T]) LastStoreSyncResourceVersion() string {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.rv
 }
 
 // buildIndex indexes the objects of ids, stored in entries, from scratch.
