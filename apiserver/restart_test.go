@@ -68,9 +68,11 @@ func TestInformerConvergesAfterServerRestart(t *testing.T) {
 		time.Sleep(time.Minute)
 		synctest.Wait()
 
-		// The relist replaces the cache: what it lists first, then a tombstone
-		// for what it no longer holds, as client-go's DeltaFIFO.Replace does.
-		want := []string{"add a", "add b", "update a (new uid: true)", "add c", "delete b (tombstone: true)"}
+		// The relist replaces the cache in one step and then tells the
+		// handlers: a tombstone for what it no longer holds first, then
+		// what it lists, as client-go v0.37's default (atomic) informer
+		// does. (Its DeltaFIFO told the tombstone last.)
+		want := []string{"add a", "add b", "delete b (tombstone: true)", "update a (new uid: true)", "add c"}
 		if diff := cmp.Diff(want, events); diff != "" {
 			t.Errorf("handler events (-want +got):\n%s", diff)
 		}

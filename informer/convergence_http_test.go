@@ -30,9 +30,10 @@ func TestConvergenceOverHTTP(t *testing.T) {
 		name string
 		opts Options[*widget]
 	}{
-		{"classic", Options[*widget]{ResyncPeriod: 30 * time.Second}},
+		{"atomic", Options[*widget]{ResyncPeriod: 30 * time.Second}},
+		{"classic", Options[*widget]{ResyncPeriod: 30 * time.Second, Queue: QueueDeltaFIFO}},
 		{"watch-list", Options[*widget]{UseWatchList: true}},
-		{"paged", Options[*widget]{PageSize: 7, InOrder: true}},
+		{"paged", Options[*widget]{PageSize: 7, Queue: QueueInOrder}},
 	}
 	overHTTP := func(t *testing.T) func(*apiserver.Server) ListerWatcher {
 		return func(srv *apiserver.Server) ListerWatcher {

@@ -209,8 +209,9 @@ func TestConvergence(t *testing.T) {
 		name string
 		opts Options[*widget]
 	}{
-		{"classic", Options[*widget]{ResyncPeriod: 30 * time.Second}},
-		{"in-order", Options[*widget]{ResyncPeriod: 30 * time.Second, InOrder: true}},
+		{"atomic", Options[*widget]{ResyncPeriod: 30 * time.Second}},
+		{"classic", Options[*widget]{ResyncPeriod: 30 * time.Second, Queue: QueueDeltaFIFO}},
+		{"in-order", Options[*widget]{ResyncPeriod: 30 * time.Second, Queue: QueueInOrder}},
 		{"watch-list", Options[*widget]{UseWatchList: true}},
 		{"paged", Options[*widget]{PageSize: 7}},
 	}

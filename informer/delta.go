@@ -26,7 +26,29 @@ const (
 	// Sync: a periodic resync re-delivers a cached object that had nothing
 	// pending, so handlers can re-check it.
 	Sync DeltaType = "Sync"
+
+	// The three below are made only by an atomic [RealFIFO]
+	// ([RealFIFOOptions].AtomicEvents), each as one queue entry that
+	// stands for many objects or for none, with [Delta.Info] set and
+	// Object the zero T. Like client-go's delta types of the same names.
+
+	// ReplacedAll: a whole list (the first one or a relist), to be
+	// applied to the cache at once. Info has the list and its
+	// resourceVersion. The consumer works out the tombstones itself, by
+	// comparing the list with its cache when it gets there.
+	ReplacedAll DeltaType = "ReplacedAll"
+	// SyncAll: a periodic resync of everything cached, done when the
+	// consumer gets there (so with the cache's state at that point).
+	SyncAll DeltaType = "SyncAll"
+	// Bookmark: the watch said the server's history has reached
+	// Info.ResourceVersion; the consumer records it as the cache's
+	// resourceVersion once everything before it is applied.
+	Bookmark DeltaType = "Bookmark"
 )
+
+// atomic reports whether t is one of an atomic FIFO's deltas that stand
+// for many objects or none (ReplacedAll, SyncAll, Bookmark).
+func (t DeltaType) atomic() bool { return t == ReplacedAll || t == SyncAll || t == Bookmark }
 
 // Delta is one recorded change to one object: the sticky note the runner
 // writes for each thing it hears.
@@ -44,6 +66,19 @@ type Delta[T meta.Object] struct {
 	// Tombstone is set only on Deleted deltas made by Replace; then
 	// Tombstone.Obj == Object.
 	Tombstone *DeletedFinalStateUnknown[T]
+	// Info is set only on ReplacedAll and Bookmark deltas.
+	Info *DeltaInfo[T]
+}
+
+// DeltaInfo is what a ReplacedAll or Bookmark delta carries: client-go's
+// ReplacedAllInfo and BookmarkInfo in one type.
+type DeltaInfo[T meta.Object] struct {
+	// ResourceVersion is the list's (ReplacedAll) or the bookmark's.
+	ResourceVersion string
+	// Objects is the list, transformed already; nil for a Bookmark.
+	Objects []T
+
+	keys []string // Objects' keys, as the FIFO made them
 }
 
 // DeletedFinalStateUnknown is a tombstone: the object with this key was

@@ -218,11 +218,11 @@ func (f *DeltaFIFO[T]) Len() int {
 // queued: if one fails, the FIFO is unchanged. resourceVersion is not
 // used, as in client-go's DeltaFIFO.
 func (f *DeltaFIFO[T]) Replace(list []meta.Object, resourceVersion string) error {
-	return f.replace(list, f)
+	return f.replace(list, resourceVersion, f)
 }
 
 // replaceLocked queues a prepared list. Call with mu held.
-func (f *DeltaFIFO[T]) replaceLocked(listed []keyedDelta[T], keys *listedKeys[T]) {
+func (f *DeltaFIFO[T]) replaceLocked(listed []keyedDelta[T], keys *listedKeys[T], _ string) {
 	// Keys queued but not listed get a tombstone with the newest queued
 	// state, after the listed ones. (After a queued Deleted it merges
 	// away: dedupDeltas.)

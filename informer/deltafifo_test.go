@@ -39,7 +39,8 @@ type testFIFO interface {
 // options.
 func newTestFIFO(opts DeltaFIFOOptions[*dfWidget], inOrder bool) testFIFO {
 	if inOrder {
-		return NewRealFIFO(RealFIFOOptions[*dfWidget](opts))
+		return NewRealFIFO(RealFIFOOptions[*dfWidget]{KeyFunc: opts.KeyFunc, KnownObjects: opts.KnownObjects,
+			Transform: opts.Transform, Tracer: opts.Tracer, Name: opts.Name})
 	}
 	return NewDeltaFIFO(opts)
 }

@@ -38,6 +38,9 @@ type fifoCore[T meta.Object] struct {
 	transform func(T) (T, error)
 	tracer    *trace.Tracer // nil: no trace
 	name      string        // for the trace
+	// unlockWhileProcessing lets Pop release mu while process runs (an
+	// atomic RealFIFO's option; see RealFIFOOptions).
+	unlockWhileProcessing bool
 
 	mu   sync.Mutex // guards every field below, and the embedding FIFO's queue
 	cond sync.Cond  // on mu; broadcast when something is queued, on Close, and when a waiting Pop's context ends
@@ -59,9 +62,10 @@ type backlog[T meta.Object] interface {
 	lenLocked() int
 	// takeLocked removes the head of a non-empty queue.
 	takeLocked() (key string, deltas Deltas[T])
-	// replaceLocked queues a list's deltas (Replaced, in list order) and
-	// the tombstones of the keys the list lacks.
-	replaceLocked(listed []keyedDelta[T], keys *listedKeys[T])
+	// replaceLocked queues a list read at rv: its deltas (Replaced, in
+	// list order) and the tombstones of the keys the list lacks, or one
+	// ReplacedAll.
+	replaceLocked(listed []keyedDelta[T], keys *listedKeys[T], rv string)
 }
 
 // listedKeys answers whether a key was in a list, building its set on the
@@ -137,7 +141,7 @@ func (c *fifoCore[T]) record(typ DeltaType, obj meta.Object, enqueue func(key st
 // replace is Replace: it prepares every object before anything is queued,
 // so that one failure leaves the FIFO unchanged, then lets q queue them.
 // The first Replace sets the initial population.
-func (c *fifoCore[T]) replace(list []meta.Object, q backlog[T]) error {
+func (c *fifoCore[T]) replace(list []meta.Object, rv string, q backlog[T]) error {
 	objs := make([]keyedDelta[T], len(list))
 	for i, obj := range list {
 		key, t, err := c.prepare(obj)
@@ -148,7 +152,7 @@ func (c *fifoCore[T]) replace(list []meta.Object, q backlog[T]) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	q.replaceLocked(objs, &listedKeys[T]{listed: objs})
+	q.replaceLocked(objs, &listedKeys[T]{listed: objs}, rv)
 	if !c.populated {
 		c.populated = true
 		c.initialPopulationCount = q.lenLocked()
@@ -196,8 +200,14 @@ func (c *fifoCore[T]) resyncLocked(queued func(string) bool, enqueue func(string
 	}
 }
 
+// processWhileLocked is how many queued entries make Pop keep the lock
+// while it processes, even with unlockWhileProcessing: past it, producers
+// wait for the consumer instead of growing the queue without bound
+// (client-go: two batches of 1000).
+const processWhileLocked = 2000
+
 // pop is Pop: it waits for q to have an entry, takes it, and calls process
-// with it while the FIFO is locked.
+// with it, with the FIFO locked unless unlockWhileProcessing allows.
 func (c *fifoCore[T]) pop(ctx context.Context, process PopProcessFunc[T], q backlog[T]) (Deltas[T], error) {
 	if ctx == nil {
 		ctx = context.Background()
@@ -211,7 +221,11 @@ func (c *fifoCore[T]) pop(ctx context.Context, process PopProcessFunc[T], q back
 	key, deltas := q.takeLocked()
 	c.tracePopped(key, deltas, q.lenLocked())
 	var err error
-	if process != nil {
+	switch {
+	case process == nil:
+	case c.unlockWhileProcessing && q.lenLocked() < processWhileLocked:
+		err = c.processUnlocked(process, key, deltas, isInInitialList)
+	default:
 		err = process(key, deltas, isInInitialList)
 	}
 	// Only now, with the last initial item processed, may the FIFO count
@@ -222,6 +236,14 @@ func (c *fifoCore[T]) pop(ctx context.Context, process PopProcessFunc[T], q back
 		c.checkSyncedLocked()
 	}
 	return deltas, err
+}
+
+// processUnlocked calls process with mu released, and takes mu again
+// however process returns. Call with mu held.
+func (c *fifoCore[T]) processUnlocked(process PopProcessFunc[T], key string, deltas Deltas[T], isInInitialList bool) error {
+	c.mu.Unlock()
+	defer c.mu.Lock()
+	return process(key, deltas, isInInitialList)
 }
 
 // waitLocked blocks on cond until q has an entry, the FIFO is closed and

@@ -28,6 +28,9 @@ func (c *fifoCore[T]) traceRecorded(key string, d Delta[T], depth int) {
 		r := objectRecord(key, d.Object)
 		r.Component, r.Name, r.Action = trace.DeltaFIFO, c.name, trace.DeltaRecorded
 		r.DeltaType, r.Depth = string(d.Type), depth
+		if d.Info != nil { // a ReplacedAll or Bookmark: its resourceVersion, and how many objects
+			r.ResourceVersion, r.Count = d.Info.ResourceVersion, len(d.Info.Objects)
+		}
 		c.tracer.Emit(r)
 	}
 }
@@ -40,6 +43,9 @@ func (c *fifoCore[T]) tracePopped(key string, deltas Deltas[T], depth int) {
 		r := objectRecord(key, d.Object)
 		r.Component, r.Name, r.Action = trace.DeltaFIFO, c.name, trace.DeltaPopped
 		r.DeltaType, r.Count, r.Depth = string(d.Type), len(deltas), depth
+		if d.Info != nil {
+			r.ResourceVersion = d.Info.ResourceVersion
+		}
 		c.tracer.Emit(r)
 	}
 }

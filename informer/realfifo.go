@@ -15,8 +15,21 @@ type RealFIFOOptions[T meta.Object] struct {
 	// KnownObjects is the consumer's cache (the informer's Indexer). With
 	// it, Replace makes tombstones for cached keys missing from the list,
 	// and Resync works. Nil: Replace only catches vanished keys still
-	// queued, and Resync does nothing.
+	// queued, and Resync does nothing. An atomic FIFO never reads it.
 	KnownObjects KeyListerGetter[T]
+	// AtomicEvents makes Replace queue the whole list as one ReplacedAll
+	// delta, Resync one SyncAll, and Bookmark a Bookmark delta (client-go's
+	// AtomicEvents with EmitDeltaTypeBookmark, what its AtomicFIFO feature
+	// gate turns on). The consumer then compares the list with its cache
+	// itself, when it gets to it, so the FIFO needs no known objects.
+	AtomicEvents bool
+	// UnlockWhileProcessing lets Pop release the FIFO's lock while its
+	// process function runs, so that the reflector can queue more
+	// meanwhile — unless 2000 or more entries are queued already. Only
+	// with AtomicEvents (client-go's UnlockWhileProcessingFIFO): only then
+	// does the FIFO never read the consumer's cache, which process is
+	// changing. Pop must then have a single caller.
+	UnlockWhileProcessing bool
 	// Transform, if set, rewrites each object before it is queued; as for
 	// [DeltaFIFOOptions].Transform.
 	Transform func(T) (T, error)
@@ -34,25 +47,42 @@ type RealFIFOOptions[T meta.Object] struct {
 // of an unknown key is queued too), and Replace appends its tombstones
 // and then its Replaced deltas at the end.
 //
-// Use it instead of a [DeltaFIFO] when the order between different
-// objects matters: a DeltaFIFO delivers a's later update before b's
-// earlier add when a was queued first, since a keeps its place. The price
-// is that a key updated a thousand times is processed a thousand times.
-// [Options].InOrder makes an informer use one.
+// It keeps the order between different objects, where a [DeltaFIFO]
+// delivers a's later update before b's earlier add when a was queued
+// first, since a keeps its place. The price is that a key updated a
+// thousand times is processed a thousand times. Since client-go 1.33
+// (InOrderInformers) every informer queues through one.
+//
+// With [RealFIFOOptions].AtomicEvents — what informers use by default, as
+// client-go v0.37 does — a Replace is not spread into per-object deltas
+// but queued as one ReplacedAll entry carrying the whole list, a Resync
+// as one SyncAll, and a watch bookmark as a Bookmark entry: the consumer
+// applies a list to its cache in one step, and can record the
+// resourceVersion it has reached.
 //
 // It is safe for concurrent use, and Pop, Close and HasSynced behave as a
-// DeltaFIFO's do. Use [NewRealFIFO]; the zero value is not usable.
+// DeltaFIFO's do (an atomic FIFO's first Replace is one entry, so it is
+// synced once that entry is processed). Use [NewRealFIFO]; the zero value
+// is not usable.
 type RealFIFO[T meta.Object] struct {
 	fifoCore[T] // keying, the lock, Pop, Close and HasSynced, shared with DeltaFIFO
 
 	events []keyedDelta[T] // every queued delta in arrival order; guarded by mu
+	atomic bool            // AtomicEvents
 }
 
-// NewRealFIFO returns an empty, open RealFIFO.
+// NewRealFIFO returns an empty, open RealFIFO. With AtomicEvents,
+// KnownObjects is ignored; without, so is UnlockWhileProcessing (client-go
+// panics on either combination).
 func NewRealFIFO[T meta.Object](opts RealFIFOOptions[T]) *RealFIFO[T] {
-	f := &RealFIFO[T]{}
-	f.init(opts.KeyFunc, opts.KnownObjects, opts.Transform)
+	f := &RealFIFO[T]{atomic: opts.AtomicEvents}
+	known := opts.KnownObjects
+	if f.atomic {
+		known = nil
+	}
+	f.init(opts.KeyFunc, known, opts.Transform)
 	f.tracer, f.name = opts.Tracer, opts.Name
+	f.unlockWhileProcessing = f.atomic && opts.UnlockWhileProcessing
 	return f
 }
 
@@ -98,17 +128,26 @@ func (f *RealFIFO[T]) takeLocked() (string, Deltas[T]) {
 	return ev.key, Deltas[T]{ev.delta}
 }
 
-// Replace records a complete list, read at resourceVersion, as
-// [DeltaFIFO.Replace] does, but appends, like client-go's RealFIFO, first
-// the tombstones (skipping keys whose last queued delta is already
-// Deleted), then the Replaced deltas in list order. If an object fails to
-// key or transform, the FIFO is unchanged.
+// Replace records a complete list, read at resourceVersion. An atomic
+// FIFO queues it as one ReplacedAll delta. Otherwise it does as
+// [DeltaFIFO.Replace], but appends, like client-go's RealFIFO, first the
+// tombstones (skipping keys whose last queued delta is already Deleted),
+// then the Replaced deltas in list order. Either way every object is
+// keyed and transformed first: if one fails, the FIFO is unchanged.
 func (f *RealFIFO[T]) Replace(list []meta.Object, resourceVersion string) error {
-	return f.replace(list, f)
+	return f.replace(list, resourceVersion, f)
 }
 
 // replaceLocked queues a prepared list. Call with mu held.
-func (f *RealFIFO[T]) replaceLocked(listed []keyedDelta[T], keys *listedKeys[T]) {
+func (f *RealFIFO[T]) replaceLocked(listed []keyedDelta[T], keys *listedKeys[T], rv string) {
+	if f.atomic {
+		info := &DeltaInfo[T]{ResourceVersion: rv, Objects: make([]T, len(listed)), keys: make([]string, len(listed))}
+		for i, o := range listed {
+			info.Objects[i], info.keys[i] = o.delta.Object, o.key
+		}
+		f.enqueueLocked("", Delta[T]{Type: ReplacedAll, Info: info})
+		return
+	}
 	order, last := f.lastDeltasLocked()
 	for _, key := range order {
 		if last[key].Type != Deleted && !keys.has(key) {
@@ -122,12 +161,33 @@ func (f *RealFIFO[T]) replaceLocked(listed []keyedDelta[T], keys *listedKeys[T])
 }
 
 // Resync records a Sync delta, with the cached object, for every known
-// key that has nothing queued, as [DeltaFIFO.Resync] does.
+// key that has nothing queued, as [DeltaFIFO.Resync] does. An atomic FIFO
+// queues one SyncAll instead: the consumer re-delivers everything it has
+// cached when it gets there, pending changes applied.
 func (f *RealFIFO[T]) Resync() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.atomic {
+		f.enqueueLocked("", Delta[T]{Type: SyncAll})
+		return nil
+	}
 	_, last := f.lastDeltasLocked()
 	f.resyncLocked(hasKey(last), f.enqueueLocked)
+	return nil
+}
+
+// Bookmark records that the watch has reached resourceVersion, as a
+// Bookmark delta behind everything queued, so that the consumer learns
+// it in order. Only an atomic FIFO records it, as in client-go (a
+// [Reflector] calls it for every watch bookmark); otherwise it does
+// nothing.
+func (f *RealFIFO[T]) Bookmark(resourceVersion string) error {
+	if !f.atomic {
+		return nil
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.enqueueLocked("", Delta[T]{Type: Bookmark, Info: &DeltaInfo[T]{ResourceVersion: resourceVersion}})
 	return nil
 }
 
@@ -136,6 +196,9 @@ func (f *RealFIFO[T]) Resync() error {
 func (f *RealFIFO[T]) lastDeltasLocked() (order []string, last map[string]Delta[T]) {
 	last = map[string]Delta[T]{}
 	for _, ev := range f.events {
+		if ev.delta.Type.atomic() {
+			continue // no object, no key
+		}
 		if _, seen := last[ev.key]; !seen {
 			order = append(order, ev.key)
 		}

@@ -31,6 +31,14 @@ type ReflectorStore interface {
 	Resync() error
 }
 
+// ReflectorBookmarkStore is a [ReflectorStore] that wants to hear of
+// watch bookmarks: the [Reflector] calls Bookmark with each bookmark's
+// resourceVersion, after the events before it. An atomic [RealFIFO] is
+// one; a [DeltaFIFO] is not. Like client-go's interface of the same name.
+type ReflectorBookmarkStore interface {
+	Bookmark(resourceVersion string) error
+}
+
 // ReflectorOptions tune a [Reflector]. The zero value lists and watches
 // with the default backoff, never resyncs and logs errors with
 // [log/slog].
@@ -439,6 +447,9 @@ func (r *Reflector) apply(ev meta.Event, s ReflectorStore) (bool, error) {
 	case meta.EventDeleted:
 		err = s.Delete(ev.Object)
 	case meta.EventBookmark:
+		if b, ok := s.(ReflectorBookmarkStore); ok {
+			err = b.Bookmark(om.ResourceVersion)
+		}
 	default:
 		err = fmt.Errorf("unknown watch event type %q", ev.Type)
 	}

@@ -3,7 +3,6 @@ package informer
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -42,9 +41,9 @@ type Options[T meta.Object] struct {
 	UseWatchList bool
 	// PageSize, when positive, lists in pages of this many objects.
 	PageSize int64
-	// InOrder queues changes in a [RealFIFO], one event at a time in
-	// arrival order, instead of a [DeltaFIFO].
-	InOrder bool
+	// Queue selects the queue between the reflector and the cache. The
+	// zero value, [QueueAtomic], is what client-go v0.37 does.
+	Queue QueueKind
 	// Backoff is the reflector's retry schedule; nil means
 	// [DefaultBackoffManager]. Examples shorten it so they finish quickly.
 	Backoff *BackoffManager
@@ -60,7 +59,7 @@ type Options[T meta.Object] struct {
 }
 
 // informerQueue is what a [SharedIndexInformer] needs of its queue: a
-// [*DeltaFIFO], or a [*RealFIFO] with [Options].InOrder.
+// [*RealFIFO] or a [*DeltaFIFO] ([Options].Queue).
 type informerQueue[T meta.Object] interface {
 	ReflectorStore
 	Pop(ctx context.Context, process PopProcessFunc[T]) (Deltas[T], error)
@@ -86,6 +85,9 @@ type SharedIndexInformer[T meta.Object] struct {
 	indexer *store.Indexer[T]
 	fifo    informerQueue[T]
 	lister  *Lister[T]
+	// recordRV: the queue is atomic, so the cache is applied in
+	// resourceVersion order and records how far it has got.
+	recordRV bool
 
 	// mu guards the fields below, and is held while a popped change is
 	// applied to the indexer and distributed (client-go's blockDeltas), so
@@ -118,14 +120,8 @@ func NewSharedIndexInformer[T meta.Object](lw ListerWatcher, opts Options[T]) *S
 		resyncCheckPeriod: opts.ResyncPeriod,
 		synced:            make(chan struct{}),
 	}
-	transform := ownCopy(opts.Transform)
-	if opts.InOrder {
-		i.fifo = NewRealFIFO(RealFIFOOptions[T]{KnownObjects: i.indexer, Transform: transform,
-			Tracer: opts.Tracer, Name: i.traceName()})
-	} else {
-		i.fifo = NewDeltaFIFO(DeltaFIFOOptions[T]{KnownObjects: i.indexer, Transform: transform,
-			Tracer: opts.Tracer, Name: i.traceName()})
-	}
+	i.fifo = newInformerQueue(opts, i.indexer, i.traceName())
+	i.recordRV = opts.Queue != QueueInOrder && opts.Queue != QueueDeltaFIFO
 	i.lister = NewLister(i.indexer, opts.Resource.GroupResource())
 	return i
 }
@@ -335,69 +331,6 @@ func (i *SharedIndexInformer[T]) shouldResync() bool {
 		}
 	}
 	return any
-}
-
-// process applies one key's deltas to the cache and tells the handlers.
-// It runs with the FIFO locked.
-func (i *SharedIndexInformer[T]) process(key string, deltas Deltas[T], isInInitialList bool) error {
-	i.mu.Lock()
-	defer i.mu.Unlock()
-	var errs []error
-	for _, d := range deltas {
-		if err := i.processDelta(key, d, isInInitialList); err != nil {
-			errs = append(errs, fmt.Errorf("%s %q: %w", d.Type, key, err))
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// processDelta must be called with mu held.
-func (i *SharedIndexInformer[T]) processDelta(key string, d Delta[T], isInInitialList bool) error {
-	if d.Type == Deleted {
-		old, exists, _ := i.indexer.GetByKey(key)
-		i.indexer.DeleteByKey(key)
-		i.traceCached(key, d)
-		obj := d.Object
-		if d.Tombstone != nil && exists {
-			obj = old // the cache's last state is the best we know
-		}
-		if !exists && d.Tombstone != nil {
-			return nil // never cached, never announced: nothing to retract
-		}
-		i.distribute(notification[T]{kind: deleteNotification, flag: d.Tombstone != nil, newObj: obj}, false)
-		return nil
-	}
-	// The FIFO keyed the delta already: store under that key, and learn
-	// what was cached before in the same lookup.
-	old, exists, err := i.indexer.UpdateByKey(key, d.Object)
-	if err != nil {
-		return err
-	}
-	i.traceCached(key, d)
-	if !exists {
-		i.distribute(notification[T]{kind: addNotification, flag: isInInitialList, newObj: d.Object}, false)
-		return nil
-	}
-	// A resync (Sync), or a relist that found the object unchanged
-	// (Replaced with the same resourceVersion), goes only to the handlers
-	// marked resyncing — those the last resync check found due, and every
-	// handler until a first check has run (without a resync period:
-	// always), as in client-go. Added and Updated deltas always go to all.
-	isSync := d.Type == Sync ||
-		d.Type == Replaced && old.GetObjectMeta().ResourceVersion == d.Object.GetObjectMeta().ResourceVersion
-	i.distribute(notification[T]{kind: updateNotification, oldObj: old, newObj: d.Object}, isSync)
-	return nil
-}
-
-// distribute queues n for every handler (for a resync, only those marked
-// resyncing).
-// Must be called with mu held.
-func (i *SharedIndexInformer[T]) distribute(n notification[T], isSync bool) {
-	for _, l := range i.listeners {
-		if !isSync || l.resyncing {
-			l.add(n)
-		}
-	}
 }
 
 // Syncer is anything that says it has synced by closing a channel: a

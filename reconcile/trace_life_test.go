@@ -131,6 +131,11 @@ func lifeOfA() []trace.Record {
 			DeltaType: "Update", Detail: "reconcile.GenerationChangedPredicate"},
 		ctrl(trace.ReconcileFinished),
 		queue(trace.Done, 0),
+		// A watch bookmark during the quiet minute goes through the FIFO
+		// in its turn, as in client-go v0.37 (atomic FIFO): it moves the
+		// cache's resourceVersion, and reaches no handler.
+		{Component: trace.DeltaFIFO, Name: "widgets", Action: trace.DeltaRecorded, ResourceVersion: "3", DeltaType: "Bookmark", Depth: 1},
+		{Component: trace.DeltaFIFO, Name: "widgets", Action: trace.DeltaPopped, ResourceVersion: "3", DeltaType: "Bookmark", Count: 1},
 		// The deletion: one more reconcile, which finds nothing to do.
 		{Component: trace.APIServer, Action: trace.Deleted, Kind: w, Key: "ns/a", ResourceVersion: "4"},
 		fifo(trace.DeltaRecorded, "4", "Deleted", 1, 0),

@@ -215,12 +215,28 @@ func (x *Indexer[T]) sortedIDsLocked() []uint32 {
 // two objects share a key the later wins. If a key or index function
 // fails, nothing changes.
 func (x *Indexer[T]) Replace(list []T, resourceVersion string) error {
-	ids, entries := make(map[string]uint32, len(list)), newTable[T](len(list))
-	for _, obj := range list {
+	keys := make([]string, len(list))
+	for i, obj := range list {
 		key, err := x.key(obj)
 		if err != nil {
 			return err
 		}
+		keys[i] = key
+	}
+	return x.ReplaceByKeys(keys, list, resourceVersion)
+}
+
+// ReplaceByKeys is [Indexer.Replace] for a caller that has keyed the
+// objects already, as [Indexer.UpdateByKey] is for Update: keys[i] must be
+// what the key function gives for list[i]. The informer uses it with the
+// keys its FIFO made. keys and list of different lengths are an error.
+func (x *Indexer[T]) ReplaceByKeys(keys []string, list []T, resourceVersion string) error {
+	if len(keys) != len(list) {
+		return fmt.Errorf("store: ReplaceByKeys: %d keys for %d objects", len(keys), len(list))
+	}
+	ids, entries := make(map[string]uint32, len(list)), newTable[T](len(list))
+	for i, obj := range list {
+		key := keys[i]
 		if id, dup := ids[key]; dup {
 			entries.at(id).obj = obj
 		} else {
