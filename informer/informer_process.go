@@ -236,4 +236,3 @@ func (i *SharedIndexInformer[T]) distribute(n notification[T], isSync bool) {
 		}
 	}
 }
-
