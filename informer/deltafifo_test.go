@@ -59,6 +59,9 @@ func dfW(key string, version int) *dfWidget {
 // describeDelta writes a delta as "Type key@version", plus
 // " tombstone(key)" for a tombstone; "<nil>" for a missing object.
 func dfDescribe(d Delta[*dfWidget]) string {
+	if d.Type.atomic() {
+		return dfDescribeAtomic(d)
+	}
 	obj := "<nil>"
 	if d.Object != nil {
 		obj = fmt.Sprintf("%s/%s@%d", d.Object.Namespace, d.Object.Name, d.Object.Spec.Size)
@@ -147,6 +150,12 @@ func checkDeltaFIFOLocked(t *testing.T, f *DeltaFIFO[*dfWidget]) {
 // checkDelta verifies that a tombstone delta is well formed.
 func checkDelta(t *testing.T, key string, d Delta[*dfWidget]) {
 	t.Helper()
+	if d.Type.atomic() != (d.Info != nil || d.Type == SyncAll) || d.Type.atomic() && key != "" {
+		t.Errorf("key %q: malformed delta %s (Info %v)", key, dfDescribe(d), d.Info)
+	}
+	if d.Info != nil && len(d.Info.keys) != len(d.Info.Objects) {
+		t.Errorf("%s: %d keys for %d objects", dfDescribe(d), len(d.Info.keys), len(d.Info.Objects))
+	}
 	if ts := d.Tombstone; ts != nil && (ts.Key != key || ts.Obj != d.Object || d.Type != Deleted) {
 		t.Errorf("key %q: malformed tombstone delta %s (tombstone key %q)", key, dfDescribe(d), ts.Key)
 	}

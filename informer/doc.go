@@ -5,7 +5,8 @@
 // In the kitchen, the informer is the runner (传菜员). At the start of
 // service the runner copies every table's order once from the front desk
 // (List), then only listens for changes called out from the desk (Watch),
-// writes each one on a sticky note (the [DeltaFIFO]), keeps the latest
+// writes each one on a sticky note, in the order heard (the queue: a
+// [RealFIFO]), keeps the latest
 // state of every order in memory (the [store.Indexer]) so that the chef
 // never walks to the front desk, and rings the bell of everyone who asked
 // to be told ([ResourceEventHandler]: the chef's ticket rail, a dashboard)
@@ -21,8 +22,8 @@
 // together, and a [SharedInformerFactory] shares one informer per kind
 // across a program.
 //
-//	apiserver ─List/Watch─▶ Reflector ─▶ DeltaFIFO ─Pop─▶ SharedIndexInformer ─▶ Indexer (cache)
-//	                                                          └─▶ one buffered queue per handler ─▶ OnAdd/OnUpdate/OnDelete
+//	apiserver ─List/Watch─▶ Reflector ─▶ RealFIFO ─Pop─▶ SharedIndexInformer ─▶ Indexer (cache)
+//	                                                         └─▶ one buffered queue per handler ─▶ OnAdd/OnUpdate/OnDelete
 //
 // # List
 //
@@ -56,19 +57,54 @@
 // on the watch itself, as ADDED events ended by a bookmark annotated
 // meta.InitialEventsEndAnnotation, instead of a separate list.
 //
-// # DeltaFIFO
+// # The queue
 //
-// The Reflector does not touch the cache. It writes to a [DeltaFIFO]: a
-// queue of keys, where each key collects its changes ([Deltas]: Added,
-// Updated, Deleted, Replaced, Sync) until the informer pops it. A key
-// keeps its place while changes pile up, so a busy object cannot starve
-// the others. With [Options].InOrder the informer uses a [RealFIFO]
-// instead, which queues every change on its own, in arrival order.
+// The Reflector does not touch the cache. It writes to a queue, which the
+// informer pops, one entry at a time, to apply each change to the cache
+// and tell the handlers. By default ([QueueAtomic]) the queue is what
+// client-go v0.37 uses — a [RealFIFO] with atomic events:
+//
+//   - Every change is its own entry, in the order the server made it, so
+//     the cache and the handlers see changes across objects in that
+//     order.
+//   - A list (the first one, or a relist after 410) is one entry,
+//     ReplacedAll. The informer applies it to the cache in one step —
+//     nobody reading the cache ever sees half a relist — and only then
+//     tells the handlers: first OnDelete(obj, true) for every cached
+//     object the list lacks, then, in list order, OnUpdate for each
+//     object it had (old and new the same resourceVersion if it did not
+//     change) and OnAdd for each new one.
+//   - A resync is one entry, SyncAll: in its turn, every cached object is
+//     re-delivered as it then is.
+//   - A watch bookmark is an entry too. So the cache can say how far it
+//     has caught up: [store.Indexer.LastStoreSyncResourceVersion] is the
+//     resourceVersion of the last list, change or bookmark applied, and
+//     everything before it is in the cache. A controller that wrote an
+//     object at resourceVersion N can wait until the cache is at N or
+//     later before it trusts what it reads (package reconcile's
+//     Freshness).
+//   - The informer processes an entry without holding the queue's lock,
+//     so the Reflector keeps queueing meanwhile.
+//
+// The stories — and client-go before 1.33 — describe the [DeltaFIFO]
+// ([QueueDeltaFIFO]): a queue of keys, where each key collects its
+// changes ([Deltas]: Added, Updated, Deleted, Replaced, Sync) until the
+// informer pops it. A key keeps its place while changes pile up, so a
+// busy object cannot starve the others — but b's add, queued after a's
+// first update, is told after a's later updates too: the order across
+// objects is lost. A relist is spread into one Replaced delta per object
+// and the tombstones come last, and since changes are applied out of
+// order the cache can vouch for no resourceVersion (it stays "", as
+// client-go's does with its AtomicFIFO gate off). Client-go 1.33 made
+// every informer use a RealFIFO (InOrderInformers) for the order, and
+// 1.36 made its events atomic (AtomicFIFO) for the relist and the
+// resourceVersion. [QueueInOrder] is the step between: one entry per
+// change and per listed object, tombstones first. [ExampleQueueKind]
+// shows one relist behind each.
 //
 // # Indexer
 //
-// The informer pops one key at a time and applies its deltas to a
-// [store.Indexer], the cache: objects by "namespace/name", plus named
+// The informer applies what it pops to a [store.Indexer], the cache: objects by "namespace/name", plus named
 // indexes (the namespace index is always there). A [Lister] reads it,
 // typed, the way controllers do instead of calling the server. Cached
 // objects are shared — with every handler and lister, and with an
@@ -106,9 +142,10 @@
 //
 // The server keeps a bounded history. A Reflector that was away too long
 // asks to watch from a resourceVersion the server has forgotten and gets
-// 410 Expired. It lists again, and the DeltaFIFO's Replace compares the
-// new list with the cache: objects that vanished in between get a
-// tombstone ([DeletedFinalStateUnknown]), which reaches the handlers as
+// 410 Expired. It lists again, and the informer compares the new list
+// with the cache: objects that vanished in between get a tombstone
+// ([DeletedFinalStateUnknown]), which reaches the handlers as
 // OnDelete(obj, true) carrying the last state the cache knew — a typed
-// value, never something to type-assert.
+// value, never something to type-assert. (Behind a DeltaFIFO its Replace
+// makes the tombstones, against the cache and what is still queued.)
 package informer

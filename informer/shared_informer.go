@@ -69,10 +69,14 @@ type informerQueue[T meta.Object] interface {
 
 // SharedIndexInformer keeps a local cache of one kind in step with the
 // server and tells any number of handlers about each change — client-go's
-// SharedIndexInformer, typed. It runs a [Reflector] that fills a
-// [DeltaFIFO]; one goroutine pops the FIFO, applies each change to the
-// [store.Indexer] and hands a notification to every handler's own
-// buffered, ordered queue.
+// SharedIndexInformer, typed. It runs a [Reflector] that fills a queue (by
+// default an atomic [RealFIFO], as client-go v0.37: see [QueueKind]); one
+// goroutine pops the queue, applies each change to the [store.Indexer]
+// and hands a notification to every handler's own buffered, ordered
+// queue. Behind the default queue the cache also records the
+// resourceVersion it has reached
+// ([store.Indexer.LastStoreSyncResourceVersion]); client-go's informer
+// has no method for it either, only its store.
 //
 // Handlers can be added before or after Run; one added late first
 // receives OnAdd (isInInitialList true) for everything already cached.
