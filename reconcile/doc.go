@@ -132,6 +132,26 @@
 // reads a fresher cache), or wrap the read-modify-write in
 // [client.RetryOnConflict].
 //
+// # Reading your own writes
+//
+// A 409 is the kind outcome of a stale cache. The unkind one is a
+// reconcile that does not see what the controller itself did last time
+// and does it again: the cache does not have the child it just created,
+// so it creates another (one of the three bug classes behind the 46
+// bugs Sieve, OSDI '22, found in real controllers). A [Freshness] guards
+// against it, as kube-controller-manager's ReplicaSet, DaemonSet,
+// StatefulSet and Job controllers have since Kubernetes 1.36: the
+// reconciler records the resourceVersion of each write with
+// [Freshness.WroteAt]; the controller, given it in [Options].Freshness,
+// checks before each reconcile that the caches have reached those
+// resourceVersions ([Freshness.EnsureReady]) and otherwise skips the
+// reconcile and requeues it, counting stale_sync_skips_total; a delete
+// clears the record. It needs caches that know how far they have got
+// ([store.Indexer.LastStoreSyncResourceVersion], kept by an informer
+// behind its default, atomic queue), and resourceVersions that compare
+// as integers (see [Freshness], "What it assumes"). Opt-in, per
+// controller.
+//
 // # Workers, queue and shutdown
 //
 // [Options].MaxConcurrentReconciles workers (default 1) run, each its own
@@ -153,7 +173,9 @@
 // controller_runtime_reconcile_panics_total,
 // controller_runtime_reconcile_time_seconds,
 // controller_runtime_active_workers and
-// controller_runtime_max_concurrent_reconciles. Read them by value with
+// controller_runtime_max_concurrent_reconciles; with [Options].Freshness
+// also kube-controller-manager's stale_sync_skips_total and
+// store_resource_version{resource}. Read them by value with
 // [Controller.Metrics]; the subpackage reconcile/prommetrics exposes them
 // to a Prometheus registry, so this package does not depend on Prometheus.
 // Logs go through log/slog to [Options].Logger (none by default);

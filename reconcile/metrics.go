@@ -36,6 +36,15 @@ type Metrics struct {
 	// MaxConcurrentReconciles is controller_runtime_max_concurrent_reconciles:
 	// the number of workers, set when [Controller.Start] launches them.
 	MaxConcurrentReconciles int64
+	// StaleSyncSkips is stale_sync_skips_total, kube-controller-manager's
+	// name: reconciles skipped (and requeued) because [Options].Freshness
+	// found the caches behind the controller's own writes.
+	StaleSyncSkips int64
+	// StoreResourceVersions is store_resource_version, by resource: the
+	// resourceVersion each cache tracked by [Options].Freshness has
+	// reached. Nil without Freshness (and then stale_sync_skips_total is
+	// not exported either).
+	StoreResourceVersions []StoreResourceVersion
 }
 
 // ReconcileTotals counts reconciles by outcome, the values of the result
@@ -83,6 +92,7 @@ type metrics struct {
 	success, errored, requeueAfter atomic.Int64
 	errors, terminal, panics       atomic.Int64
 	active, workers                atomic.Int64
+	staleSkips                     atomic.Int64
 
 	mu     sync.Mutex // guards count, sum and counts
 	count  uint64
@@ -119,6 +129,7 @@ func (m *metrics) snapshot() Metrics {
 		ReconcilePanics:         m.panics.Load(),
 		ActiveWorkers:           m.active.Load(),
 		MaxConcurrentReconciles: m.workers.Load(),
+		StaleSyncSkips:          m.staleSkips.Load(),
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()

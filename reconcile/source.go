@@ -27,6 +27,9 @@ type MapFunc[T meta.Object] func(ctx context.Context, obj T) []Request
 // that passes preds (and c's event filters) enqueues the object's own key.
 // Call it (and [Owns], [Watches]) before [Controller.Start]. Like
 // controller-runtime's builder For with handler.EnqueueRequestForObject.
+//
+// With [Options].Freshness, a delete of an object (whatever the
+// predicates say) clears what Freshness recorded for it.
 func For[T meta.Object](c *Controller, inf Informer[T], preds ...Predicate[T]) error {
 	return addSource(c, "For", inf, preds, func(_ context.Context, obj T) []Request {
 		return []Request{RequestFor(obj)}
@@ -80,6 +83,9 @@ func ownerRequest(obj meta.Object, owner meta.KindInfo) []Request {
 // controller already started.
 func addSource[T meta.Object](c *Controller, verb string, inf Informer[T], preds []Predicate[T], mapFn MapFunc[T]) error {
 	s := &kindSource[T]{verb: verb, inf: inf, preds: preds, mapFn: mapFn, tracer: c.tracer, ctrl: c.name}
+	if verb == "For" {
+		s.fresh = c.fresh
+	}
 	if inf == nil || reflect.ValueOf(inf).Kind() == reflect.Pointer && reflect.ValueOf(inf).IsNil() {
 		return fmt.Errorf("reconcile: controller %q: %s needs an informer", c.name, s)
 	}
@@ -100,6 +106,7 @@ type kindSource[T meta.Object] struct {
 	mapFn  MapFunc[T]
 	tracer *trace.Tracer // the controller's, for records of dropped events
 	ctrl   string        // the controller's name
+	fresh  *Freshness    // For's: cleared when an object is deleted
 }
 
 func (s *kindSource[T]) String() string {
@@ -108,7 +115,7 @@ func (s *kindSource[T]) String() string {
 
 func (s *kindSource[T]) start(ctx context.Context, q PriorityWorkQueue,
 	filters []Predicate[meta.Object]) (startedSource, error) {
-	h := &eventHandler[T]{ctx: ctx, queue: q, mapFn: s.mapFn, preds: s.preds, tracer: s.tracer, ctrl: s.ctrl}
+	h := &eventHandler[T]{ctx: ctx, queue: q, mapFn: s.mapFn, preds: s.preds, tracer: s.tracer, ctrl: s.ctrl, fresh: s.fresh}
 	for _, f := range filters {
 		h.preds = append(h.preds, objectPredicate[T]{f})
 	}
@@ -134,6 +141,7 @@ type eventHandler[T meta.Object] struct {
 	preds  []Predicate[T]
 	tracer *trace.Tracer
 	ctrl   string
+	fresh  *Freshness // nil unless For's with Options.Freshness
 }
 
 func (h *eventHandler[T]) OnAdd(obj T, isInInitialList bool) {
@@ -160,6 +168,9 @@ func (h *eventHandler[T]) OnUpdate(oldObj, newObj T) {
 }
 
 func (h *eventHandler[T]) OnDelete(obj T, finalStateUnknown bool) {
+	if h.fresh != nil {
+		h.fresh.Clear(NamespacedNameOf(obj))
+	}
 	e := DeleteEvent[T]{Object: obj, DeleteStateUnknown: finalStateUnknown}
 	if h.pass("Delete", obj, func(p Predicate[T]) bool { return p.Delete(e) }) {
 		h.enqueue(false, h.mapFn(h.ctx, obj))

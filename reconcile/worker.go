@@ -26,6 +26,14 @@ func (c *Controller) processNextWorkItem(ctx context.Context, worker int) bool {
 	if ctx.Err() != nil {
 		return false
 	}
+	if c.fresh != nil && !c.fresh.EnsureReady(req.NamespacedName) {
+		// The caches do not show this controller's last writes for req
+		// yet: acting now could repeat them. Try again, backing off.
+		c.metrics.staleSkips.Add(1)
+		c.log.Debug("Cache older than our writes; reconcile skipped", "namespace", req.Namespace, "name", req.Name)
+		c.queue.AddWithOpts(workqueue.AddOpts{RateLimited: true, Priority: &priority}, req)
+		return true
+	}
 	c.metrics.active.Add(1)
 	defer c.metrics.active.Add(-1)
 	c.reconcileHandler(ctx, req, priority, worker)

@@ -25,6 +25,12 @@
 //	controller_runtime_active_workers                                             gauge
 //	controller_runtime_max_concurrent_reconciles                                  gauge
 //
+// A controller with reconcile.Options.Freshness also exports
+// kube-controller-manager's staleness metrics (Kubernetes 1.36):
+//
+//	stale_sync_skips_total                                                        counter
+//	store_resource_version{resource="<resource.group>"}                           gauge
+//
 // controller-runtime's result="requeue" (for its deprecated Result.Requeue)
 // is not exported, since [reconcile.Result] has no such field.
 package prommetrics

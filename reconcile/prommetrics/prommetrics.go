@@ -54,12 +54,18 @@ var (
 		"Number of currently used workers per controller", label, nil)
 	maxConcurrent = prometheus.NewDesc("controller_runtime_max_concurrent_reconciles",
 		"Maximum number of concurrent reconciles per controller", label, nil)
+	// kube-controller-manager's names (Kubernetes 1.36), for a controller
+	// with reconcile.Options.Freshness.
+	staleSyncSkips = prometheus.NewDesc("stale_sync_skips_total",
+		"Total number of reconciles skipped because the cache was older than the controller's own writes", label, nil)
+	storeResourceVersion = prometheus.NewDesc("store_resource_version",
+		"The resourceVersion an informer's cache has reached", []string{"controller", "resource"}, nil)
 )
 
 // Describe sends the descriptions of every metric the collector reports.
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{reconcileTotal, reconcileErrors, terminalErrors, reconcilePanics,
-		reconcileTime, activeWorkers, maxConcurrent} {
+		reconcileTime, activeWorkers, maxConcurrent, staleSyncSkips, storeResourceVersion} {
 		ch <- d
 	}
 }
@@ -89,6 +95,12 @@ func collect(ch chan<- prometheus.Metric, name string, m reconcile.Metrics) {
 	counter(reconcilePanics, m.ReconcilePanics)
 	gauge(activeWorkers, m.ActiveWorkers)
 	gauge(maxConcurrent, m.MaxConcurrentReconciles)
+	if m.StoreResourceVersions != nil { // the controller checks freshness
+		counter(staleSyncSkips, m.StaleSyncSkips)
+	}
+	for _, v := range m.StoreResourceVersions {
+		ch <- prometheus.MustNewConstMetric(storeResourceVersion, prometheus.GaugeValue, float64(v.Version), name, v.Resource.String())
+	}
 	buckets := make(map[float64]uint64, len(m.ReconcileTime.Buckets))
 	for _, b := range m.ReconcileTime.Buckets {
 		buckets[b.UpperBound] = b.Count

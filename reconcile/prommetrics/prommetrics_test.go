@@ -12,8 +12,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/reconcile"
 	"github.com/kitchensync/kitchensync/reconcile/prommetrics"
+	"github.com/kitchensync/kitchensync/store"
 )
 
 func TestCollector(t *testing.T) {
@@ -103,6 +106,51 @@ controller_runtime_terminal_reconcile_errors_total{controller="orders"} 1
 					}
 				}
 			}
+		}
+	})
+}
+
+// A controller with Freshness exports kube-controller-manager's two
+// staleness metrics; one without exports neither.
+func TestCollectorFreshness(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cache := store.NewIndexer[*apiservertest.Widget](nil, nil)
+		cache.Bookmark("7")
+		fresh := reconcile.NewFreshness()
+		fresh.Track(meta.GroupResource{Group: "example.com", Resource: "widgets"}, cache)
+		owner := reconcile.NamespacedName{Namespace: "k", Name: "a"}
+		if err := fresh.WroteAt(owner, meta.GroupResource{Group: "example.com", Resource: "widgets"}, "9"); err != nil {
+			t.Fatal(err)
+		}
+		r := reconcile.ReconcilerFunc(func(context.Context, reconcile.Request) (reconcile.Result, error) {
+			return reconcile.Result{}, nil
+		})
+		c, err := reconcile.NewController("replicasets", r, reconcile.Options{Freshness: fresh})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reg := prometheus.NewPedanticRegistry()
+		reg.MustRegister(prommetrics.NewCollector(c))
+		c.Queue().Add(reconcile.Request{NamespacedName: owner})
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan error, 1)
+		go func() { done <- c.Start(ctx) }()
+		time.Sleep(8 * time.Millisecond) // tries at 0, 5ms: both skipped (cache at 7, write at 9)
+		synctest.Wait()
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		want := `
+# HELP stale_sync_skips_total Total number of reconciles skipped because the cache was older than the controller's own writes
+# TYPE stale_sync_skips_total counter
+stale_sync_skips_total{controller="replicasets"} 2
+# HELP store_resource_version The resourceVersion an informer's cache has reached
+# TYPE store_resource_version gauge
+store_resource_version{controller="replicasets",resource="widgets.example.com"} 7
+`
+		if err := testutil.GatherAndCompare(reg, strings.NewReader(want), "stale_sync_skips_total", "store_resource_version"); err != nil {
+			t.Error(err)
 		}
 	})
 }
