@@ -75,7 +75,7 @@ func ksFIFO(inOrder, transform bool) fifoImpl {
 	}
 	var f ksAnyFIFO
 	if inOrder {
-		f = informer.NewRealFIFO(informer.RealFIFOOptions[*apiservertest.Widget](opts))
+		f = informer.NewRealFIFO(informer.RealFIFOOptions[*apiservertest.Widget]{KnownObjects: known, Transform: opts.Transform})
 	} else {
 		f = informer.NewDeltaFIFO(opts)
 	}

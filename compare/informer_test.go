@@ -172,10 +172,13 @@ type informerVariant struct {
 }
 
 var informerVariants = []informerVariant{
-	{"classic-list", informer.Options[*apiservertest.Widget]{}, false},
-	{"inorder-watchlist", informer.Options[*apiservertest.Widget]{InOrder: true, UseWatchList: true}, true},
+	{"classic-list", informer.Options[*apiservertest.Widget]{Queue: informer.QueueDeltaFIFO}, false},
+	// The default queue (atomic, as client-go v0.37's) with watch-list:
+	// configured as client-go runs by default.
+	{"atomic-watchlist", informer.Options[*apiservertest.Widget]{UseWatchList: true}, true},
+	{"inorder-watchlist", informer.Options[*apiservertest.Widget]{Queue: informer.QueueInOrder, UseWatchList: true}, true},
 	// With a transform (client-go's SetTransform gets the same one).
-	{"classic-list-transform", informer.Options[*apiservertest.Widget]{Transform: ksDropTags}, false},
+	{"classic-list-transform", informer.Options[*apiservertest.Widget]{Queue: informer.QueueDeltaFIFO, Transform: ksDropTags}, false},
 }
 
 // ksDropTags and cgDropTags are the same transform: forget spec.tags.

@@ -37,9 +37,14 @@ func Pairs() []Pair {
 		Pair{"DeltaFIFOReplace100k", fifoReplaceKS, fifoReplaceCG},
 		Pair{"IndexerAdd100k", indexerAddKS, indexerAddCG},
 		Pair{"IndexerByIndex", byIndexKS, byIndexCG},
+		// kitchensync's default queue (atomic RealFIFO, as client-go
+		// v0.37's), listing.
 		Pair{"InformerEndToEnd100k", informerKS(informer.Options[*widget]{}), informerCG},
-		// kitchensync configured as client-go v0.37 runs by default.
-		Pair{"InformerEndToEnd100k/inorder-watchlist", informerKS(informer.Options[*widget]{InOrder: true, UseWatchList: true}), informerCG},
+		// The classic DeltaFIFO, client-go's queue before 1.33.
+		Pair{"InformerEndToEnd100k/deltafifo", informerKS(informer.Options[*widget]{Queue: informer.QueueDeltaFIFO}), informerCG},
+		// kitchensync configured as client-go v0.37 runs by default:
+		// atomic queue and watch-list.
+		Pair{"InformerEndToEnd100k/atomic-watchlist", informerKS(informer.Options[*widget]{UseWatchList: true}), informerCG},
 	)
 	// Not against client-go: the reference column is bare channels.
 	for _, n := range []int{100, 1000} {
