@@ -52,6 +52,16 @@
 //     closes, injected list/watch errors (500, 429, 410) and a late
 //     handler: identical caches, identical calls per key for every handler,
 //     the same believed state for the late one.
+//   - The informer's queue: kitchensync's default (atomic) informer
+//     against client-go's default (AtomicFIFO on), and QueueInOrder
+//     against client-go with the AtomicFIFO gate off (set through
+//     client-go's features.ReplaceFeatureGates; watch-list off on both
+//     sides), fed the same scripted lists and watch events — creates,
+//     updates, deletes (one of a key never seen), bookmarks, clean
+//     closes, and outages ended by 410 and a relist of changes missed —
+//     compared after every step: the whole sequence of handler calls
+//     (a relist's tombstones sorted: client-go reports them in map
+//     order), the cache, LastStoreSyncResourceVersion and HasSynced.
 //   - Resync: per-handler and default resync periods, periods below the
 //     check period and a handler added late get the same re-deliveries at
 //     the same virtual seconds.
@@ -78,10 +88,11 @@
 //     client-go's indexer answers in map order (kitchensync sorts), and its
 //     DeltaFIFO queues Replace's tombstones for cached keys in the order its
 //     known objects list them (map order); the test lists them sorted.
-//   - kitchensync's DeltaFIFO (the informer default) reports a relist's
-//     tombstones after the relisted objects, as client-go's DeltaFIFO does;
-//     client-go's informer now always uses RealFIFO, which reports them
-//     first. Each key's calls are the same.
+//   - kitchensync's DeltaFIFO (no longer the informer default; the classic
+//     variants select it) reports a relist's tombstones after the relisted
+//     objects, as client-go's DeltaFIFO does; client-go's informer always
+//     uses a RealFIFO, which reports them first, as kitchensync's default
+//     does. Each key's calls are the same.
 //   - controller-runtime's priority queue applies adds on a goroutine;
 //     kitchensync's before AddWithOpts returns. The harness reads results
 //     after the bubble settles, so only the outcome is compared.
