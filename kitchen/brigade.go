@@ -15,12 +15,13 @@ import (
 // (Waiting, Cooking, Done) in its status, which the runner passes on to
 // the chef of the owning order.
 //
-// Reconcile is idempotent. Set every field before use.
+// Reconcile is idempotent. Set every field before use (Log may stay
+// nil).
 type Brigade struct {
 	Cooks    Cache[*Cook]
 	CookAPI  *client.Client[*Cook]
 	Stations *Stations
-	Log      *Narrator
+	Log      Logger // nil: tells nobody
 }
 
 // Reconcile puts one cook to work and reports its phase.
@@ -51,7 +52,7 @@ func (b *Brigade) Reconcile(ctx context.Context, req reconcile.Request) (reconci
 		return reconcile.Result{}, nil
 	}
 	msg := b.message(cook, phase)
-	b.Log.Say("cook", "%s: %s", key, msg) // before the write: the runner may pass it on before UpdateStatus returns
+	b.log().Say("cook", "%s: %s", key, msg) // before the write: the runner may pass it on before UpdateStatus returns
 	var stored *Cook
 	cur, first := meta.DeepCopy(cook), true
 	err = client.RetryOnConflict(conflictRetry, func() error {
@@ -71,10 +72,12 @@ func (b *Brigade) Reconcile(ctx context.Context, req reconcile.Request) (reconci
 		return reconcile.Result{}, nil
 	}
 	if err == nil {
-		b.Log.Detail("cook", "%s: status written (rv %s)", key, stored.ResourceVersion)
+		b.log().Detail("cook", "%s: status written (rv %s)", key, stored.ResourceVersion)
 	}
 	return reconcile.Result{}, err
 }
+
+func (b *Brigade) log() Logger { return orSilent(b.Log) }
 
 func (b *Brigade) message(c *Cook, phase CookPhase) string {
 	switch phase {

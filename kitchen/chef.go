@@ -53,8 +53,9 @@ type Cache[T meta.Object] interface {
 //
 // Reconcile is idempotent: with nothing changed it writes nothing. Status
 // is written through the status subresource with
-// [client.RetryOnConflict]. Set every field before use; a Chef is safe
-// for concurrent use by several workers (never two on one order).
+// [client.RetryOnConflict]. Set every field before use (Log and Recorder
+// may stay nil); a Chef is safe for concurrent use by several workers
+// (never two on one order).
 type Chef struct {
 	Orders Cache[*Order]
 	Cooks  Cache[*Cook] // with the index CookOrderIndex
@@ -66,7 +67,7 @@ type Chef struct {
 	Stations *Stations
 	Pantry   *Pantry
 	Clock    *Clock
-	Log      *Narrator
+	Log      Logger // nil: tells nobody
 	// Recorder, when set, takes the chef's notes on each order (a change
 	// of phase, a rejection) as Events.
 	Recorder EventRecorder
@@ -88,7 +89,7 @@ func (c *Chef) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.
 	case order.Status.Phase.Final():
 		return reconcile.Result{}, c.finish(ctx, order)
 	}
-	c.Log.Say("chef", "%s: compares order (generation %d, rv %s) with the kitchen", req, order.Generation, order.ResourceVersion)
+	c.log().Say("chef", "%s: compares order (generation %d, rv %s) with the kitchen", req, order.Generation, order.ResourceVersion)
 	menu, reason, msg := c.readMenu(order)
 	if reason != "" {
 		return reconcile.Result{}, c.reject(ctx, order, reason, msg)
@@ -99,7 +100,7 @@ func (c *Chef) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.
 	if order.Status.Phase.Final() || order.DeletionTimestamp != nil {
 		// Our cache was behind: the order moved on meanwhile (served, or
 		// cancelled). The runner will bring the news; act on it then.
-		c.Log.Say("chef", "%s: the cache was behind (the order is now rv %s, %s); nothing to do", req,
+		c.log().Say("chef", "%s: the cache was behind (the order is now rv %s, %s); nothing to do", req,
 			order.ResourceVersion, phaseName(order.Status.Phase))
 		return reconcile.Result{}, nil
 	}
@@ -156,7 +157,7 @@ func (c *Chef) ensureFinalizer(ctx context.Context, order *Order) (*Order, error
 		return added
 	})
 	if err == nil && added {
-		c.Log.Say("chef", "%s: finalizer %s added (rv %s)", keyOf(order), OrderFinalizer, out.ResourceVersion)
+		c.log().Say("chef", "%s: finalizer %s added (rv %s)", keyOf(order), OrderFinalizer, out.ResourceVersion)
 	}
 	return out, err
 }
@@ -173,7 +174,7 @@ func (c *Chef) updateOrder(ctx context.Context, order *Order, change func(*Order
 			if cur, err = api.Get(ctx, order.Name, meta.GetOptions{}); err != nil {
 				return err
 			}
-			c.Log.Say("chef", "%s: 409 Conflict, the cache was behind (rv %s); read rv %s and retry", keyOf(order),
+			c.log().Say("chef", "%s: 409 Conflict, the cache was behind (rv %s); read rv %s and retry", keyOf(order),
 				order.ResourceVersion, cur.ResourceVersion)
 		}
 		first = false
@@ -203,7 +204,7 @@ func (c *Chef) writeStatus(ctx context.Context, order *Order, status OrderStatus
 			if cur, err = api.Get(ctx, order.Name, meta.GetOptions{}); err != nil {
 				return err
 			}
-			c.Log.Say("chef", "%s: 409 Conflict writing the status, the cache was behind (rv %s); read rv %s and retry",
+			c.log().Say("chef", "%s: 409 Conflict writing the status, the cache was behind (rv %s); read rv %s and retry",
 				keyOf(order), order.ResourceVersion, cur.ResourceVersion)
 			if cur.Generation != order.Generation || (cur.Status.Phase.Final() && !status.Phase.Final()) {
 				// Computed from a stale view: a newer spec or an ending we
@@ -212,7 +213,7 @@ func (c *Chef) writeStatus(ctx context.Context, order *Order, status OrderStatus
 				return nil
 			}
 			if statusEqual(cur.Status, status) {
-				c.Log.Say("chef", "%s: the status is already %s (rv %s): an earlier reconcile wrote it, my cache was behind; nothing to write",
+				c.log().Say("chef", "%s: the status is already %s (rv %s): an earlier reconcile wrote it, my cache was behind; nothing to write",
 					keyOf(order), status.Phase, cur.ResourceVersion)
 				stored, from = cur, status.Phase
 				return nil
@@ -229,11 +230,13 @@ func (c *Chef) writeStatus(ctx context.Context, order *Order, status OrderStatus
 		return order, nil // gone meanwhile: our cache was behind
 	}
 	if err == nil && stored.Status.Phase == status.Phase && from != status.Phase {
-		c.Log.Say("chef", "%s: status %s → %s (rv %s)", keyOf(order), phaseName(from), status.Phase, stored.ResourceVersion)
+		c.log().Say("chef", "%s: status %s → %s (rv %s)", keyOf(order), phaseName(from), status.Phase, stored.ResourceVersion)
 		c.note(stored, from)
 	}
 	return stored, err
 }
+
+func (c *Chef) log() Logger { return orSilent(c.Log) }
 
 func phaseName(p OrderPhase) string {
 	if p == "" {

@@ -74,7 +74,7 @@ func (c *Chef) workItem(ctx context.Context, order *Order, i int, it OrderItem, 
 	case cur == nil:
 		return c.startCook(ctx, want, need, w)
 	case cur.Spec.Dish != want.Spec.Dish || cur.Spec.Quantity != want.Spec.Quantity:
-		c.Log.Say("chef", "%s: item %d changed (%s), restarting it", key, i, describeChange(cur.Spec, want.Spec))
+		c.log().Say("chef", "%s: item %d changed (%s), restarting it", key, i, describeChange(cur.Spec, want.Spec))
 		if err := c.dropCook(ctx, cur, "the item changed"); err != nil {
 			return err
 		}
@@ -83,7 +83,7 @@ func (c *Chef) workItem(ctx context.Context, order *Order, i int, it OrderItem, 
 		w.cooks[i] = cur // nothing to do
 		return nil
 	case cur.Status.Phase == CookDone:
-		c.Log.Say("chef", "%s: item %d is already cooked; extras %v come too late", key, i, want.Spec.Extras)
+		c.log().Say("chef", "%s: item %d is already cooked; extras %v come too late", key, i, want.Spec.Extras)
 		w.cooks[i] = cur
 		return nil
 	}
@@ -98,7 +98,7 @@ func (c *Chef) workItem(ctx context.Context, order *Order, i int, it OrderItem, 
 	}
 	next := meta.DeepCopy(cur)
 	next.Spec.Extras = want.Spec.Extras
-	c.Log.Say("chef", "%s: item %d: %s, without restarting the %s (cook %s keeps cooking)", key, i,
+	c.log().Say("chef", "%s: item %d: %s, without restarting the %s (cook %s keeps cooking)", key, i,
 		describeChange(cur.Spec, next.Spec), cur.Spec.Dish, cur.Name)
 	obj, err := c.CookAPI.Namespace(cur.Namespace).Update(ctx, next, meta.UpdateOptions{})
 	if err != nil {
@@ -113,7 +113,7 @@ func (c *Chef) startCook(ctx context.Context, want *Cook, need map[string]Amount
 	holder := keyOf(want)
 	if err := c.Pantry.Reserve(c.Clock.Now(), holder, need); err != nil {
 		if s, ok := AsShortage(err); ok {
-			c.Log.Say("chef", "%s: item %d waits: %v", want.Namespace+"/"+want.Spec.Order, want.Spec.Item, s)
+			c.log().Say("chef", "%s: item %d waits: %v", want.Namespace+"/"+want.Spec.Order, want.Spec.Item, s)
 			w.noteShortage(s, c.Clock.Now())
 			return nil
 		}
@@ -123,7 +123,7 @@ func (c *Chef) startCook(ctx context.Context, want *Cook, need map[string]Amount
 	// Narrate before the write: the brigade may answer before Create
 	// returns. The front desk's ADDED (or the chef's AlreadyExists) says
 	// how it went.
-	c.Log.Say("chef", "%s: asks for cook %s at the %s for %d× %s (holding %s)", order,
+	c.log().Say("chef", "%s: asks for cook %s at the %s for %d× %s (holding %s)", order,
 		want.Name, want.Spec.Station, want.Spec.Quantity, want.Spec.Dish, formatNeed(need))
 	obj, err := c.CookAPI.Namespace(want.Namespace).Create(ctx, want, meta.CreateOptions{})
 	switch {
@@ -131,7 +131,7 @@ func (c *Chef) startCook(ctx context.Context, want *Cook, need map[string]Amount
 		// The lesson of a stale cache: an earlier reconcile created it,
 		// and the runner has not brought the news yet. The reservation
 		// above was a no-op: Reserve is declarative.
-		c.Log.Say("chef", "%s: cook %s already exists (409 AlreadyExists): an earlier reconcile sent it and my cache "+
+		c.log().Say("chef", "%s: cook %s already exists (409 AlreadyExists): an earlier reconcile sent it and my cache "+
 			"has not caught up yet; nothing to do", order, want.Name)
 		w.cooks[want.Spec.Item] = want
 		return nil
@@ -161,14 +161,14 @@ func (c *Chef) dropCook(ctx context.Context, ck *Cook, why string) error {
 func (c *Chef) stopCook(ck *Cook, why string) {
 	order := ck.Namespace + "/" + ck.Spec.Order
 	if p, _ := c.Stations.Phase(keyOf(ck)); p == CookStopped {
-		c.Log.Detail("chef", "%s: cook %s is already stopped", order, ck.Name)
+		c.log().Detail("chef", "%s: cook %s is already stopped", order, ck.Name)
 		return
 	}
 	was := c.Stations.Stop(keyOf(ck))
 	if was == CookDone || ck.Status.Phase == CookDone {
-		c.Log.Detail("chef", "%s: clears away cook %s (done)", order, ck.Name)
+		c.log().Detail("chef", "%s: clears away cook %s (done)", order, ck.Name)
 	} else {
-		c.Log.Say("chef", "%s: stops cook %s (%s; it was %s)", order, ck.Name, why, settled(was))
+		c.log().Say("chef", "%s: stops cook %s (%s; it was %s)", order, ck.Name, why, settled(was))
 	}
 }
 

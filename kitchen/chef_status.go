@@ -101,7 +101,7 @@ func (c *Chef) reject(ctx context.Context, order *Order, reason, msg string) err
 	st.Phase, st.ObservedGeneration = OrderRejected, order.Generation
 	meta.SetStatusCondition(&st.Conditions, meta.Condition{Type: ConditionAccepted, Status: meta.ConditionFalse,
 		ObservedGeneration: order.Generation, Reason: reason, Message: msg})
-	c.Log.Say("chef", "%s: rejects the order (%s): %s", keyOf(order), reason, msg)
+	c.log().Say("chef", "%s: rejects the order (%s): %s", keyOf(order), reason, msg)
 	order, err := c.writeStatus(ctx, order, st)
 	if err != nil {
 		return err
@@ -130,7 +130,7 @@ func (c *Chef) cancel(ctx context.Context, order *Order) error {
 	if !reconcile.ContainsFinalizer(order, OrderFinalizer) {
 		return nil // not ours to hold, or already let go
 	}
-	c.Log.Say("chef", "%s: the table cancelled (deletionTimestamp set): stopping its cooks", keyOf(order))
+	c.log().Say("chef", "%s: the table cancelled (deletionTimestamp set): stopping its cooks", keyOf(order))
 	list, err := c.cooksAt(ctx, order.Namespace, order.Name)
 	if err != nil {
 		return err
@@ -161,7 +161,7 @@ func (c *Chef) removeFinalizer(ctx context.Context, order *Order) error {
 	if order.DeletionTimestamp != nil {
 		what = "the apiserver may delete the order, and its garbage collector the cooks"
 	}
-	c.Log.Say("chef", "%s: removes finalizer %s: %s", keyOf(order), OrderFinalizer, what)
+	c.log().Say("chef", "%s: removes finalizer %s: %s", keyOf(order), OrderFinalizer, what)
 	_, err := c.updateOrder(ctx, order, func(o *Order) bool { return reconcile.RemoveFinalizer(o, OrderFinalizer) })
 	if meta.IsNotFound(err) {
 		return nil

@@ -53,11 +53,7 @@
 //     kitchen): it puts each cook to work on the [Stations] and reports
 //     its phase.
 //
-// Each tells what it decides to a [Narrator], one line per hand-off,
-// prefixed by the kitchen minute and by who acts: [waiter], [apiserver],
-// [runner], [rail], [chef], [cook]. What the machinery does — the front
-// desk's writes, the runner's caches, predicates, reconciles — is not
-// told by wrappers but drawn from its trace (package trace) by a [Story].
+// Each tells what it decides to a [Logger], one line per hand-off.
 //
 // # Beside this package
 //
@@ -69,6 +65,11 @@
 //     server (or an HTTP client of one), the runner (传菜员: shared
 //     informers from one factory), the chef's and the brigade's
 //     controllers and their watches, the people above — Open it, Run it;
+//   - kitchen/narration tells the story: its Narrator writes each line,
+//     prefixed by the kitchen minute and by who acts — [waiter],
+//     [apiserver], [runner], [rail], [chef], [cook] — and its Story draws
+//     what the machinery does (the front desk's writes, the runner's
+//     caches, predicates, reconciles) from the trace (package trace);
 //   - kitchen/dinner plays a seeded dinner service on a restaurant and
 //     sums it up;
 //   - kitchen/kitchentest makes a restaurant take one step at a time, for

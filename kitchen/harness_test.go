@@ -11,6 +11,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/kitchen/narration"
 	"github.com/kitchensync/kitchensync/reconcile"
 	"github.com/kitchensync/kitchensync/store"
 )
@@ -49,7 +50,7 @@ func newBench(t testing.TB, stock map[string]kitchen.Quantity) *bench {
 	}
 	b.stations = kitchen.NewStations(b.clock, b.pantry, kitchen.DefaultStations())
 	t.Cleanup(b.stations.Close)
-	log := kitchen.NewNarrator(&b.log, b.clock, kitchen.Everything)
+	log := narration.New(&b.log, b.clock, narration.Everything)
 	for _, d := range kitchen.DefaultMenu() {
 		if _, err := client.New[*kitchen.Dish](b.srv).Create(b.ctx, d, meta.CreateOptions{}); err != nil {
 			t.Fatal(err)

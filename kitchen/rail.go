@@ -32,7 +32,7 @@ type TicketRail struct {
 	priority func(reconcile.Request) int
 	bucket   *rate.Limiter // nil: no rush-hour limit
 	clock    *Clock
-	log      *Narrator
+	log      Logger
 
 	mu   sync.Mutex // guards seen, admitted and held
 	seen map[reconcile.Request]bool
@@ -68,7 +68,7 @@ type RailOptions struct {
 const RailName = "ticket-rail"
 
 // NewTicketRail returns an empty rail timed by clock, narrating to log.
-func NewTicketRail(clock *Clock, log *Narrator, opts RailOptions) *TicketRail {
+func NewTicketRail(clock *Clock, log Logger, opts RailOptions) *TicketRail {
 	if clock == nil {
 		clock = NewClock(0)
 	}
@@ -81,7 +81,7 @@ func NewTicketRail(clock *Clock, log *Narrator, opts RailOptions) *TicketRail {
 		PriorityQueue: workqueue.NewPriorityQueue(rl, workqueue.QueueConfig{Name: RailName, Tracer: opts.Tracer}),
 		priority:      opts.Priority,
 		clock:         clock,
-		log:           log,
+		log:           orSilent(log),
 		seen:          map[reconcile.Request]bool{},
 		admitted:      map[reconcile.Request]time.Time{},
 		held:          map[reconcile.Request]time.Time{},

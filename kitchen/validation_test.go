@@ -6,8 +6,10 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/kitchen/narration"
 )
 
 // causeFields returns the fields an Invalid error names.
@@ -124,7 +126,7 @@ func TestNilInputsDoNotPanic(t *testing.T) {
 	if c.Real(time.Minute) != kitchen.DefaultMinute || c.Kitchen(kitchen.DefaultMinute) != time.Minute {
 		t.Error("the zero Clock does not run at the default minute")
 	}
-	kitchen.NewNarrator(nil, nil, kitchen.Everything).Say("test", "no writer, no clock: %d", 1)
+	narration.New(nil, nil, narration.Everything).Say("test", "no writer, no clock: %d", 1)
 	s := kitchen.NewStations(nil, nil, map[string]int{"stove": 1})
 	defer s.Close()
 	if s.Stop("nobody") != "" {

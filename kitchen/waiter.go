@@ -18,18 +18,18 @@ import (
 // kitchen. A Waiter is safe for concurrent use.
 type Waiter struct {
 	orders *client.Client[*Order]
-	log    *Narrator
+	log    Logger
 }
 
 // NewWaiter returns a waiter writing orders through srv into namespace ns.
-func NewWaiter(srv *apiserver.Server, ns string, log *Narrator) *Waiter {
+func NewWaiter(srv *apiserver.Server, ns string, log Logger) *Waiter {
 	return NewWaiterFor(client.New[*Order](srv), ns, log)
 }
 
 // NewWaiterFor returns a waiter writing orders through api (in process or
 // over HTTP) into namespace ns.
-func NewWaiterFor(api *client.Client[*Order], ns string, log *Narrator) *Waiter {
-	return &Waiter{orders: api.Namespace(ns), log: log}
+func NewWaiterFor(api *client.Client[*Order], ns string, log Logger) *Waiter {
+	return &Waiter{orders: api.Namespace(ns), log: orSilent(log)}
 }
 
 // Place creates the order (kubectl create) and returns it as stored, with

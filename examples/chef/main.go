@@ -15,6 +15,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver/rest"
 	"github.com/kitchensync/kitchensync/examples/internal/stock"
 	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/kitchen/narration"
 	"github.com/kitchensync/kitchensync/kitchen/restaurant"
 	"github.com/kitchensync/kitchensync/reconcile/leaderelection"
 )
@@ -150,7 +151,7 @@ func cook(ctx context.Context, c *rest.Client, ns string, o options, out io.Writ
 	cfg := restaurant.Config{Namespace: ns, Minute: o.minute, Chefs: o.chefs, Stock: stock.Plentiful(),
 		Remote: c, Events: true, Instance: o.id}
 	if o.verbosity > 0 {
-		cfg.Out, cfg.Verbosity = out, kitchen.Verbosity(o.verbosity)
+		cfg.Out, cfg.Verbosity = out, narration.Verbosity(o.verbosity)
 	}
 	r, err := restaurant.Open(ctx, cfg)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/kitchen/dinner"
+	"github.com/kitchensync/kitchensync/kitchen/narration"
 	"github.com/kitchensync/kitchensync/reconcile"
 	"github.com/kitchensync/kitchensync/reconcile/prommetrics"
 )
@@ -26,12 +27,12 @@ func main() {
 	quiet := flag.Bool("q", false, "print the summary only")
 	metrics := flag.Bool("metrics", false, "print the controllers' Prometheus metrics at the end")
 	flag.Parse()
-	level := kitchen.HandOffs
+	level := narration.HandOffs
 	switch {
 	case *quiet:
-		level = kitchen.Quiet
+		level = narration.Quiet
 	case *verbose:
-		level = kitchen.Everything
+		level = narration.Everything
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

@@ -11,9 +11,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kitchensync/kitchensync/examples/internal/golden"
-	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/kitchen/dinner"
 	"github.com/kitchensync/kitchensync/kitchen/kitchentest"
+	"github.com/kitchensync/kitchensync/kitchen/narration"
 )
 
 // TestDinnerWithTheProgramsDefaults runs the service the program runs by
@@ -22,7 +22,7 @@ import (
 func TestDinnerWithTheProgramsDefaults(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var story bytes.Buffer
-		s, err := dinner.Run(t.Context(), &story, dinner.Config{Seed: 1, Orders: 30, Verbosity: kitchen.HandOffs})
+		s, err := dinner.Run(t.Context(), &story, dinner.Config{Seed: 1, Orders: 30, Verbosity: narration.HandOffs})
 		if err != nil {
 			t.Fatalf("%v\n%s", err, story.String())
 		}
@@ -62,7 +62,7 @@ func TestSummaryGolden(t *testing.T) {
 	var got [2]string
 	for i := range got {
 		synctest.Test(t, func(t *testing.T) {
-			s, err := dinner.Run(t.Context(), nil, dinner.Config{Seed: 1, Orders: 30, Verbosity: kitchen.Quiet})
+			s, err := dinner.Run(t.Context(), nil, dinner.Config{Seed: 1, Orders: 30, Verbosity: narration.Quiet})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +84,7 @@ func TestSummaryGolden(t *testing.T) {
 func TestNarrationGolden(t *testing.T) {
 	golden.Check(t, "testdata/seed1-narration.golden", func(ctx context.Context, c *kitchentest.Conductor) (string, error) {
 		var out bytes.Buffer
-		s, err := dinner.Run(ctx, &out, dinner.Config{Seed: 1, Orders: 30, Verbosity: kitchen.HandOffs, Pacer: c})
+		s, err := dinner.Run(ctx, &out, dinner.Config{Seed: 1, Orders: 30, Verbosity: narration.HandOffs, Pacer: c})
 		fmt.Fprintln(&out)
 		s.Write(&out)
 		return out.String(), err

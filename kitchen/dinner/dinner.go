@@ -12,6 +12,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/kitchen/narration"
 	"github.com/kitchensync/kitchensync/kitchen/restaurant"
 )
 
@@ -26,7 +27,7 @@ type Config struct {
 	// [kitchen.DefaultMinute]).
 	Minute time.Duration
 	// Verbosity of the narration written to Run's writer.
-	Verbosity kitchen.Verbosity
+	Verbosity narration.Verbosity
 	// Pacer, when set, makes the whole narration the same for a seed: the
 	// kitchen's steps and the waiter's take turns (kitchentest.Conductor
 	// is one; for tests under testing/synctest).

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/kitchen/dinner"
+	"github.com/kitchensync/kitchensync/kitchen/narration"
 )
 
 func runDinner(t *testing.T, cfg dinner.Config) (dinner.Summary, string) {
@@ -28,7 +29,7 @@ func runDinner(t *testing.T, cfg dinner.Config) (dinner.Summary, string) {
 }
 
 func TestDinnerEndsWellAndBalances(t *testing.T) {
-	s, story := runDinner(t, dinner.Config{Seed: 7, Orders: 20, Verbosity: kitchen.HandOffs})
+	s, story := runDinner(t, dinner.Config{Seed: 7, Orders: 20, Verbosity: narration.HandOffs})
 	if len(s.Outcomes) != s.Orders || s.Served+s.Rejected+s.Cancelled != s.Orders {
 		t.Fatalf("not every order reached a final phase: %+v", s)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/kitchen/kitchentest"
+	"github.com/kitchensync/kitchensync/kitchen/narration"
 	"github.com/kitchensync/kitchensync/kitchen/restaurant"
 )
 
@@ -69,7 +70,7 @@ func TestConductedRestaurantTellsTheSameEveryRun(t *testing.T) {
 			go func() { c.Drive(ctx, synctest.Wait); close(driven) }()
 			defer func() { cancel(); <-driven }()
 			var out bytes.Buffer
-			cfg := restaurant.Config{Out: &out, Verbosity: kitchen.HandOffs}
+			cfg := restaurant.Config{Out: &out, Verbosity: narration.HandOffs}
 			c.Pace(&cfg)
 			play(t, c, cfg)
 			runs[i] = out.String()

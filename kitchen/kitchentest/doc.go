@@ -19,7 +19,7 @@
 //		ctx, cancel := context.WithCancel(t.Context())
 //		defer cancel()
 //		go c.Drive(ctx, synctest.Wait)
-//		cfg := restaurant.Config{Out: &out, Verbosity: kitchen.HandOffs}
+//		cfg := restaurant.Config{Out: &out, Verbosity: narration.HandOffs}
 //		c.Pace(&cfg)
 //		r, _ := restaurant.Open(ctx, cfg)
 //		go r.Run(ctx)

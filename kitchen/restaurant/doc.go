@@ -20,7 +20,7 @@
 //     brigade's watches cooks with For and hears from the stations when
 //     one finishes;
 //   - the waiter, the chef and the brigade narrate to the restaurant's
-//     Log, and the machinery's trace is told by a [kitchen.Story].
+//     Log, and the machinery's trace is told by a [narration.Story].
 //
 // Nothing here decides anything about orders: that is the domain's job.
 // Whatever changes how the kitchen behaves lives in package kitchen;

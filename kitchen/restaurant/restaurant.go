@@ -12,6 +12,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver/rest"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/kitchen/narration"
 	"github.com/kitchensync/kitchensync/reconcile"
 	"github.com/kitchensync/kitchensync/reconcile/record"
 	"github.com/kitchensync/kitchensync/trace"
@@ -45,7 +46,7 @@ type Config struct {
 	Chefs int
 	// Out receives the narration at Verbosity.
 	Out       io.Writer
-	Verbosity kitchen.Verbosity
+	Verbosity narration.Verbosity
 	// Server configures the API server.
 	Server apiserver.Options
 	// Remote, when set, runs the kitchen against the API server this
@@ -111,7 +112,7 @@ type Restaurant struct {
 	Chef      *kitchen.Chef
 	Brigade   *kitchen.Brigade
 	Waiter    *kitchen.Waiter
-	Log       *kitchen.Narrator
+	Log       *narration.Narrator
 	// Tracer is the tracer every component records to (nil: none), for
 	// whoever wants to listen, such as a live view.
 	Tracer *trace.Tracer
@@ -133,13 +134,13 @@ func Open(ctx context.Context, cfg Config) (*Restaurant, error) {
 	cfg = cfg.withDefaults()
 	r := &Restaurant{Namespace: cfg.Namespace, Clock: kitchen.NewClock(cfg.Minute), ready: make(chan struct{})}
 	r.Clock.Timers = cfg.Timers
-	r.Log = kitchen.NewNarrator(cfg.Out, r.Clock, cfg.Verbosity)
+	r.Log = narration.New(cfg.Out, r.Clock, cfg.Verbosity)
 	r.Tracer, r.untell = cfg.Tracer, func() {}
-	if cfg.Out != nil && cfg.Verbosity > kitchen.Quiet {
+	if cfg.Out != nil && cfg.Verbosity > narration.Quiet {
 		if r.Tracer == nil {
 			r.Tracer = trace.New()
 		}
-		r.untell = r.Tracer.Subscribe(kitchen.NewStory(r.Log).Tell)
+		r.untell = r.Tracer.Subscribe(narration.NewStory(r.Log).Tell)
 	}
 	d, err := r.openDesk(cfg)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/kitchen/kitchentest"
+	"github.com/kitchensync/kitchensync/kitchen/narration"
 	"github.com/kitchensync/kitchensync/reconcile"
 	"github.com/kitchensync/kitchensync/workqueue"
 )
@@ -35,7 +36,7 @@ func WatchExpired(ctx context.Context, w io.Writer) error {
 	// The reflector backs off in real time before it relists, so in this
 	// lesson a kitchen minute lasts a real second.
 	clock := kitchen.NewClock(time.Second)
-	log := kitchen.NewNarrator(w, clock, kitchen.HandOffs)
+	log := narration.New(w, clock, narration.HandOffs)
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{CompactionDropsHistory: true})
 	orders := client.New[*kitchen.Order](srv).Namespace("dinner")
 	for i := 1; i <= 3; i++ {
@@ -112,7 +113,7 @@ type expiredRunner struct {
 
 // newExpiredRunner wires the runner over srv through the lift (g), its
 // steps waiting for c's turns (none if c is nil).
-func newExpiredRunner(srv *apiserver.Server, log *kitchen.Narrator, c *kitchentest.Conductor) (*expiredRunner, error) {
+func newExpiredRunner(srv *apiserver.Server, log *narration.Narrator, c *kitchentest.Conductor) (*expiredRunner, error) {
 	rn := &expiredRunner{gate: newGate(log), gone: make(chan struct{})}
 	rn.f = informer.NewSharedInformerFactory(srv, 0, informer.WithListerWatcher(func(gvr meta.GroupVersionResource, lw informer.ListerWatcher) informer.ListerWatcher {
 		rn.gate.lw = lw
@@ -157,7 +158,7 @@ func (rn *expiredRunner) wait() {
 // soupChef is the lesson's controller: it reads each order it is handed
 // from the cache and says what it finds; it closes gone when it finds an
 // order gone.
-func soupChef(orders *informer.Lister[*kitchen.Order], log *kitchen.Narrator, gone chan struct{}, c *kitchentest.Conductor) (*reconcile.Controller, error) {
+func soupChef(orders *informer.Lister[*kitchen.Order], log *narration.Narrator, gone chan struct{}, c *kitchentest.Conductor) (*reconcile.Controller, error) {
 	return reconcile.NewController("chef", reconcile.ReconcilerFunc(func(_ context.Context, req reconcile.Request) (reconcile.Result, error) {
 		o, err := orders.Namespace(req.Namespace).Get(req.Name)
 		switch {
@@ -183,7 +184,7 @@ func soupChef(orders *informer.Lister[*kitchen.Order], log *kitchen.Narrator, go
 
 // handlerTold is a predicate that lets every event through and tells
 // what reached the controller's handler.
-func handlerTold(log *kitchen.Narrator) reconcile.Predicate[*kitchen.Order] {
+func handlerTold(log *narration.Narrator) reconcile.Predicate[*kitchen.Order] {
 	return reconcile.Funcs[*kitchen.Order]{
 		CreateFunc: func(e reconcile.CreateEvent[*kitchen.Order]) bool {
 			log.Say("runner", "OnAdd %s (rv %s, initial list: %v)", e.Object.Name, e.Object.ResourceVersion, e.IsInInitialList)
@@ -208,7 +209,7 @@ func handlerTold(log *kitchen.Narrator) reconcile.Predicate[*kitchen.Order] {
 }
 
 // meanwhile is what happens while the runner is away.
-func meanwhile(ctx context.Context, srv *apiserver.Server, orders *client.Client[*kitchen.Order], log *kitchen.Narrator) error {
+func meanwhile(ctx context.Context, srv *apiserver.Server, orders *client.Client[*kitchen.Order], log *narration.Narrator) error {
 	if err := orders.Delete(ctx, "order-2", meta.DeleteOptions{}); err != nil {
 		return err
 	}
@@ -243,7 +244,7 @@ func soup(name string, table int) *kitchen.Order {
 // one.
 type gate struct {
 	lw  informer.ListerWatcher // set by the factory's WithListerWatcher
-	log *kitchen.Narrator
+	log *narration.Narrator
 
 	mu      sync.Mutex    // guards watches and lists
 	watches chan struct{} // closed: watches may go
@@ -251,7 +252,7 @@ type gate struct {
 	knock   chan struct{} // a list is waiting (buffered)
 }
 
-func newGate(log *kitchen.Narrator) *gate {
+func newGate(log *narration.Narrator) *gate {
 	g := &gate{log: log, watches: make(chan struct{}), lists: make(chan struct{}), knock: make(chan struct{}, 1)}
 	close(g.watches)
 	close(g.lists)

@@ -10,6 +10,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/kitchen/narration"
 	"github.com/kitchensync/kitchensync/kitchen/restaurant"
 	"github.com/kitchensync/kitchensync/reconcile"
 )
@@ -30,7 +31,7 @@ func Finalizers(ctx context.Context, w io.Writer) error {
 	if err := finalizerRules(ctx, w); err != nil {
 		return err
 	}
-	r, stop, err := open(ctx, restaurant.Config{Out: w, Verbosity: kitchen.HandOffs})
+	r, stop, err := open(ctx, restaurant.Config{Out: w, Verbosity: narration.HandOffs})
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/kitchen/narration"
 	"github.com/kitchensync/kitchensync/kitchen/restaurant"
 )
 
@@ -17,7 +18,7 @@ import (
 // the cooks are stopped and unused ingredients are back in the pantry.
 func OrderLifecycle(ctx context.Context, w io.Writer) error {
 	w = serialised(w)
-	r, stop, err := open(ctx, restaurant.Config{Out: w, Verbosity: kitchen.HandOffs})
+	r, stop, err := open(ctx, restaurant.Config{Out: w, Verbosity: narration.HandOffs})
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/kitchen/narration"
 	"github.com/kitchensync/kitchensync/kitchen/restaurant"
 )
 
@@ -22,7 +23,7 @@ func Resync(ctx context.Context, w io.Writer) error {
 	w = serialised(w)
 	// Informers refuse resync periods under a real second (as client-go
 	// does), so this kitchen runs slower: a kitchen minute is 100ms.
-	r, stop, err := open(ctx, restaurant.Config{Out: w, Verbosity: kitchen.HandOffs, Resync: 10 * time.Minute,
+	r, stop, err := open(ctx, restaurant.Config{Out: w, Verbosity: narration.HandOffs, Resync: 10 * time.Minute,
 		Minute: 100 * time.Millisecond})
 	if err != nil {
 		return err

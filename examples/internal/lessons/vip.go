@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/kitchen/narration"
 	"github.com/kitchensync/kitchensync/reconcile"
 	"github.com/kitchensync/kitchensync/workqueue"
 )
@@ -25,7 +26,7 @@ func VIPPriority(ctx context.Context, w io.Writer) error {
 	for _, o := range orders {
 		byName[o.Name] = o
 	}
-	rail := kitchen.NewTicketRail(clock, kitchen.NewNarrator(w, clock, kitchen.HandOffs), kitchen.RailOptions{
+	rail := kitchen.NewTicketRail(clock, narration.New(w, clock, narration.HandOffs), kitchen.RailOptions{
 		Priority: func(req reconcile.Request) int { return kitchen.TicketPriority(byName[req.Name]) },
 	})
 	defer rail.ShutDown()

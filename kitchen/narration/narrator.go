@@ -1,9 +1,11 @@
-package kitchen
+package narration
 
 import (
 	"fmt"
 	"io"
 	"sync"
+
+	"github.com/kitchensync/kitchensync/kitchen"
 )
 
 // Verbosity says how much a [Narrator] tells.
@@ -22,25 +24,26 @@ const (
 //	12.0 [waiter]    table 7 orders 1× beef-wellington
 //	12.0 [apiserver] created dinner/table-07 (rv 14)
 //
-// A nil *Narrator is silent. A Narrator is safe for concurrent use; lines
+// It is the [kitchen.Logger] the restaurant's people tell. A nil
+// *Narrator is silent. A Narrator is safe for concurrent use; lines
 // from different goroutines never interleave, though their order across
 // goroutines follows the scheduler (each order's own lines are causally
 // ordered).
 type Narrator struct {
 	mu    sync.Mutex // guards w
 	w     io.Writer
-	clock *Clock
+	clock *kitchen.Clock
 	level Verbosity
 }
 
-// NewNarrator returns a narrator writing to w at the given level, with
-// times read from clock.
-func NewNarrator(w io.Writer, clock *Clock, level Verbosity) *Narrator {
+// New returns a narrator writing to w at the given level, with times
+// read from clock.
+func New(w io.Writer, clock *kitchen.Clock, level Verbosity) *Narrator {
 	if w == nil {
 		w = io.Discard
 	}
 	if clock == nil {
-		clock = NewClock(0)
+		clock = kitchen.NewClock(0)
 	}
 	return &Narrator{w: w, clock: clock, level: level}
 }
@@ -61,5 +64,5 @@ func (n *Narrator) at(level Verbosity, who, format string, args ...any) {
 	defer n.mu.Unlock()
 	// The time is read under the lock, so that the lines' times never go
 	// backwards.
-	_, _ = fmt.Fprintf(n.w, "%s %-11s %s\n", FormatMinutes(n.clock.Now()), "["+who+"]", msg)
+	_, _ = fmt.Fprintf(n.w, "%s %-11s %s\n", kitchen.FormatMinutes(n.clock.Now()), "["+who+"]", msg)
 }

@@ -1,9 +1,10 @@
-package kitchen
+package narration
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/trace"
 )
 
@@ -17,9 +18,9 @@ import (
 // status writes, only at Everything.
 //
 // Subscribe its Tell to the tracer every component records to
-// ([trace.Tracer.Subscribe]); [restaurant.Open] does it for a restaurant that
-// narrates. It is the narrated form of the trace, as the live view is
-// its animated one.
+// ([trace.Tracer.Subscribe]); restaurant.Open does it for a restaurant
+// that narrates. It is the narrated form of the trace, as the live view
+// is its animated one.
 type Story struct {
 	log *Narrator
 }
@@ -48,7 +49,7 @@ func (s *Story) Tell(r trace.Record) {
 // queue only at Everything).
 func (s *Story) queue(r trace.Record) {
 	say := s.log.Detail
-	if r.Name == RailName {
+	if r.Name == kitchen.RailName {
 		say = s.log.Say
 	}
 	switch r.Action {
