@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
@@ -21,15 +20,11 @@ type Waiter struct {
 	log    Logger
 }
 
-// NewWaiter returns a waiter writing orders through srv into namespace ns.
-func NewWaiter(srv *apiserver.Server, ns string, log Logger) *Waiter {
-	return NewWaiterFor(client.New[*Order](srv), ns, log)
-}
-
-// NewWaiterFor returns a waiter writing orders through api (in process or
-// over HTTP) into namespace ns.
-func NewWaiterFor(api *client.Client[*Order], ns string, log Logger) *Waiter {
-	return &Waiter{orders: api.Namespace(ns), log: orSilent(log)}
+// NewWaiter returns a waiter writing orders through api — the API server
+// in process (*apiserver.Server) or over HTTP (*rest.Client) — into
+// namespace ns, telling log what it does (nil: nobody).
+func NewWaiter(api client.Interface, ns string, log Logger) *Waiter {
+	return &Waiter{orders: client.New[*Order](api).Namespace(ns), log: orSilent(log)}
 }
 
 // Place creates the order (kubectl create) and returns it as stored, with

@@ -150,7 +150,8 @@ func Open(ctx context.Context, cfg Config) (*Restaurant, error) {
 		return nil, err
 	}
 	r.Stations = kitchen.NewStations(r.Clock, r.Pantry, cfg.Stations)
-	if r.Runner, err = NewRunnerFor(d.factory); err != nil {
+	informerOpts := append([]informer.FactoryOption{informer.WithTracer(r.Tracer)}, cfg.InformerOptions...)
+	if r.Runner, err = NewRunner(d.api, r.Clock.Real(cfg.Resync), informerOpts...); err != nil {
 		return nil, err
 	}
 	orders := r.Runner.Orders.GetIndexer()
@@ -164,7 +165,7 @@ func Open(ctx context.Context, cfg Config) (*Restaurant, error) {
 	r.Chef = &kitchen.Chef{Orders: orders, Cooks: r.Runner.Cooks.GetIndexer(), Dishes: r.Runner.Dishes.GetIndexer(),
 		OrderAPI: d.orders, CookAPI: d.cooks, Stations: r.Stations, Pantry: r.Pantry, Clock: r.Clock, Log: r.Log}
 	r.Brigade = &kitchen.Brigade{Cooks: r.Runner.Cooks.GetIndexer(), CookAPI: d.cooks, Stations: r.Stations, Log: r.Log}
-	r.Waiter = kitchen.NewWaiterFor(d.orders, cfg.Namespace, r.Log)
+	r.Waiter = kitchen.NewWaiter(d.api, cfg.Namespace, r.Log)
 	if cfg.Events && !cfg.DeskOnly {
 		if r.recorder, err = d.newEventRecorder(cfg.Instance); err != nil {
 			r.shutDownQueues()

@@ -4,11 +4,10 @@ import (
 	"context"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/reconcile"
-	"github.com/kitchensync/kitchensync/trace"
 )
 
 // Runner is the 传菜员: shared informers over orders, cooks and dishes,
@@ -24,16 +23,12 @@ type Runner struct {
 	Dishes  *informer.SharedIndexInformer[*kitchen.Dish]
 }
 
-// NewRunner returns a runner watching srv across namespaces, with a
-// resync period in real time (0: none), recording its hand-offs to
-// tracer (nil: none).
-func NewRunner(srv *apiserver.Server, resync time.Duration, tracer *trace.Tracer) (*Runner, error) {
-	return NewRunnerFor(informer.NewSharedInformerFactory(srv, resync, informer.WithTracer(tracer)))
-}
-
-// NewRunnerFor returns a runner whose informers come from f, which may
-// list and watch a server in another process.
-func NewRunnerFor(f *informer.SharedInformerFactory) (*Runner, error) {
+// NewRunner returns a runner listing and watching api across namespaces
+// — the API server in process (*apiserver.Server) or over HTTP
+// (*rest.Client) — through one informer factory made with resync (real
+// time; 0: none) and opts.
+func NewRunner(api client.Interface, resync time.Duration, opts ...informer.FactoryOption) (*Runner, error) {
+	f := informer.NewSharedInformerFactory(api, resync, opts...)
 	r := &Runner{Factory: f, Orders: informer.InformerFor[*kitchen.Order](f),
 		Cooks: informer.InformerFor[*kitchen.Cook](f), Dishes: informer.InformerFor[*kitchen.Dish](f)}
 	if err := r.Orders.GetIndexer().AddIndexers(kitchen.OrderIndexers()); err != nil {
