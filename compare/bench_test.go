@@ -38,6 +38,8 @@ func BenchmarkWorkqueueAddAfterUntilDone100k(b *testing.B) {
 }
 func BenchmarkDeltaFIFOAddPop100k(b *testing.B)  { runPairs(b, "DeltaFIFOAddPop100k") }
 func BenchmarkDeltaFIFOReplace100k(b *testing.B) { runPairs(b, "DeltaFIFOReplace100k") }
+func BenchmarkRealFIFOAddPop100k(b *testing.B)   { runPairs(b, "RealFIFOAddPop100k") }
+func BenchmarkRealFIFOReplace100k(b *testing.B)  { runPairs(b, "RealFIFOReplace100k") }
 func BenchmarkIndexerAdd100k(b *testing.B)       { runPairs(b, "IndexerAdd100k") }
 func BenchmarkIndexerByIndex(b *testing.B)       { runPairs(b, "IndexerByIndex") }
 func BenchmarkInformerEndToEnd100k(b *testing.B) { runPairs(b, "InformerEndToEnd100k") }

@@ -35,6 +35,8 @@ func Pairs() []Pair {
 		Pair{"WorkqueueAddAfterUntilDone100k", addAfterReadyKS, addAfterReadyCG},
 		Pair{"DeltaFIFOAddPop100k", fifoAddPopKS, fifoAddPopCG},
 		Pair{"DeltaFIFOReplace100k", fifoReplaceKS, fifoReplaceCG},
+		Pair{"RealFIFOAddPop100k", realFIFOAddPopKS, realFIFOAddPopCG},
+		Pair{"RealFIFOReplace100k", realFIFOReplaceKS, realFIFOReplaceCG},
 		Pair{"IndexerAdd100k", indexerAddKS, indexerAddCG},
 		Pair{"IndexerByIndex", byIndexKS, byIndexCG},
 		// kitchensync's default queue (atomic RealFIFO, as client-go
