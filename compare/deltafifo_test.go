@@ -324,7 +324,7 @@ func TestDeltaFIFOMatchesClientGo(t *testing.T) {
 }
 
 // TestInOrderDeltaFIFOMatchesRealFIFO compares kitchensync's RealFIFO
-// (what Options.InOrder selects) with client-go's RealFIFO, one
+// (what Options.Queue = QueueInOrder selects) with client-go's RealFIFO, one
 // delta per Pop, on the same sequences (with a transform on odd seeds).
 func TestInOrderDeltaFIFOMatchesRealFIFO(t *testing.T) {
 	for seed := range seeds(t, 3000) {

@@ -40,7 +40,7 @@
 //     resourceVersion, tombstones), isInInitialList, HasSynced transitions
 //     and the consumer's final cache, over reflector-like sequences with
 //     missed changes and relists, some chaos steps, and a transform on half
-//     the seeds. RealFIFO (what the informer's InOrder option uses) is
+//     the seeds. RealFIFO (what the informer's QueueInOrder uses) is
 //     compared the same way with cache.NewRealFIFOWithOptions (one delta
 //     per Pop).
 //   - Indexer against cache.NewIndexer: ListKeys, List, ListIndexFuncValues,

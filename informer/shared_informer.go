@@ -52,7 +52,7 @@ type Options[T meta.Object] struct {
 	Resource meta.GroupVersionResource
 	// Tracer, when set, receives a record of each change the cache takes
 	// (trace.CacheUpdated) and each handler call (trace.HandlerCalled),
-	// and is passed to the informer's reflector and DeltaFIFO, all named
+	// and is passed to the informer's reflector and queue, all named
 	// by Resource.Resource ("orders"). The factory sets it from
 	// [WithTracer]. Nil means none, at no cost.
 	Tracer *trace.Tracer
