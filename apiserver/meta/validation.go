@@ -261,6 +261,8 @@ func ValidateName(field, name string) FieldErrors {
 
 // ValidateLabels checks every key and value of labels held in field
 // (usually "metadata.labels"), in key order so that messages are stable.
+// Every cause names field itself, as Kubernetes' do: the invalid key or
+// value is in the message, not in the path.
 func ValidateLabels(field string, labels map[string]string) FieldErrors {
 	if len(labels) == 0 {
 		return nil
@@ -271,7 +273,7 @@ func ValidateLabels(field string, labels map[string]string) FieldErrors {
 			errs.Invalid(field, k, msg)
 		}
 		for _, msg := range IsLabelValue(labels[k]) {
-			errs.Invalid(field+"["+k+"]", labels[k], msg)
+			errs.Invalid(field, labels[k], msg)
 		}
 	}
 	return errs

@@ -143,7 +143,7 @@ func TestValidateNameAndLabels(t *testing.T) {
 		name: "BadLabels",
 		errs: meta.ValidateLabels("metadata.labels", map[string]string{"z": "ok", "-a": "no spaces"}),
 		want: `Order.menu.example.com "" is invalid: [metadata.labels: Invalid value: "-a": ` + keyNameRule +
-			`, metadata.labels[-a]: Invalid value: "no spaces": ` + valueRule + `]`,
+			`, metadata.labels: Invalid value: "no spaces": ` + valueRule + `]`,
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
