@@ -76,8 +76,9 @@
 // every [Options.BookmarkInterval] (a minute) and one 2 seconds before
 // the watch's timeout, once the server has moved past where the watch
 // started. In watch-list mode (SendInitialEvents with
-// resourceVersionMatch NotOlderThan) the initial ADDED events end with a
-// BOOKMARK annotated [meta.InitialEventsEndAnnotation].
+// resourceVersionMatch NotOlderThan) with AllowWatchBookmarks, the
+// initial ADDED events end with a BOOKMARK annotated
+// [meta.InitialEventsEndAnnotation].
 //
 // A watcher that stops reading is cut off: its watch ends, and it must
 // watch again from the last resourceVersion it saw. A slow reader never

@@ -24,9 +24,10 @@ import (
 //   - SendInitialEvents with ResourceVersionMatchNotOlderThan (watch-list
 //     mode): ADDED events for the current state, then a BOOKMARK at the
 //     snapshot's resourceVersion annotated [meta.InitialEventsEndAnnotation],
-//     then every later change. Kubernetes sends that bookmark only when
-//     AllowWatchBookmarks is set (as every watch-list client sets it);
-//     here it is always sent. SendInitialEvents=false starts at N (or now).
+//     then every later change. As from Kubernetes, that bookmark comes
+//     only when AllowWatchBookmarks is set (every watch-list client sets
+//     it); without, nothing marks the end of the initial events.
+//     SendInitialEvents=false starts at N (or now).
 //
 // Selectors apply to changes, as in the Kubernetes watch cache: an object
 // that starts matching arrives as ADDED, one that stops matching as
@@ -148,7 +149,7 @@ func (s *Server) startWatch(ctx context.Context, w *watcher, opts meta.ListOptio
 	w.startRV = max(w.sentRV, last)
 	if !w.live {
 		w.done = make(chan struct{})
-		go w.catchUp(initial, initialEvents, w.sentRV, w.done)
+		go w.catchUp(initial, initialEvents && w.bookmarks, w.sentRV, w.done)
 	}
 	w.watchContextLocked(ctx, timeout)
 	return w, nil

@@ -172,6 +172,23 @@ func TestWatchListSendsInitialEventsThenAnnotatedBookmark(t *testing.T) {
 	})
 }
 
+// As from kube-apiserver: a watch-list that does not allow bookmarks gets
+// no BOOKMARK at all, not even the one that ends the initial events.
+func TestWatchListWithoutBookmarksSendsNone(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{BookmarkInterval: time.Second})
+		f.create(t, "b", "red", nil)
+		f.create(t, "a", "red", nil)
+		w := f.watch(t, meta.ListOptions{
+			SendInitialEvents:    ptr(true),
+			ResourceVersionMatch: meta.ResourceVersionMatchNotOlderThan,
+		})
+		f.create(t, "c", "red", nil)
+		time.Sleep(time.Minute) // past many bookmark intervals
+		diffEvents(t, w, []string{"ADDED ns/a rv=3", "ADDED ns/b rv=2", "ADDED ns/c rv=4"})
+	})
+}
+
 func TestWatchListRequiresNotOlderThan(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, apiserver.Options{})
