@@ -55,7 +55,7 @@ func TestWatchBookmarkBeforeTimeoutOverHTTP(t *testing.T) {
 		body, took := serveInBubble(t, httpapi.NewHandler(srv),
 			wPath+"?watch=true&allowWatchBookmarks=true&timeoutSeconds=5&labelSelector=app%3Dshop",
 			func() { createWidget(t, srv, "w1") })
-		want := `{"type":"BOOKMARK","object":{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"resourceVersion":"2"},"spec":{}}}`
+		want := `{"type":"BOOKMARK","object":{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"resourceVersion":"2"}}}`
 		if diff := cmp.Diff([]string{want}, strings.Split(strings.TrimSpace(body), "\n")); diff != "" || took != 5*time.Second {
 			t.Errorf("after %v, stream (-want +got):\n%s", took, diff)
 		}

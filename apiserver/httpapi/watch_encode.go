@@ -76,9 +76,24 @@ func encodeEvent(srv *apiserver.Server, info meta.KindInfo, ev meta.Event, as re
 		return protobufFrame(info, ev)
 	case ev.Type == meta.EventAdded, ev.Type == meta.EventModified, ev.Type == meta.EventDeleted:
 		return encodeChange(srv, ev)
+	case ev.Type == meta.EventBookmark && !isBuiltin(info):
+		return encodeLine(watchEvent{Type: ev.Type, Object: bareObject(ev.Object)})
 	default:
 		return encodeLine(watchEvent{Type: ev.Type, Object: ev.Object})
 	}
+}
+
+// bareObject is obj with only its apiVersion, kind and metadata: a
+// custom resource's BOOKMARK as kube-apiserver sends it (an unstructured
+// object with nothing else set). A built-in kind's bookmark is its typed
+// empty object, zero-valued fields and all, as there.
+func bareObject(obj meta.Object) any {
+	tm := obj.GetTypeMeta()
+	return struct {
+		APIVersion string           `json:"apiVersion"`
+		Kind       string           `json:"kind"`
+		Metadata   *meta.ObjectMeta `json:"metadata"`
+	}{tm.APIVersion, tm.Kind, obj.GetObjectMeta()}
 }
 
 // encodeLine encodes v as json.Encoder does: JSON and a newline.
