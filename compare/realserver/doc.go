@@ -18,6 +18,9 @@
 // repository's parent directory (or any ancestor), or named by
 // KITCHENSYNC_REAL_APISERVER_TOOLS.
 //
+// Each case is a subtest: -run 'TestRealServer/watch-' plays only the
+// cases whose names begin so (the table and the count then cover those).
+//
 // Both servers get the test kinds of apiserver/apiservertest: on the real
 // server as CustomResourceDefinitions, Widget with a status subresource and
 // the selectable field spec.color, Gadget cluster-scoped. Each case plays a short request

@@ -33,6 +33,10 @@ var knownDifferences = map[string]string{
 	"delete-collection-not-acceptable/3": notAcceptable,
 	"delete-collection-not-acceptable/4": notAcceptable,
 	"delete-collection-not-acceptable/5": notAcceptable,
+	// The real server validates a custom resource's metadata on update
+	// three times over and reports each cause thrice (one message, as
+	// its aggregate drops repeats); kitchensync reports it once.
+	"invalid-label/4": "an update's invalid label is one cause (real: the same cause three times)",
 }
 
 const notAcceptable = "406's message names the forms kitchensync serves (no YAML); " +
@@ -50,24 +54,28 @@ func TestRealServer(t *testing.T) {
 	var table strings.Builder
 	agree, compared := 0, 0
 	for _, c := range cases {
-		var mr, mk memory
-		for i, st := range c.Steps {
-			key := fmt.Sprintf("%s/%d", c.Name, i)
-			want, err := send(r.client, r.url, st, &mr)
-			if err != nil {
-				t.Fatalf("%s: real server: %v", key, err)
+		// A subtest per case, so that -run 'TestRealServer/watch-' plays
+		// only some.
+		t.Run(c.Name, func(t *testing.T) {
+			var mr, mk memory
+			for i, st := range c.Steps {
+				key := fmt.Sprintf("%s/%d", c.Name, i)
+				want, err := send(r.client, r.url, st, &mr)
+				if err != nil {
+					t.Fatalf("%s: real server: %v", key, err)
+				}
+				got, err := send(ks.Client(), ks.URL, st, &mk)
+				if err != nil {
+					t.Fatalf("%s: kitchensync: %v", key, err)
+				}
+				compared++
+				verdict, ok := judge(t, key, st, cmp.Diff(want, got))
+				if ok {
+					agree++
+				}
+				fmt.Fprintf(&table, "%-24s %-6s %-50.50s %s\n", key, st.Method, st.Path, verdict)
 			}
-			got, err := send(ks.Client(), ks.URL, st, &mk)
-			if err != nil {
-				t.Fatalf("%s: kitchensync: %v", key, err)
-			}
-			compared++
-			verdict, ok := judge(t, key, st, cmp.Diff(want, got))
-			if ok {
-				agree++
-			}
-			fmt.Fprintf(&table, "%-24s %-6s %-50.50s %s\n", key, st.Method, st.Path, verdict)
-		}
+		})
 	}
 	t.Logf("requests against a real kube-apiserver and kitchensync:\n%sagree %d / compared %d",
 		table.String(), agree, compared)
