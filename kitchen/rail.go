@@ -23,6 +23,11 @@ import (
 //     at once piles up on the rail instead of swamping the chef. Requeues
 //     and later updates of a known ticket do not take tokens.
 //
+// To tell a new ticket from a known one, the rail remembers each order it
+// has seen. With [RailOptions].Gone it forgets an order once the chef is
+// done with a ticket for it and the order is gone, so a rail that runs
+// for months remembers only the orders still open.
+//
 // It satisfies [reconcile.PriorityWorkQueue], so a [reconcile.Controller]
 // works it (see [reconcile.Options].NewQueue). It is safe for concurrent
 // use.
@@ -30,11 +35,14 @@ type TicketRail struct {
 	*workqueue.PriorityQueue[reconcile.Request]
 
 	priority func(reconcile.Request) int
-	bucket   *rate.Limiter // nil: no rush-hour limit
+	gone     func(reconcile.Request) bool // nil: remember every ticket
+	bucket   *rate.Limiter                // nil: no rush-hour limit
 	clock    *Clock
 	log      Logger
 
-	mu   sync.Mutex // guards seen, admitted and held
+	mu sync.Mutex // guards seen, admitted and held
+	// seen is every order the rail knows: it has had a ticket, and it is
+	// not gone (or the rail has not been told, see RailOptions.Gone).
 	seen map[reconcile.Request]bool
 	// admitted is when the token bucket let each ticket through, the
 	// first time it was added: the bucket's own decision, not when a
@@ -58,6 +66,12 @@ type RailOptions struct {
 	// RateLimiter sets the backoff of failed tickets; nil means per-ticket
 	// exponential backoff from half a kitchen minute to ten.
 	RateLimiter workqueue.RateLimiter[reconcile.Request]
+	// Gone reports whether a ticket's order is gone (deleted). When a
+	// worker is done with a ticket whose order is gone, the rail forgets
+	// it: a later ticket of the same name is new again, and takes a token.
+	// Nil: the rail remembers every ticket it has seen, as a rail that
+	// lives for one lesson may.
+	Gone func(reconcile.Request) bool
 	// Tracer receives the rail's records (named [RailName]): each ticket
 	// added or merged with one already waiting, taken and done. The
 	// narration of tickets is drawn from them. Nil: none.
@@ -80,6 +94,7 @@ func NewTicketRail(clock *Clock, log Logger, opts RailOptions) *TicketRail {
 	r := &TicketRail{
 		PriorityQueue: workqueue.NewPriorityQueue(rl, workqueue.QueueConfig{Name: RailName, Tracer: opts.Tracer}),
 		priority:      opts.Priority,
+		gone:          opts.Gone,
 		clock:         clock,
 		log:           orSilent(log),
 		seen:          map[reconcile.Request]bool{},
@@ -176,6 +191,33 @@ func (r *TicketRail) AdmittedAt(req reconcile.Request) (time.Time, bool) {
 	defer r.mu.Unlock()
 	t, ok := r.admitted[req]
 	return t, ok
+}
+
+// Done marks the ticket of req as worked, as [workqueue.PriorityQueue.Done]
+// does, and forgets req if its order is gone ([RailOptions].Gone). Gone
+// is asked with the rail's lock held, so that an add for a new order of
+// the same name, which comes after the runner's cache has it, is either
+// seen by Gone or counted as new.
+func (r *TicketRail) Done(req reconcile.Request) {
+	r.PriorityQueue.Done(req)
+	if r.gone == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.gone(req) {
+		delete(r.seen, req)
+		delete(r.admitted, req)
+		delete(r.held, req)
+	}
+}
+
+// Known returns how many orders the rail remembers: those it has had a
+// ticket for and not forgotten (see [RailOptions].Gone).
+func (r *TicketRail) Known() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.seen)
 }
 
 // GetWithPriority hands the chef the next ticket: highest priority first.

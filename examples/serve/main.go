@@ -53,6 +53,12 @@ func parse(args []string, out io.Writer) (options, error) {
 	return o, o.door.check(o.addr)
 }
 
+// kitchenConfig is the restaurant the command serves.
+func kitchenConfig(o options) restaurant.Config {
+	return restaurant.Config{Minute: o.minute, Chefs: o.chefs, Stock: stock.Plentiful(), Tracer: trace.New(),
+		DataDir: o.data, DeskOnly: !o.chef, Events: true, Instance: "serve"}
+}
+
 // run opens the restaurant, serves the page and the API on one listener,
 // and returns when ctx ends.
 func run(ctx context.Context, args []string, out io.Writer) error {
@@ -64,8 +70,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	r, err := restaurant.Open(ctx, restaurant.Config{Minute: o.minute, Chefs: o.chefs, Stock: stock.Plentiful(), Tracer: trace.New(),
-		DataDir: o.data, DeskOnly: !o.chef, Events: true, Instance: "serve"})
+	r, err := restaurant.Open(ctx, kitchenConfig(o))
 	if err != nil {
 		return err
 	}

@@ -161,6 +161,11 @@ func Open(ctx context.Context, cfg Config) (*Restaurant, error) {
 				return kitchen.TicketPriority(o)
 			}
 			return 0
+		},
+		// The rail forgets an order the runner's cache no longer has.
+		Gone: func(req reconcile.Request) bool {
+			_, ok, err := orders.GetByKey(req.String())
+			return !ok && err == nil
 		}})
 	r.Chef = &kitchen.Chef{Orders: orders, Cooks: r.Runner.Cooks.GetIndexer(), Dishes: r.Runner.Dishes.GetIndexer(),
 		OrderAPI: d.orders, CookAPI: d.cooks, Stations: r.Stations, Pantry: r.Pantry, Clock: r.Clock, Log: r.Log}
