@@ -146,7 +146,7 @@ func (c *Conductor) Turn(done <-chan struct{}, key string) bool {
 // outside, such as a lesson) may act: the last of the steps a quiet
 // kitchen takes. It returns false if ctx ended first. Call it after every
 // wait of the waiter's — [restaurant.Restaurant.WaitReady],
-// [restaurant.Restaurant.WaitForOrder], a [kitchen.Clock.Sleep] — before it
+// [restaurant.Restaurant.WaitForOrder], a kitchen.Clock.Sleep — before it
 // acts on the kitchen.
 func (c *Conductor) WaitTurn(ctx context.Context) bool {
 	return c.Turn(ctx.Done(), turnWaiter) && ctx.Err() == nil
@@ -302,7 +302,7 @@ func (q conductedQueue) Get() (reconcile.Request, bool) {
 }
 
 // AfterFunc is [time.AfterFunc] whose f waits for its turn, the turn of
-// the cook named key: it makes the Conductor a [kitchen.Timers], so that
+// the cook named key: it makes the Conductor a kitchen.Timers, so that
 // cooks that finish at the same instant go one at a time.
 func (c *Conductor) AfterFunc(d time.Duration, key string, f func()) *time.Timer {
 	if c == nil {
