@@ -286,12 +286,6 @@ func lastIsKey(op jsonpatch.Operation) bool {
 	return err != nil
 }
 
-func truncate(b []byte, n int) string {
-	if len(b) <= n {
-		return string(b)
-	}
-	return string(b[:n]) + "..."
-}
 
 // PatchObject applies a patch of type pt (JSON merge, JSON or strategic
 // merge patch; not apply) to cur, an object of kind info, and returns the
