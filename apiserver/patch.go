@@ -286,7 +286,6 @@ func lastIsKey(op jsonpatch.Operation) bool {
 	return err != nil
 }
 
-
 // PatchObject applies a patch of type pt (JSON merge, JSON or strategic
 // merge patch; not apply) to cur, an object of kind info, and returns the
 // result as a new object of the kind, with the rules and errors of
