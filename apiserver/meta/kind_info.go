@@ -78,6 +78,42 @@ type KindInfo struct {
 	// Schema, when set, is the kind's OpenAPI v3 schema, published for
 	// kubectl explain; otherwise [SchemaOf] derives one from the Go type.
 	Schema *Schema
+	// The fields below serve kinds whose Go type does not say it all, the
+	// kinds a CustomResourceDefinition defines ([Unstructured] objects),
+	// as the CRD says; see kind_info_custom.go.
+
+	// StatusSubresource gives the kind a status subresource, as a CRD's
+	// subresources.status does: status is then written only through it,
+	// as for a Go kind with a field named Status (which needs no flag).
+	StatusSubresource bool
+	// Scale, when set, gives the kind a scale subresource.
+	Scale *ScaleSubresource
+	// Singular, ShortNames and Categories are the kind's other names in
+	// discovery, as kubectl reads them ("kubectl get tb", "kubectl get
+	// all"); Singular defaults to the lowercase kind.
+	Singular   string
+	ShortNames []string
+	Categories []string
+	// PrinterColumns, when set, are the columns of the kind's tables
+	// (kubectl get), as a CRD's additionalPrinterColumns.
+	PrinterColumns []PrinterColumn
+	// Normalize, when set, readies every object written (created,
+	// updated, patched, applied, its status too) before it is tracked
+	// and validated, as a CRD's structural schema does: it applies
+	// defaults and drops (prunes) the fields the kind does not know,
+	// returning their paths ("spec.colour"). old is the stored object,
+	// nil for a create. An error refuses the write as it is.
+	Normalize func(obj, old Object) (pruned []string, err error)
+	// ValidateUpdate, when set, checks an update (status too) knowing the
+	// object as stored, in place of Validate: for rules about changes
+	// (a CRD's transition rules, with oldSelf). It must not modify obj
+	// or old.
+	ValidateUpdate func(obj, old Object) FieldErrors
+	// BeforeDelete, when set, may change an object whose deletion has
+	// been asked for before the server decides how it goes: add a
+	// finalizer that holds it and a condition saying why, in the same
+	// write, as the registry of CustomResourceDefinitions does.
+	BeforeDelete func(obj Object)
 }
 
 // ValidateAs adapts rules written for one kind's Go type T (a pointer,
@@ -101,6 +137,26 @@ func (k KindInfo) ValidateObject(obj Object) error {
 		return nil
 	}
 	return k.Validate(obj).ToError(k.GroupKind(), obj.GetObjectMeta().Name)
+}
+
+// NormalizeObject runs the kind's Normalize hook, if any, on obj, the new
+// state of old (nil for a create), and returns only its error.
+func (k KindInfo) NormalizeObject(obj, old Object) error {
+	if k.Normalize == nil {
+		return nil
+	}
+	_, err := k.Normalize(obj, old)
+	return err
+}
+
+// ValidateUpdateOf runs the kind's ValidateUpdate hook on an update of
+// old to obj, or else its Validate hook on obj, and turns the causes into
+// a 422 Invalid error.
+func (k KindInfo) ValidateUpdateOf(obj, old Object) error {
+	if k.ValidateUpdate == nil {
+		return k.ValidateObject(obj)
+	}
+	return k.ValidateUpdate(obj, old).ToError(k.GroupKind(), obj.GetObjectMeta().Name)
 }
 
 // GroupVersionKind returns the kind's full type name.

@@ -71,9 +71,15 @@ func (s *Scheme) registerLocked(info KindInfo) error {
 	info.Fields = maps.Clone(info.Fields) // the caller may reuse its map
 	s.byGVK[gvk] = info
 	s.byGVR[info.GroupVersionResource()] = gvk
-	s.byType[typ] = gvk
+	if typ != unstructuredType {
+		s.byType[typ] = gvk
+	}
 	return nil
 }
+
+// unstructuredType is the Go type of [Unstructured] objects, which serve
+// many kinds: the scheme finds their kind by apiVersion and kind.
+var unstructuredType = reflect.TypeFor[*Unstructured]()
 
 // checkKindInfo validates info on its own and finds its Go type.
 func checkKindInfo(info KindInfo) (FieldErrors, reflect.Type) {
@@ -145,7 +151,7 @@ func (s *Scheme) checkUnique(info KindInfo, typ reflect.Type) FieldErrors {
 	if other, ok := s.byGVR[info.GroupVersionResource()]; ok {
 		errs.Invalid("Resource", info.Resource, fmt.Sprintf("already registered for kind %s", other))
 	}
-	if other, ok := s.byType[typ]; ok && typ != nil {
+	if other, ok := s.byType[typ]; ok && typ != nil && typ != unstructuredType {
 		errs.Invalid("New", typ.String(), fmt.Sprintf("Go type already registered as %s; each kind needs its own type", other))
 	}
 	return errs
@@ -161,6 +167,9 @@ func (s *Scheme) KindFor(obj Object) (KindInfo, error) {
 	v := reflect.ValueOf(obj)
 	if obj == nil || (v.Kind() == reflect.Pointer && v.IsNil()) {
 		return KindInfo{}, NewBadRequest("the object is nil")
+	}
+	if u, ok := obj.(*Unstructured); ok {
+		return s.kindForUnstructured(u)
 	}
 	info, err := s.KindForType(v.Type())
 	if err != nil {

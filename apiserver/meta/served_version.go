@@ -96,6 +96,13 @@ func (v ServedVersion) StoredFieldSelector(selector string) (string, error) {
 func (s *Scheme) RegisterServedVersion(v ServedVersion) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.registerServedLocked(v)
+}
+
+// registerServedLocked checks and adds v; see
+// [Scheme.RegisterServedVersion]. s.mu must be held (or s not yet
+// shared).
+func (s *Scheme) registerServedLocked(v ServedVersion) error {
 	errs, _ := checkKindInfo(v.Info)
 	gvr := v.GroupVersionResource()
 	if _, ok := s.byGVR[gvr]; ok {
