@@ -230,6 +230,9 @@ func (c *ResourceClient) create(info meta.KindInfo, obj meta.Object, ns string, 
 	if m.Name == "" && m.GenerateName != "" {
 		m.Name = m.GenerateName + c.srv.randomString(5)
 	}
+	if err := info.NormalizeObject(in, nil); err != nil {
+		return nil, err
+	}
 	if err := fieldmanager.TrackCreate(info, in, opts.FieldManager); err != nil {
 		return nil, err
 	}
@@ -280,12 +283,15 @@ func (s *Server) prepareNew(info meta.KindInfo, in meta.Object) (*entry, error) 
 	if !info.NoGeneration {
 		m.Generation = 1
 	} // else the kind's strategy leaves it as sent, as kube-apiserver's do
-	if kf := fieldsOf(in); kf.status >= 0 {
+	if info.HasStatusSubresource() {
 		// As for a custom resource with a status subresource, create
 		// cannot set status: it starts empty.
-		clearField(in, kf.status)
+		clearStatus(in, fieldsOf(in))
 	}
 	namespaces.PrepareForCreate(in)
+	if err := info.NormalizeObject(in, nil); err != nil {
+		return nil, err
+	}
 	if err := info.ValidateObject(in); err != nil {
 		return nil, err
 	}

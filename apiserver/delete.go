@@ -104,6 +104,9 @@ func (s *Server) prepareDelete(old *entry, opts meta.DeleteOptions) (change, err
 		return s.prepareNamespaceDelete(old, opts)
 	}
 	next := old.obj.DeepCopyObject()
+	if info, err := s.scheme.KindFor(next); err == nil && info.BeforeDelete != nil {
+		info.BeforeDelete(next)
+	}
 	nm := next.GetObjectMeta()
 	if !s.opts.DisableGarbageCollection {
 		nm.Finalizers = propagationFinalizers(nm.Finalizers, opts)

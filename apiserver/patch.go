@@ -105,7 +105,7 @@ func patchesStatus(info meta.KindInfo, subresources []string) (bool, error) {
 	switch {
 	case len(subresources) == 0:
 		return false, nil
-	case len(subresources) == 1 && subresources[0] == "status" && fieldsOf(info.New()).status >= 0:
+	case len(subresources) == 1 && subresources[0] == "status" && info.HasStatusSubresource():
 		return true, nil
 	}
 	return false, errUnknownResource(meta.GroupResource{Group: info.Group, Resource: info.Resource + "/" + strings.Join(subresources, "/")})

@@ -197,6 +197,8 @@ type Server struct {
 	dependents map[string]map[objectRef]struct{}
 	// orders are the sorted entries of the latest lists (list_order.go).
 	orders map[listOrderKey]listOrder
+	// hooks are called after each commit to their resource (hooks.go).
+	hooks map[meta.GroupResource]CommitHook
 
 	randMu sync.Mutex // guards rand
 	rand   *rand.Rand // names from generateName, seeded: runs repeat
@@ -294,12 +296,16 @@ func (s *Server) mutate(gr meta.GroupResource, key string, fn func(old *entry) (
 		garbage := s.garbageAfterLocked(gr, key, ch)
 		terminating := s.namespaceAfterLocked(gr, ch)
 		snap := s.snapshotDueLocked()
+		hook := s.hooks[gr]
 		s.mu.Unlock()
 		if snap != nil {
 			snap.write()
 		}
 		s.collector.Collect(garbage)
 		s.syncNamespace(terminating)
+		if hook != nil {
+			hook(ch.typ, ch.obj.obj)
+		}
 		if ch.reply != nil {
 			return ch.reply, nil
 		}

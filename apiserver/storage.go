@@ -215,6 +215,9 @@ func clearField(obj meta.Object, i int) {
 // bumps the generation of such custom resources on any non-metadata
 // change).
 func specJSON(obj meta.Object, kf kindFields) ([]byte, error) {
+	if u, ok := obj.(*meta.Unstructured); ok {
+		return json.Marshal(u.Content) // all but metadata, as for a custom resource
+	}
 	if kf.spec >= 0 {
 		return json.Marshal(reflect.ValueOf(obj).Elem().Field(kf.spec).Interface())
 	}

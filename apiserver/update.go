@@ -71,7 +71,7 @@ func (c *ResourceClient) updateObject(ctx context.Context, obj meta.Object, opts
 	if err := c.checkBody(info, obj); err != nil {
 		return nil, false, err
 	}
-	if status && fieldsOf(obj).status < 0 {
+	if status && !info.HasStatusSubresource() {
 		return nil, false, errUnknownResource(meta.GroupResource{Group: info.Group, Resource: info.Resource + "/status"})
 	}
 	m := obj.GetObjectMeta()
@@ -117,8 +117,11 @@ func (s *Server) prepareUpdate(info meta.KindInfo, old *entry, next meta.Object,
 		// stored (Kubernetes' ResetObjectMetaForStatus).
 		in := next
 		next = old.obj.DeepCopyObject()
-		copyField(next, in, kf.status)
+		copyStatus(next, in, kf)
 	} else if err := s.prepareSpecUpdate(info, old, next, kf, status); err != nil {
+		return change{}, err
+	}
+	if err := info.NormalizeObject(next, old.obj); err != nil {
 		return change{}, err
 	}
 	if err := track(info, old.obj, next, status); err != nil {
@@ -158,7 +161,7 @@ func (s *Server) encodeUpdate(info meta.KindInfo, old *entry, next meta.Object, 
 	} else if content, spec, err = nextGeneration(old, next, content, kf); err != nil {
 		return nil, err
 	}
-	if err := info.ValidateObject(next); err != nil {
+	if err := info.ValidateUpdateOf(next, old.obj); err != nil {
 		return nil, err
 	}
 	return s.entryOf(next, content, spec)
@@ -209,8 +212,8 @@ func (s *Server) prepareSpecUpdate(info meta.KindInfo, old *entry, next meta.Obj
 	switch {
 	case status && kf.spec >= 0:
 		copyField(next, old.obj, kf.spec)
-	case !status && kf.status >= 0:
-		copyField(next, old.obj, kf.status) // shared, never mutated: old is immutable
+	case !status && info.HasStatusSubresource():
+		copyStatus(next, old.obj, kf) // shared, never mutated: old is immutable
 	}
 	nm.UID = om.UID
 	nm.CreationTimestamp = om.CreationTimestamp
