@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kitchensync/kitchensync/apiserver"
@@ -14,6 +16,7 @@ import (
 )
 
 // owners summarises metadata.managedFields: "manager/Operation[/subresource]" -> fieldsV1.
+// (Times are not checked: a manager that has changed nothing has none.)
 func owners(t *testing.T, obj meta.Object) map[string]string {
 	t.Helper()
 	out := map[string]string{}
@@ -22,8 +25,8 @@ func owners(t *testing.T, obj meta.Object) map[string]string {
 		if e.Subresource != "" {
 			key += "/" + e.Subresource
 		}
-		if e.FieldsType != "FieldsV1" || e.Time == nil {
-			t.Errorf("entry %s: fieldsType %q, time %v; want FieldsV1 and a time", key, e.FieldsType, e.Time)
+		if e.FieldsType != "FieldsV1" {
+			t.Errorf("entry %s: fieldsType %q; want FieldsV1", key, e.FieldsType)
 		}
 		out[key] = string(e.FieldsV1)
 	}
@@ -273,4 +276,38 @@ func TestApplyRefusesUndeclaredFields(t *testing.T) {
 	}
 	// metadata is the server's: its schema lists no fields, so any passes.
 	mustApply(t, f, "alice", "  annotations: {a: b}\nspec:\n  tags: [x]\n")
+}
+
+// As on kube-apiserver: applying the same configuration again changes
+// nothing at all — same resourceVersion, no event, the manager's time as
+// it was — however much later it comes. A second manager applying the
+// same values becomes a co-owner (a write), with no time of its own, as
+// structured-merge-diff leaves it.
+func TestApplyNoOpWritesNothing(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{})
+		const config = "  labels:\n    team: red\nspec:\n  color: blue\n"
+		first := mustApply(t, f, "alice", config)
+		w := f.watch(t, meta.ListOptions{ResourceVersion: first.ResourceVersion})
+		time.Sleep(time.Minute)
+		again := mustApply(t, f, "alice", config)
+		if diff := cmp.Diff(first, again); diff != "" {
+			t.Errorf("re-apply changed the object (-first +again):\n%s", diff)
+		}
+		diffEvents(t, w, nil)
+
+		time.Sleep(time.Minute)
+		shared := mustApply(t, f, "bob", "spec:\n  color: blue\n")
+		if shared.ResourceVersion == first.ResourceVersion {
+			t.Errorf("a new co-owner wrote nothing: resourceVersion %s", shared.ResourceVersion)
+		}
+		times := map[string]*meta.Time{}
+		for _, e := range shared.ManagedFields {
+			times[e.Manager] = e.Time
+		}
+		if want := first.ManagedFields[0].Time; times["bob"] != nil || !times["alice"].Equal(want.Time) {
+			t.Errorf("times: bob %v, alice %v; want none and %v", times["bob"], times["alice"], want)
+		}
+		diffEvents(t, w, []string{"MODIFIED ns/w rv=" + shared.ResourceVersion})
+	})
 }

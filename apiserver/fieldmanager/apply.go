@@ -107,8 +107,9 @@ func applyConfig(info meta.KindInfo, live, config map[string]any, ms managers, m
 		id.Subresource = "status"
 	}
 	var last fieldSet
+	var lastTime *meta.Time
 	if m := ms.find(id); m != nil {
-		last = m.set
+		last, lastTime = m.set, m.Time
 	}
 	merged := fs.merge(live, config, "").(map[string]any)
 	ms = ms.put(id, set, time.Now())
@@ -120,6 +121,13 @@ func applyConfig(info meta.KindInfo, live, config map[string]any, ms managers, m
 		return nil, err
 	}
 	ms.takeFrom(id, c.changed().union(c.removed))
+	if c.empty() {
+		// As structured-merge-diff: an apply that changes nothing leaves
+		// its manager's time as it was (none, for a manager new to the
+		// object), so that re-applying the same configuration writes
+		// nothing at all.
+		ms.find(id).Time = lastTime
+	}
 	return typedResult(info, merged, ms, id)
 }
 

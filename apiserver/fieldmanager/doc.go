@@ -21,7 +21,9 @@
 // is a 409 Conflict naming both ("Apply failed with 1 conflict: conflict
 // with \"alice\": .spec.color"), unless force takes the field; the same
 // value makes them co-owners. A field a manager stops applying is removed,
-// if no other manager owns it.
+// if no other manager owns it. An apply that changes nothing writes
+// nothing: the manager's time stays, so re-applying a manifest makes no
+// new resourceVersion and no event, as on kube-apiserver.
 //
 // # Updates
 //

@@ -45,6 +45,26 @@ func TestKubectlServerSideApply(t *testing.T) {
 		`kubectl-patch Update {"f:spec":{"f:size":{}}}`)
 }
 
+// TestKubectlReapplyChangesNothing applies the same manifest twice with
+// kubectl apply --server-side: the second apply writes nothing, as on
+// kube-apiserver (same resourceVersion, same time for the manager), so a
+// controller watching the widget hears of nothing.
+func TestKubectlReapplyChangesNothing(t *testing.T) {
+	srv := apiservertest.NewServer(t)
+	k := newKubectl(t, serve(t, srv).URL)
+	manifest := k.file("w.yaml", "apiVersion: test.kitchensync.io/v1\nkind: Widget\nmetadata:\n  name: w8\n  labels:\n    team: red\nspec:\n  color: red\n")
+	apply := []string{"apply", "--server-side", "--field-manager=alice", "-f", manifest}
+	state := []string{"get", "widget", "w8", "--show-managed-fields", "-o",
+		`jsonpath={.metadata.resourceVersion} {.metadata.managedFields[0].time}{"\n"}`}
+	k.must("widget.test.kitchensync.io/w8 serverside-applied\n", apply...)
+	before, _, _ := k.run(state...)
+	k.must("widget.test.kitchensync.io/w8 serverside-applied\n", apply...)
+	k.must(before, state...)
+	if rv := srv.ResourceVersion(); !strings.HasPrefix(before, rv+" ") {
+		t.Errorf("the server moved to %s after a re-apply (state before: %s)", rv, before)
+	}
+}
+
 // managers checks w9's metadata.managedFields, one "manager operation
 // fieldsV1" line each, sorted (entries written in the same second may
 // come in either order).
