@@ -8,6 +8,19 @@ func init() { cases = append(cases, fidelityCases...) }
 const watchList = "?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&timeoutSeconds=1"
 
 var fidelityCases = []diffCase{
+	// Applying the same configuration again writes nothing: the same
+	// resourceVersion (SameRV), as a GET confirms. A second manager
+	// applying the same values becomes a co-owner: a write.
+	{"apply-no-op", []step{
+		{Method: "PATCH", Path: "/an?fieldManager=alice", ContentType: applyPatch,
+			Body: widget(`"name":"an","labels":{"team":"red"}`, `"spec":{"color":"red"}`)},
+		{Method: "PATCH", Path: "/an?fieldManager=alice", ContentType: applyPatch,
+			Body: widget(`"name":"an","labels":{"team":"red"}`, `"spec":{"color":"red"}`)},
+		{Method: "GET", Path: "/an"},
+		{Method: "PATCH", Path: "/an?fieldManager=bob", ContentType: applyPatch, Body: widget(`"name":"an"`, `"spec":{"color":"red"}`)},
+		{Method: "PATCH", Path: leasesPath + "/an?fieldManager=alice", ContentType: applyPatch, Body: lease(`"name":"an"`, `"holderIdentity":"a"`)},
+		{Method: "PATCH", Path: leasesPath + "/an?fieldManager=alice", ContentType: applyPatch, Body: lease(`"name":"an"`, `"holderIdentity":"a"`)},
+	}},
 	// A custom resource's BOOKMARK carries only apiVersion, kind and
 	// metadata; a built-in kind's is its typed empty object (a Lease's
 	// spec, a Namespace's spec and status, an Event's zero fields).
