@@ -20,6 +20,9 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request, t target) error
 	if t.served != nil {
 		return h.deleteServed(w, r, t)
 	}
+	if _, err := negotiateOne(r, t.info); err != nil {
+		return err
+	}
 	opts, err := h.readDeleteOptions(w, r)
 	if err != nil {
 		return err
@@ -50,7 +53,7 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request, t target) error
 // version, the field selector takes that version's names, and the list
 // is in it.
 func (h *Handler) deleteCollection(w http.ResponseWriter, r *http.Request, t target) error {
-	as, err := negotiateObject(r, t.info)
+	as, err := negotiateList(r, t.storedInfo())
 	if err != nil {
 		return err
 	}

@@ -65,6 +65,15 @@
 // allows only protobuf is 406 for them, as the real server answers for
 // custom resources.
 //
+// A client that needs only metadata (client-go's metadata client and
+// metadata informers, controller-runtime's OnlyMetadata watches) asks for
+// "as=PartialObjectMetadata;g=meta.k8s.io;v=v1" (or
+// as=PartialObjectMetadataList for a list), in protobuf or JSON, and gets
+// every object of its request (a get, a write's result, each watch
+// event's object) as a PartialObjectMetadata, and a list as a
+// PartialObjectMetadataList, in either form for every kind, custom ones
+// included, as from kube-apiserver.
+//
 // fieldValidation=Strict does not apply to protobuf bodies: as in
 // kube-apiserver, whose protobuf decoder has no strict mode, unknown
 // fields in a protobuf body are dropped without an error or a warning.

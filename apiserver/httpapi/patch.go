@@ -15,6 +15,9 @@ func (h *Handler) patch(w http.ResponseWriter, r *http.Request, t target) error 
 	if t.served != nil {
 		return h.patchServed(w, r, t)
 	}
+	if _, err := negotiateOne(r, t.info); err != nil {
+		return err
+	}
 	pt := meta.PatchType(mediaType(r))
 	smp := pt == meta.StrategicMergePatchType && t.info.StrategicMergePatch
 	if pt != meta.MergePatchType && pt != meta.JSONPatchType && pt != meta.ApplyPatchType && !smp {

@@ -49,19 +49,15 @@ func wantsProtobuf(r *http.Request) bool {
 	return false
 }
 
-// negotiateObject is [negotiate] for a request on the kind: a kind that
-// speaks protobuf is answered in it when the client prefers it.
-func negotiateObject(r *http.Request, info meta.KindInfo) (representation, error) {
-	if speaksProtobuf(info) && wantsProtobuf(r) {
-		return asProtobuf, nil
-	}
-	return negotiate(r)
-}
-
 // writeObject sends obj (an object of the kind, or a Status) with the
-// given code: in the protobuf envelope when the kind speaks it and the
-// client prefers it, else as JSON.
+// given code: its metadata alone when the client asks for that, in the
+// protobuf envelope when the kind speaks it and the client prefers it,
+// else as JSON.
 func writeObject(w http.ResponseWriter, r *http.Request, info meta.KindInfo, code int, obj any) {
+	if as, _ := negotiateObject(r, info); isPartialForm(as) {
+		writePartial(w, as, code, obj)
+		return
+	}
 	if !speaksProtobuf(info) || !wantsProtobuf(r) {
 		writeJSON(w, code, obj)
 		return
@@ -132,7 +128,7 @@ func writeResourceError(w http.ResponseWriter, r *http.Request, info meta.KindIn
 
 // watchMediaType is the Content-Type of a watch stream.
 func watchMediaType(as representation) string {
-	if as == asProtobuf {
+	if _, protobuf := isPartial(as); protobuf || as == asProtobuf {
 		return protobufMediaType + ";stream=watch"
 	}
 	return "application/json"

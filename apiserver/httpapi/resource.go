@@ -67,12 +67,16 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request, t target) error {
 	if err != nil {
 		return err
 	}
-	as, err := negotiateObject(r, t.info)
+	if watch {
+		as, err := negotiateOne(r, t.info) // each event carries one object
+		if err != nil {
+			return err
+		}
+		return h.watch(w, r, t, opts, as)
+	}
+	as, err := negotiateList(r, t.info)
 	if err != nil {
 		return err
-	}
-	if watch {
-		return h.watch(w, r, t, opts, as)
 	}
 	if as == asObject && !isBuiltin(t.info) {
 		return writeListJSON(w, r, h.client(t), opts)
@@ -94,6 +98,9 @@ func (h *Handler) writeList(w http.ResponseWriter, info meta.KindInfo, as repres
 	case as == asTable:
 		writeJSON(w, http.StatusOK, h.table(info, list.ListMeta, list.Items...))
 		return nil
+	case isPartialList(as):
+		writePartialList(w, as, list)
+		return nil
 	case as == asProtobuf:
 		return writeListProtobuf(w, info, list)
 	case isBuiltin(info):
@@ -113,7 +120,7 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request, t target) error {
 	if t.served != nil {
 		return h.getServed(w, r, t)
 	}
-	as, err := negotiateObject(r, t.info)
+	as, err := negotiateOne(r, t.info)
 	if err != nil {
 		return err
 	}
@@ -146,7 +153,7 @@ func (h *Handler) readObject(w http.ResponseWriter, r *http.Request, t target) (
 	if mt != "" && mt != "application/json" && mt != protobufMediaType {
 		return nil, errUnsupportedBody(mt)
 	}
-	if _, err := negotiateObject(r, t.info); err != nil {
+	if _, err := negotiateOne(r, t.info); err != nil {
 		return nil, err
 	}
 	optionsKind := "UpdateOptions"

@@ -167,8 +167,8 @@ func TestRead(t *testing.T) {
 		{name: "plain JSON preferred over a table", method: "GET", path: w1Path,
 			header: []string{"Accept", "application/json, " + tableAccept}, code: 200, want: w1JSON},
 		{name: "only unknown representations", method: "GET", path: w1Path,
-			header: []string{"Accept", "application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io"}, code: 406,
-			want: failure(406, "NotAcceptable", `only the following media types are accepted: application/json, application/json;as=Table;v=v1;g=meta.k8s.io (asked for "application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io")`, "")},
+			header: []string{"Accept", "application/json;as=Scale;v=v1;g=autoscaling"}, code: 406,
+			want: failure(406, "NotAcceptable", `only the following media types are accepted: application/json, application/json;as=Table;v=v1;g=meta.k8s.io (asked for "application/json;as=Scale;v=v1;g=autoscaling")`, "")},
 	})
 }
 

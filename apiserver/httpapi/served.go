@@ -51,12 +51,16 @@ func (h *Handler) listServed(w http.ResponseWriter, r *http.Request, t target) e
 	if opts.FieldSelector, err = t.served.StoredFieldSelector(opts.FieldSelector); err != nil {
 		return err
 	}
-	as, err := negotiateObject(r, t.info)
-	switch {
-	case err != nil:
-		return err
-	case watch:
+	if watch {
+		as, err := negotiateOne(r, t.info)
+		if err != nil {
+			return err
+		}
 		return h.watch(w, r, t, opts, as)
+	}
+	as, err := negotiateList(r, t.stored)
+	if err != nil {
+		return err
 	}
 	list, err := h.client(t).List(r.Context(), opts)
 	if err != nil {
@@ -69,7 +73,7 @@ func (h *Handler) listServed(w http.ResponseWriter, r *http.Request, t target) e
 // Table of the stored kind, or the served version's list (EventList),
 // each item converted.
 func (h *Handler) writeServedList(w http.ResponseWriter, t target, as representation, list *meta.List) error {
-	if as == asTable {
+	if as == asTable || isPartialList(as) {
 		return h.writeList(w, t.stored, as, list)
 	}
 	out := &meta.List{TypeMeta: t.info.TypeMeta(), ListMeta: list.ListMeta, Items: make([]meta.Object, len(list.Items))}
@@ -82,7 +86,7 @@ func (h *Handler) writeServedList(w http.ResponseWriter, t target, as representa
 
 // getServed answers GET on a served version's object.
 func (h *Handler) getServed(w http.ResponseWriter, r *http.Request, t target) error {
-	as, err := negotiateObject(r, t.info)
+	as, err := negotiateOne(r, t.info)
 	if err != nil {
 		return err
 	}
@@ -229,6 +233,9 @@ const maxWriteAttempts = 5
 // written as an update. Server-side apply is not served here: its field
 // ownership is kept in the stored kind's field names.
 func (h *Handler) patchServed(w http.ResponseWriter, r *http.Request, t target) error {
+	if _, err := negotiateOne(r, t.info); err != nil {
+		return err
+	}
 	pt := meta.PatchType(mediaType(r))
 	if pt != meta.MergePatchType && pt != meta.JSONPatchType &&
 		(pt != meta.StrategicMergePatchType || !t.info.StrategicMergePatch) {

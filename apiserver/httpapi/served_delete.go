@@ -10,6 +10,9 @@ import (
 // for a kind: the object converted, or a Success Status naming the served
 // version's group.
 func (h *Handler) deleteServed(w http.ResponseWriter, r *http.Request, t target) error {
+	if _, err := negotiateOne(r, t.info); err != nil {
+		return err
+	}
 	opts, err := h.readDeleteOptions(w, r)
 	if err != nil {
 		return err
@@ -31,6 +34,9 @@ func (h *Handler) deleteServed(w http.ResponseWriter, r *http.Request, t target)
 // servedEventLine is eventLine for a watch of a served version: each
 // object converted (a bookmark's too), a table row the stored kind's.
 func (h *Handler) servedEventLine(t target, ev meta.Event, as representation) ([]byte, error) {
+	if isPartialForm(as) {
+		return partialEventLine(ev, as) // the metadata is the stored object's
+	}
 	if as == asTable {
 		st := t
 		st.info, st.served = t.stored, nil

@@ -16,37 +16,65 @@ import (
 type representation int
 
 const (
-	asObject   representation = iota // the objects themselves
-	asTable                          // a meta.k8s.io/v1 Table, for kubectl get
-	asProtobuf                       // the objects in Kubernetes' protobuf envelope
+	asObject              representation = iota // the objects themselves
+	asTable                                     // a meta.k8s.io/v1 Table, for kubectl get
+	asProtobuf                                  // the objects in Kubernetes' protobuf envelope
+	asPartial                                   // each object's metadata: a PartialObjectMetadata (partial.go)
+	asPartialList                               // a list's: a PartialObjectMetadataList
+	asPartialProtobuf                           // asPartial in protobuf
+	asPartialListProtobuf                       // asPartialList in protobuf
 )
 
-// negotiate reads the Accept header, in order of the client's preference:
-// "application/json;as=Table;v=v1;g=meta.k8s.io" (what kubectl get sends
-// first) asks for a Table; plain JSON or a wildcard asks for the objects.
+// negotiateObject reads the Accept header of a request on the kind, in
+// the client's order of preference, and picks the first form it can
+// make, as kube-apiserver does:
+//
+//   - plain JSON (or a wildcard): the objects;
+//   - protobuf ("application/vnd.kubernetes.protobuf", which client-go's
+//     typed clients put first): the objects in the envelope, for a kind
+//     that has a protobuf form (else the next entry counts);
+//   - JSON with as=Table;g=meta.k8s.io;v=v1 (what kubectl get asks for
+//     first): a Table;
+//   - JSON or protobuf with as=PartialObjectMetadata or
+//     as=PartialObjectMetadataList (g=meta.k8s.io;v=v1), for any kind:
+//     metadata only (see partial.go).
+//
 // A header that asks only for forms the server cannot make is 406.
-func negotiate(r *http.Request) (representation, error) {
+func negotiateObject(r *http.Request, info meta.KindInfo) (representation, error) {
 	accept := r.Header.Get("Accept")
 	if strings.TrimSpace(accept) == "" {
 		return asObject, nil
 	}
 	for _, part := range strings.Split(accept, ",") {
 		mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
-		if err != nil {
+		proto := mt == protobufMediaType
+		if err != nil || !proto && mt != "application/json" && mt != "application/*" && mt != "*/*" {
 			continue
 		}
-		if mt != "application/json" && mt != "application/*" && mt != "*/*" {
-			continue
-		}
+		as, metaV1 := params["as"], params["g"] == "meta.k8s.io" && params["v"] == "v1"
 		switch {
-		case params["as"] == "":
+		case as == "" && !proto:
 			return asObject, nil
-		case params["as"] == "Table" && params["g"] == "meta.k8s.io" && params["v"] == "v1":
+		case as == "" && speaksProtobuf(info) && (len(params) == 0 || len(params) == 1 && params["stream"] == "watch"):
+			return asProtobuf, nil
+		case as == "Table" && metaV1 && !proto:
 			return asTable, nil
+		case metaV1 && partialFormFor(as, proto) != asObject:
+			return partialFormFor(as, proto), nil
 		}
 	}
 	return asObject, newStatusError(http.StatusNotAcceptable, reasonNotAcceptable, fmt.Sprintf(
 		"only the following media types are accepted: application/json, application/json;as=Table;v=v1;g=meta.k8s.io (asked for %q)", accept))
+}
+
+// negotiateOne is negotiateObject for a request that answers one object:
+// the list form is 406.
+func negotiateOne(r *http.Request, info meta.KindInfo) (representation, error) {
+	as, err := negotiateObject(r, info)
+	if err == nil && isPartialList(as) {
+		return as, errNotAList(info)
+	}
+	return as, err
 }
 
 // The wire shapes of Kubernetes' meta.k8s.io/v1 Table: what kubectl get
@@ -69,13 +97,6 @@ type (
 	tableRow struct {
 		Cells  []any                 `json:"cells"`
 		Object partialObjectMetadata `json:"object"`
-	}
-	// partialObjectMetadata is the object of a row: just its metadata,
-	// which kubectl reads for the NAMESPACE column and for labels.
-	partialObjectMetadata struct {
-		Kind       string          `json:"kind"`
-		APIVersion string          `json:"apiVersion"`
-		Metadata   meta.ObjectMeta `json:"metadata"`
 	}
 )
 

@@ -93,8 +93,8 @@ func (h *Handler) eventLine(t target, ev meta.Event, as representation) ([]byte,
 	if t.served != nil {
 		return h.servedEventLine(t, ev, as)
 	}
-	switch as {
-	case asObject, asProtobuf:
+	switch {
+	case as == asObject, as == asProtobuf, isPartialForm(as):
 		return h.encoded.line(h.srv, t.info, ev, as)
 	default:
 		return encodeLine(h.eventBody(t, ev, as))

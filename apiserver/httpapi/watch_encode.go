@@ -31,11 +31,12 @@ type encodedEvents struct {
 type encodedKey struct {
 	typ meta.EventType
 	obj meta.Object
-	as  representation // asObject or asProtobuf
+	as  representation // asObject, asProtobuf or a metadata-only form
 }
 
 // line returns ev's wire form as (asObject: a JSON line, newline
-// included; asProtobuf: a frame), encoding it only if no other watcher
+// included; asProtobuf: a frame; a metadata-only form: either, of a
+// PartialObjectMetadata), encoding it only if no other watcher
 // has done so lately. info is the kind of ev's object. The returned slice
 // must not be changed.
 func (c *encodedEvents) line(srv *apiserver.Server, info meta.KindInfo, ev meta.Event, as representation) ([]byte, error) {
@@ -69,9 +70,11 @@ func (c *encodedEvents) line(srv *apiserver.Server, info meta.KindInfo, ev meta.
 	return b, nil
 }
 
-// encodeEvent encodes ev as (asObject or asProtobuf), as line returns it.
+// encodeEvent encodes ev as line returns it.
 func encodeEvent(srv *apiserver.Server, info meta.KindInfo, ev meta.Event, as representation) ([]byte, error) {
 	switch {
+	case isPartialForm(as):
+		return partialEventLine(ev, as)
 	case as == asProtobuf:
 		return protobufFrame(info, ev)
 	case ev.Type == meta.EventAdded, ev.Type == meta.EventModified, ev.Type == meta.EventDeleted:

@@ -7,7 +7,44 @@ func init() { cases = append(cases, fidelityCases...) }
 // watchList is the query of a watch-list: initial events, then changes.
 const watchList = "?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&timeoutSeconds=1"
 
+// What client-go's metadata client asks for: PartialObjectMetadata (or
+// the list of them) in protobuf, else in JSON, else the objects.
+const (
+	metaAccept     = "application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json"
+	metaListAccept = "application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json"
+	metaJSON       = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1"
+	metaListJSON   = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1"
+)
+
 var fidelityCases = []diffCase{
+	// Metadata-only answers, for custom and built-in kinds, in JSON and
+	// protobuf: objects, lists, watch events (bookmarks too), a write's
+	// answer; a Status stays one (an error's in JSON, a delete's success
+	// in the negotiated form); the object form of a list, or the list
+	// form of an object, is 406.
+	{"metadata-only", []step{
+		{Method: "POST", Body: widget(`"name":"mo","labels":{"set":"mo"}`, `"spec":{"color":"red"}`), Accept: metaJSON},
+		{Method: "GET", Path: "/mo", Accept: metaJSON},
+		{Method: "GET", Path: "?labelSelector=set%3Dmo", Accept: metaListJSON},
+		{Method: "GET", Path: "/mo", Accept: metaAccept},
+		{Method: "GET", Path: "?labelSelector=set%3Dmo", Accept: metaListAccept},
+		{Method: "GET", Path: "?watch=true&resourceVersion=0&labelSelector=set%3Dmo&timeoutSeconds=1", Accept: metaJSON},
+		{Method: "GET", Path: watchList + "&allowWatchBookmarks=true&labelSelector=set%3Dmo", Accept: metaAccept},
+		{Method: "GET", Path: "?labelSelector=set%3Dmo", Accept: metaJSON},
+		{Method: "GET", Path: "/mo", Accept: metaListJSON},
+		{Method: "GET", Path: "/nosuch", Accept: metaAccept},
+		{Method: "PATCH", Path: "/mo", ContentType: mergePatch, Body: `{"metadata":{"labels":{"more":"yes"}}}`, Accept: metaAccept},
+		{Method: "DELETE", Path: "/mo", Accept: metaAccept},
+		{Method: "DELETE", Path: "?labelSelector=set%3Dnone", Accept: metaListJSON},
+		{Method: "PATCH", Path: leasesPath + "/mo?fieldManager=m", ContentType: applyPatch,
+			Body: lease(`"name":"mo","labels":{"set":"mo"}`, `"holderIdentity":"a"`), Accept: metaAccept},
+		{Method: "GET", Path: leasesPath + "?labelSelector=set%3Dmo", Accept: metaListAccept},
+		{Method: "GET", Path: leasesPath + "?labelSelector=set%3Dmo", Accept: metaJSON},
+		{Method: "GET", Path: leasesPath + "/mo", Accept: metaListJSON},
+		{Method: "GET", Path: leasesPath + "?watch=true&resourceVersion=0&labelSelector=set%3Dmo&timeoutSeconds=1", Accept: metaAccept},
+		{Method: "GET", Path: eventsV1Path + "?labelSelector=set%3Dnone", Accept: metaListJSON},
+		{Method: "GET", Path: eventsV1Path + "?labelSelector=set%3Dnone", Accept: metaJSON},
+	}},
 	// Applying the same configuration again writes nothing: the same
 	// resourceVersion (SameRV), as a GET confirms. A second manager
 	// applying the same values becomes a co-owner: a write.
