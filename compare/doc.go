@@ -70,6 +70,12 @@
 //     over apiserver/rest) compete for one Lease through httpapi, through
 //     crashes, partitions and releases of whoever leads: never two leaders
 //     at once, and the Lease changes hands between them every round.
+//   - Metadata-only clients: client-go's metadata informer, answered in
+//     protobuf and in JSON, through writes, dropped watches, failed
+//     watches and a compaction, tells its handler exactly what the server
+//     holds after each step, with no relist past its first sync; a
+//     controller-runtime controller built with builder.OnlyMetadata marks
+//     every widget through its metadata cache and client.
 //
 // client-go runs unchanged inside synctest bubbles, with one exception
 // the tests work around: apimachinery's global HandleError rate limiter
