@@ -76,12 +76,16 @@ func decodeObject(info meta.KindInfo, body []byte, fv fieldValidation) (meta.Obj
 	if err := json.Unmarshal(body, &generic); err != nil {
 		return nil, nil, meta.NewBadRequest(describeJSONError(info, body, err))
 	}
+	if err := checkUnstructuredKind(info, findKind.APIVersion, findKind.Kind, body); err != nil {
+		return nil, nil, err
+	}
 	obj := info.New()
 	if err := json.Unmarshal(body, obj); err != nil {
 		return nil, nil, meta.NewBadRequest(describeJSONError(info, body, err))
 	}
 	var unknown []string
 	unknownFields(reflect.TypeOf(obj), generic, "", &unknown)
+	unknown = append(unknown, prunedFields(info, obj, generic)...)
 	var warnings []string
 	for _, f := range unknown {
 		warnings = append(warnings, fmt.Sprintf("unknown field %q", f))

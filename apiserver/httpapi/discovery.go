@@ -59,8 +59,15 @@ type (
 		Namespaced   bool     `json:"namespaced"`
 		Kind         string   `json:"kind"`
 		Verbs        []string `json:"verbs"`
+		// Group and Version name the kind of a subresource served in
+		// another group (a scale subresource's autoscaling/v1 Scale).
+		Group   string `json:"group,omitempty"`
+		Version string `json:"version,omitempty"`
 		// ShortNames are the abbreviations kubectl takes ("ev").
 		ShortNames []string `json:"shortNames,omitempty"`
+		// Categories are the groups of resources kubectl get takes
+		// ("all").
+		Categories []string `json:"categories,omitempty"`
 		// StorageVersionHash tells clients (the storage version migrator)
 		// when the stored version changes: a hash of group, version and
 		// kind.
@@ -200,9 +207,13 @@ func (h *Handler) resourceList(group, version string) (any, error) {
 		if isBuiltin(k) {
 			verbs = builtinVerbs
 		}
+		shortNames := builtinShortNames[k.GroupResource()]
+		if len(k.ShortNames) > 0 {
+			shortNames = k.ShortNames
+		}
 		list.Resources = append(list.Resources, apiResource{
-			Name: k.Resource, SingularName: singular(k.Kind), Namespaced: k.Namespaced, Kind: k.Kind, Verbs: verbs,
-			ShortNames: builtinShortNames[k.GroupResource()], StorageVersionHash: storageVersionHash(h.storedKind(k)),
+			Name: k.Resource, SingularName: k.SingularName(), Namespaced: k.Namespaced, Kind: k.Kind, Verbs: verbs,
+			ShortNames: shortNames, Categories: k.Categories, StorageVersionHash: storageVersionHash(h.storedKind(k)),
 		})
 		if hasFinalize(k) {
 			list.Resources = append(list.Resources, apiResource{
@@ -212,6 +223,11 @@ func (h *Handler) resourceList(group, version string) (any, error) {
 		if hasStatus(k) {
 			list.Resources = append(list.Resources, apiResource{
 				Name: k.Resource + "/status", Namespaced: k.Namespaced, Kind: k.Kind, Verbs: statusVerbs,
+			})
+		}
+		if k.Scale != nil {
+			list.Resources = append(list.Resources, apiResource{
+				Name: k.Resource + "/scale", Namespaced: k.Namespaced, Group: "autoscaling", Version: "v1", Kind: "Scale", Verbs: statusVerbs,
 			})
 		}
 	}
@@ -248,17 +264,6 @@ var builtinShortNames = map[meta.GroupResource][]string{
 	{Resource: "events"}:                         {"ev"},
 	{Group: "events.k8s.io", Resource: "events"}: {"ev"},
 	{Resource: "namespaces"}:                     {"ns"},
-}
-
-// singular is the lowercase kind, as a CRD's default singular name.
-func singular(kind string) string {
-	b := []byte(kind)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }
 
 // kubeVersion matches the Kubernetes version names: v1, v2beta1, v1alpha3.

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"net/http"
-	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -197,7 +196,8 @@ func (h *Handler) parseTarget(gv meta.GroupVersion, rest []string) (target, erro
 	}
 	if len(rest) > 2 {
 		t.subresource = rest[2]
-		if !(t.subresource == "status" && hasStatus(info) || t.subresource == "finalize" && hasFinalize(info)) {
+		if !(t.subresource == "status" && hasStatus(info) || t.subresource == "finalize" && hasFinalize(info) ||
+			t.subresource == "scale" && info.Scale != nil) {
 			// As for a custom resource: the object is "not found".
 			return t, meta.NewNotFound(info.GroupResource(), t.name)
 		}
@@ -225,16 +225,9 @@ func hasFinalize(info meta.KindInfo) bool {
 	return ok && info.GroupVersionResource() == namespaces.Resource
 }
 
-// hasStatus reports whether a kind has a status subresource: whether its
-// Go type has a field named Status, the convention the server follows.
+// hasStatus reports whether a kind has a status subresource: a Go type
+// with a field named Status, or a kind that says it has one (a custom
+// resource's, see [meta.KindInfo.StatusSubresource]).
 func hasStatus(info meta.KindInfo) bool {
-	t := reflect.TypeOf(info.New())
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t.Kind() != reflect.Struct {
-		return false
-	}
-	_, ok := t.FieldByName("Status")
-	return ok
+	return info.HasStatusSubresource()
 }

@@ -29,6 +29,8 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 		err = errMethodNotAllowed(w, r.Method, t.path+fmt.Sprintf(
 			" (%s is namespaced: write through /namespaces/{namespace}/%s)", t.info.GroupResource(), t.info.Resource),
 			http.MethodGet)
+	case t.subresource == "scale":
+		err = h.serveScale(w, r, t)
 	case t.subresource == "finalize" && r.Method != http.MethodPut:
 		err = errVerbNotServed()
 	case r.Method == http.MethodGet:

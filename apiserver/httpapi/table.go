@@ -144,8 +144,12 @@ func columnName(field string) string {
 // every other kind the generic ones of columns.
 func (h *Handler) table(info meta.KindInfo, om meta.ListMeta, objs ...meta.Object) *table {
 	cols, event := columns(info), isEvent(info)
-	if event {
+	var printer []meta.PrinterColumn
+	switch {
+	case event:
 		cols = eventColumns
+	case hasPrinterColumns(info):
+		cols, printer = printerColumns(info)
 	}
 	t := &table{
 		Kind: "Table", APIVersion: "meta.k8s.io/v1", Metadata: om,
@@ -157,6 +161,8 @@ func (h *Handler) table(info meta.KindInfo, om meta.ListMeta, objs ...meta.Objec
 		var cells []any
 		if e, ok := obj.(*builtin.Event); ok && event {
 			cells = eventCells(e, now)
+		} else if printer != nil {
+			cells = printerCells(printer, obj, now)
 		} else {
 			cells = genericCells(info, obj, now)
 		}
