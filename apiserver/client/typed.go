@@ -22,6 +22,7 @@ import (
 type Client[T meta.Object] struct {
 	api Interface
 	ns  string
+	gvr *meta.GroupVersionResource        // set by ForResource: the resource, whatever T is
 	rc  atomic.Pointer[ResourceInterface] // set once T's kind is found
 }
 
@@ -36,7 +37,7 @@ func New[T meta.Object](api Interface) *Client[T] {
 
 // Namespace returns a copy of c scoped to namespace ns.
 func (c *Client[T]) Namespace(ns string) *Client[T] {
-	return &Client[T]{api: c.api, ns: ns}
+	return &Client[T]{api: c.api, ns: ns, gvr: c.gvr}
 }
 
 // Resource returns the untyped calls that c makes, or an error if T is not
@@ -44,6 +45,11 @@ func (c *Client[T]) Namespace(ns string) *Client[T] {
 func (c *Client[T]) Resource() (ResourceInterface, error) {
 	if rc := c.rc.Load(); rc != nil {
 		return *rc, nil
+	}
+	if c.gvr != nil {
+		rc := forResource[T](c.api, *c.gvr, c.ns)
+		c.rc.Store(&rc)
+		return rc, nil
 	}
 	t := reflect.TypeFor[T]()
 	if t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
@@ -163,7 +169,7 @@ func (c *Client[T]) Delete(ctx context.Context, name string, opts meta.DeleteOpt
 // created if missing. An empty apiVersion and kind are filled in.
 func (c *Client[T]) Apply(ctx context.Context, obj T, opts meta.ApplyOptions) (T, error) {
 	var zero T
-	info, err := c.api.Scheme().KindFor(obj)
+	info, err := c.applyKind(obj)
 	if err != nil {
 		return zero, err
 	}
