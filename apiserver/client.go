@@ -283,7 +283,7 @@ func (s *Server) prepareNew(info meta.KindInfo, in meta.Object) (*entry, error) 
 	if !info.NoGeneration {
 		m.Generation = 1
 	} // else the kind's strategy leaves it as sent, as kube-apiserver's do
-	if info.HasStatusSubresource() {
+	if hasStatus(info, in) {
 		// As for a custom resource with a status subresource, create
 		// cannot set status: it starts empty.
 		clearStatus(in, fieldsOf(in))

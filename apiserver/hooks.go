@@ -21,6 +21,12 @@ func (s *Server) OnCommit(gr meta.GroupResource, fn CommitHook) {
 	s.hooks[gr] = fn
 }
 
+// hasStatus reports whether obj's kind has a status subresource: its Go
+// type has a Status field, or its KindInfo says so.
+func hasStatus(info meta.KindInfo, obj meta.Object) bool {
+	return info.StatusSubresource || fieldsOf(obj).status >= 0
+}
+
 // copyStatus sets dst's status to src's: a Go kind's Status field, or an
 // unstructured object's "status".
 func copyStatus(dst, src meta.Object, kf kindFields) {

@@ -71,7 +71,7 @@ func (c *ResourceClient) updateObject(ctx context.Context, obj meta.Object, opts
 	if err := c.checkBody(info, obj); err != nil {
 		return nil, false, err
 	}
-	if status && !info.HasStatusSubresource() {
+	if status && !hasStatus(info, obj) {
 		return nil, false, errUnknownResource(meta.GroupResource{Group: info.Group, Resource: info.Resource + "/status"})
 	}
 	m := obj.GetObjectMeta()
@@ -212,7 +212,7 @@ func (s *Server) prepareSpecUpdate(info meta.KindInfo, old *entry, next meta.Obj
 	switch {
 	case status && kf.spec >= 0:
 		copyField(next, old.obj, kf.spec)
-	case !status && info.HasStatusSubresource():
+	case !status && hasStatus(info, next):
 		copyStatus(next, old.obj, kf) // shared, never mutated: old is immutable
 	}
 	nm.UID = om.UID
