@@ -116,6 +116,9 @@ func Apply(ctx context.Context, api client.Interface, crds ...*CustomResourceDef
 		if err != nil {
 			return out, err
 		}
+		if now, err := c.Get(ctx, crd.Name, meta.GetOptions{}); err == nil {
+			created = now // with the conditions the controller has set since
+		}
 		out = append(out, created)
 	}
 	return out, nil

@@ -10,6 +10,14 @@
 //	cfg := &rest.Config{Host: env.Config.Host} // client-go's rest.Config
 //	mgr, err := ctrl.NewManager(cfg, ctrl.Options{...})
 //
+// It serves CustomResourceDefinitions too (package
+// apiserver/apiextensions), as a real cluster does: Options.CRDDirectoryPaths
+// applies a directory of them before Start returns, as
+// controller-runtime's envtest does, and [Environment.InstallCRDs] does
+// it later in one call:
+//
+//	env := envtest.Start(t, envtest.Options{CRDDirectoryPaths: []string{"config/crd/bases"}})
+//
 // env.Config is this library's [rest.Config] (apiserver/rest), which has
 // the fields of client-go's of the same name that reach this server;
 // env.Kubeconfig is a file for kubectl or clientcmd. The package imports

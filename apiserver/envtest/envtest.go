@@ -1,12 +1,14 @@
 package envtest
 
 import (
+	"context"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/apiextensions"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/rest"
@@ -22,6 +24,12 @@ type Options struct {
 	Server apiserver.Options
 	// HTTP are the options of the [httpapi.Handler].
 	HTTP []httpapi.Option
+	// CRDDirectoryPaths are files and directories of
+	// CustomResourceDefinitions (YAML or JSON, as kubebuilder writes them
+	// in config/crd/bases) to apply before Start returns, as
+	// controller-runtime's envtest.Environment takes them; see
+	// [Environment.InstallCRDs].
+	CRDDirectoryPaths []string
 }
 
 // Environment is a running server for one test. Its fields are for
@@ -50,6 +58,9 @@ func Start(tb testing.TB, opts Options) *Environment {
 		tb.Fatalf("envtest: registering the kinds: %v", err)
 	}
 	srv := apiserver.NewServer(scheme, opts.Server)
+	if _, err := apiextensions.Install(srv); err != nil {
+		tb.Fatalf("envtest: serving CustomResourceDefinitions: %v", err)
+	}
 	ts := httptest.NewServer(httpapi.NewHandler(srv, opts.HTTP...))
 	tb.Cleanup(ts.Close)
 	// Cleanups run last-in first-out: watches end first, so that Close
@@ -60,7 +71,29 @@ func Start(tb testing.TB, opts Options) *Environment {
 	if err := os.WriteFile(env.Kubeconfig, []byte(kubeconfig(ts.URL)), 0o600); err != nil {
 		tb.Fatalf("envtest: writing the kubeconfig: %v", err)
 	}
+	if len(opts.CRDDirectoryPaths) > 0 {
+		env.InstallCRDs(tb, opts.CRDDirectoryPaths...)
+	}
 	return env
+}
+
+// InstallCRDs applies the CustomResourceDefinitions in the files and
+// directories paths (a directory's .yaml, .yml and .json files), creating
+// or updating each, and returns them as stored, established: from then
+// on the server serves their kinds, in process and over HTTP. A file that
+// does not read, or a definition the server refuses (with the real
+// server's message), fails the test.
+func (env *Environment) InstallCRDs(tb testing.TB, paths ...string) []*apiextensions.CustomResourceDefinition {
+	tb.Helper()
+	crds, err := apiextensions.ReadFiles(paths...)
+	if err != nil {
+		tb.Fatalf("envtest: reading CustomResourceDefinitions: %v", err)
+	}
+	out, err := apiextensions.Apply(context.Background(), env.Server, crds...)
+	if err != nil {
+		tb.Fatalf("envtest: applying CustomResourceDefinitions: %v", err)
+	}
+	return out
 }
 
 // kubeconfig is a kubeconfig for the server at host, without

@@ -2,6 +2,9 @@ package envtest_test
 
 import (
 	"context"
+	"io"
+	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
@@ -47,5 +50,27 @@ func TestStart(t *testing.T) {
 		if err != nil || got.(*apiservertest.Widget).Spec.Color != "red" {
 			t.Errorf("%s: Get = %v, %v", name, got, err)
 		}
+	}
+}
+
+// TestCRDDirectoryPaths installs the restaurant's generated definitions
+// (examples/manifests/crds) and uses one of their kinds over HTTP.
+func TestCRDDirectoryPaths(t *testing.T) {
+	env := envtest.Start(t, envtest.Options{CRDDirectoryPaths: []string{"../../examples/manifests/crds"}})
+	for _, res := range []string{"orders", "dishes", "cooks"} {
+		gvr := meta.GroupVersionResource{Group: "menu.example.com", Version: "v1", Resource: res}
+		if _, ok := env.Server.Scheme().KindForResource(gvr); !ok {
+			t.Errorf("%s not served", res)
+		}
+	}
+	resp, err := http.Post(env.Config.Host+"/apis/menu.example.com/v1/namespaces/default/orders", "application/json",
+		strings.NewReader(`{"apiVersion":"menu.example.com/v1","kind":"Order","metadata":{"name":"o1"},"spec":{"section":"vip","table":4,"items":[{"dish":"soup","quantity":1}]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusCreated {
+		t.Errorf("create an Order: %s %s", resp.Status, body)
 	}
 }
