@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/apiextensions"
 	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
@@ -84,6 +85,9 @@ func newServer(ctx context.Context, seed bool) (*apiserver.Server, error) {
 	// clients already saw: start above them (they get 410 and list again).
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{
 		ResourceVersionStart: apiserver.ResourceVersionFromClock(time.Now())})
+	if _, err := apiextensions.Install(srv); err != nil { // kubectl apply of a CRD makes a kind
+		return nil, err
+	}
 	if !seed {
 		return srv, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/apiextensions"
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
 	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
@@ -75,6 +76,11 @@ func (r *Restaurant) openDesk(cfg Config) (desk, error) {
 			return desk{}, err
 		}
 		r.Server, r.closeServer = srv, srv.Close
+	}
+	// Serve CustomResourceDefinitions, as a cluster does: kubectl apply
+	// of a definition makes a new kind.
+	if _, err := apiextensions.Install(r.Server); err != nil {
+		return desk{}, err
 	}
 	return newDesk(r.Server), nil
 }
