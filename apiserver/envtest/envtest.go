@@ -68,7 +68,7 @@ func Start(tb testing.TB, opts Options) *Environment {
 	tb.Cleanup(srv.CloseWatches)
 	env := &Environment{Server: srv, Config: rest.Config{Host: ts.URL}}
 	env.Kubeconfig = filepath.Join(tb.TempDir(), "kubeconfig")
-	if err := os.WriteFile(env.Kubeconfig, []byte(kubeconfig(ts.URL)), 0o600); err != nil {
+	if err := WriteKubeconfig(env.Kubeconfig, ts.URL); err != nil {
 		tb.Fatalf("envtest: writing the kubeconfig: %v", err)
 	}
 	if len(opts.CRDDirectoryPaths) > 0 {
@@ -96,8 +96,17 @@ func (env *Environment) InstallCRDs(tb testing.TB, paths ...string) []*apiextens
 	return out
 }
 
+// WriteKubeconfig writes to path a kubeconfig whose current context is
+// the server at host, namespace "default", without credentials (the
+// server has no authentication): what [Start] writes, for a server
+// served another way (package explore gives each controller a front of
+// its own).
+func WriteKubeconfig(path, host string) error {
+	return os.WriteFile(path, []byte(kubeconfig(host)), 0o600)
+}
+
 // kubeconfig is a kubeconfig for the server at host, without
-// credentials (the server has no authentication).
+// credentials.
 func kubeconfig(host string) string {
 	return "apiVersion: v1\nkind: Config\n" +
 		"clusters:\n- name: envtest\n  cluster: {server: " + host + "}\n" +

@@ -1,0 +1,92 @@
+package explore
+
+import (
+	"strconv"
+
+	"github.com/kitchensync/kitchensync/trace"
+)
+
+// deliverNext delivers the next pending event to its informer, or does
+// what a perturbation at that event asks instead: start holding the
+// informer's events back (Lag, Coalesce), cut its watch (Cut) or end it
+// with 410 (Expire). False if nothing can be delivered.
+func (r *run) deliverNext() bool {
+	s := &r.sched
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.finishEndedLocked()
+	step := r.curStep()
+	for {
+		w := s.nextLocked()
+		if w == nil {
+			return false
+		}
+		st := w.stream
+		counts := st.ctrl.events[st.res]
+		if counts == nil {
+			counts = map[int]int{}
+			st.ctrl.events[st.res] = counts
+		}
+		n := counts[step] + 1
+		at := strconv.Itoa(step) + ".e" + strconv.Itoa(n)
+		if p, ok := r.matchLocked(Kind.atEvent, st.ctrl.Name, st.res, step, n); ok {
+			r.perturbWatchLocked(w, p.Kind, at)
+			return true
+		}
+		it := w.pending[0]
+		if !w.out.deliver(it) {
+			w.stopped = true // the informer does not read: treat the watch as abandoned
+			continue
+		}
+		w.pending = w.pending[1:]
+		counts[step] = n
+		st.observed(it)
+		if r.learn != nil {
+			r.learn.events = append(r.learn.events, point{ctrl: st.ctrl.Name, res: st.res, step: step, index: n})
+		}
+		r.emit(trace.Record{Component: component, Name: st.ctrl.Name + "/" + st.res, Action: actDelivered,
+			Kind: st.kind, Key: it.key, ResourceVersion: strconv.FormatInt(it.rv, 10), DeltaType: string(it.typ)})
+		return true
+	}
+}
+
+// perturbWatchLocked does to w what a perturbation of kind k at event
+// point at asks. Must be called with the scheduler's mu held.
+func (r *run) perturbWatchLocked(w *watch, k Kind, at string) {
+	st := w.stream
+	who := st.ctrl.Name + "/" + st.res
+	switch k {
+	case Lag, Coalesce:
+		st.hold = k
+		r.emit(trace.Record{Component: component, Name: who, Action: actHeld, Kind: st.kind, Detail: string(k) + " from " + at})
+	case Cut:
+		w.stopUp()
+		w.finish()
+		r.emit(trace.Record{Component: component, Name: who, Action: actCut, Kind: st.kind, Detail: "before " + at})
+	case Expire:
+		w.out.expire()
+		w.stopUp()
+		w.finish()
+		r.emit(trace.Record{Component: component, Name: who, Action: actExpired, Kind: st.kind, Detail: "before " + at})
+	}
+}
+
+// releaseHeld ends the first hold: the informer's events flow again,
+// coalesced first for Coalesce. False if no informer is held back.
+func (r *run) releaseHeld() bool {
+	s := &r.sched
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	held := s.heldLocked()
+	if len(held) == 0 {
+		return false
+	}
+	st := held[0]
+	detail := ""
+	if st.hold == Coalesce {
+		detail = strconv.Itoa(s.coalesceLocked(st)) + " events dropped"
+	}
+	st.hold = ""
+	r.emit(trace.Record{Component: component, Name: st.ctrl.Name + "/" + st.res, Action: actReleased, Kind: st.kind, Detail: detail})
+	return true
+}
