@@ -45,6 +45,9 @@ type writeCall struct {
 // crash right after it. It counts the write and narrates it.
 func (r *run) write(w writeCall) error {
 	if w.c == nil {
+		r.sched.mu.Lock()
+		r.sched.activity++
+		r.sched.mu.Unlock()
 		rv, key, err := w.do()
 		r.emitWrite("user", w, rv, key, err)
 		return err
@@ -52,16 +55,7 @@ func (r *run) write(w writeCall) error {
 	if w.inc.isDead() {
 		return errCrashed
 	}
-	step := r.curStep()
-	r.sched.mu.Lock()
-	w.c.writes[step]++
-	n := w.c.writes[step]
-	p, hit := r.matchLocked(Kind.atWrite, w.c.Name, "", step, n)
-	if r.learn != nil {
-		r.learn.writes = append(r.learn.writes, point{ctrl: w.c.Name, step: step, index: n, verb: w.verb})
-	}
-	r.sched.activity++
-	r.sched.mu.Unlock()
+	step, n, p, hit := r.countWrite(w)
 	at := strconv.Itoa(step) + ".w" + strconv.Itoa(n)
 	if hit && p.Kind == Conflict {
 		err := meta.NewConflict(w.gr, name(w.key), errors.New(conflictMessage))
@@ -81,9 +75,25 @@ func (r *run) write(w writeCall) error {
 			w.c.staleRV = staleRV
 			r.sched.mu.Unlock()
 		}
-		r.kill(w.c, w.inc, "after write "+at)
+		r.kill(w.c, w.inc, actCrashed, "after write "+at)
 	}
 	return err
+}
+
+// countWrite counts a controller's write within the current step, and
+// finds the perturbation at it, if any.
+func (r *run) countWrite(w writeCall) (step, n int, p Perturbation, hit bool) {
+	step = r.curStep()
+	r.sched.mu.Lock()
+	defer r.sched.mu.Unlock()
+	w.c.writes[step]++
+	n = w.c.writes[step]
+	p, hit = r.matchLocked(Kind.atWrite, w.c.Name, "", step, n)
+	if r.learn != nil {
+		r.learn.writes = append(r.learn.writes, point{ctrl: w.c.Name, step: step, index: n, verb: w.verb})
+	}
+	r.sched.activity++
+	return step, n, p, hit
 }
 
 // conflictMessage is kube-apiserver's wording of a stale write.

@@ -26,7 +26,8 @@ const (
 	actCut       trace.Action = "cut"        // a watch ended cleanly on purpose
 	actExpired   trace.Action = "expired"    // a watch ended with 410 on purpose
 	actConflict  trace.Action = "conflict"   // a write answered 409 on purpose
-	actCrashed   trace.Action = "crashed"    // a controller killed (or stopped for a step)
+	actCrashed   trace.Action = "crashed"    // a controller killed after a write
+	actStopped   trace.Action = "stopped"    // a controller stopped for a step
 	actRestarted trace.Action = "restarted"  // ... and started again (Count the incarnation)
 	actViolated  trace.Action = "violated"   // what went wrong
 )
@@ -62,7 +63,7 @@ func perturbing(rec trace.Record) bool {
 		return false
 	}
 	switch rec.Action {
-	case actHeld, actCut, actExpired, actConflict, actCrashed, actStaleList:
+	case actHeld, actCut, actExpired, actConflict, actCrashed, actStopped, actStaleList:
 		return true
 	}
 	return false

@@ -213,32 +213,41 @@ func parsePerturbation(part string) (Perturbation, error) {
 		}
 		return bad(kind + " acts on a whole controller: no /RESOURCE")
 	}
-	step, index, hasIndex := strings.Cut(at, ".")
-	var err error
-	if p.Step, err = strconv.Atoi(step); err != nil || p.Step < 0 {
-		return bad("the step is a number from 0")
+	var reason string
+	if p.Step, p.Index, reason = parsePoint(p.Kind, at); reason != "" {
+		return bad(reason)
+	}
+	return p, nil
+}
+
+// parsePoint reads where a perturbation of kind k happens: "STEP.wN",
+// "STEP.eN" or "STEP". The reason is empty if it is well formed.
+func parsePoint(k Kind, at string) (step, index int, reason string) {
+	s, i, hasIndex := strings.Cut(at, ".")
+	step, err := strconv.Atoi(s)
+	if err != nil || step < 0 {
+		return 0, 0, "the step is a number from 0"
 	}
 	want := ""
 	switch {
-	case p.Kind.atWrite():
+	case k.atWrite():
 		want = "w"
-	case p.Kind.atEvent():
+	case k.atEvent():
 		want = "e"
 	}
-	if hasIndex != (want != "") {
-		if want == "" {
-			return bad(kind + " happens at a whole step: @STEP")
-		}
-		return bad(fmt.Sprintf("%s needs a point: @STEP.%sN", kind, want))
+	switch {
+	case hasIndex && want == "":
+		return 0, 0, string(k) + " happens at a whole step: @STEP"
+	case !hasIndex && want != "":
+		return 0, 0, fmt.Sprintf("%s needs a point: @STEP.%sN", k, want)
+	case k == Down && step == 0:
+		return 0, 0, "down needs a workload step, from 1"
+	case want == "":
+		return step, 0, ""
 	}
-	if want != "" {
-		n, found := strings.CutPrefix(index, want)
-		if p.Index, err = strconv.Atoi(n); !found || err != nil || p.Index < 1 {
-			return bad(fmt.Sprintf("the point is %sN with N from 1", want))
-		}
+	n, found := strings.CutPrefix(i, want)
+	if index, err = strconv.Atoi(n); !found || err != nil || index < 1 {
+		return 0, 0, fmt.Sprintf("the point is %sN with N from 1", want)
 	}
-	if p.Kind == Down && p.Step == 0 {
-		return bad("down needs a workload step, from 1")
-	}
-	return p, nil
+	return step, index, ""
 }

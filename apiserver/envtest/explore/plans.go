@@ -97,6 +97,13 @@ func (x *explorer) explore(replay *Plan) *Report {
 		}
 		return rep
 	}
+	x.exploreAll(rep, ref)
+	return rep
+}
+
+// exploreAll runs every candidate plan, grouping the failures by what
+// went wrong and shrinking the first plan of each.
+func (x *explorer) exploreAll(rep *Report, ref *run) {
 	bySig := map[string]*Violation{}
 	for _, p := range x.candidates(ref, x.opts.MaxPlans) {
 		rep.Plans++
@@ -120,7 +127,6 @@ func (x *explorer) explore(replay *Plan) *Report {
 		bySig[sig] = v
 		rep.Violations = append(rep.Violations, v)
 	}
-	return rep
 }
 
 // maxShrinkRuns bounds the runs spent shrinking one failing plan.

@@ -1,7 +1,6 @@
 package explore
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -9,9 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
@@ -29,10 +26,10 @@ type proxy struct {
 
 // apiRequest is what a request's path and query say.
 type apiRequest struct {
-	gvr            meta.GroupVersionResource
-	ns, name, sub  string
-	watch          bool
-	kind, resource string
+	gvr           meta.GroupVersionResource
+	ns, name, sub string
+	watch         bool
+	kind          string
 }
 
 // parseAPIRequest reads /api/v1/[namespaces/NS/]RESOURCE[/NAME[/SUB]] and
@@ -274,22 +271,9 @@ func writeError(w http.ResponseWriter, err error) {
 // is refused, so that the client lists and then watches, as client-go
 // does with a server without watch-list: lists must go through their turn.
 func (p *proxy) watch(w http.ResponseWriter, req *http.Request, a apiRequest) {
-	q := req.URL.Query()
-	if q.Get("sendInitialEvents") == "true" {
-		writeError(w, meta.NewBadRequest("explore: the front does not serve watch-list (sendInitialEvents); list, then watch"))
-		return
-	}
-	q.Set("allowWatchBookmarks", "false")
-	req.Header.Set("Accept", "application/json")
 	ctx, cancel := context.WithCancel(context.WithoutCancel(req.Context()))
 	defer cancel()
-	up, err := http.NewRequestWithContext(ctx, http.MethodGet, p.h.upstream.URL+req.URL.EscapedPath()+"?"+q.Encode(), nil)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	up.Header = req.Header.Clone()
-	resp, err := p.h.client.Do(up)
+	resp, err := p.openWatch(ctx, req)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -307,10 +291,11 @@ func (p *proxy) watch(w http.ResponseWriter, req *http.Request, a apiRequest) {
 	go readFrames(s, wt, resp.Body)
 	w.Header().Set("Content-Type", resp.Header.Get("Content-Type"))
 	w.WriteHeader(http.StatusOK)
-	flusher, _ := w.(http.Flusher)
-	if flusher != nil {
-		flusher.Flush()
+	flush := func() {}
+	if f, ok := w.(http.Flusher); ok {
+		flush = f.Flush
 	}
+	flush()
 	for {
 		select {
 		case frame, ok := <-out.ch:
@@ -321,9 +306,7 @@ func (p *proxy) watch(w http.ResponseWriter, req *http.Request, a apiRequest) {
 				s.stop(wt)
 				return
 			}
-			if flusher != nil {
-				flusher.Flush()
-			}
+			flush()
 		case <-req.Context().Done():
 			s.stop(wt)
 			return
@@ -331,75 +314,22 @@ func (p *proxy) watch(w http.ResponseWriter, req *http.Request, a apiRequest) {
 	}
 }
 
-// readFrames cuts the upstream's JSON lines into items.
-func readFrames(s *scheduler, wt *watch, body io.Reader) {
-	br := bufio.NewReader(body)
-	for {
-		line, err := br.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			s.push(wt, frameItem(line))
-		}
-		if err != nil {
-			s.upstreamEnded(wt)
-			return
-		}
+// openWatch starts the upstream's watch for req, in JSON and without
+// bookmarks, for as long as ctx lasts. A watch-list is refused.
+func (p *proxy) openWatch(ctx context.Context, req *http.Request) (*http.Response, error) {
+	q := req.URL.Query()
+	if q.Get("sendInitialEvents") == "true" {
+		return nil, meta.NewBadRequest("explore: the front does not serve watch-list (sendInitialEvents); list, then watch")
 	}
-}
-
-// frame is a watch event as JSON on the wire.
-type frame struct {
-	Type   meta.EventType  `json:"type"`
-	Object json.RawMessage `json:"object"`
-}
-
-func frameItem(line []byte) item {
-	it := item{raw: line}
-	var f struct {
-		Type   meta.EventType
-		Object struct{ Metadata objectMeta }
+	q.Set("allowWatchBookmarks", "false")
+	up, err := http.NewRequestWithContext(ctx, http.MethodGet, p.h.upstream.URL+req.URL.EscapedPath()+"?"+q.Encode(), nil)
+	if err != nil {
+		return nil, err
 	}
-	if json.Unmarshal(line, &f) == nil {
-		it.typ, it.key = f.Type, f.Object.Metadata.key()
-		it.rv, _ = strconv.ParseInt(f.Object.Metadata.ResourceVersion, 10, 64)
-	}
-	return it
+	up.Header = req.Header.Clone()
+	up.Header.Set("Accept", "application/json")
+	return p.h.client.Do(up)
 }
-
-// frameOutlet delivers frames into a channel of capacity one, which the
-// watch's handler writes to the client.
-type frameOutlet struct {
-	ch   chan []byte
-	once sync.Once
-}
-
-func (o *frameOutlet) deliver(it item) bool {
-	select {
-	case o.ch <- it.raw:
-		return true
-	default:
-		return false
-	}
-}
-
-func (o *frameOutlet) retype(it item, typ meta.EventType) item {
-	var f frame
-	if json.Unmarshal(it.raw, &f) == nil {
-		f.Type = typ
-		if b, err := json.Marshal(f); err == nil {
-			it.raw = append(b, '\n')
-		}
-	}
-	it.typ = typ
-	return it
-}
-
-func (o *frameOutlet) expire() {
-	st, _ := json.Marshal(meta.NewResourceExpired("too old resource version (explore: expired on purpose)").Status())
-	b, _ := json.Marshal(frame{Type: meta.EventError, Object: st})
-	o.deliver(item{raw: append(b, '\n')})
-}
-
-func (o *frameOutlet) close() { o.once.Do(func() { close(o.ch) }) }
 
 // reasonServiceUnavailable is Kubernetes' reason for a 503.
 const reasonServiceUnavailable meta.StatusReason = "ServiceUnavailable"

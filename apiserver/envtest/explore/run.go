@@ -166,7 +166,7 @@ func (r *run) stopDowns(n int) []*ctrlState {
 			r.sched.mu.Lock()
 			c.down = true
 			r.sched.mu.Unlock()
-			r.kill(c, c.inc, fmt.Sprintf("stopped for step %d", n))
+			r.kill(c, c.inc, actStopped, fmt.Sprintf("for step %d", n))
 			downs = append(downs, c)
 		}
 	}
@@ -204,10 +204,10 @@ func (r *run) startController(c *ctrlState) error {
 	return nil
 }
 
-// kill ends inc: its requests fail from now on, its pending events are
-// dropped, and its context is cancelled. It is restarted at a quiet point
-// (unless down).
-func (r *run) kill(c *ctrlState, inc *incarnation, why string) {
+// kill ends inc (act is actCrashed or actStopped): its requests fail from
+// now on, its pending events are dropped, and its context is cancelled.
+// It is restarted at a quiet point (unless down).
+func (r *run) kill(c *ctrlState, inc *incarnation, act trace.Action, why string) {
 	if inc == nil || inc.dead.Swap(true) {
 		return
 	}
@@ -215,7 +215,7 @@ func (r *run) kill(c *ctrlState, inc *incarnation, why string) {
 	r.sched.endIncarnationLocked(inc)
 	r.sched.mu.Unlock()
 	inc.cancel()
-	r.emit(trace.Record{Component: component, Name: c.Name, Action: actCrashed, Detail: why})
+	r.emit(trace.Record{Component: component, Name: c.Name, Action: act, Detail: why})
 }
 
 // settle lets the controllers act until nothing is left to do for
@@ -224,11 +224,14 @@ func (r *run) kill(c *ctrlState, inc *incarnation, why string) {
 func (r *run) settle() bool {
 	opts := r.x.opts
 	idle, q := time.Duration(0), opts.firstIdle()
-	moves := 0
+	moves, checked := 0, -1
 	for r.fail == nil {
 		r.front.quiet(r)
 		r.checkControllers()
-		r.checkInvariants()
+		if act := r.sched.activityCount(); act != checked {
+			checked = act
+			r.checkInvariants()
+		}
 		if r.fail != nil {
 			break
 		}

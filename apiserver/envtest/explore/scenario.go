@@ -113,7 +113,9 @@ type Options struct {
 	// no event and no write before it moves on to the next step: long
 	// enough for retries with backoff and RequeueAfter to happen. It waits
 	// in doubling slices, from a millisecond. Default one minute. Over
-	// HTTP it is real time, in slices from Quiet: default 2 × Quiet.
+	// HTTP it is real time, in slices from Quiet: default 10 × Quiet, more
+	// than the 100ms that client-go's WaitForCacheSync polls in, so that a
+	// restarted controller-runtime manager has started its workers.
 	Settle time.Duration
 	// MaxSteps caps the events delivered and writes made after one
 	// workload step; a run that goes past it "does not settle" (a hot
@@ -145,7 +147,7 @@ func (o Options) withDefaults() Options {
 	if o.Settle <= 0 {
 		o.Settle = time.Minute
 		if o.HTTP {
-			o.Settle = 2 * o.Quiet
+			o.Settle = 10 * o.Quiet
 		}
 	}
 	if o.MaxSteps <= 0 {

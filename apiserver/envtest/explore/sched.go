@@ -113,13 +113,6 @@ func (s *scheduler) stop(w *watch) {
 	w.stopUp()
 }
 
-// touch records activity (a write).
-func (s *scheduler) touch() {
-	s.mu.Lock()
-	s.activity++
-	s.mu.Unlock()
-}
-
 // activityCount returns the activity counter.
 func (s *scheduler) activityCount() int {
 	s.mu.Lock()
