@@ -17,6 +17,15 @@ func (c *Controller) traceStarted(req Request, worker int) {
 	}
 }
 
+// traceStaleSkipped records that worker skipped req: its caches lag the
+// controller's own writes (Options.Freshness).
+func (c *Controller) traceStaleSkipped(req Request, worker int) {
+	if c.tracer.Enabled() {
+		c.tracer.Emit(trace.Record{Component: trace.Controller, Name: c.name, Action: trace.StaleSkipped,
+			Key: req.String(), Worker: worker})
+	}
+}
+
 // traceFinished records how the reconcile of req by worker ended.
 func (c *Controller) traceFinished(req Request, worker int, result string, res Result, err error, took time.Duration) {
 	if !c.tracer.Enabled() {

@@ -88,3 +88,34 @@ func TestTraceNamesThePredicateThatDropsAnEvent(t *testing.T) {
 		}
 	})
 }
+
+// A reconcile that Freshness holds back is recorded as skipped, not as
+// started: the reconciler never ran.
+func TestTraceRecordsAStaleSkip(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := trace.New()
+		rec := trace.NewRecorder(tr)
+		fresh := reconcile.NewFreshness()
+		cache := &watermark{rv: "1"}
+		fresh.Track(pods, cache)
+		if err := fresh.WroteAt(soup.NamespacedName, pods, "2"); err != nil {
+			t.Fatal(err)
+		}
+		r := newRecorder(returns(reconcile.Result{}, nil))
+		c := newController(t, r, reconcile.Options{Tracer: tr, Freshness: fresh})
+		c.Queue().Add(soup)
+		time.AfterFunc(7*time.Millisecond, func() { cache.set("2") }) // caught up after the retry at 5ms
+		if err := runFor(t, c, time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{
+			"controller[test] stale-skipped kitchen/soup worker=1",
+			"controller[test] stale-skipped kitchen/soup worker=1",
+			"controller[test] reconcile-started kitchen/soup worker=1",
+			"controller[test] reconcile-finished kitchen/soup worker=1 result=success",
+		}
+		if diff := cmp.Diff(want, only(trace.Controller, rec.Records())); diff != "" {
+			t.Errorf("trace (-want +got):\n%s", diff)
+		}
+	})
+}

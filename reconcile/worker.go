@@ -30,6 +30,7 @@ func (c *Controller) processNextWorkItem(ctx context.Context, worker int) bool {
 		// The caches do not show this controller's last writes for req
 		// yet: acting now could repeat them. Try again, backing off.
 		c.metrics.staleSkips.Add(1)
+		c.traceStaleSkipped(req, worker)
 		c.log.Debug("Cache older than our writes; reconcile skipped", "namespace", req.Namespace, "name", req.Name)
 		c.queue.AddWithOpts(workqueue.AddOpts{RateLimited: true, Priority: &priority}, req)
 		return true

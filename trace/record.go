@@ -131,6 +131,11 @@ const (
 	// took; Err and Detail "terminal" or "panic" for failures, Detail
 	// "after 5s" for [ResultRequeueAfter]).
 	ReconcileFinished Action = "reconcile-finished"
+	// StaleSkipped: a worker took a request but did not reconcile it,
+	// because the controller's caches do not show its own last writes for
+	// it yet (reconcile.Options.Freshness); the request is requeued with
+	// backoff (Worker).
+	StaleSkipped Action = "stale-skipped"
 )
 
 // The values of Record.Result for [ReconcileFinished]: controller-runtime's
