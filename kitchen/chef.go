@@ -71,6 +71,16 @@ type Chef struct {
 	// Recorder, when set, takes the chef's notes on each order (a change
 	// of phase, a rejection) as Events.
 	Recorder EventRecorder
+	// Freshness, when set, hears the resourceVersion of each order and
+	// cook the chef writes for an order ([reconcile.Freshness.WroteAt]):
+	// give the same one to the chef's controller
+	// ([reconcile.Options].Freshness), tracking the Orders and Cooks
+	// caches, and the controller skips a ticket whose caches do not show
+	// the chef's last writes yet — kube-controller-manager's staleness
+	// mitigation. The chef then trusts its cooks cache before creating a
+	// cook; without Freshness it asks the API server first (a LIST), as
+	// it cannot know whether its cache has its last creations.
+	Freshness *reconcile.Freshness
 }
 
 // Reconcile brings one order's kitchen in line with the order.
@@ -185,7 +195,20 @@ func (c *Chef) updateOrder(ctx context.Context, order *Order, change func(*Order
 		out, err = api.Update(ctx, cur, meta.UpdateOptions{})
 		return err
 	})
+	if err == nil {
+		err = c.wrote(order.Namespace, order.Name, OrderResource.GroupResource(), out)
+	}
 	return out, err
+}
+
+// wrote tells Freshness (if any) that the chef stored obj, of resource
+// gr, on behalf of the order ns/order.
+func (c *Chef) wrote(ns, order string, gr meta.GroupResource, obj meta.Object) error {
+	if c.Freshness == nil {
+		return nil
+	}
+	owner := reconcile.NamespacedName{Namespace: ns, Name: order}
+	return c.Freshness.WroteAt(owner, gr, obj.GetObjectMeta().ResourceVersion)
 }
 
 // writeStatus stores status unless the order already has it, retrying on
@@ -228,6 +251,9 @@ func (c *Chef) writeStatus(ctx context.Context, order *Order, status OrderStatus
 	})
 	if meta.IsNotFound(err) {
 		return order, nil // gone meanwhile: our cache was behind
+	}
+	if err == nil {
+		err = c.wrote(order.Namespace, order.Name, OrderResource.GroupResource(), stored)
 	}
 	if err == nil && stored.Status.Phase == status.Phase && from != status.Phase {
 		c.log().Say("chef", "%s: status %s → %s (rv %s)", keyOf(order), phaseName(from), status.Phase, stored.ResourceVersion)

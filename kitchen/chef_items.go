@@ -105,7 +105,7 @@ func (c *Chef) workItem(ctx context.Context, order *Order, i int, it OrderItem, 
 		return err // the reservation stays: Reserve is declarative, the retry fixes it
 	}
 	w.cooks[i] = obj
-	return nil
+	return c.wrote(order.Namespace, order.Name, CookResource.GroupResource(), obj)
 }
 
 // startCook reserves an item's ingredients and creates its cook.
@@ -140,7 +140,7 @@ func (c *Chef) startCook(ctx context.Context, want *Cook, need map[string]Amount
 		return err
 	}
 	w.cooks[want.Spec.Item] = obj
-	return nil
+	return c.wrote(want.Namespace, want.Spec.Order, CookResource.GroupResource(), obj)
 }
 
 // dropCook stops a cook and deletes it: the chef's own replacing or
@@ -191,11 +191,12 @@ func (c *Chef) cooksOf(ctx context.Context, order *Order) (map[int]*Cook, error)
 	if err != nil {
 		return nil, err
 	}
-	if !coversItems(list, len(order.Spec.Items)) {
-		// About to create a cook: the cache may not have seen one an
-		// earlier reconcile created. Ask the API server, as a
-		// controller-runtime reconciler asks its APIReader, rather than
-		// send a second cook for the same item.
+	if c.Freshness == nil && !coversItems(list, len(order.Spec.Items)) {
+		// About to create a cook, and nothing says that the cache has
+		// seen the cooks an earlier reconcile created. Ask the API
+		// server, as a controller-runtime reconciler asks its APIReader,
+		// rather than send a second cook for the same item. (With
+		// Freshness, this reconcile runs only once the cache has them.)
 		if list, _, err = c.CookAPI.Namespace(order.Namespace).List(ctx,
 			meta.ListOptions{FieldSelector: "spec.order=" + order.Name}); err != nil {
 			return nil, err

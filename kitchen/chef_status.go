@@ -157,16 +157,31 @@ func (c *Chef) removeFinalizer(ctx context.Context, order *Order) error {
 	if !reconcile.ContainsFinalizer(order, OrderFinalizer) {
 		return nil
 	}
-	what := "it stays on the books"
-	if order.DeletionTimestamp != nil {
-		what = "the apiserver may delete the order, and its garbage collector the cooks"
-	}
-	c.log().Say("chef", "%s: removes finalizer %s: %s", keyOf(order), OrderFinalizer, what)
-	_, err := c.updateOrder(ctx, order, func(o *Order) bool { return reconcile.RemoveFinalizer(o, OrderFinalizer) })
-	if meta.IsNotFound(err) {
+	removed := false
+	out, err := c.updateOrder(ctx, order, func(o *Order) bool {
+		removed = reconcile.RemoveFinalizer(o, OrderFinalizer)
+		return removed
+	})
+	switch {
+	case meta.IsNotFound(err):
+		// Let go already: this reconcile read a cache that had not seen
+		// the order go.
+		c.log().Detail("chef", "%s: the order is already gone (my cache was behind)", keyOf(order))
 		return nil
+	case err != nil || !removed:
+		return err
+	case out.DeletionTimestamp != nil && len(out.Finalizers) == 0:
+		// Told after the write, so that it is told once: the apiserver
+		// has deleted the order by now (its lines come first).
+		c.log().Say("chef", "%s: removed finalizer %s: nothing held the order any more, so the apiserver deleted it, "+
+			"and its garbage collector the cooks it owned", keyOf(order), OrderFinalizer)
+	case out.DeletionTimestamp != nil:
+		c.log().Say("chef", "%s: removed finalizer %s: other finalizers still hold the order (%v)", keyOf(order), OrderFinalizer, out.Finalizers)
+	default:
+		c.log().Say("chef", "%s: removed finalizer %s: the order is %s, so deleting it need not wait for the kitchen any more",
+			keyOf(order), OrderFinalizer, strings.ToLower(phaseName(out.Status.Phase)))
 	}
-	return err
+	return nil
 }
 
 // clearCooks stops and deletes every cook of the order ns/name, and

@@ -1,7 +1,9 @@
 package kitchen_test
 
 import (
+	"context"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -11,6 +13,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/kitchen"
+	"github.com/kitchensync/kitchensync/reconcile"
 )
 
 func TestChefCooksAndServes(t *testing.T) {
@@ -322,4 +325,67 @@ func TestChefDoesNotDuplicateACookItsCacheHasNotSeen(t *testing.T) {
 			t.Errorf("spaghetti reserved %d, want 200 (one cook)", l.Reserved)
 		}
 	})
+}
+
+// The same amendment with Freshness, as the restaurant wires the chef: the
+// chef records the cook it created, so its controller holds the next
+// ticket back until the cooks' cache has that cook, and the chef, trusting
+// its cache then, never asks the API server for the cooks.
+func TestChefWithFreshnessWaitsForItsOwnWrites(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := newBench(t, kitchen.DefaultPantry())
+		fresh := reconcile.NewFreshness()
+		fresh.Track(kitchen.OrderResource.GroupResource(), b.orders)
+		fresh.Track(kitchen.CookResource.GroupResource(), b.cooks)
+		b.chef.Freshness = fresh
+		lists := &listCounter{Interface: b.srv}
+		b.chef.CookAPI = client.New[*kitchen.Cook](lists)
+		t7 := reconcile.NamespacedName{Namespace: ns, Name: "t7"}
+		if _, err := b.waiter.Place(b.ctx, newOrder("t7", 7, item("seafood-pasta"))); err != nil {
+			t.Fatal(err)
+		}
+		b.sync()
+		if !fresh.EnsureReady(t7) {
+			t.Fatal("not ready before the chef wrote anything")
+		}
+		b.reconcile(b.chef, ns+"/t7") // finalizer, cook t7-0-g1, status
+		if _, err := b.waiter.AddExtra(b.ctx, "t7", 0, "black-truffle"); err != nil {
+			t.Fatal(err)
+		}
+		replace(t, b.srv, kitchen.OrderResource, b.orders) // the cooks' cache stays behind
+		if fresh.EnsureReady(t7) {
+			t.Error("ready while the cooks' cache has not seen the chef's cook")
+		}
+		b.sync()
+		if !fresh.EnsureReady(t7) {
+			t.Error("not ready once the caches have caught up")
+		}
+		b.settle()
+		if diff := cmp.Diff([]string{"t7-0-g1=Cooking"}, b.cookNames()); diff != "" {
+			t.Errorf("cooks (-want +got):\n%s", diff)
+		}
+		if lists.n.Load() != 0 {
+			t.Errorf("the chef listed cooks on the server %d times, want none", lists.n.Load())
+		}
+	})
+}
+
+// listCounter is an API that counts the lists made through it.
+type listCounter struct {
+	client.Interface
+	n atomic.Int64
+}
+
+func (l *listCounter) ResourceFor(gvr meta.GroupVersionResource, ns string) client.ResourceInterface {
+	return countedLists{l.Interface.ResourceFor(gvr, ns), &l.n}
+}
+
+type countedLists struct {
+	client.ResourceInterface
+	n *atomic.Int64
+}
+
+func (c countedLists) List(ctx context.Context, opts meta.ListOptions) (*meta.List, error) {
+	c.n.Add(1)
+	return c.ResourceInterface.List(ctx, opts)
 }

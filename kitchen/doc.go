@@ -48,7 +48,9 @@
 //   - the [Chef] (主厨) is a [reconcile.Reconciler] of orders: it reads
 //     each order from the runner's cache ([Cache]), compares it with the
 //     kitchen, sends [Cook]s, adapts to amendments, handles cancellations
-//     through its finalizer and writes the status;
+//     through its finalizer and writes the status; it records what it
+//     writes ([Chef].Freshness), so that a ticket waits until the
+//     runner's memory shows the chef's own last writes;
 //   - the [Brigade] is the cooks' reconciler (the kubelet of this
 //     kitchen): it puts each cook to work on the [Stations] and reports
 //     its phase.

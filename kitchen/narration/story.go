@@ -159,6 +159,8 @@ func (s *Story) controller(r trace.Record) {
 	case trace.Dropped:
 		say = s.at(r.Kind)
 		say("runner", "%s drops the %s of %s (rv %s): no ticket for the %s", shortName(r.Detail), r.DeltaType, r.Key, r.ResourceVersion, r.Name)
+	case trace.StaleSkipped:
+		say(r.Name, "%s: my memory does not show my own last writes for it yet: skipped, back on the rail after a backoff", r.Key)
 	case trace.ReconcileStarted:
 		say(r.Name, "%s: worker %d takes the ticket", r.Key, r.Worker)
 	case trace.ReconcileFinished:

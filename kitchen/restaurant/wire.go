@@ -24,8 +24,14 @@ func (r *Restaurant) wire(cfg Config, scheme *meta.Scheme) error {
 	if cfg.Queue != nil {
 		rail = cfg.Queue(kitchen.RailName, r.Rail)
 	}
+	// The chef reads its own writes: a ticket whose caches do not show
+	// what the chef last wrote for the order waits (see kitchen.Chef).
+	fresh := reconcile.NewFreshness()
+	fresh.Track(kitchen.OrderResource.GroupResource(), r.Runner.Orders.GetIndexer())
+	fresh.Track(kitchen.CookResource.GroupResource(), r.Runner.Cooks.GetIndexer())
+	r.Chef.Freshness = fresh
 	r.chefs, err = reconcile.NewController("chef", r.Chef, reconcile.Options{
-		MaxConcurrentReconciles: cfg.Chefs, Tracer: r.Tracer,
+		MaxConcurrentReconciles: cfg.Chefs, Tracer: r.Tracer, Freshness: fresh,
 		NewQueue: func(string, workqueue.RateLimiter[reconcile.Request]) reconcile.WorkQueue {
 			return rail
 		}})
