@@ -76,6 +76,12 @@
 //     holds after each step, with no relist past its first sync; a
 //     controller-runtime controller built with builder.OnlyMetadata marks
 //     every widget through its metadata cache and client.
+//   - The explorer (apiserver/envtest/explore) over HTTP: an unmodified
+//     controller-runtime Manager runs a reconciler with a planted bug (its
+//     finalizer removed before the cleanup) behind the explorer's front;
+//     the explorer finds the crash that leaves a child behind, its replay
+//     line reproduces it, and the reconciler with the cleanup first passes
+//     the same plans (explore_test.go).
 //
 // client-go runs unchanged inside synctest bubbles, with one exception
 // the tests work around: apimachinery's global HandleError rate limiter

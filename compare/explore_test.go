@@ -129,7 +129,7 @@ func crScenario(early bool) explore.Scenario {
 // replay line reproduces it. The same reconciler with the cleanup first
 // is clean under the same plans.
 func TestExploreControllerRuntime(t *testing.T) {
-	opts := explore.Options{HTTP: true, Kinds: []explore.Kind{explore.Crash}, NoShrink: true}
+	opts := explore.Options{HTTP: true, Try: []explore.Kind{explore.Crash}, NoShrink: true}
 	rep := explore.Explore(t, crScenario(true), opts)
 	if len(rep.Violations) != 1 {
 		t.Fatalf("found %d violations, want 1: %v", len(rep.Violations), rep.Violations)

@@ -2,8 +2,10 @@ package explore_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/apiserver/envtest/explore"
 	"github.com/kitchensync/kitchensync/apiserver/envtest/explore/gallery"
 )
@@ -91,4 +93,24 @@ func TestExploreIsDeterministic(t *testing.T) {
 	if a.Narration != b.Narration {
 		t.Errorf("narrations differ:\n%s\n---\n%s", a.Narration, b.Narration)
 	}
+}
+
+// TestExploreTwoControllers explores two controllers at once, each on
+// kinds of its own: the plans name each, and both are level-triggered, so
+// nothing is found.
+func TestExploreTwoControllers(t *testing.T) {
+	s := gallery.Scenario(gallery.Correct())
+	s.Kinds = append(s.Kinds, apiservertest.WidgetKind())
+	s.Controllers = append(s.Controllers, explore.Controller{Name: "painter", Start: painter})
+	s.Workload = []explore.Step{gallery.Create("p1", "v1"), paint("w1", "red"), gallery.SetVersion("p1", "v2"), paint("w1", "blue")}
+	rep := explore.Explore(t, s, explore.Options{})
+	for _, v := range rep.Violations {
+		t.Errorf("two controllers: %s", v)
+	}
+	for _, name := range []string{"ctrl", "painter"} {
+		if !strings.Contains(rep.Reference, "   "+name+" -> ") {
+			t.Errorf("the reference run shows no write of %s:\n%s", name, rep.Reference)
+		}
+	}
+	t.Logf("%d plans", rep.Plans)
 }

@@ -15,7 +15,7 @@ func TestExploreOverHTTP(t *testing.T) {
 	s := gallery.Scenario(gallery.EarlyFinalizer())
 	s.Workload = []explore.Step{gallery.Create("p1", "v1"), gallery.Delete("p1")}
 	// Crash plans take turns between the steps: the second is 2.w1.
-	opts := explore.Options{HTTP: true, Kinds: []explore.Kind{explore.Crash}, MaxPlans: 2, NoShrink: true}
+	opts := explore.Options{HTTP: true, Try: []explore.Kind{explore.Crash}, MaxPlans: 2, NoShrink: true}
 	rep := explore.Explore(t, s, opts)
 	if len(rep.Violations) != 1 || rep.Violations[0].Plan.String() != "crash:ctrl@2.w1" || rep.Violations[0].What != "end state" {
 		t.Fatalf("want the end state to differ after crash:ctrl@2.w1, got %v", rep.Violations)

@@ -48,9 +48,9 @@ const (
 	Expire Kind = "expire"
 )
 
-// Kinds returns every kind of perturbation, in the order the explorer
+// AllKinds returns every kind of perturbation, in the order the explorer
 // tries them.
-func Kinds() []Kind {
+func AllKinds() []Kind {
 	return []Kind{Crash, Lag, Coalesce, Down, Stale, Conflict, Cut, Expire}
 }
 
@@ -198,8 +198,8 @@ func parsePerturbation(part string) (Perturbation, error) {
 		return Perturbation{}, &PlanError{part, reason}
 	}
 	kind, rest, ok := strings.Cut(part, ":")
-	if !ok || !slices.Contains(Kinds(), Kind(kind)) {
-		return bad(fmt.Sprintf("want KIND:CONTROLLER@POINT with KIND one of %v or skip", Kinds()))
+	if !ok || !slices.Contains(AllKinds(), Kind(kind)) {
+		return bad(fmt.Sprintf("want KIND:CONTROLLER@POINT with KIND one of %v or skip", AllKinds()))
 	}
 	who, at, ok := strings.Cut(rest, "@")
 	if !ok || who == "" {

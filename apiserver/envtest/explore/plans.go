@@ -25,7 +25,7 @@ type learned struct {
 // the steps, so that a small budget still reaches the last steps.
 func (x *explorer) candidates(ref *run, max int) []Plan {
 	var perKind [][]Plan
-	for _, k := range x.opts.Kinds {
+	for _, k := range x.opts.Try {
 		var byStep [][]Plan
 		add := func(step int, p Perturbation) {
 			for len(byStep) <= step {

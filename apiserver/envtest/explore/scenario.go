@@ -106,9 +106,9 @@ type Options struct {
 	// MaxPlans caps the plans tried (the reference run and shrinking do
 	// not count). Default 1000.
 	MaxPlans int
-	// Kinds are the kinds of perturbation to try. Default: all, in the
-	// order of [Kinds].
-	Kinds []Kind
+	// Try are the kinds of perturbation to try. Default: all, in the
+	// order of [AllKinds].
+	Try []Kind
 	// Settle is how long (fake time in process) the explorer waits with
 	// no event and no write before it moves on to the next step: long
 	// enough for retries with backoff and RequeueAfter to happen. It waits
@@ -138,8 +138,8 @@ func (o Options) withDefaults() Options {
 	if o.MaxPlans <= 0 {
 		o.MaxPlans = 1000
 	}
-	if len(o.Kinds) == 0 {
-		o.Kinds = Kinds()
+	if len(o.Try) == 0 {
+		o.Try = AllKinds()
 	}
 	if o.Quiet <= 0 {
 		o.Quiet = 30 * time.Millisecond
