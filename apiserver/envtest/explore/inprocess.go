@@ -35,8 +35,10 @@ type view struct {
 	inc *incarnation
 }
 
+// Scheme returns the run's scheme.
 func (v *view) Scheme() *meta.Scheme { return v.r.scheme }
 
+// ResourceFor returns the view's calls on one resource.
 func (v *view) ResourceFor(gvr meta.GroupVersionResource, namespace string) client.ResourceInterface {
 	kind := gvr.Resource
 	if info, ok := v.r.scheme.KindForResource(gvr); ok {
@@ -62,6 +64,7 @@ func (rv *resourceView) keyOfName(name string) string {
 	return rv.ns + "/" + name
 }
 
+// Get reads the server directly, as a live read: not perturbed.
 func (rv *resourceView) Get(ctx context.Context, name string, opts meta.GetOptions) (meta.Object, error) {
 	if rv.v.inc != nil && rv.v.inc.isDead() {
 		return nil, errCrashed
@@ -69,6 +72,9 @@ func (rv *resourceView) Get(ctx context.Context, name string, opts meta.GetOptio
 	return rv.up.Get(ctx, name, opts)
 }
 
+// List waits its turn (a controller's), reads at an older
+// resourceVersion after a Stale crash, and tells the run what the
+// informer now caches.
 func (rv *resourceView) List(ctx context.Context, opts meta.ListOptions) (*meta.List, error) {
 	if rv.v.c == nil {
 		return rv.up.List(ctx, opts)
@@ -90,6 +96,9 @@ func (rv *resourceView) List(ctx context.Context, opts meta.ListOptions) (*meta.
 	return list, err
 }
 
+// Watch starts the server's watch and hands its events to the
+// scheduler, which delivers them one at a time (a controller's;
+// the workload's watches are the server's own).
 func (rv *resourceView) Watch(ctx context.Context, opts meta.ListOptions) (meta.WatchInterface, error) {
 	if rv.v.c == nil {
 		return rv.up.Watch(ctx, opts)
@@ -137,6 +146,7 @@ func (rv *resourceView) write(verb, key string, do func() (meta.Object, error)) 
 	return obj, nil
 }
 
+// Create, Update, UpdateStatus, Patch and Delete go through [run.write].
 func (rv *resourceView) Create(ctx context.Context, obj meta.Object, opts meta.CreateOptions) (meta.Object, error) {
 	key := keyOf(obj)
 	if obj.GetName() == "" {

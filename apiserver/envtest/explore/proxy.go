@@ -68,6 +68,9 @@ func (a apiRequest) key(name string) string {
 	return a.ns + "/" + name
 }
 
+// ServeHTTP answers a crashed incarnation 503, and routes the rest:
+// watches, lists and writes through the explorer, anything else straight
+// on to the upstream.
 func (p *proxy) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if p.inc.isDead() {
 		writeError(w, errCrashed)

@@ -63,8 +63,8 @@ type Controller struct {
 type Conn struct {
 	// API is the server as the controller sees it: in process, the
 	// explorer's view of the server; over HTTP, a *rest.Client of the
-	// controller's front. Give it to informer.NewSharedInformerFactory and
-	// reconcile.NewClient.
+	// controller's front (without a rate limit). Give it to
+	// informer.NewSharedInformerFactory and reconcile.NewClient.
 	API client.Interface
 	// Tracer, if the controller gives it to its informers and controllers
 	// (informer.WithTracer, reconcile.Options), adds their reconciles to

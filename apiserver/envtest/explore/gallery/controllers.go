@@ -37,6 +37,8 @@ type reconciler struct {
 	cleanUp   func(ctx context.Context, p *Parent) error
 }
 
+// Reconcile reads the parent from the cache and, as its state asks,
+// cleans up, adds the finalizer, or makes the child match.
 func (r *reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	p, err := r.parents.Get(ctx, req.NamespacedName)
 	if meta.IsNotFound(err) {

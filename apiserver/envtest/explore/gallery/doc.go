@@ -18,6 +18,12 @@
 //   - [EarlyFinalizer]: the finalizer removed before the cleanup
 //     finishes, so a child left without a parent.
 //
+// In the kitchen: the five cooks every head chef has met — the one who
+// plates a second dish because the pass looked empty, the one who only
+// clears a table when he sees the guests leave, the one who loses count
+// when called away, the one who trusts the ticket over the plate, and the
+// one who takes the table off the book before it is cleared.
+//
 // [Correct] gets all five right. [Scenario] puts any of them under
 // [Workload] with the invariant [OneChildPerParent].
 package gallery
