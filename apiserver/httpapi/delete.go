@@ -75,7 +75,7 @@ func (h *Handler) deleteCollection(w http.ResponseWriter, r *http.Request, t tar
 	case t.served != nil:
 		return h.writeServedList(w, t, as, list)
 	}
-	return h.writeList(w, t.info, as, list)
+	return h.writeList(w, t, t.info, as, list)
 }
 
 // deleteOptions reads the options of a delete: the JSON body (the wire

@@ -44,10 +44,15 @@
 // the kind's Go type, or protobuf (below).
 //
 // A client that asks for "application/json;as=Table;v=v1;g=meta.k8s.io",
-// as kubectl get does, gets a meta.k8s.io/v1 Table: the columns are Name,
-// one per extra field selector of the kind (what --field-selector can
-// match), and Age. That is why kubectl get prints the server's columns,
-// not its own.
+// as kubectl get does, gets a meta.k8s.io/v1 Table. The built-in kinds
+// have kube-apiserver's printer columns (events LAST SEEN, TYPE, REASON,
+// OBJECT, MESSAGE; leases NAME, HOLDER, AGE; namespaces NAME, STATUS,
+// AGE); every other kind has Name, one per extra field selector of the
+// kind (what --field-selector can match), and Age. That is why kubectl get
+// prints the server's columns, not its own. Each row carries what the
+// includeObject parameter asks for: the object's metadata (the default),
+// the whole object (Object: what kubectl get --sort-by sends, and sorts
+// by), or nothing (None).
 //
 // Create and update bodies may also come in Kubernetes' protobuf envelope
 // ("application/vnd.kubernetes.protobuf", what client-go's typed clients

@@ -163,6 +163,9 @@ type target struct {
 	// objects it shows.
 	served *meta.ServedVersion
 	stored meta.KindInfo
+	// includeObject is the request's includeObject parameter: what a
+	// Table's rows carry (see [target.rowObject]).
+	includeObject string
 }
 
 // parseTarget reads the path after /apis/{group}/{version}:

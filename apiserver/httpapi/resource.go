@@ -11,7 +11,7 @@ import (
 // serveResource dispatches a request on a resource path by method and by
 // whether it names an object.
 func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target) {
-	t.path = r.URL.Path
+	t.path, t.includeObject = r.URL.Path, r.URL.Query().Get("includeObject")
 	var err error
 	switch {
 	case t.name == "" && r.Method == http.MethodGet:
@@ -87,18 +87,19 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request, t target) error {
 	if err != nil {
 		return err
 	}
-	return h.writeList(w, t.info, as, list)
+	return h.writeList(w, t, t.info, as, list)
 }
 
-// writeList sends list, of the kind, as the client asked (as): a Table,
+// writeList sends list, of the kind info, as the client asked (as): a Table
+// (its rows' objects as t's request asks),
 // the list kind (LeaseList, ...) in the protobuf envelope, or as JSON.
 // The items of a built-in kind's list carry no apiVersion and kind, as
 // kube-apiserver's typed storage writes them (a custom resource's items
 // keep theirs); the list's own kind says what they are.
-func (h *Handler) writeList(w http.ResponseWriter, info meta.KindInfo, as representation, list *meta.List) error {
+func (h *Handler) writeList(w http.ResponseWriter, t target, info meta.KindInfo, as representation, list *meta.List) error {
 	switch {
 	case as == asTable:
-		writeJSON(w, http.StatusOK, h.table(info, list.ListMeta, list.Items...))
+		writeJSON(w, http.StatusOK, h.table(info, list.ListMeta, t.rowObject, list.Items...))
 		return nil
 	case isPartialList(as):
 		writePartialList(w, as, list)
@@ -141,7 +142,7 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request, t target) error {
 	}
 	if as == asTable {
 		om := meta.ListMeta{ResourceVersion: obj.GetObjectMeta().ResourceVersion}
-		writeJSON(w, http.StatusOK, h.table(t.info, om, obj))
+		writeJSON(w, http.StatusOK, h.table(t.info, om, t.rowObject, obj))
 		return nil
 	}
 	writeObject(w, r, t.info, http.StatusOK, obj)

@@ -74,14 +74,14 @@ func (h *Handler) listServed(w http.ResponseWriter, r *http.Request, t target) e
 // each item converted.
 func (h *Handler) writeServedList(w http.ResponseWriter, t target, as representation, list *meta.List) error {
 	if as == asTable || isPartialList(as) {
-		return h.writeList(w, t.stored, as, list)
+		return h.writeList(w, t, t.stored, as, list)
 	}
 	out := &meta.List{TypeMeta: t.info.TypeMeta(), ListMeta: list.ListMeta, Items: make([]meta.Object, len(list.Items))}
 	out.Kind += "List"
 	for i, item := range list.Items {
 		out.Items[i] = t.served.FromStored(item)
 	}
-	return h.writeList(w, t.info, as, out)
+	return h.writeList(w, t, t.info, as, out)
 }
 
 // getServed answers GET on a served version's object.
@@ -97,7 +97,7 @@ func (h *Handler) getServed(w http.ResponseWriter, r *http.Request, t target) er
 	}
 	if as == asTable {
 		om := meta.ListMeta{ResourceVersion: obj.GetObjectMeta().ResourceVersion}
-		writeJSON(w, http.StatusOK, h.table(t.stored, om, obj))
+		writeJSON(w, http.StatusOK, h.table(t.stored, om, t.rowObject, obj))
 		return nil
 	}
 	writeObject(w, r, t.info, http.StatusOK, t.served.FromStoredObject(obj))

@@ -38,9 +38,7 @@ func (h *Handler) servedEventLine(t target, ev meta.Event, as representation) ([
 		return partialEventLine(ev, as) // the metadata is the stored object's
 	}
 	if as == asTable {
-		st := t
-		st.info, st.served = t.stored, nil
-		return encodeLine(h.eventBody(st, ev, as))
+		return encodeLine(h.eventBody(t, t.stored, ev, as))
 	}
 	if ev.Type != meta.EventError {
 		ev.Object = t.served.FromStoredObject(ev.Object)

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver/builtin"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -58,7 +57,7 @@ func negotiateObject(r *http.Request, info meta.KindInfo) (representation, error
 		case as == "" && speaksProtobuf(info) && (len(params) == 0 || len(params) == 1 && params["stream"] == "watch"):
 			return asProtobuf, nil
 		case as == "Table" && metaV1 && !proto:
-			return asTable, nil
+			return asTable, checkIncludeObject(r)
 		case metaV1 && partialFormFor(as, proto) != asObject:
 			return partialFormFor(as, proto), nil
 		}
@@ -95,8 +94,8 @@ type (
 		Priority    int32  `json:"priority"`
 	}
 	tableRow struct {
-		Cells  []any                 `json:"cells"`
-		Object partialObjectMetadata `json:"object"`
+		Cells  []any `json:"cells"`
+		Object any   `json:"object"`
 	}
 )
 
@@ -139,38 +138,61 @@ func columnName(field string) string {
 	return strings.ToUpper(last[:1]) + last[1:]
 }
 
-// table converts objects of one kind into a Table with a row each. The
-// built-in Event has kube-apiserver's own columns (see eventColumns);
-// every other kind the generic ones of columns.
-func (h *Handler) table(info meta.KindInfo, om meta.ListMeta, objs ...meta.Object) *table {
-	cols, event := columns(info), isEvent(info)
-	var printer []meta.PrinterColumn
+// table converts objects of one kind into a Table with a row each, each
+// row's object what row makes of it ([target.rowObject]). The built-in
+// Event, Lease and Namespace have kube-apiserver's own columns (see
+// [printerFor]), a kind with printer columns those; every other kind the
+// generic ones of columns.
+func (h *Handler) table(info meta.KindInfo, om meta.ListMeta, row func(meta.Object) any, objs ...meta.Object) *table {
+	p, builtin := printerFor(info)
 	switch {
-	case event:
-		cols = eventColumns
+	case builtin:
 	case hasPrinterColumns(info):
-		cols, printer = printerColumns(info)
+		cols, pc := printerColumns(info)
+		p = printer{cols, func(obj meta.Object, now time.Time) []any { return printerCells(pc, obj, now) }}
+	default:
+		p = printer{columns(info), func(obj meta.Object, now time.Time) []any { return genericCells(info, obj, now) }}
 	}
 	t := &table{
 		Kind: "Table", APIVersion: "meta.k8s.io/v1", Metadata: om,
-		ColumnDefinitions: cols, Rows: []tableRow{},
+		ColumnDefinitions: p.columns, Rows: []tableRow{},
 	}
 	now := h.now()
 	for _, obj := range objs {
-		m := obj.GetObjectMeta()
-		var cells []any
-		if e, ok := obj.(*builtin.Event); ok && event {
-			cells = eventCells(e, now)
-		} else if printer != nil {
-			cells = printerCells(printer, obj, now)
-		} else {
-			cells = genericCells(info, obj, now)
-		}
-		t.Rows = append(t.Rows, tableRow{Cells: cells, Object: partialObjectMetadata{
-			Kind: "PartialObjectMetadata", APIVersion: "meta.k8s.io/v1", Metadata: m.DeepCopy(),
-		}})
+		t.Rows = append(t.Rows, tableRow{Cells: p.cells(obj, now), Object: row(obj)})
 	}
 	return t
+}
+
+// rowObject is what a Table row of t's request carries, as its
+// includeObject parameter asks: the object's metadata (Metadata, the
+// default: a PartialObjectMetadata, which kubectl reads for the
+// NAMESPACE column and labels), the whole object (Object, in the
+// request's version: what kubectl get --sort-by and -o custom-columns
+// read), or nothing (None).
+func (t target) rowObject(obj meta.Object) any {
+	switch t.includeObject {
+	case "None":
+		return nil
+	case "Object":
+		if t.served != nil {
+			return t.served.FromStoredObject(obj)
+		}
+		return obj
+	}
+	return partialOf(obj)
+}
+
+// checkIncludeObject is kube-apiserver's check of a Table request's
+// includeObject parameter.
+func checkIncludeObject(r *http.Request) error {
+	switch v := r.URL.Query().Get("includeObject"); v {
+	case "", "None", "Metadata", "Object":
+		return nil
+	default:
+		return meta.NewBadRequest(fmt.Sprintf("Unable to convert to Table as requested: includeObject: "+
+			"Invalid value: %q: must be 'Metadata', 'Object', 'None', or empty", v))
+	}
 }
 
 // genericCells is obj's row under the columns of columns: name, the

@@ -97,23 +97,24 @@ func (h *Handler) eventLine(t target, ev meta.Event, as representation) ([]byte,
 	case as == asObject, as == asProtobuf, isPartialForm(as):
 		return h.encoded.line(h.srv, t.info, ev, as)
 	default:
-		return encodeLine(h.eventBody(t, ev, as))
+		return encodeLine(h.eventBody(t, t.info, ev, as))
 	}
 }
 
 // eventBody is what one event looks like on the wire: the object itself,
-// or, when the client asked for tables, a one-row Table (no rows for a
+// or, when the client asked for tables, a one-row Table of the kind info
+// (no rows for a
 // bookmark, which carries only a resourceVersion). ERROR events carry
 // their Status either way.
-func (h *Handler) eventBody(t target, ev meta.Event, as representation) watchEvent {
+func (h *Handler) eventBody(t target, info meta.KindInfo, ev meta.Event, as representation) watchEvent {
 	if as != asTable || ev.Type == meta.EventError {
 		return watchEvent{Type: ev.Type, Object: ev.Object}
 	}
 	om := meta.ListMeta{ResourceVersion: ev.Object.GetObjectMeta().ResourceVersion}
 	if ev.Type == meta.EventBookmark {
-		return watchEvent{Type: ev.Type, Object: h.table(t.info, om)}
+		return watchEvent{Type: ev.Type, Object: h.table(info, om, t.rowObject)}
 	}
-	return watchEvent{Type: ev.Type, Object: h.table(t.info, om, ev.Object)}
+	return watchEvent{Type: ev.Type, Object: h.table(info, om, t.rowObject, ev.Object)}
 }
 
 // watchStart is a watch that the server started: the initial events to

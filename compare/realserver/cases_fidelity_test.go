@@ -17,6 +17,27 @@ const (
 )
 
 var fidelityCases = []diffCase{
+	// Tables: the built-in kinds' columns (compared, Columns), and what
+	// includeObject puts in the rows: the metadata (default), the whole
+	// object in the request's version (Object, what kubectl get
+	// --sort-by reads), nothing (None); any other value is 400.
+	{"tables", []step{
+		{Method: "POST", Path: leasesPath, Body: lease(`"name":"tb","labels":{"set":"tb"}`, `"holderIdentity":"chef-1"`)},
+		{Method: "POST", Path: leasesPath, Body: lease(`"name":"tb2","labels":{"set":"tb"}`, "")},
+		{Method: "GET", Path: leasesPath + "?labelSelector=set%3Dtb", Accept: tableAccept, Columns: true},
+		{Method: "GET", Path: leasesPath + "/tb", Accept: tableAccept, Columns: true},
+		{Method: "GET", Path: leasesPath + "?labelSelector=set%3Dtb&includeObject=Object", Accept: tableAccept, Columns: true},
+		{Method: "GET", Path: leasesPath + "?labelSelector=set%3Dtb&includeObject=None", Accept: tableAccept, Columns: true},
+		{Method: "GET", Path: leasesPath + "?labelSelector=set%3Dtb&includeObject=All", Accept: tableAccept},
+		{Method: "GET", Path: leasesPath + "?watch=true&resourceVersion=0&fieldSelector=metadata.name%3Dtb&timeoutSeconds=1", Accept: tableAccept, Columns: true},
+		{Method: "GET", Path: namespaces + "?fieldSelector=metadata.name%3Ddefault", Accept: tableAccept, Columns: true},
+		{Method: "POST", Path: eventsPath, Body: event(`"name":"ev-tb","labels":{"set":"tb"}`,
+			`,"message":"m","source":{"component":"chef"},"count":2,"firstTimestamp":"2026-12-02T05:00:00Z","lastTimestamp":"2026-12-02T06:00:00Z"`)},
+		{Method: "GET", Path: eventsPath + "?labelSelector=set%3Dtb", Accept: tableAccept, Columns: true},
+		{Method: "GET", Path: eventsV1Path + "?labelSelector=set%3Dtb&includeObject=Object", Accept: tableAccept, Columns: true},
+		{Method: "POST", Body: widget(`"name":"tb","labels":{"set":"tb"}`, `"spec":{"color":"red"}`)},
+		{Method: "GET", Path: "?labelSelector=set%3Dtb&includeObject=Object", Accept: tableAccept},
+	}},
 	// Metadata-only answers, for custom and built-in kinds, in JSON and
 	// protobuf: objects, lists, watch events (bookmarks too), a write's
 	// answer; a Status stays one (an error's in JSON, a delete's success
