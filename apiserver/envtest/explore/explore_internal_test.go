@@ -123,3 +123,22 @@ func TestCoalesce(t *testing.T) {
 		t.Errorf("coalesced (-want +got):\n%s", diff)
 	}
 }
+
+// TestFrames: a JSON watch line is read as an item, and retyped and
+// expired as JSON lines.
+func TestFrames(t *testing.T) {
+	line := []byte(`{"type":"MODIFIED","object":{"kind":"Widget","metadata":{"namespace":"ns","name":"w","resourceVersion":"7"}}}` + "\n")
+	it := frameItem(line)
+	if it.typ != meta.EventModified || it.key != "ns/w" || it.rv != 7 {
+		t.Fatalf("frameItem = %v %q %d, want MODIFIED ns/w 7", it.typ, it.key, it.rv)
+	}
+	o := &frameOutlet{ch: make(chan []byte, 1)}
+	added := o.retype(it, meta.EventAdded)
+	if back := frameItem(added.raw); back.typ != meta.EventAdded || back.key != "ns/w" || back.rv != 7 {
+		t.Errorf("retyped = %s, want ADDED ns/w 7", added.raw)
+	}
+	o.expire()
+	if got := string(<-o.ch); !strings.Contains(got, `"type":"ERROR"`) || !strings.Contains(got, `"code":410`) {
+		t.Errorf("expire sent %s, want an ERROR event with a 410", got)
+	}
+}

@@ -46,7 +46,7 @@ type writeCall struct {
 func (r *run) write(w writeCall) error {
 	if w.c == nil {
 		r.sched.mu.Lock()
-		r.sched.activity++
+		r.sched.writes++
 		r.sched.mu.Unlock()
 		rv, key, err := w.do()
 		r.emitWrite("user", w, rv, key, err)
@@ -92,7 +92,7 @@ func (r *run) countWrite(w writeCall) (step, n int, p Perturbation, hit bool) {
 	if r.learn != nil {
 		r.learn.writes = append(r.learn.writes, point{ctrl: w.c.Name, step: step, index: n, verb: w.verb})
 	}
-	r.sched.activity++
+	r.sched.writes++
 	return step, n, p, hit
 }
 

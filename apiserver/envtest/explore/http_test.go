@@ -35,3 +35,16 @@ func TestExploreRefusesAMalformedScenario(t *testing.T) {
 		t.Error("Explore passed a plan naming no controller of the scenario")
 	}
 }
+
+// TestLagOverHTTP replays a plan that holds back the events of the
+// children's informer of a controller over HTTP: it creates a second
+// child, as in process.
+func TestLagOverHTTP(t *testing.T) {
+	s := gallery.Scenario(gallery.StaleCache())
+	s.Workload = []explore.Step{gallery.Create("p1", "v1")}
+	rep := explore.Explore(t, s, explore.Options{HTTP: true, Plan: "lag:ctrl/children@1.e1"})
+	if len(rep.Violations) != 1 || rep.Violations[0].What != "invariant" {
+		t.Fatalf("want the invariant broken, got %v", rep.Violations)
+	}
+	t.Logf("%s", rep.Violations[0])
+}

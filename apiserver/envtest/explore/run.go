@@ -220,7 +220,10 @@ func (r *run) kill(c *ctrlState, inc *incarnation, act trace.Action, why string)
 
 // settle lets the controllers act until nothing is left to do for
 // Options.Settle, one step at a time, checking the invariants at every
-// quiet point. False if the run failed.
+// quiet point. Nothing left to do means no event to deliver, and none
+// received during a slice of idle time: writes that change nothing
+// (no-ops, failures) do not keep a run from settling. False if the run
+// failed.
 func (r *run) settle() bool {
 	opts := r.x.opts
 	idle, q := time.Duration(0), opts.firstIdle()
@@ -228,8 +231,8 @@ func (r *run) settle() bool {
 	for r.fail == nil {
 		r.front.quiet(r)
 		r.checkControllers()
-		if act := r.sched.activityCount(); act != checked {
-			checked = act
+		if n := r.sched.changeCount(); n != checked {
+			checked = n
 			r.checkInvariants()
 		}
 		if r.fail != nil {

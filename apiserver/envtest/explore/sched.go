@@ -75,7 +75,8 @@ type scheduler struct {
 	watches  []*watch
 	lists    []*listReq
 	nextID   int
-	activity int // counts events received and writes made: a change means "not quiet"
+	activity int // counts events received and lists asked for: a change means "not quiet"
+	writes   int // counts writes made: a change means "check the invariants again"
 }
 
 // addWatch registers a watch for st whose events go to out.
@@ -118,6 +119,14 @@ func (s *scheduler) activityCount() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.activity
+}
+
+// changeCount returns a number that changes whenever the server may
+// have: with every write and every event.
+func (s *scheduler) changeCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.activity + s.writes
 }
 
 // waitList blocks the caller until its list is granted, or ctx or the
