@@ -132,15 +132,15 @@ func (s *Server) prepareDelete(old *entry, opts meta.DeleteOptions) (change, err
 // controller filtering on generation changes still hears that it has
 // cleanup to do.
 func markAsDeleting(m *meta.ObjectMeta, now time.Time) {
-	if m.DeletionTimestamp == nil {
+	if m.DeletionTimestamp == nil { // else marked already, or by the kind's BeforeDelete
 		ts := meta.NewTime(now)
 		m.DeletionTimestamp = &ts
+		zero := int64(0)
+		m.DeletionGracePeriodSeconds = &zero
 		if m.Generation > 0 {
 			m.Generation++
 		}
 	}
-	zero := int64(0)
-	m.DeletionGracePeriodSeconds = &zero
 }
 
 // propagationFinalizers returns fins with the garbage collector's

@@ -107,33 +107,37 @@ func (c *Controller) sync(name string) {
 	}
 }
 
-// establish accepts the definition's names if nothing clashes with
-// them, serves its kind, and says so in its conditions.
+// establish accepts the definition's names that clash with no other
+// definition's, serves its kind once all are accepted, and says so in its
+// conditions, as the real server's naming and establishing controllers
+// do.
 func (c *Controller) establish(ctx context.Context, crd *CustomResourceDefinition) {
 	if c.stateOf(crd).terminating.Load() {
 		return
 	}
-	if reason, msg := c.nameConflict(ctx, crd); reason != "" {
+	names, accepted := c.acceptNames(ctx, crd)
+	if accepted.Status != ConditionTrue {
 		c.writeStatus(ctx, crd.Name, func(s *CustomResourceDefinition, now meta.Time) {
-			setCondition(s, NamesAccepted, ConditionFalse, reason, msg, now.Time)
+			s.Status.AcceptedNames = names
+			setCondition(s, NamesAccepted, accepted.Status, accepted.Reason, accepted.Message, now.Time)
 			if !s.IsTrue(Established) {
 				setCondition(s, Established, ConditionFalse, "NotAccepted", "not all names are accepted", now.Time)
 			}
 		})
 		return
 	}
-	accepted := crd.DeepCopyObject().(*CustomResourceDefinition)
-	accepted.Status.AcceptedNames = crd.Spec.Names.DeepCopy()
-	if err := c.serve(accepted); err != nil {
+	served := crd.DeepCopyObject().(*CustomResourceDefinition)
+	served.Status.AcceptedNames = names
+	if err := c.serve(served); err != nil {
 		c.writeStatus(ctx, crd.Name, func(s *CustomResourceDefinition, now meta.Time) {
 			setCondition(s, NamesAccepted, ConditionFalse, "ServingFailed", err.Error(), now.Time)
 		})
 		return
 	}
 	c.writeStatus(ctx, crd.Name, func(s *CustomResourceDefinition, now meta.Time) {
-		s.Status.AcceptedNames = accepted.Status.AcceptedNames
+		s.Status.AcceptedNames = names
 		setCondition(s, NamesAccepted, ConditionTrue, "NoConflicts", "no conflicts found", now.Time)
-		if s.Condition(Established) == nil {
+		if !s.IsTrue(Established) {
 			setCondition(s, Established, ConditionFalse, "Installing", "the initial names have been accepted", now.Time)
 		}
 	})
@@ -209,49 +213,68 @@ func (c *Controller) writeStatus(ctx context.Context, name string, change func(c
 	})
 }
 
-// nameConflict reports why the definition's names clash with another
-// definition's accepted names in its group, or with a kind registered
-// from Go, in the real server's words; "" if they do not.
-func (c *Controller) nameConflict(ctx context.Context, crd *CustomResourceDefinition) (reason, msg string) {
-	all, _, err := c.crds.List(ctx, meta.ListOptions{})
-	if err != nil {
-		return "", ""
+// acceptNames decides, name by name, which of the definition's names
+// it may have: one it has already, or one no other definition in its
+// group has accepted (plural, singular and short names share one space,
+// kind and list kind another). The condition says NamesAccepted, or, in
+// the real server's words, the last clash found. A plural that a kind
+// registered from Go serves is a clash too.
+func (c *Controller) acceptNames(ctx context.Context, crd *CustomResourceDefinition) (CustomResourceDefinitionNames, CustomResourceDefinitionCondition) {
+	resources, kinds := c.takenNames(ctx, crd)
+	want, had := crd.Spec.Names, crd.Status.AcceptedNames
+	out := had.DeepCopy()
+	cond := CustomResourceDefinitionCondition{Type: NamesAccepted, Status: ConditionTrue, Reason: "NoConflicts", Message: "no conflicts found"}
+	clash := func(reason, name string) {
+		cond.Status, cond.Reason, cond.Message = ConditionFalse, reason, fmt.Sprintf("%q is already in use", name)
 	}
-	n := crd.Spec.Names
+	take := func(want, had string, taken map[string]bool, reason string, to *string) {
+		if want != had && taken[want] {
+			clash(reason, want)
+			return
+		}
+		*to = want
+	}
+	take(want.Plural, had.Plural, resources, "PluralConflict", &out.Plural)
+	take(want.Singular, had.Singular, resources, "SingularConflict", &out.Singular)
+	shortOK := true
+	for _, sn := range want.ShortNames {
+		if !contains(had.ShortNames, sn) && resources[sn] {
+			clash("ShortNamesConflict", sn)
+			shortOK = false
+		}
+	}
+	if shortOK {
+		out.ShortNames = want.ShortNames
+	}
+	take(want.Kind, had.Kind, kinds, "KindConflict", &out.Kind)
+	take(want.ListKind, had.ListKind, kinds, "ListKindConflict", &out.ListKind)
+	out.Categories = want.Categories
+	return out, cond
+}
+
+// takenNames are the names the other definitions of crd's group have
+// accepted, and the plurals its versions would take from kinds
+// registered from Go.
+func (c *Controller) takenNames(ctx context.Context, crd *CustomResourceDefinition) (resources, kinds map[string]bool) {
+	resources, kinds = map[string]bool{}, map[string]bool{}
+	all, _, _ := c.crds.List(ctx, meta.ListOptions{})
 	for _, other := range all {
 		if other.Name == crd.Name || other.Spec.Group != crd.Spec.Group {
 			continue
 		}
-		if r, m := clash(n, other.Status.AcceptedNames); r != "" {
-			return r, m
+		n := other.Status.AcceptedNames
+		for _, r := range append([]string{n.Plural, n.Singular}, n.ShortNames...) {
+			resources[r] = true
 		}
+		kinds[n.Kind], kinds[n.ListKind] = true, true
 	}
 	for _, v := range crd.Spec.Versions {
-		gvr := meta.GroupVersionResource{Group: crd.Spec.Group, Version: v.Name, Resource: n.Plural}
+		gvr := meta.GroupVersionResource{Group: crd.Spec.Group, Version: v.Name, Resource: crd.Spec.Names.Plural}
 		if info, ok := c.srv.Scheme().KindForResource(gvr); ok && !info.IsUnstructured() {
-			return "PluralConflict", fmt.Sprintf("%q is already in use", n.Plural)
+			resources[crd.Spec.Names.Plural] = true
 		}
 	}
-	return "", ""
-}
-
-// clash compares requested names with names another definition has.
-func clash(n, other CustomResourceDefinitionNames) (reason, msg string) {
-	taken := append([]string{other.Plural, other.Singular}, other.ShortNames...)
-	switch {
-	case contains(taken, n.Plural):
-		return "PluralConflict", fmt.Sprintf("%q is already in use", n.Plural)
-	case contains(taken, n.Singular):
-		return "SingularConflict", fmt.Sprintf("%q is already in use", n.Singular)
-	case n.Kind == other.Kind || n.Kind == other.ListKind:
-		return "KindConflict", fmt.Sprintf("%q is already in use", n.Kind)
-	case n.ListKind == other.Kind || n.ListKind == other.ListKind:
-		return "ListKindConflict", fmt.Sprintf("%q is already in use", n.ListKind)
-	}
-	for _, s := range n.ShortNames {
-		if contains(taken, s) {
-			return "ShortNamesConflict", fmt.Sprintf("%q is already in use", s)
-		}
-	}
-	return "", ""
+	delete(resources, "")
+	delete(kinds, "")
+	return resources, kinds
 }

@@ -2,6 +2,7 @@ package apiextensions
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"sync/atomic"
 
@@ -72,11 +73,12 @@ func versionKind(crd *CustomResourceDefinition, v *CustomResourceDefinitionVersi
 	}
 	info.Normalize = func(obj, old meta.Object) ([]string, error) {
 		if old == nil && terminating.Load() {
-			return nil, meta.NewForbidden(meta.GroupResource{Resource: crd.Name}, obj.GetObjectMeta().Name,
+			return nil, meta.NewForbidden(meta.GroupResource{Group: crd.Spec.Group, Resource: n.Plural}, obj.GetObjectMeta().Name,
 				fmt.Errorf("create not allowed while custom resource definition is terminating"))
 		}
 		return sch.normalize(obj), nil
 	}
+	sch.scale = info.Scale
 	info.Validate = func(obj meta.Object) meta.FieldErrors { return sch.validate(obj, nil) }
 	info.ValidateUpdate = sch.validate
 	return info, nil
@@ -108,6 +110,7 @@ func servedVersion(crd *CustomResourceDefinition, info meta.KindInfo, storage st
 type schema struct {
 	root  *structural.Schema
 	rules *cel.Validator
+	scale *meta.ScaleSubresource // the version's, or nil
 }
 
 func newSchema(v *CustomResourceDefinitionVersion) (*schema, error) {
@@ -154,6 +157,7 @@ func (s *schema) validate(obj, old meta.Object) meta.FieldErrors {
 	}
 	doc := rootValue(u)
 	errs := structural.Validate(s.root, doc, "")
+	errs = append(errs, s.validateScale(u)...)
 	errs = append(errs, structural.ValidateLists(s.root, doc, "")...)
 	var oldDoc any
 	if o, ok := old.(*meta.Unstructured); ok {
@@ -241,4 +245,26 @@ func lookup(doc any, path string) (any, bool) {
 		}
 	}
 	return cur, true
+}
+
+// validateScale checks what the scale subresource reads as the desired
+// replicas: a whole number from 0 to 2^31-1, where it is set.
+func (s *schema) validateScale(u *meta.Unstructured) meta.FieldErrors {
+	var errs meta.FieldErrors
+	if s.scale == nil {
+		return nil
+	}
+	path := s.scale.SpecReplicasPath
+	v, ok := u.NestedField(strings.Split(strings.TrimPrefix(path, "."), ".")...)
+	n, isInt := v.(int64)
+	switch {
+	case !ok:
+	case !isInt:
+		errs.Invalid(path, 0, fmt.Sprintf("%s accessor error: %v is of the type %T, expected int64", path, v, v))
+	case n < 0:
+		errs.Invalid(path, n, "should be a non-negative integer")
+	case n > math.MaxInt32:
+		errs.Invalid(path, n, fmt.Sprintf("should be less than or equal to %d", math.MaxInt32))
+	}
+	return errs
 }

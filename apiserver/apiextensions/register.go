@@ -79,8 +79,12 @@ func beforeDelete(obj meta.Object) {
 	if !slices.Contains(crd.Finalizers, FinalizerCleanup) {
 		crd.Finalizers = append(crd.Finalizers, FinalizerCleanup)
 	}
+	// Marked here, as the registry of definitions marks it: without a
+	// grace period, and without moving the generation.
+	now := meta.NewTime(time.Now())
+	crd.DeletionTimestamp = &now
 	setCondition(crd, Terminating, ConditionTrue, "InstanceDeletionPending",
-		"CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon", time.Now())
+		"CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon", now.Time)
 }
 
 // setCondition sets a condition, keeping its transition time if its

@@ -3,7 +3,6 @@ package httpapi
 import (
 	"fmt"
 	"reflect"
-	"slices"
 
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
@@ -40,8 +39,7 @@ func prunedFields(info meta.KindInfo, obj meta.Object, generic any) []string {
 	}
 	if info.Normalize != nil {
 		pruned, _ := info.Normalize(obj.DeepCopyObject(), nil)
-		out = append(out, pruned...)
+		out = append(out, pruned...) // after metadata's, as the real server lists them
 	}
-	slices.Sort(out)
 	return out
 }

@@ -29,6 +29,15 @@
 // known are listed, with their reason, in knownDifferences: the test fails
 // only on a new difference, and logs a known one that has come to agree.
 //
+// TestRealServerCRDs installs the same CustomResourceDefinitions on both
+// servers, through the API (kitchensync serving them with
+// apiserver/apiextensions), and compares invalid definitions refused,
+// the definition as created and established (conditions), discovery,
+// objects created valid and invalid against the schema, defaults and
+// pruning with their warnings, CEL rules, the status and scale
+// subresources, a selectable field, names that clash, two versions with
+// conversion None, and the definition's deletion with its objects.
+//
 // The graduation test (TestGraduationConvergence, and its benchmark
 // BenchmarkGraduationConvergence) runs the library's own informer and
 // controller over its HTTP client against both servers: the same writes,

@@ -94,6 +94,10 @@ func checkType(errs *meta.FieldErrors, s *Schema, value any, path string) bool {
 		return true
 	}
 	errs.TypeInvalid(path, got, fmt.Sprintf("%s in body must be of type %s: %q", path, want, got))
+	if want == "integer" && got == "number" {
+		// The real server's format check of an integer says so too.
+		errs.Invalid("<nil>", "", "Checked value must be of type integer (default format) in "+path)
+	}
 	return false
 }
 
@@ -117,17 +121,17 @@ func checkEnum(errs *meta.FieldErrors, s *Schema, value any, path string) {
 	errs.NotSupported(path, value, supported)
 }
 
+// checkString checks a string's length and pattern, reporting the first
+// of them that fails only, as the real server does, and its format.
 func checkString(errs *meta.FieldErrors, s *Schema, x, path string) {
-	if s.MaxLength != nil && int64(utf8.RuneCountInString(x)) > *s.MaxLength {
+	n := int64(utf8.RuneCountInString(x))
+	switch {
+	case s.MaxLength != nil && n > *s.MaxLength:
 		errs.TooLong(path, int(*s.MaxLength))
-	}
-	if s.MinLength != nil && int64(utf8.RuneCountInString(x)) < *s.MinLength {
+	case s.MinLength != nil && n < *s.MinLength:
 		errs.Invalid(path, x, fmt.Sprintf("%s in body should be at least %d chars long", path, *s.MinLength))
-	}
-	if s.Pattern != "" {
-		if re := s.compiledPattern(); re != nil && !re.MatchString(x) {
-			errs.Invalid(path, x, fmt.Sprintf("%s in body should match '%s'", path, s.Pattern))
-		}
+	case s.Pattern != "" && s.compiledPattern() != nil && !s.compiledPattern().MatchString(x):
+		errs.Invalid(path, x, fmt.Sprintf("%s in body should match '%s'", path, s.Pattern))
 	}
 	if msg := checkFormat(s.Format, x); msg != "" {
 		errs.TypeInvalid(path, x, fmt.Sprintf("%s in body must be of type %s: %q", path, msg, x))
