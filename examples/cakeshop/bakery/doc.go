@@ -27,6 +27,16 @@
 // Baking, Decorating, Completed, Failed), the checkpoint (the last step
 // finished), the observed generation and conditions.
 //
+// The form itself is crd/cakes.bakery.example.com.yaml ([CakeCRD]): the
+// story's order form as a CustomResourceDefinition, corrected. The
+// order-form scene applies it to a server that knows no kinds and the
+// kind appears; kubectl apply -f of the same file makes it on a real
+// cluster, or on examples/serve. The file says what the story gets
+// wrong: a group without a dot ("bakery", which a cluster refuses), the
+// definition's name, a field named kind inside spec, special
+// instructions as annotations, a pickup time that is no date-time, a
+// memory quantity compared as a number.
+//
 // The kinds carry their rules as the API server's Validate hooks ([Kinds]),
 // as a CRD carries its OpenAPI schema: the server refuses a bad cake,
 // pool or baker with 422 Invalid naming each bad field, however it is
@@ -74,7 +84,8 @@
 // [Report]; [Scenes] lists them and cmd examples/cakeshop runs them.
 //
 //	story (蛋糕店经营秘籍)                             scene       function
-//	1.1 订单受理台: the order form is a CRD          order-form  SceneOrderForm
+//	1.1 订单受理台: the order form is a CRD,         order-form  SceneOrderForm
+//	    applied, established, its schema refusing
 //	1.2, 2.1, 4.2 前台, 后厨: List+Watch, ledger;    lifecycle   SceneLifecycle
 //	    new / modified / cancelled orders
 //	2.2 容错: fallback frosting, collapse retries,  faults      SceneFaults

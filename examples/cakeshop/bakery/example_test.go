@@ -10,7 +10,11 @@ import (
 	"github.com/kitchensync/kitchensync/reconcile"
 )
 
-// The story's first scene: the order form is a CRD. The order desk refuses
+// The story's first scene: the order form is a CRD. The story's order form,
+// corrected (crd/cakes.bakery.example.com.yaml), is applied to a server that
+// knows no kinds; the kind Cake appears, and its schema refuses a bad form
+// in the real server's words and fills in a default. Then, on the shop's
+// own server, the order desk refuses
 // a bad form with one 422 Invalid error naming every bad field; sent past
 // the desk, straight to the API server as kubectl would, the same form is
 // refused with HTTP 422 naming the same fields. Then the desk takes the
@@ -23,6 +27,15 @@ func Example_orderForm() {
 	}
 	rep.Write(os.Stdout)
 	// Output:
+	// [manager]     kubectl apply -f crd/cakes.bakery.example.com.yaml (the story's order form, corrected): HTTP 201
+	// [api-server]  NamesAccepted=True (NoConflicts), Established=True (InitialNamesAccepted)
+	// [api-server]  discovery: bakery.example.com/v1 now serves cakes (kind Cake)
+	// [kubectl]     kubectl create -f scribble.yaml: HTTP 422, the schema refuses it:
+	// [api-server]    spec.flavor: Unsupported value: "durian": supported values: "double-chocolate", "vanilla", "strawberry", "matcha", "red-velvet", "carrot"
+	// [api-server]    spec.pickupTime: Invalid value: "2pm": spec.pickupTime in body should match '^([01][0-9]|2[0-3]):[0-5][0-9]$'
+	// [api-server]    spec.resources.icingMemory: Invalid value: "lots": spec.resources.icingMemory in body should match '^[0-9]+(GB|Gi|MB|Mi)$'
+	// [api-server]    spec.size: Invalid value: 30: spec.size in body should be less than or equal to 16
+	// [kubectl]     kubectl create -f birthday-alice.yaml: HTTP 201, the schema's default filled in: decorationComplexity "simple"
 	// [manager]     registered bakery.example.com/v1 Bake (resource "bakes", namespaced: a namespace is a branch)
 	// [manager]     registered bakery.example.com/v1 Baker (resource "bakers", namespaced: a namespace is a branch)
 	// [manager]     registered bakery.example.com/v1 BakerPool (resource "bakerpools", namespaced: a namespace is a branch)
@@ -55,6 +68,7 @@ func Example_orderForm() {
 	// [manager]     Bake birthday-alice-g1-sponge-1: phase Done, readyAt set: true, controlled by Cake birthday-alice
 	// == summary: order-form
 	//    Completed  1: haidian/birthday-alice
+	//    the story's CRD, corrected, applied: cakes.bakery.example.com NamesAccepted=True (NoConflicts), Established=True (InitialNamesAccepted), kind Cake served
 	//    invalid form refused, fields named: spec.flavor, spec.size, spec.pickupTime, spec.resources.icingMemory
 	//    sent past the desk, refused by the API server (HTTP 422), fields named: spec.flavor, spec.size, spec.pickupTime, spec.resources.icingMemory
 }

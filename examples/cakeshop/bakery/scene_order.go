@@ -23,21 +23,28 @@ func birthdayCake() CakeSpec {
 		PickupTime: "14:00", Notes: "no nuts anywhere near it", Allergies: []string{"nuts"}, Priority: PriorityRegular}
 }
 
-// SceneOrderForm registers the Cake CRD, shows the order desk refusing a
-// bad form with a typed Invalid error naming each field, and the API
-// server refusing the same form sent straight to it, as kubectl would,
-// with HTTP 422 naming the same fields; then it takes the story's
-// birthday cake, which the baker makes.
+// SceneOrderForm applies the story's order form, corrected, as a
+// CustomResourceDefinition to a server that knows no kinds, and shows the
+// kind Cake appear (Established, then in discovery), its schema refusing
+// a bad form with the real server's messages and filling in a default.
+// Then the shop runs on the same kinds registered from Go: the order
+// desk refuses the bad form with a typed Invalid error naming each field,
+// and the API server refuses the same form sent straight to it, as
+// kubectl would, with HTTP 422 naming the same fields; then it takes the
+// story's birthday cake, which the baker makes.
 func SceneOrderForm(ctx context.Context, cfg Config) (*Report, error) {
 	e, r := newEnv(cfg), newReport("order-form")
+	form := &Cake{ObjectMeta: meta.ObjectMeta{Namespace: "haidian", Name: "scribble"},
+		Spec: CakeSpec{Flavor: "durian", Size: 30, PickupTime: "2pm", Resources: CakeResources{IcingMemory: "lots"}}}
+	if err := applyOrderForm(ctx, e, r, form); err != nil {
+		return nil, err
+	}
 	for _, k := range e.srv.Scheme().Kinds() {
 		if k.Group == Group {
 			e.j.Say("manager", "", "registered", "registered %s/%s %s (resource %q, namespaced: a namespace is a branch)",
 				k.Group, k.Version, k.Kind, k.Resource)
 		}
 	}
-	form := &Cake{ObjectMeta: meta.ObjectMeta{Namespace: "haidian", Name: "scribble"},
-		Spec: CakeSpec{Flavor: "durian", Size: 30, PickupTime: "2pm", Resources: CakeResources{IcingMemory: "lots"}}}
 	fields, err := refuseAtDesk(ctx, e, form)
 	if err != nil {
 		return nil, err
