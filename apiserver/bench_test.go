@@ -61,3 +61,11 @@ func BenchmarkWatchFanOut(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWrites is the write path with one watch draining it (see
+// [apiservertest.BenchmarkWrites]); compare cpu-ns/op.
+func BenchmarkWrites(b *testing.B) {
+	for _, w := range []apiservertest.Write{apiservertest.WriteCreate, apiservertest.WriteUpdate, apiservertest.WriteMergePatch} {
+		b.Run(string(w), func(b *testing.B) { apiservertest.BenchmarkWrites(b, w) })
+	}
+}
