@@ -114,20 +114,19 @@ func (c *ResourceClient) namespaceFor(info meta.KindInfo, name, ns string) (stri
 // newEntry encodes obj (already set up for storing) into an entry,
 // enforcing MaxObjectBytes.
 func (s *Server) newEntry(obj meta.Object) (*entry, error) {
-	content, err := encodeContent(obj)
+	enc, err := encodeContent(obj, fieldsOf(obj))
 	if err != nil {
 		return nil, err
 	}
-	return s.entryOf(obj, content, specSpan(content, fieldsOf(obj), 1))
+	return s.entryOf(obj, enc)
 }
 
-// entryOf is the entry of obj with content, its contentJSON, whose spec
-// lies at spec, enforcing MaxObjectBytes.
-func (s *Server) entryOf(obj meta.Object, content []byte, spec span) (*entry, error) {
-	if len(content) > s.opts.MaxObjectBytes {
+// entryOf is the entry of obj encoded as enc, enforcing MaxObjectBytes.
+func (s *Server) entryOf(obj meta.Object, enc encoded) (*entry, error) {
+	if len(enc.content) > s.opts.MaxObjectBytes {
 		return nil, meta.NewRequestEntityTooLarge(fmt.Sprintf("limit is %d", s.opts.MaxObjectBytes))
 	}
-	return &entry{obj: obj, content: content, spec: spec}, nil
+	return &entry{obj: obj, content: enc.content, spec: enc.spec}, nil
 }
 
 // Get returns the object name (in the client's namespace).

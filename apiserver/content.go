@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kitchensync/kitchensync/apiserver/internal/jsonenc"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -22,6 +23,39 @@ import (
 // span is where a member's value lies in an entry's content, [start,
 // end); end 0 means unknown.
 type span struct{ start, end int32 }
+
+// encoded is an object's content, and where its metadata and its spec
+// lie in it (the encoder notes both as it writes them).
+type encoded struct {
+	content    []byte
+	meta, spec span
+}
+
+// encodeContent encodes obj, with its resourceVersion cleared (and
+// restored), into its content, noting where the members kf names lie
+// (which it does not, for a kind that encodes itself: see
+// [kindFields.jsonKeys]). obj must not be shared yet. The encoder is
+// jsonenc's, which writes json.Marshal's bytes without its reflection.
+func encodeContent(obj meta.Object, kf kindFields) (encoded, error) {
+	m := obj.GetObjectMeta()
+	rv := m.ResourceVersion
+	m.ResourceVersion = ""
+	at := jsonenc.Members{Names: [2]string{kf.metaKey, kf.specKey}}
+	content, err := jsonenc.MarshalMembers(obj, &at)
+	m.ResourceVersion = rv
+	if err != nil {
+		return encoded{}, errUnencodable(err)
+	}
+	return encoded{content, spanOf(at.At[0], len(content)), spanOf(at.At[1], len(content))}, nil
+}
+
+// spanOf is sp as a span of content n bytes long, or unknown.
+func spanOf(sp jsonenc.Span, n int) span {
+	if n > math.MaxInt32 {
+		return span{}
+	}
+	return span{int32(sp.Start), int32(sp.End)}
+}
 
 // specSpan locates the spec member's value in content, this process's
 // encoding of an object of a kind with fields kf, looking from the member
@@ -41,46 +75,40 @@ func specSpan(content []byte, kf kindFields, from int) span {
 	return span{int32(at), int32(at + len(v))}
 }
 
-// nextGeneration sets next's generation (encoded in content as old's) to
+// nextGeneration sets next's generation (encoded in enc as old's) to
 // one more than old's if its desired state differs from old's, and
-// returns content with that generation, and where its spec lies. It owns
-// next and content.
-func nextGeneration(old *entry, next meta.Object, content []byte, kf kindFields) ([]byte, span, error) {
-	var om []byte // spec usually follows metadata: look for it there
-	from := 1
-	if kf.metaKey != "" {
-		if m, ok := jsonMember(content, kf.metaKey); ok {
-			om, from = m, offsetIn(content, m)+len(m)+1
-		}
+// returns enc with that generation. It owns next and enc.
+func nextGeneration(old *entry, next meta.Object, enc encoded, kf kindFields) (encoded, error) {
+	if enc.spec.end == 0 {
+		enc.spec = specSpan(enc.content, kf, 1)
 	}
-	sp := specSpan(content, kf, from)
+	sp := enc.spec
 	var changed bool
 	if sp.end > 0 && old.spec.end > 0 {
-		changed = !bytes.Equal(content[sp.start:sp.end], old.content[old.spec.start:old.spec.end])
+		changed = !bytes.Equal(enc.content[sp.start:sp.end], old.content[old.spec.start:old.spec.end])
 	} else {
 		oldSpec, err1 := specJSON(old.obj, kf)
 		newSpec, err2 := specJSON(next, kf)
 		if err := cmp.Or(err1, err2); err != nil {
-			return nil, span{}, errUnencodable(err)
+			return encoded{}, errUnencodable(err)
 		}
 		changed = !bytes.Equal(oldSpec, newSpec)
 	}
 	if !changed {
-		return content, sp, nil
+		return enc, nil
 	}
 	nm := next.GetObjectMeta()
 	nm.Generation++
-	if out, at, grew, ok := setGeneration(content, om, nm.Generation); ok {
-		if sp.end > 0 && int(sp.start) > at {
-			sp.start, sp.end = sp.start+int32(grew), sp.end+int32(grew)
+	if enc.meta.end > 0 {
+		om := enc.content[enc.meta.start:enc.meta.end]
+		if out, at, grew, ok := setGeneration(enc.content, om, nm.Generation); ok {
+			if sp.end > 0 && int(sp.start) > at {
+				sp.start, sp.end = sp.start+int32(grew), sp.end+int32(grew)
+			}
+			return encoded{content: out, spec: sp}, nil
 		}
-		return out, sp, nil
 	}
-	content, err := encodeContent(next)
-	if err != nil {
-		return nil, span{}, err
-	}
-	return content, specSpan(content, kf, 1), nil
+	return encodeContent(next, kf)
 }
 
 // setGeneration rewrites the number of metadata.generation in content to
@@ -232,15 +260,6 @@ func jsonName(f reflect.StructField) string {
 		return ""
 	}
 	return f.Name
-}
-
-// encodeContent is contentJSON with its error as the server answers it.
-func encodeContent(obj meta.Object) ([]byte, error) {
-	content, err := contentJSON(obj)
-	if err != nil {
-		return nil, errUnencodable(err)
-	}
-	return content, nil
 }
 
 // errUnencodable is the 400 for an object encoding/json cannot encode.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/kitchensync/kitchensync/apiserver/internal/jsonenc"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -78,8 +79,7 @@ func (s *Server) AppendObjectJSON(out []byte, obj meta.Object) ([]byte, error) {
 			return appendEntryJSON(out, ev.obj)
 		}
 	}
-	b, err := json.Marshal(obj)
-	return append(out, b...), err
+	return jsonenc.Append(out, obj)
 }
 
 // appendEntryJSON appends the JSON of e's object: its content with the
@@ -100,8 +100,7 @@ func appendEntryJSON(out []byte, e *entry) ([]byte, error) {
 		}
 		return append(out, e.content[at:]...), nil
 	}
-	b, err := json.Marshal(e.obj)
-	return append(out, b...), err
+	return jsonenc.Append(out, e.obj)
 }
 
 // metaBeforeRV reports whether ObjectMeta writes key before

@@ -2,11 +2,11 @@ package apiserver
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
 
+	"github.com/kitchensync/kitchensync/apiserver/internal/jsonenc"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -29,7 +29,7 @@ func cacheMutationDetectorFromEnv() bool {
 // released).
 func (s *Server) rememberJSONLocked(e *entry) {
 	if s.opts.CacheMutationDetector {
-		e.committedJSON, _ = json.Marshal(e.obj)
+		e.committedJSON, _ = jsonenc.Marshal(e.obj)
 	}
 }
 
@@ -41,7 +41,7 @@ func checkShared(gr meta.GroupResource, key string, e *entry) error {
 	if e == nil || e.committedJSON == nil {
 		return nil
 	}
-	if now, err := json.Marshal(e.obj); err == nil && bytes.Equal(now, e.committedJSON) {
+	if now, err := jsonenc.Marshal(e.obj); err == nil && bytes.Equal(now, e.committedJSON) {
 		return nil
 	}
 	return meta.NewInternalError(fmt.Errorf("cache mutation detected: %s %q at resourceVersion %d was changed "+

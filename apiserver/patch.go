@@ -12,6 +12,7 @@ import (
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 	"github.com/kitchensync/kitchensync/apiserver/fieldmanager"
+	"github.com/kitchensync/kitchensync/apiserver/internal/jsonenc"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/strategicpatch"
 )
@@ -121,27 +122,27 @@ func (s *Server) preparePatch(info meta.KindInfo, old *entry, ns, name string, p
 	if old == nil {
 		return change{}, meta.NewNotFound(info.GroupResource(), name)
 	}
-	next, err := applyPatch(info, old.obj, pt, data)
+	doc, err := appendEntryJSON(nil, old)
+	if err != nil {
+		return change{}, meta.NewInternalError(err)
+	}
+	next, err := applyPatch(info, old.obj, doc, pt, data)
 	if err != nil {
 		return change{}, err
 	}
 	return s.prepareUpdate(info, old, next, status, opts.DryRun, updateTracker(opts.FieldManager))
 }
 
-// applyPatch returns cur with the patch applied, as a new object of the
-// kind. The patch may change neither the kind nor the object's identity
-// (name, namespace); every other rule is Update's.
-func applyPatch(info meta.KindInfo, cur meta.Object, pt meta.PatchType, data []byte) (meta.Object, error) {
+// applyPatch returns cur, whose JSON is doc, with the patch applied, as a
+// new object of the kind. The patch may change neither the kind nor the
+// object's identity (name, namespace); every other rule is Update's.
+func applyPatch(info meta.KindInfo, cur meta.Object, doc []byte, pt meta.PatchType, data []byte) (meta.Object, error) {
 	apply := func(doc []byte) ([]byte, error) { return strategicpatch.Merge(info, doc, data) }
 	if pt != meta.StrategicMergePatchType {
 		var err error
 		if apply, err = patchFunc(pt, data); err != nil {
 			return nil, err
 		}
-	}
-	doc, err := json.Marshal(cur)
-	if err != nil {
-		return nil, meta.NewInternalError(err)
 	}
 	patched, err := apply(doc)
 	switch {
@@ -297,7 +298,11 @@ func PatchObject(info meta.KindInfo, cur meta.Object, pt meta.PatchType, data []
 	if pt == meta.ApplyPatchType {
 		return nil, meta.NewBadRequest("PatchObject does not apply server-side apply patches")
 	}
-	return applyPatch(info, cur, pt, data)
+	doc, err := jsonenc.Marshal(cur)
+	if err != nil {
+		return nil, meta.NewInternalError(err)
+	}
+	return applyPatch(info, cur, doc, pt, data)
 }
 
 // prepareApply decides what applying the configuration data as manager

@@ -235,16 +235,6 @@ func specJSON(obj meta.Object, kf kindFields) ([]byte, error) {
 	return json.Marshal(m)
 }
 
-// contentJSON encodes obj with its resourceVersion cleared (and restored).
-// obj must not be shared yet.
-func contentJSON(obj meta.Object) ([]byte, error) {
-	m := obj.GetObjectMeta()
-	rv := m.ResourceVersion
-	m.ResourceVersion = ""
-	defer func() { m.ResourceVersion = rv }()
-	return json.Marshal(obj)
-}
-
 func formatRV(rv int64) string { return strconv.FormatInt(rv, 10) }
 
 // parseRV reads a resourceVersion; ok is false for anything but a

@@ -151,20 +151,19 @@ func (s *Server) prepareUpdate(info meta.KindInfo, old *entry, next meta.Object,
 // follows its spec (see nextGeneration) unless status is being written or
 // the kind keeps no generation; then it is validated.
 func (s *Server) encodeUpdate(info meta.KindInfo, old *entry, next meta.Object, status bool, kf kindFields) (*entry, error) {
-	content, err := encodeContent(next)
+	enc, err := encodeContent(next, kf)
 	if err != nil {
 		return nil, err
 	}
-	var spec span
-	if status || info.NoGeneration {
-		spec = specSpan(content, kf, 1)
-	} else if content, spec, err = nextGeneration(old, next, content, kf); err != nil {
-		return nil, err
+	if !status && !info.NoGeneration {
+		if enc, err = nextGeneration(old, next, enc, kf); err != nil {
+			return nil, err
+		}
 	}
 	if err := info.ValidateUpdateOf(next, old.obj); err != nil {
 		return nil, err
 	}
-	return s.entryOf(next, content, spec)
+	return s.entryOf(next, enc)
 }
 
 // deleteDuringUpdate is the change of an update (next) that removes the
