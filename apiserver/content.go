@@ -64,14 +64,14 @@ func specSpan(content []byte, kf kindFields, from int) span {
 	if kf.specKey == "" || len(content) > math.MaxInt32 || len(content) < 2 || content[0] != '{' {
 		return span{}
 	}
-	v, ok := jsonMemberAt(content, from, kf.specKey)
+	v, ok := jsonenc.MemberFrom(content, from, kf.specKey)
 	if !ok && from != 1 {
-		v, ok = jsonMemberAt(content, 1, kf.specKey)
+		v, ok = jsonenc.MemberFrom(content, 1, kf.specKey)
 	}
 	if !ok {
 		return span{}
 	}
-	at := offsetIn(content, v)
+	at := jsonenc.Offset(content, v)
 	return span{int32(at), int32(at + len(v))}
 }
 
@@ -116,11 +116,11 @@ func nextGeneration(old *entry, next meta.Object, enc encoded, kf kindFields) (e
 // the content by grew bytes (0 or a few, or fewer than 0); ok is false if
 // there is no such number to rewrite.
 func setGeneration(content, om []byte, gen int64) (out []byte, at, grew int, ok bool) {
-	num, ok := jsonMember(om, "generation")
+	num, ok := jsonenc.Member(om, "generation")
 	if !ok {
 		return nil, 0, 0, false
 	}
-	at = offsetIn(content, num)
+	at = jsonenc.Offset(content, num)
 	var digits [20]byte
 	d := strconv.AppendInt(digits[:0], gen, 10)
 	if len(d) == len(num) {
@@ -130,104 +130,6 @@ func setGeneration(content, om []byte, gen int64) (out []byte, at, grew int, ok 
 	out = make([]byte, 0, len(content)-len(num)+len(d))
 	out = append(append(append(out, content[:at]...), d...), content[at+len(num):]...)
 	return out, at, len(d) - len(num), true
-}
-
-// offsetIn returns where sub, a subslice of b, starts in b.
-func offsetIn(b, sub []byte) int {
-	return cap(b) - cap(sub)
-}
-
-// jsonMember returns the value of the member named key in doc, a JSON
-// object as json.Marshal writes it (compact), or ok false if doc has no
-// such member or is not such an object. The value is a subslice of doc.
-func jsonMember(doc []byte, key string) (value []byte, ok bool) {
-	if len(doc) < 2 || doc[0] != '{' {
-		return nil, false
-	}
-	return jsonMemberAt(doc, 1, key)
-}
-
-// jsonMemberAt is jsonMember looking from the member that starts at
-// doc[from] on.
-func jsonMemberAt(doc []byte, from int, key string) (value []byte, ok bool) {
-	for i := from; i < len(doc) && doc[i] == '"'; {
-		k := skipJSONString(doc, i)
-		if k < 0 || k >= len(doc) || doc[k] != ':' {
-			return nil, false
-		}
-		v := skipJSONValue(doc, k+1)
-		if v < 0 || v >= len(doc) {
-			return nil, false
-		}
-		if string(doc[i+1:k-1]) == key {
-			return doc[k+1 : v], true
-		}
-		if doc[v] != ',' {
-			return nil, false
-		}
-		i = v + 1
-	}
-	return nil, false
-}
-
-// skipJSONString returns the index just past the JSON string that starts
-// at doc[i], or -1.
-func skipJSONString(doc []byte, i int) int {
-	for j := i + 1; j < len(doc); {
-		k := bytes.IndexByte(doc[j:], '"')
-		if k < 0 {
-			return -1
-		}
-		q := j + k
-		b := q - 1 // an even number of backslashes before q: q ends the string
-		for b > i && doc[b] == '\\' {
-			b--
-		}
-		if (q-1-b)%2 == 0 {
-			return q + 1
-		}
-		j = q + 1
-	}
-	return -1
-}
-
-// skipJSONValue returns the index just past the compact JSON value that
-// starts at doc[i], or -1.
-func skipJSONValue(doc []byte, i int) int {
-	if i >= len(doc) {
-		return -1
-	}
-	switch doc[i] {
-	case '"':
-		return skipJSONString(doc, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(doc); j++ {
-			switch doc[j] {
-			case '"':
-				k := skipJSONString(doc, j)
-				if k < 0 {
-					return -1
-				}
-				j = k - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return -1
-	}
-	j := i // a number, true, false or null
-	for j < len(doc) && doc[j] != ',' && doc[j] != '}' && doc[j] != ']' {
-		j++
-	}
-	if j == i {
-		return -1
-	}
-	return j
 }
 
 // jsonKeys finds the JSON member names of a kind's Spec field and
