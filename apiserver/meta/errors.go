@@ -222,6 +222,9 @@ func ReasonForCode(code int32) StatusReason {
 
 // reasonAndCode finds the [*StatusError] in err's chain.
 func reasonAndCode(err error) (StatusReason, int32) {
+	if err == nil {
+		return "", 0 // and no StatusError to escape to the heap for errors.As
+	}
 	var se *StatusError
 	if errors.As(err, &se) && se != nil {
 		return se.ErrStatus.Reason, se.ErrStatus.Code
