@@ -64,6 +64,16 @@ type Members struct {
 	At [2]Span
 }
 
+// note records that the value of the member name lies at [start, end),
+// if it is one of m's.
+func (m *Members) note(name string, start, end int) {
+	for j, n := range m.Names {
+		if n != "" && n == name {
+			m.At[j] = Span{start, end}
+		}
+	}
+}
+
 // scratch is what Marshal encodes with: a state, and the buffer it
 // encodes into before it copies the result out at its exact size, as
 // json.Marshal does.

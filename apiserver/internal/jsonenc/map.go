@@ -57,34 +57,40 @@ func mapEncoder(t reflect.Type) encFunc {
 }
 
 // smallMap is how many entries a map may have for its keys to be sorted
-// on the stack.
+// in a buffer on the caller's stack.
 const smallMap = 16
 
-type stringPair struct{ k, v string }
+// pair is one entry of a map with string keys.
+type pair[V any] struct {
+	k string
+	v V
+}
+
+// sorted returns m's entries sorted by key, in buf if they fit.
+func sorted[V any](m map[string]V, buf []pair[V]) []pair[V] {
+	pairs := buf[:0]
+	for k, v := range m {
+		pairs = append(pairs, pair[V]{k, v})
+	}
+	if len(pairs) > smallMap {
+		slices.SortFunc(pairs, func(a, b pair[V]) int { return cmp.Compare(a.k, b.k) })
+		return pairs
+	}
+	for i := 1; i < len(pairs); i++ { // insertion sort: a few keys
+		for j := i; j > 0 && pairs[j].k < pairs[j-1].k; j-- {
+			pairs[j], pairs[j-1] = pairs[j-1], pairs[j]
+		}
+	}
+	return pairs
+}
 
 func encodeMapString(b []byte, m map[string]string) []byte {
 	if m == nil {
 		return append(b, "null"...)
 	}
-	var buf [smallMap]stringPair
-	pairs := buf[:0]
-	if len(m) > smallMap {
-		pairs = make([]stringPair, 0, len(m))
-	}
-	for k, v := range m {
-		pairs = append(pairs, stringPair{k, v})
-	}
-	if len(pairs) <= smallMap {
-		for i := 1; i < len(pairs); i++ { // insertion sort: a few keys
-			for j := i; j > 0 && pairs[j].k < pairs[j-1].k; j-- {
-				pairs[j], pairs[j-1] = pairs[j-1], pairs[j]
-			}
-		}
-	} else {
-		slices.SortFunc(pairs, func(a, b stringPair) int { return cmp.Compare(a.k, b.k) })
-	}
+	var buf [smallMap]pair[string]
 	b = append(b, '{')
-	for i, kv := range pairs {
+	for i, kv := range sorted(m, buf[:]) {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -94,11 +100,6 @@ func encodeMapString(b []byte, m map[string]string) []byte {
 	return append(b, '}')
 }
 
-type anyPair struct {
-	k string
-	v any
-}
-
 func encodeMapAny(s *state, b []byte, m map[string]any) []byte {
 	if m == nil {
 		return append(b, "null"...)
@@ -106,17 +107,9 @@ func encodeMapAny(s *state, b []byte, m map[string]any) []byte {
 	if !s.enter() {
 		return b
 	}
-	var buf [smallMap]anyPair
-	pairs := buf[:0]
-	if len(m) > smallMap {
-		pairs = make([]anyPair, 0, len(m))
-	}
-	for k, v := range m {
-		pairs = append(pairs, anyPair{k, v})
-	}
-	slices.SortFunc(pairs, func(a, b anyPair) int { return cmp.Compare(a.k, b.k) })
+	var buf [smallMap]pair[any]
 	b = append(b, '{')
-	for i, kv := range pairs {
+	for i, kv := range sorted(m, buf[:]) {
 		if i > 0 {
 			b = append(b, ',')
 		}

@@ -37,25 +37,11 @@ func structEncoderFor(t reflect.Type, addressable bool) *structEncoder {
 }
 
 func (se *structEncoder) encode(s *state, b []byte, p unsafe.Pointer) []byte {
-	b = append(b, '{')
-	first := true
-	for i := range se.fields {
-		f := &se.fields[i]
-		fp := unsafe.Add(p, f.offset)
-		if f.omit != nil && f.omit(fp) {
-			continue
-		}
-		if !first {
-			b = append(b, ',')
-		}
-		first = false
-		b = append(b, f.key...)
-		b = f.enc(s, b, fp)
-	}
-	return append(b, '}')
+	return se.encodeMembers(s, b, p, nil)
 }
 
-// encodeMembers is encode, noting where the values of m's members lie.
+// encodeMembers is encode, noting where the values of m's members lie
+// if m is not nil.
 func (se *structEncoder) encodeMembers(s *state, b []byte, p unsafe.Pointer, m *Members) []byte {
 	b = append(b, '{')
 	first := true
@@ -72,10 +58,8 @@ func (se *structEncoder) encodeMembers(s *state, b []byte, p unsafe.Pointer, m *
 		b = append(b, f.key...)
 		start := len(b)
 		b = f.enc(s, b, fp)
-		for j, name := range m.Names {
-			if name != "" && name == f.name {
-				m.At[j] = Span{start, len(b)}
-			}
+		if m != nil {
+			m.note(f.name, start, len(b))
 		}
 	}
 	return append(b, '}')
