@@ -28,6 +28,13 @@
 //		Status OrderStatus `json:"status,omitzero"`
 //	}
 //
+// An object without a Go type of its own is an [Unstructured]: its
+// apiVersion, kind and metadata, and the rest as decoded JSON, like
+// apimachinery's unstructured.Unstructured. The kinds that a
+// CustomResourceDefinition defines are served this way (package
+// apiserver/apiextensions), and a dynamic client reads and writes any
+// kind so.
+//
 // A kind writes one method itself, DeepCopyObject (Kubernetes generates
 // it); [DeepCopy] gives back a copy of the same Go type. An
 // [OwnerReference] ([NewControllerRef]) points from a child to the
@@ -81,7 +88,7 @@
 //
 // # Where to find what
 //
-// object.go and conditions.go hold the object model, gvk.go the names,
+// object.go, unstructured.go and conditions.go hold the object model, gvk.go the names,
 // kind_info.go, scheme.go, served_version.go and schema.go the kinds;
 // requests.go the options and watch events; errors.go and status.go the
 // errors; selectors.go and validation.go the rules.
