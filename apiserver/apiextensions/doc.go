@@ -60,6 +60,24 @@
 // already (ratcheting). With a status subresource, status is written
 // only through it, and a spec change moves metadata.generation.
 //
+// # A definition or a Go type
+//
+// A kind you build may come from either. Choose a definition when the
+// kind must also live on a real cluster (the same YAML is applied there,
+// as kubebuilder's config/crd/bases is), when its rules are data rather
+// than code (a schema, CEL rules, defaults that a kubectl user can read),
+// when tools must find it by discovery, or when you test a controller
+// whose kinds ship as CRDs (envtest's CRDDirectoryPaths). Choose a Go
+// type registered in the scheme ([meta.KindInfo]) when the kind lives
+// only in process: the server then hands your code typed objects, with
+// no conversion through JSON, Validate hooks in Go can say anything a
+// schema cannot, and no definition has to be applied before the first
+// write. The restaurant does the second (package kitchen registers Order,
+// Dish and Cook) and ships the first for clusters (examples/manifests/crds);
+// the cake shop's order-form scene applies its definition and then runs
+// on Go types. With a definition, [client.ForResource] still gives typed
+// access: a Go type of your own, converted through JSON.
+//
 // # Versions
 //
 // Every served version is served; objects are stored in the storage
@@ -68,7 +86,10 @@
 //
 // # What is left out
 //
-// Conversion webhooks (a definition that asks for one is accepted, and
+// A server opened from a data directory (apiserver.Open) restores only
+// objects of kinds its scheme has before it reads them, so custom objects
+// written there do not survive a restart yet. Conversion webhooks (a
+// definition that asks for one is accepted, and
 // its versions are relabelled as with None), the
 // InstanceDeletionCheck condition of a deletion that waits for
 // finalizers, defaulting when an object is read (defaults are applied
