@@ -33,7 +33,8 @@ func (c *ResourceClient) Delete(ctx context.Context, name string, opts meta.Dele
 // The propagation policy ([meta.DeletionPropagation]) is carried out by the
 // server's garbage collector (see [Options.DisableGarbageCollection]):
 // Foreground and Orphan hold the object with a finalizer of their own
-// while the collector deletes or releases its dependents.
+// until the collector, [gc.Delay] later, deletes or releases its
+// dependents (and then the object, even one with none).
 //
 // Errors: 422 Invalid for bad options (nothing changes); 404 NotFound;
 // 409 Conflict when a precondition (uid, resourceVersion) does not hold.

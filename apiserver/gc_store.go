@@ -8,10 +8,10 @@ import (
 )
 
 // The garbage collector (package apiserver/gc) works on the server
-// through [gc.Store], which gcStore implements. Simplified: the real
-// collector is a controller that acts a moment later; here it acts
-// within the call that made the garbage (see mutate), so that the
-// collector's writes follow that commit's event directly.
+// through [gc.Store], which gcStore implements. mutate hands it each
+// commit's work; it deletes dependents within the call, so that its
+// writes follow that commit's event directly, and carries out Foreground
+// and Orphan policies a moment later ([gc.Delay]), as the real one does.
 
 // garbageAfterLocked returns what the garbage collector must look at after
 // committing ch to key: for an object that is gone, its dependents (whose

@@ -7,8 +7,8 @@ import "github.com/kitchensync/kitchensync/apiserver/meta"
 type CommitHook func(typ meta.EventType, obj meta.Object)
 
 // OnCommit has fn called after every change committed to resource gr,
-// inside the call that made it, as the garbage collector and namespace
-// controller act (nil removes gr's hook): like a registry's AfterCreate,
+// inside the call that made it, as the namespace controller acts (nil
+// removes gr's hook): like a registry's AfterCreate,
 // AfterUpdate and AfterDelete hooks. package apiserver/apiextensions
 // establishes a CustomResourceDefinition this way. fn may write to the
 // server, and may be called from several goroutines at once.

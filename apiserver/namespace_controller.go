@@ -11,11 +11,11 @@ import (
 )
 
 // The namespace controller (package apiserver/namespaces) works on the
-// server through [namespaces.Store], which nsStore implements. Like the
-// garbage collector, it acts inside the call that gave it work: the
-// delete of the namespace, or the delete of the last object in it. The
-// DELETE of a namespace still answers the namespace as it marked it
-// (Terminating); the events that follow tell the rest.
+// server through [namespaces.Store], which nsStore implements. As the
+// garbage collector does with dependents, it acts inside the call that
+// gave it work: the delete of the namespace, or of the last object in
+// it. The DELETE of a namespace still answers the namespace as it marked
+// it (Terminating); the events that follow tell the rest.
 
 // namespaceAfterLocked returns the name of the namespace the namespace
 // controller must look at after committing ch to resource gr, or "": a

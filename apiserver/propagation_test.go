@@ -3,10 +3,12 @@ package apiserver_test
 import (
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/gc"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -47,8 +49,9 @@ func TestForegroundDeletionWaitsForBlockingDependents(t *testing.T) {
 			t.Fatalf("DeleteObject = gone %v, finalizers %q, deletionTimestamp %v; want the owner kept with %q",
 				gone, got.Finalizers, got.DeletionTimestamp, meta.FinalizerDeleteDependents)
 		}
+		diffEvents(t, w, []string{"MODIFIED ns/order rv=5"}) // deletionTimestamp and the foregroundDeletion finalizer
+		time.Sleep(gc.Delay)                                 // the collector acts
 		diffEvents(t, w, []string{
-			"MODIFIED ns/order rv=5", // deletionTimestamp and the foregroundDeletion finalizer
 			"MODIFIED ns/cook rv=6",  // deleted, held by its own finalizer
 			"DELETED ns/napkin rv=7", // deleted; the owner does not wait for it
 		})
@@ -56,7 +59,9 @@ func TestForegroundDeletionWaitsForBlockingDependents(t *testing.T) {
 		cook := f.get(t, "cook")
 		cook.Finalizers = nil
 		f.update(t, cook)
-		diffEvents(t, w, []string{"DELETED ns/cook rv=8", "DELETED ns/order rv=9"})
+		diffEvents(t, w, []string{"DELETED ns/cook rv=8"})
+		time.Sleep(gc.Delay)
+		diffEvents(t, w, []string{"DELETED ns/order rv=9"})
 	})
 }
 
@@ -69,6 +74,7 @@ func TestForegroundDeletionCascadesThroughGenerations(t *testing.T) {
 		w := f.watch(t, meta.ListOptions{ResourceVersion: f.srv.ResourceVersion()})
 
 		f.deleteWith(t, "order", meta.DeletePropagationForeground)
+		time.Sleep(gc.Delay)
 		// The grandchild goes first, then its parent, then the owner: the
 		// reverse of background deletion.
 		diffEvents(t, w, []string{
@@ -94,6 +100,7 @@ func TestOrphanDeletionKeepsDependents(t *testing.T) {
 		if gone || !cmp.Equal(got.Finalizers, []string{meta.FinalizerOrphanDependents}) {
 			t.Errorf("DeleteObject = gone %v, finalizers %q; want the owner held by %q", gone, got.Finalizers, meta.FinalizerOrphanDependents)
 		}
+		time.Sleep(gc.Delay)
 		diffEvents(t, w, []string{
 			"MODIFIED ns/order rv=6", // the orphan finalizer
 			"MODIFIED ns/cook rv=7",  // loses its owner reference
@@ -177,14 +184,53 @@ func TestDryRunDeleteReportsWithoutDeleting(t *testing.T) {
 }
 
 func TestOrphanDependentsTrueMeansOrphan(t *testing.T) {
-	f := newFixture(t, apiserver.Options{})
-	owner := f.create(t, "order", "", nil)
-	mustCreate(t, f, ownedWidget("cook", owner))
-	yes := true
-	if err := f.widgets.Delete(f.ctx, "order", meta.DeleteOptions{OrphanDependents: &yes}); err != nil {
-		t.Fatal(err)
-	}
-	if refs := f.get(t, "cook").OwnerReferences; refs != nil {
-		t.Errorf("cook's owner references = %+v, want none", refs)
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{})
+		owner := f.create(t, "order", "", nil)
+		mustCreate(t, f, ownedWidget("cook", owner))
+		yes := true
+		if err := f.widgets.Delete(f.ctx, "order", meta.DeleteOptions{OrphanDependents: &yes}); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(gc.Delay)
+		synctest.Wait()
+		if refs := f.get(t, "cook").OwnerReferences; refs != nil {
+			t.Errorf("cook's owner references = %+v, want none", refs)
+		}
+	})
+}
+
+// As on a cluster, whose garbage collector acts a moment after the
+// DELETE: an owner deleted in the foreground (or with orphan
+// propagation), even one with no dependents, is still there right after
+// the DELETE, with its deletionTimestamp and the policy's finalizer; the
+// collector removes it gc.Delay later, on a goroutine of its own that
+// ends when its work is done.
+func TestPropagationHoldsTheOwnerUntilTheCollectorActs(t *testing.T) {
+	for _, policy := range []meta.DeletionPropagation{meta.DeletePropagationForeground, meta.DeletePropagationOrphan} {
+		t.Run(string(policy), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				f := newFixture(t, apiserver.Options{})
+				f.create(t, "order", "", nil)
+				w := f.watch(t, meta.ListOptions{ResourceVersion: f.srv.ResourceVersion()})
+				synctest.Wait()
+				before := bubbleGoroutines(t)
+				f.deleteWith(t, "order", policy)
+				held := f.get(t, "order")
+				finalizer := map[meta.DeletionPropagation]string{
+					meta.DeletePropagationForeground: meta.FinalizerDeleteDependents,
+					meta.DeletePropagationOrphan:     meta.FinalizerOrphanDependents}[policy]
+				if held.DeletionTimestamp == nil || !cmp.Equal(held.Finalizers, []string{finalizer}) {
+					t.Fatalf("right after the DELETE: deletionTimestamp %v, finalizers %q; want set and %q", held.DeletionTimestamp, held.Finalizers, finalizer)
+				}
+				time.Sleep(gc.Delay - time.Nanosecond)
+				diffEvents(t, w, []string{"MODIFIED ns/order rv=3"})
+				time.Sleep(time.Nanosecond)
+				diffEvents(t, w, []string{"DELETED ns/order rv=4"})
+				if diff := cmp.Diff(len(before), len(bubbleGoroutines(t))); diff != "" {
+					t.Errorf("goroutines left after the collector's work (-before +after):\n%s", diff)
+				}
+			})
+		})
 	}
 }

@@ -168,10 +168,10 @@ func (o Options) withDefaults() Options {
 // defaulting or schema validation beyond names, labels and size; server-side
 // apply and strategic merge patch (for kinds that declare it) merge by a
 // simpler schema than the real server's (see [ResourceClient.Patch]); deletes are immediate or wait for finalizers, with no grace
-// period, and the garbage collector carries out propagation policies at
-// once, inside the call that made the garbage, as the namespace
-// controller empties a deleted namespace (see [namespaces.Object]); one
-// history window for all resources.
+// period; the garbage collector deletes dependents inside the call that
+// made the garbage and carries out a Foreground or Orphan policy
+// [gc.Delay] later, and the namespace controller empties a deleted
+// namespace inside the call ([namespaces.Object]); one history window.
 //
 // A Server is safe for concurrent use. Writers hold one mutex only long
 // enough to update a map and append to the history ring; encoding, deep

@@ -2,6 +2,8 @@ package gc
 
 import (
 	"slices"
+	"sync"
+	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
@@ -55,10 +57,27 @@ type Work struct {
 	OwnerOnly bool
 }
 
-// Collector is the garbage collector. Safe for concurrent use; it holds
-// no state of its own.
+// Delay is how long after a Foreground or Orphan delete the collector
+// carries out its propagation policy, as kube-controller-manager's
+// collector acts a moment after its informers hear of the change: until
+// then the owner stays, with its deletionTimestamp and the policy's
+// finalizer, and a GET right after the DELETE finds it so.
+const Delay = 100 * time.Millisecond
+
+// Collector is the garbage collector. Safe for concurrent use.
+//
+// Work on an owner held by a propagation finalizer waits [Delay] in a
+// queue; a timer then starts one goroutine that drains the queue (the
+// work that draining adds too) and ends when it is empty. Nothing runs
+// while the queue is empty, and under testing/synctest the drain is
+// timed in the bubble's virtual time: sleep past Delay, then
+// synctest.Wait, to see it done.
 type Collector struct {
 	store Store
+
+	mu        sync.Mutex // guards later and scheduled
+	later     []Work     // work waiting for the drain
+	scheduled bool       // a drain is due or running
 }
 
 // New returns a collector working on store.
@@ -80,18 +99,59 @@ func New(store Store) *Collector {
 //   - An owner being deleted with [meta.FinalizerOrphanDependents] has
 //     its references removed from every dependent, and then loses the
 //     finalizer.
+//
+// Dependents are collected within the call; the propagation policies,
+// whose owners wait with a finalizer, a moment later (see [Delay]).
 func (c *Collector) Collect(work []Work) {
+	var later []Work
 	for _, g := range work {
-		obj := c.store.Get(g.Ref)
-		switch {
-		case obj == nil:
-		case g.OwnerOnly:
-			c.releaseForegroundOwner(g.Ref)
-		case obj.GetObjectMeta().DeletionTimestamp != nil:
-			c.processDeletion(g.Ref, obj.GetObjectMeta())
-		default:
-			c.store.Write(g.Ref, func(cur meta.Object) Write { return c.attemptToDelete(cur, true) })
+		if obj := c.store.Get(g.Ref); g.OwnerOnly || obj != nil && WaitsForCollector(obj.GetObjectMeta()) {
+			later = append(later, g)
+			continue
 		}
+		c.collect(g)
+	}
+	if len(later) == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.later = append(c.later, later...)
+	if !c.scheduled {
+		c.scheduled = true
+		time.AfterFunc(Delay, c.drain)
+	}
+}
+
+// drain does the queued work, and the work that doing it queues, until
+// none is left.
+func (c *Collector) drain() {
+	for {
+		c.mu.Lock()
+		work := c.later
+		c.later = nil
+		c.scheduled = len(work) > 0
+		c.mu.Unlock()
+		if len(work) == 0 {
+			return
+		}
+		for _, g := range work {
+			c.collect(g)
+		}
+	}
+}
+
+// collect does one piece of work now.
+func (c *Collector) collect(g Work) {
+	obj := c.store.Get(g.Ref)
+	switch {
+	case obj == nil:
+	case g.OwnerOnly:
+		c.releaseForegroundOwner(g.Ref)
+	case obj.GetObjectMeta().DeletionTimestamp != nil:
+		c.processDeletion(g.Ref, obj.GetObjectMeta())
+	default:
+		c.store.Write(g.Ref, func(cur meta.Object) Write { return c.attemptToDelete(cur, true) })
 	}
 }
 
@@ -217,6 +277,13 @@ func (c *Collector) hasBlockingDependents(uid string) bool {
 // foreground, waiting for its dependents.
 func WaitsForDependents(m *meta.ObjectMeta) bool {
 	return m.DeletionTimestamp != nil && slices.Contains(m.Finalizers, meta.FinalizerDeleteDependents)
+}
+
+// WaitsForCollector reports whether m is being deleted and holds one of
+// the collector's finalizers: its propagation policy is still to be
+// carried out.
+func WaitsForCollector(m *meta.ObjectMeta) bool {
+	return m.DeletionTimestamp != nil && HasPropagationFinalizer(m)
 }
 
 // HasPropagationFinalizer reports whether m holds one of the collector's

@@ -34,9 +34,19 @@
 // again if the object changed meanwhile). That is all a collector needs,
 // and it is what the real one gets from its informers and its client.
 //
-// Simplified: the real collector is a controller that acts a moment
-// later; the server here runs it within the call that made the garbage,
-// so a test sees its writes right after that call. It does not break
+// # When it acts
+//
+// The real collector is a controller that acts a moment after its
+// informers hear of a change. Here, dependents whose owners are gone are
+// deleted within the call that made the garbage, so a test sees those
+// writes right after that call (a simplification). A Foreground or Orphan
+// delete is carried out as on a cluster: the DELETE answers the owner
+// with its deletionTimestamp and the policy's finalizer, a GET right
+// after finds it so, and the collector does the rest [Delay] later, on a
+// goroutine that exists only while it has work (under testing/synctest:
+// time.Sleep(gc.Delay), then synctest.Wait).
+//
+// Simplified too: it does not break
 // cycles of blocking references (the real one makes such references
 // non-blocking), so two objects that own each other and are both deleted
 // in the foreground stay.

@@ -17,6 +17,20 @@ const (
 )
 
 var fidelityCases = []diffCase{
+	// A Foreground or Orphan delete holds the owner, with its
+	// deletionTimestamp and the policy's finalizer, until the garbage
+	// collector acts: a GET right after the DELETE finds it so, even with
+	// no dependents. (The real server here runs without
+	// kube-controller-manager, so its owners stay; kitchensync's
+	// collector removes them gc.Delay later, after these steps.)
+	{"delete-foreground", []step{
+		{Method: "POST", Body: widget(`"name":"fgo"`, "")},
+		{Method: "DELETE", Path: "/fgo", Body: fmtDelete("Foreground")},
+		{Method: "GET", Path: "/fgo"},
+		{Method: "POST", Body: widget(`"name":"fgp"`, "")},
+		{Method: "DELETE", Path: "/fgp?propagationPolicy=Orphan"},
+		{Method: "GET", Path: "/fgp"},
+	}},
 	// Tables: the built-in kinds' columns (compared, Columns), and what
 	// includeObject puts in the rows: the metadata (default), the whole
 	// object in the request's version (Object, what kubectl get
