@@ -34,7 +34,7 @@ func (r *run) deliverNext() bool {
 			return true
 		}
 		it := w.pending[0]
-		if !w.out.deliver(it) {
+		if !w.out.ready() {
 			w.stopped = true // the informer does not read: treat the watch as abandoned
 			continue
 		}
@@ -44,8 +44,11 @@ func (r *run) deliverNext() bool {
 		if r.learn != nil {
 			r.learn.events = append(r.learn.events, point{ctrl: st.ctrl.Name, res: st.res, step: step, index: n})
 		}
+		// Narrated first: once handed over, the event is handled at once,
+		// and its records must come after this one.
 		r.emit(trace.Record{Component: component, Name: st.ctrl.Name + "/" + st.res, Action: actDelivered,
 			Kind: st.kind, Key: it.key, ResourceVersion: strconv.FormatInt(it.rv, 10), DeltaType: string(it.typ)})
+		w.out.deliver(it)
 		return true
 	}
 }
@@ -60,14 +63,14 @@ func (r *run) perturbWatchLocked(w *watch, k Kind, at string) {
 		st.hold = k
 		r.emit(trace.Record{Component: component, Name: who, Action: actHeld, Kind: st.kind, Detail: string(k) + " from " + at})
 	case Cut:
+		r.emit(trace.Record{Component: component, Name: who, Action: actCut, Kind: st.kind, Detail: "before " + at})
 		w.stopUp()
 		w.finish()
-		r.emit(trace.Record{Component: component, Name: who, Action: actCut, Kind: st.kind, Detail: "before " + at})
 	case Expire:
+		r.emit(trace.Record{Component: component, Name: who, Action: actExpired, Kind: st.kind, Detail: "before " + at})
 		w.out.expire()
 		w.stopUp()
 		w.finish()
-		r.emit(trace.Record{Component: component, Name: who, Action: actExpired, Kind: st.kind, Detail: "before " + at})
 	}
 }
 

@@ -76,7 +76,8 @@ func TestReplayPlanMustFitTheScenario(t *testing.T) {
 // nopOutlet records nothing; coalescing only retypes through it.
 type nopOutlet struct{}
 
-func (nopOutlet) deliver(item) bool { return true }
+func (nopOutlet) ready() bool  { return true }
+func (nopOutlet) deliver(item) {}
 func (nopOutlet) retype(it item, typ meta.EventType) item {
 	it.typ = typ
 	return it

@@ -52,14 +52,8 @@ type frameOutlet struct {
 	once sync.Once
 }
 
-func (o *frameOutlet) deliver(it item) bool {
-	select {
-	case o.ch <- it.raw:
-		return true
-	default:
-		return false
-	}
-}
+func (o *frameOutlet) ready() bool     { return len(o.ch) < cap(o.ch) }
+func (o *frameOutlet) deliver(it item) { o.ch <- it.raw }
 
 func (o *frameOutlet) retype(it item, typ meta.EventType) item {
 	var f frame
@@ -76,7 +70,9 @@ func (o *frameOutlet) retype(it item, typ meta.EventType) item {
 func (o *frameOutlet) expire() {
 	st, _ := json.Marshal(meta.NewResourceExpired("too old resource version (explore: expired on purpose)").Status())
 	b, _ := json.Marshal(frame{Type: meta.EventError, Object: st})
-	o.deliver(item{raw: append(b, '\n')})
+	if o.ready() {
+		o.deliver(item{raw: append(b, '\n')})
+	}
 }
 
 func (o *frameOutlet) close() { o.once.Do(func() { close(o.ch) }) }

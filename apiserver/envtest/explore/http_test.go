@@ -44,7 +44,7 @@ func TestLagOverHTTP(t *testing.T) {
 	s.Workload = []explore.Step{gallery.Create("p1", "v1")}
 	rep := explore.Explore(t, s, explore.Options{HTTP: true, Plan: "lag:ctrl/children@1.e1"})
 	if len(rep.Violations) != 1 || rep.Violations[0].What != "invariant" {
-		t.Fatalf("want the invariant broken, got %v", rep.Violations)
+		t.Fatalf("want the invariant broken, got %v; the reference run:\n%s", rep.Violations, rep.Reference)
 	}
 	t.Logf("%s", rep.Violations[0])
 }

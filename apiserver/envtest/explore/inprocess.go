@@ -208,14 +208,8 @@ type chanOutlet struct {
 	once sync.Once
 }
 
-func (o *chanOutlet) deliver(it item) bool {
-	select {
-	case o.ch <- it.ev:
-		return true
-	default:
-		return false
-	}
-}
+func (o *chanOutlet) ready() bool     { return len(o.ch) < cap(o.ch) }
+func (o *chanOutlet) deliver(it item) { o.ch <- it.ev }
 
 func (o *chanOutlet) retype(it item, typ meta.EventType) item {
 	it.typ, it.ev.Type = typ, typ
@@ -224,7 +218,9 @@ func (o *chanOutlet) retype(it item, typ meta.EventType) item {
 
 func (o *chanOutlet) expire() {
 	st := meta.NewResourceExpired("too old resource version (explore: expired on purpose)").Status()
-	o.deliver(item{ev: meta.Event{Type: meta.EventError, Object: st}})
+	if o.ready() {
+		o.deliver(item{ev: meta.Event{Type: meta.EventError, Object: st}})
+	}
 }
 
 func (o *chanOutlet) close() { o.once.Do(func() { close(o.ch) }) }

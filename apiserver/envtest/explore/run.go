@@ -211,11 +211,11 @@ func (r *run) kill(c *ctrlState, inc *incarnation, act trace.Action, why string)
 	if inc == nil || inc.dead.Swap(true) {
 		return
 	}
+	r.emit(trace.Record{Component: component, Name: c.Name, Action: act, Detail: why})
 	r.sched.mu.Lock()
 	r.sched.endIncarnationLocked(inc)
 	r.sched.mu.Unlock()
 	inc.cancel()
-	r.emit(trace.Record{Component: component, Name: c.Name, Action: act, Detail: why})
 }
 
 // settle lets the controllers act until nothing is left to do for
@@ -263,11 +263,13 @@ func (r *run) settle() bool {
 // advance does the next thing there is to do at a quiet point: restart a
 // crashed controller, grant a list, deliver an event, or end a hold.
 func (r *run) advance() bool {
-	r.moves++
 	if r.restartCrashed() || r.sched.grantList() || r.deliverNext() || r.releaseHeld() {
+		r.moves++
+		r.sched.mu.Lock()
+		r.sched.activity++ // over HTTP, the next quiet point is Quiet after this
+		r.sched.mu.Unlock()
 		return true
 	}
-	r.moves--
 	return false
 }
 

@@ -22,9 +22,11 @@ type item struct {
 // Its methods are called by the scheduler only, from the goroutine that
 // drives the run.
 type outlet interface {
-	// deliver hands it over without blocking; false if the consumer has
-	// not taken the last one yet.
-	deliver(it item) bool
+	// ready reports whether the consumer has taken the last event: then
+	// deliver does not block.
+	ready() bool
+	// deliver hands it over.
+	deliver(it item)
 	// retype returns it as an event of type typ (coalescing).
 	retype(it item, typ meta.EventType) item
 	// expire delivers an ERROR event with a 410 Expired status.
@@ -75,7 +77,7 @@ type scheduler struct {
 	watches  []*watch
 	lists    []*listReq
 	nextID   int
-	activity int // counts events received and lists asked for: a change means "not quiet"
+	activity int // counts events received, lists asked for and moves made: a change means "not quiet"
 	writes   int // counts writes made: a change means "check the invariants again"
 }
 
