@@ -65,6 +65,13 @@ type Options struct {
 	// record. The reconciler records its writes with Freshness.WroteAt.
 	// Default: none, every reconcile runs (as without the feature gate).
 	Freshness *Freshness
+	// FreshnessRetry, with Freshness, is how long a skipped request
+	// waits before it is tried again. A cache catches up in the
+	// machinery's own time, which a queue whose backoff counts another
+	// clock should not stretch (the kitchen's ticket rail backs off in
+	// kitchen minutes, which a slow kitchen makes hours long). Default 0:
+	// the queue's rate limiter decides, as for a failed reconcile.
+	FreshnessRetry time.Duration
 }
 
 // DefaultCacheSyncTimeout is the default of [Options].CacheSyncTimeout,
@@ -89,7 +96,8 @@ type Controller struct {
 	log     *slog.Logger
 	metrics *metrics
 	tracer  *trace.Tracer
-	fresh   *Freshness // nil: no staleness check
+	fresh   *Freshness    // nil: no staleness check
+	retry   time.Duration // Options.FreshnessRetry
 
 	queueOnce sync.Once
 	queue     PriorityWorkQueue // made by getQueue
@@ -143,6 +151,7 @@ func NewController(name string, r Reconciler, opts Options) (*Controller, error)
 		metrics: newMetrics(),
 		tracer:  opts.Tracer,
 		fresh:   opts.Freshness,
+		retry:   opts.FreshnessRetry,
 		running: make(chan struct{}),
 	}, nil
 }

@@ -150,3 +150,31 @@ func TestControllerSkipsStaleReconciles(t *testing.T) {
 		}
 	})
 }
+
+// With FreshnessRetry a skipped request comes back after that fixed
+// wait, not after the queue's growing failure backoff.
+func TestFreshnessRetryWaitsAFixedTime(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		fresh := reconcile.NewFreshness()
+		cache := &watermark{rv: "1"}
+		fresh.Track(pods, cache)
+		if err := fresh.WroteAt(soup.NamespacedName, pods, "2"); err != nil {
+			t.Fatal(err)
+		}
+		r := newRecorder(returns(reconcile.Result{}, nil))
+		c := newController(t, r, reconcile.Options{Freshness: fresh, FreshnessRetry: 50 * time.Millisecond})
+		c.Queue().Add(soup)
+		time.AfterFunc(70*time.Millisecond, func() { cache.set("2") })
+		if err := runFor(t, c, time.Second); err != nil {
+			t.Fatal(err)
+		}
+		// Tried at 0 and 50ms (skipped), reconciled at 100ms; the
+		// default backoff would have skipped at 0, 5, 15 and 35ms.
+		if got := c.Metrics().StaleSyncSkips; got != 2 {
+			t.Errorf("StaleSyncSkips = %d, want 2", got)
+		}
+		if got := c.Metrics().ReconcileTotal.Success; got != 1 {
+			t.Errorf("reconciled %d times, want 1", got)
+		}
+	})
+}

@@ -32,7 +32,11 @@ func (c *Controller) processNextWorkItem(ctx context.Context, worker int) bool {
 		c.metrics.staleSkips.Add(1)
 		c.traceStaleSkipped(req, worker)
 		c.log.Debug("Cache older than our writes; reconcile skipped", "namespace", req.Namespace, "name", req.Name)
-		c.queue.AddWithOpts(workqueue.AddOpts{RateLimited: true, Priority: &priority}, req)
+		again := workqueue.AddOpts{RateLimited: true, Priority: &priority}
+		if c.retry > 0 {
+			again = workqueue.AddOpts{After: c.retry, Priority: &priority}
+		}
+		c.queue.AddWithOpts(again, req)
 		return true
 	}
 	c.metrics.active.Add(1)

@@ -25,13 +25,16 @@ func (r *Restaurant) wire(cfg Config, scheme *meta.Scheme) error {
 		rail = cfg.Queue(kitchen.RailName, r.Rail)
 	}
 	// The chef reads its own writes: a ticket whose caches do not show
-	// what the chef last wrote for the order waits (see kitchen.Chef).
+	// what the chef last wrote for the order waits (see kitchen.Chef),
+	// a few real milliseconds at a time: the runner catches up in real
+	// time, whatever the kitchen's clock (the rail's failure backoff
+	// counts kitchen minutes, an hour each in some lessons).
 	fresh := reconcile.NewFreshness()
 	fresh.Track(kitchen.OrderResource.GroupResource(), r.Runner.Orders.GetIndexer())
 	fresh.Track(kitchen.CookResource.GroupResource(), r.Runner.Cooks.GetIndexer())
 	r.Chef.Freshness = fresh
 	r.chefs, err = reconcile.NewController("chef", r.Chef, reconcile.Options{
-		MaxConcurrentReconciles: cfg.Chefs, Tracer: r.Tracer, Freshness: fresh,
+		MaxConcurrentReconciles: cfg.Chefs, Tracer: r.Tracer, Freshness: fresh, FreshnessRetry: StaleRetry,
 		NewQueue: func(string, workqueue.RateLimiter[reconcile.Request]) reconcile.WorkQueue {
 			return rail
 		}})
@@ -60,6 +63,12 @@ func (r *Restaurant) wire(cfg Config, scheme *meta.Scheme) error {
 	})
 	return nil
 }
+
+// StaleRetry is how long the chef's controller waits before it tries a
+// ticket again that it skipped because the runner's caches lagged the
+// chef's own writes: the first step of client-go's default controller
+// backoff, in real time.
+const StaleRetry = 5 * time.Millisecond
 
 // newCookQueue returns the brigade's NewQueue: the default priority queue
 // wrapped by wrap, or nil (the controller's default) without a wrap.
