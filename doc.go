@@ -39,14 +39,14 @@
 //	customer edits the order         顾客修改订单 / 加急     Update; a stale copy gets 409       409 Conflict, RetryOnConflict
 //	runner                           传菜员                  Informer (List + Watch)             informer.SharedIndexInformer
 //	runner's first round             首次抄录所有桌号        List, then Watch from its RV        informer.Reflector
-//	notes: new, extra, gone          便签：新单/加菜/退单    Added/Updated/Deleted deltas        informer.DeltaFIFO
+//	notes: new, extra, gone          便签：新单/加菜/退单    Added/Updated/Deleted deltas        informer.RealFIFO (chapter 14)
 //	runner's memory                  传菜员的记忆            the local cache                     store.Indexer, informer.Lister
 //	"what does table 7 have?"        按桌号查                an index                            kitchen.OrderTableIndex
 //	only the VIP room, please        只关注VIP区域订单       a field selector on List and Watch  informer.NewFilteredListWatch
 //	several runners, one memory      多个传菜员共享记忆      SharedInformer, informer factory    informer.SharedInformerFactory
 //	ticket rail                      订单看板                WorkQueue (keys, deduped)           workqueue, kitchen.TicketRail
 //	VIP tickets first                VIP 订单插队 / 优先级   priority queue                      workqueue.PriorityQueue
-//	"10 tickets per minute"          高峰期限流              token bucket (see chapter 24)       kitchen.RailOptions
+//	"10 tickets per minute"          高峰期限流              token bucket (see chapter 26)       kitchen.RailOptions
 //	chef                             主厨 / 行政总厨         Reconciler (an Operator's heart)    reconcile.Reconciler, kitchen.Chef
 //	the pass, the prep counter       出菜口 / 备餐台         actual state: what really is        kitchen.Stations, Pantry, Cooks
 //	what the table asked for         食谱要求                desired state: the spec             kitchen.OrderSpec
@@ -147,11 +147,15 @@
 //     a table cancels meanwhile; the runner relists and the chef cleans
 //     up all the same. (The watch-expired lesson shows the 410 Expired and
 //     the tombstone up close.)
-//   - Example_step11_yourOwnController: a controller of your own, as the
+//   - Example_step11_staleChef: a chef acting on a memory that lags his
+//     own writes sends a cook twice; reconcile.Freshness (the
+//     read-your-own-writes check of kube-controller-manager 1.36) makes
+//     him wait, and counts the skips in stale_sync_skips_total.
+//   - Example_step12_yourOwnController: a controller of your own, as the
 //     story writes its DishReconciler: reconcile.For with the
 //     ResourceVersionChangedPredicate, so resyncs wake nobody; the front
 //     desk's validation refuses a typo in the menu before anyone sees it.
-//   - Example_step12_backoff: the front desk fails (429); failed
+//   - Example_step13_backoff: the front desk fails (429); failed
 //     reconciles come back after a growing backoff, and the order is
 //     served anyway.
 //
@@ -159,36 +163,39 @@
 // the two stories say something the real machinery does not do, and
 // shows, with a chapter whose output go test pins, what it does instead:
 //
-//   - Example_step13_listersTakeLabelSelectors: 餐厅 §5's
+//   - Example_step14_theDeltaFIFOIsHistory: 餐厅 §2 and §3's DeltaFIFO is
+//     client-go's informer queue until 1.33; since then a RealFIFO in
+//     event order, and since 1.36 a relist in one atomic step.
+//   - Example_step15_listersTakeLabelSelectors: 餐厅 §5's
 //     Lister().List(FieldSelector{...}); a lister takes label selectors,
 //     field selectors go to the server (List and Watch).
-//   - Example_step14_customResourcesLiveUnderApis: 餐厅 §3's
+//   - Example_step16_customResourcesLiveUnderApis: 餐厅 §3's
 //     /api/v1/orders is the core group's path; custom resources live under
 //     /apis/GROUP/VERSION.
-//   - Example_step15_expiredIsAboutHistory: 餐厅 §4's IsResourceExpired is
+//   - Example_step17_expiredIsAboutHistory: 餐厅 §4's IsResourceExpired is
 //     410 Gone, "too old resource version", not ingredients that went off.
-//   - Example_step16_queuesHaveNoBufferSize: 餐厅 §5's "bigger WorkQueue
+//   - Example_step18_queuesHaveNoBufferSize: 餐厅 §5's "bigger WorkQueue
 //     buffer": queues are unbounded, and dedupe keys.
-//   - Example_step17_aWatchTimeoutIsNotAReportInterval: 餐厅 §5's "lower
+//   - Example_step19_aWatchTimeoutIsNotAReportInterval: 餐厅 §5's "lower
 //     the ListAndWatch timeout": a dropped watch resumes from its last
 //     resourceVersion; nothing is polled.
-//   - Example_step18_theStoryDishYAML: 餐厅 §4's Dish is refused (400), and
+//   - Example_step20_theStoryDishYAML: 餐厅 §4's Dish is refused (400), and
 //     why; the same dish with its ingredients as a map is created.
-//   - Example_step19_theFrontDeskDoesNotPoll: 蛋糕店 §1.2's "check every 30
+//   - Example_step21_theFrontDeskDoesNotPoll: 蛋糕店 §1.2's "check every 30
 //     seconds": one List, one Watch, resyncs from the cache.
-//   - Example_step20_anErrorOverridesRequeueAfter: 蛋糕店 §4.2 and §7.1
+//   - Example_step22_anErrorOverridesRequeueAfter: 蛋糕店 §4.2 and §7.1
 //     return RequeueAfter with an error; the error wins.
-//   - Example_step21_theAlertIsP90NotTheAverage: 蛋糕店 §5.2's alert is a
+//   - Example_step23_theAlertIsP90NotTheAverage: 蛋糕店 §5.2's alert is a
 //     p90, described as an average, on a metric that does not exist.
-//   - Example_step22_clusterAPIMakesClusters: 蛋糕店 §3.1's "like Cluster
+//   - Example_step24_clusterAPIMakesClusters: 蛋糕店 §3.1's "like Cluster
 //     API": Cluster API creates clusters; placing work across them is a
 //     controller with one client per cluster.
-//   - Example_step23_theCakeStoryYAML: 蛋糕店's YAML (order form,
+//   - Example_step25_theCakeStoryYAML: 蛋糕店's YAML (order form,
 //     autoscaler, wedding cake, alert) applied, and each refusal explained.
-//   - Example_step24_theRailLimitsNewTicketsByChoice: the story's token
+//   - Example_step26_theRailLimitsNewTicketsByChoice: the story's token
 //     bucket limits only AddRateLimited in client-go; this kitchen's rail
 //     limits new tickets by its own choice.
-//   - Example_step25_whoOwnsTheField: two waiters apply one order with
+//   - Example_step27_whoOwnsTheField: two waiters apply one order with
 //     server-side apply; metadata.managedFields says who owns each field,
 //     and a conflict names the owner.
 //
@@ -206,12 +213,13 @@
 //	go run ./examples/rush-hour        # 10 tickets per minute
 //	go run ./examples/vip-priority     # VIP tickets first
 //	go run ./examples/finalizers       # cancellation with and without a finalizer
+//	go run ./examples/stale-chef       # a cache that lags the chef's own writes; reconcile.Freshness
 //
 // Each takes -h, which says what it does and how to call it.
 //
 // A kitchen is truly concurrent, so two runs can tell the same hand-offs
 // in a different order. The tests of restaurant (seed 1),
-// order-lifecycle, watch-expired and finalizers pin the whole narration
+// order-lifecycle, watch-expired, finalizers and stale-chef pin the whole narration
 // in golden files under the program's testdata/, played in virtual time
 // (testing/synctest) under a
 // [github.com/kitchensync/kitchensync/kitchen/kitchentest.Conductor],
@@ -241,7 +249,8 @@
 //	meta.SetStatusCondition               meta.SetStatusCondition                      the same
 //	meta.NewControllerRef                 metav1.NewControllerRef                      controllerutil.SetControllerReference
 //	informer.Reflector                         cache.Reflector                              (inside the manager's cache)
-//	informer.DeltaFIFO                         cache.DeltaFIFO (RealFIFO)                   (inside the manager's cache)
+//	informer.RealFIFO (QueueAtomic)            cache.RealFIFO (AtomicFIFO on)               (inside the manager's cache)
+//	informer.DeltaFIFO (QueueDeltaFIFO)        cache.DeltaFIFO (before 1.33)                (inside the manager's cache)
 //	store.Indexer                              cache.Indexer                                cache.Cache's IndexField
 //	informer.NewSharedIndexInformer            cache.NewSharedIndexInformer                 mgr.GetCache().GetInformer
 //	informer.NewSharedInformerFactory          informers.NewSharedInformerFactory           the manager's cache

@@ -119,9 +119,19 @@ func Example_step10_disconnect() {
 	// table-2 served; pantry: <nil>
 }
 
-// Chapter 11: Your own controller ([chapters.YourOwnController]).
+// Chapter 11: The stale chef: read your own writes ([chapters.StaleChef]).
 // With its prose and code: go run ./examples/tour -step 11.
-func Example_step11_yourOwnController() {
+func Example_step11_staleChef() {
+	chapters.StaleChef(os.Stdout)
+	// Output:
+	// a chef who trusts his memory: 2 cooks sent for one caesar-salad
+	// a chef who reads his own writes: 1 cook sent; the second ticket waited for his memory: true
+	//   store_resource_version{resource="cooks.menu.example.com"} is the cook's resourceVersion: true
+}
+
+// Chapter 12: Your own controller ([chapters.YourOwnController]).
+// With its prose and code: go run ./examples/tour -step 12.
+func Example_step12_yourOwnController() {
 	chapters.YourOwnController(os.Stdout)
 	// Output:
 	// beef-wellington (rv 2): 40 min at difficulty 5
@@ -130,9 +140,9 @@ func Example_step11_yourOwnController() {
 	// inspected after two resyncs: 0
 }
 
-// Chapter 12: Errors back off ([chapters.Backoff]).
-// With its prose and code: go run ./examples/tour -step 12.
-func Example_step12_backoff() {
+// Chapter 13: Errors back off ([chapters.Backoff]).
+// With its prose and code: go run ./examples/tour -step 13.
+func Example_step13_backoff() {
 	chapters.Backoff(os.Stdout)
 	// Output:
 	// failed reconciles, each retried after a backoff: 3

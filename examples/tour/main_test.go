@@ -8,6 +8,7 @@ import (
 	"go/doc"
 	"go/parser"
 	"go/token"
+	"os"
 	"strings"
 	"testing"
 
@@ -21,8 +22,11 @@ import (
 func examplesOutput(t *testing.T) map[string]string {
 	t.Helper()
 	out := map[string]string{}
-	for _, file := range []string{"../../tour_test.go", "../../stories_test.go"} {
+	for _, file := range []string{"../../tour_test.go", "../../build_test.go", "../../stories_test.go"} {
 		f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.ParseComments)
+		if os.IsNotExist(err) {
+			continue // a part without chapters
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -167,3 +167,22 @@ func TestFinalizers(t *testing.T) {
 		`pantry balanced`,
 	)
 }
+
+func TestStaleChef(t *testing.T) {
+	out := run(t, lessons.StaleChef)
+	inOrder(t, out,
+		`\[chef\] dinner/table-7: my memory shows no cook on the caesar-salad: sends one`,
+		`\[apiserver\] ADDED cook dinner/table-7-\w{5} \(rv \d+\)`,
+		`\[chef\] dinner/table-7: my memory shows no cook on the caesar-salad: sends one`,
+		`\[apiserver\] ADDED cook dinner/table-7-\w{5} \(rv \d+\)`,
+		`\[chef\] dinner/table-7: my memory shows 2 cooks on one caesar-salad: one too many`,
+		`\[chef\] dinner/table-8: notes that he wrote cooks at rv \d+ \(Freshness.WroteAt\)`,
+		`\[chef\] dinner/table-8: my memory does not show my own last writes for it yet: skipped`,
+		`\[runner\] cache: cook dinner/table-8-\w{5} now at rv \d+`,
+		`\[chef\] dinner/table-8: my memory shows cook table-8-\w{5} on the caesar-salad: nothing to do`,
+		`cooks created for table 7's one salad: 2`,
+		`cooks created for table 8's one salad: 1`,
+		`stale_sync_skips_total\{controller="chef"\} [1-9]`,
+		`store_resource_version\{controller="chef",resource="cooks.menu.example.com"\} \d+`,
+	)
+}

@@ -18,9 +18,10 @@ import (
 	"unicode/utf8"
 )
 
-// The two parts of the tour.
+// The three parts of the tour.
 const (
 	PartTour  = "The guided tour"
+	PartBuild = "Build one yourself"
 	PartWrong = "What the stories get wrong"
 )
 
@@ -29,7 +30,7 @@ const (
 // chapter's prose, its body is the chapter's code.
 type Chapter struct {
 	Number int    // 1, 2, ... in reading order
-	Part   string // PartTour or PartWrong
+	Part   string // PartTour, PartBuild or PartWrong
 	Title  string // a few words for -list
 	Run    func(w io.Writer)
 }
@@ -64,6 +65,7 @@ func All() []Chapter {
 		{"Black truffle mid-cooking", Truffle},
 		{"The table leaves: finalizer and garbage collector", Cancel},
 		{"A chef that survives a disconnect", Disconnect},
+		{"The stale chef: read your own writes", StaleChef},
 		{"Your own controller", YourOwnController},
 		{"Errors back off", Backoff},
 	}
@@ -82,6 +84,7 @@ var wrong = []struct {
 	title string
 	run   func(io.Writer)
 }{
+	{"餐厅: the DeltaFIFO is history: informers queue in order", TheDeltaFIFOIsHistory},
 	{"餐厅: a lister takes label selectors", ListersTakeLabelSelectors},
 	{"餐厅: custom resources live under /apis", CustomResourcesLiveUnderApis},
 	{"餐厅: 410 Expired is about history, not ingredients", ExpiredIsAboutHistory},
