@@ -152,10 +152,13 @@ func (s *Server) CloseWatches() {
 }
 
 // CompactHistory compacts the storage at the current resourceVersion, as
-// an etcd compaction does. As under a real API server, whose watch cache
-// keeps the recent events, watches and exact or continued lists from a
-// resourceVersion still in the history window ([Options.HistorySize]) are
-// served as before; older ones got 410 Expired already.
+// an etcd compaction does. As under kube-apiserver, whose watch cache
+// keeps the recent events, a watch from a resourceVersion still in the
+// history window ([Options.HistorySize]) is served as before (from an
+// older one it got 410 Expired already); but an exact list or a continue
+// token from before the compaction, which that server reads from etcd,
+// now gets 410 Expired ("The resourceVersion for the provided list is too
+// old.").
 //
 // With [Options.CompactionDropsHistory] it forgets every event so far
 // too: a watch, an exact list or a continue token from any older
@@ -175,6 +178,7 @@ func (s *Server) CompactHistory() {
 		}
 		s.hist.compact()
 	}
+	s.hist.listFloor = s.hist.last
 	if t := s.opts.Tracer; t.Enabled() {
 		t.Emit(trace.Record{Component: trace.APIServer, Action: trace.Compacted, ResourceVersion: formatRV(s.hist.last)})
 	}

@@ -74,6 +74,10 @@ func decodeContinue(s string) (continueToken, error) {
 	return tok, nil
 }
 
+// errListTooOld is kube-apiserver's 410 (its storage's) for an exact list
+// at a resourceVersion compacted away.
+var errListTooOld = meta.NewResourceExpired("The resourceVersion for the provided list is too old.")
+
 // errContinueExpired is Kubernetes' 410 for a continue token whose first
 // page's resourceVersion has been compacted away.
 var errContinueExpired = meta.NewResourceExpired("The provided continue parameter is too old to display a consistent list result. " +
@@ -263,10 +267,10 @@ func (s *Server) snapshot(gr meta.GroupResource, ns string, at readPoint) (entri
 	switch {
 	case at.rv > last:
 		return nil, 0, false, errTooLargeRV(at.rv, last)
-	case at.exact && at.rv < s.hist.compacted && at.cont:
+	case at.exact && at.rv < max(s.hist.compacted, s.hist.listFloor) && at.cont:
 		return nil, 0, false, errContinueExpired
-	case at.exact && at.rv < s.hist.compacted:
-		return nil, 0, false, errTooOld(at.rv, s.hist.compacted)
+	case at.exact && at.rv < max(s.hist.compacted, s.hist.listFloor):
+		return nil, 0, false, errListTooOld
 	}
 	if !at.exact {
 		if entries, ok := s.sortedLocked(gr, ns); ok {

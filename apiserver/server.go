@@ -93,8 +93,9 @@ type Options struct {
 	// before the compaction must list again. For lessons and tests that
 	// show a 410 on demand. Without it, a compaction is what an etcd
 	// compaction is under a real API server, whose watch cache keeps
-	// serving the events it holds: only resourceVersions that have left
-	// the window ([Options.HistorySize]) get 410.
+	// serving the events it holds to watches: only exact lists and
+	// continue tokens from before it get 410, and watches from
+	// resourceVersions that have left the window ([Options.HistorySize]).
 	CompactionDropsHistory bool
 	// SnapshotEvery is, for a durable server (see [Open]), how many writes
 	// it logs before it writes a snapshot of all objects and starts a new

@@ -92,6 +92,9 @@ type event struct {
 type history struct {
 	buf       []atomic.Pointer[event]
 	compacted int64 // every event with rv <= compacted is forgotten
+	// listFloor is the latest compaction's resourceVersion: an exact
+	// list or a continue token below it gets 410, as from etcd.
+	listFloor int64
 	last      int64 // the newest resourceVersion
 	// fannedOut: every event up to here has been offered to the live
 	// watchers, or is being offered (see watch_fanout.go).

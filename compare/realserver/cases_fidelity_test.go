@@ -17,6 +17,15 @@ const (
 )
 
 var fidelityCases = []diffCase{
+	// A watch from a resourceVersion older than the history the server
+	// keeps (the watch cache's window on the real server, which starts
+	// when its resource is first served: for a custom resource, when its
+	// definition is established) gets a single ERROR event, 410 Expired,
+	// and ends.
+	{"watch-too-old", []step{
+		{Method: "POST", Body: widget(`"name":"wt","labels":{"set":"wt"}`, "")},
+		{Method: "GET", Path: "?watch=true&resourceVersion=1&labelSelector=set%3Dwt&timeoutSeconds=1"},
+	}},
 	// A Foreground or Orphan delete holds the owner, with its
 	// deletionTimestamp and the policy's finalizer, until the garbage
 	// collector acts: a GET right after the DELETE finds it so, even with

@@ -114,9 +114,12 @@ func judge(t *testing.T, key string, st step, diff string) (string, bool) {
 // the built-in Lease and Event, and namespaces made real (the built-in Namespace kind, with "default",
 // as a cluster has it). Its namespace controller is off: the real server
 // runs without kube-controller-manager, whose controller it stands for.
+// Its resourceVersions start at 100, so that, as on the real server,
+// whose watch caches start when their resource is first served,
+// resourceVersion 1 is older than any history it keeps.
 func newKitchensync(t *testing.T) *apiserver.Server {
 	t.Helper()
-	srv := apiservertest.NewServerWithOptions(t, apiserver.Options{DisableNamespaceController: true})
+	srv := apiservertest.NewServerWithOptions(t, apiserver.Options{DisableNamespaceController: true, ResourceVersionStart: 100})
 	if err := srv.Scheme().Register(builtin.NamespaceKind()); err != nil {
 		t.Fatal(err)
 	}

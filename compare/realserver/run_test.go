@@ -220,6 +220,7 @@ func bookmarkWithEmptySpec(doc any) bool {
 // recordRV a stored one (of a failed precondition), uuid a uid.
 var (
 	currentRV = regexp.MustCompile(`current: \d+`)
+	tooOldRV  = regexp.MustCompile(`too old resource version: (\d+) \(\d+\)`)
 	recordRV  = regexp.MustCompile(`in record \(\d+\)`)
 	uuid      = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 )
@@ -251,6 +252,7 @@ func normalise(v any) any {
 				if m, ok := x.(string); ok {
 					m = currentRV.ReplaceAllString(m, "current: <resourceVersion>")
 					m = recordRV.ReplaceAllString(m, "in record (<resourceVersion>)")
+					m = tooOldRV.ReplaceAllString(m, "too old resource version: $1 (<resourceVersion>)")
 					v[k] = uuid.ReplaceAllString(m, "<uid>")
 				}
 			case "managedFields":
