@@ -43,6 +43,7 @@ func BenchmarkRealFIFOReplace100k(b *testing.B)  { runPairs(b, "RealFIFOReplace1
 func BenchmarkIndexerAdd100k(b *testing.B)       { runPairs(b, "IndexerAdd100k") }
 func BenchmarkIndexerByIndex(b *testing.B)       { runPairs(b, "IndexerByIndex") }
 func BenchmarkInformerEndToEnd100k(b *testing.B) { runPairs(b, "InformerEndToEnd100k") }
+func BenchmarkServerWrites(b *testing.B)         { runPairs(b, "ServerWrites") }
 func BenchmarkWatchFanOutVsBareChannels(b *testing.B) {
 	runPairs(b, "WatchFanOutVsBareChannels")
 }

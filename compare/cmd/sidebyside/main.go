@@ -83,7 +83,7 @@ type row struct {
 	// kitchensync run and the client-go run beside it): the spread.
 	lo, hi float64
 	// cpu is the spread of the process CPU time ratio, for the pairs
-	// that report bench.CPUUnit.
+	// that report it (a unit named cpu-...: bench.CPUUnit or cpu-ns/op).
 	cpu spread
 }
 
@@ -126,8 +126,21 @@ func measure(p bench.Pair, reps int) row {
 	r := row{name: p.Name, ks: medians(ks), cg: medians(cg)}
 	t := spreadOf(ks, cg, nsPerOp)
 	r.lo, r.hi = t.lo, t.hi
-	r.cpu = spreadOf(ks, cg, func(r testing.BenchmarkResult) float64 { return r.Extra[bench.CPUUnit] })
+	if unit := cpuUnit(ks[0].Extra); unit != "" {
+		r.cpu = spreadOf(ks, cg, func(r testing.BenchmarkResult) float64 { return r.Extra[unit] })
+	}
 	return r
+}
+
+// cpuUnit returns the unit of process CPU time among a result's extra
+// metrics (cpu-ms/op, cpu-ns/op), or "".
+func cpuUnit(extra map[string]float64) string {
+	for unit := range extra {
+		if strings.HasPrefix(unit, "cpu-") {
+			return unit
+		}
+	}
+	return ""
 }
 
 func nsPerOp(r testing.BenchmarkResult) float64 { return float64(r.T.Nanoseconds()) / float64(r.N) }
@@ -155,7 +168,7 @@ func medians(rs []testing.BenchmarkResult) result {
 
 func render(rows []row, args, bt string, reps int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Medians of %d alternating runs of %s each; \"100k\" workloads at %d objects; ratio = kitchensync / client-go (below 1: kitchensync faster or leaner); the time ratio's spread is the lowest and highest ratio of one round; %s is process CPU time (user + system, all threads, GC included) in the same timed region, with its ratio and spread.\n", reps, bt, bench.Scale, bench.CPUUnit)
+	fmt.Fprintf(&b, "Medians of %d alternating runs of %s each; \"100k\" workloads at %d objects; ratio = kitchensync / client-go (below 1: kitchensync faster or leaner); the time ratio's spread is the lowest and highest ratio of one round; %s (and cpu-ns/op) is process CPU time (user + system, all threads, GC included) in the same timed region, with its ratio and spread.\n", reps, bt, bench.Scale, bench.CPUUnit)
 	fmt.Fprintf(&b, "Command: `cd compare && go run ./cmd/sidebyside %s` (%s, %s/%s, %d CPUs, %s).\n\n",
 		args, runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), time.Now().UTC().Format("2006-01-02 15:04 MST"))
 	b.WriteString("| Benchmark | kitchensync | client-go | time ratio (spread) | B/op ks / cg | allocs/op ks / cg | other (ks / cg) |\n")
@@ -185,7 +198,7 @@ func extras(r row) string {
 	var parts []string
 	for _, u := range units {
 		part := fmt.Sprintf("%s %s / %s", u, num(r.ks.extra[u]), num(r.cg.extra[u]))
-		if u == bench.CPUUnit {
+		if strings.HasPrefix(u, "cpu-") {
 			part += fmt.Sprintf(" (%.2f, %.2f–%.2f)", ratio(r.ks.extra[u], r.cg.extra[u]), r.cpu.lo, r.cpu.hi)
 		}
 		parts = append(parts, part)

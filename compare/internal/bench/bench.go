@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/informer"
 )
 
@@ -48,6 +49,11 @@ func Pairs() []Pair {
 		// atomic queue and watch-list.
 		Pair{"InformerEndToEnd100k/atomic-watchlist", informerKS(informer.Options[*widget]{UseWatchList: true}), informerCG},
 	)
+	// The server's write path, against client-go's fake clientset's
+	// tracker (writes.go).
+	for _, w := range []apiservertest.Write{apiservertest.WriteCreate, apiservertest.WriteUpdate, apiservertest.WriteMergePatch} {
+		out = append(out, Pair{"ServerWrites/" + string(w), writesKS(w), writesCG(w)})
+	}
 	// Not against client-go: the reference column is bare channels.
 	for _, n := range []int{100, 1000} {
 		out = append(out, Pair{"WatchFanOutVsBareChannels/watchers=" + strconv.Itoa(n), fanOutKS(n), fanOutBare(n)})
