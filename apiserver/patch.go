@@ -212,7 +212,12 @@ func patchFunc(pt meta.PatchType, data []byte) (func(doc []byte) ([]byte, error)
 		if !json.Valid(data) {
 			return nil, meta.NewBadRequest("invalid JSON patch") // kube-apiserver's words
 		}
-		return func(doc []byte) ([]byte, error) { return jsonpatch.MergePatch(doc, data) }, nil
+		return func(doc []byte) ([]byte, error) {
+			if out, ok := jsonenc.MergePatch(doc, data); ok {
+				return out, nil // json-patch's merge, reading doc where it lies
+			}
+			return jsonpatch.MergePatch(doc, data)
+		}, nil
 	}
 	if err := checkJSONPatchList(data); err != nil {
 		return nil, err
