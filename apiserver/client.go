@@ -164,8 +164,11 @@ func (c *ResourceClient) getEntry(ctx context.Context, name string, opts meta.Ge
 		return nil, err
 	}
 	c.srv.mu.Lock()
-	e := c.srv.objects[info.GroupResource()][key]
+	e, seen := c.srv.objects[info.GroupResource()][key], c.srv.hist.last
 	c.srv.mu.Unlock()
+	if err := c.srv.awaitDurable(seen); err != nil {
+		return nil, err
+	}
 	if e == nil {
 		return nil, meta.NewNotFound(info.GroupResource(), name)
 	}

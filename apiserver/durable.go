@@ -18,32 +18,41 @@ import (
 // before the restart is not kept, only the objects.
 //
 // A write is appended to a log file in dir and synced to the disk before
-// the server answers it; every [Options.SnapshotEvery] writes the server
-// writes a snapshot of all objects and starts a new log (package
-// [github.com/kitchensync/kitchensync/apiserver/storage] holds the
-// format). A process killed at any moment loses nothing it acknowledged,
-// and a write it did not acknowledge is either wholly there or not at
-// all: a record cut short by the crash is found by its checksum and
-// dropped when dir is opened again. A damaged data directory is a
-// [*storage.StorageError] that names the file and the place.
+// the server answers it; writers that come at once share one sync, which
+// happens outside the server's lock. Nothing leaves the server before it
+// is on the disk: a watcher hears of a write, and a read (get, list, the
+// start of a watch, a write's refusal) answers from a state, only once
+// the writes it shows are synced. Snapshots replace the logs as they grow
+// ([Options.Storage]; package [storage] holds the format). A process
+// killed at any moment loses nothing it acknowledged, and a write it did
+// not acknowledge is either wholly there or not at all: a frame that a
+// crash cut short at the end of the last log is dropped, and the repair
+// logged. Any other damage, and a record the server cannot apply, is a
+// [*storage.StorageError] that names the file and the place and says what
+// to do ([storage.Recover] keeps what comes before it). If the disk
+// refuses a sync, every later write fails (500) until a restart.
 //
-// All kinds stored in dir must be registered in scheme before Open. To
-// restore a backup made with [Server.Snapshot], put it into an empty
-// directory under the name "snapshot" and Open that directory. Call
-// [Server.Close] when done; a closed server refuses writes.
+// One process at a time: dir is locked while open, and a second Open
+// fails naming the process that has it. All kinds stored in dir must be
+// registered in scheme before Open. To restore a backup made with
+// [Server.Snapshot], put it into an empty directory under the name
+// "snapshot" and Open that directory. Call [Server.Close] when done; a
+// closed server refuses writes.
 func Open(scheme *meta.Scheme, dir string, opts Options) (*Server, error) {
-	log, err := storage.Open(dir, opts.SnapshotEvery)
+	log, err := storage.Open(dir, opts.Storage)
 	if err != nil {
 		return nil, err
 	}
 	s := NewServer(scheme, opts)
 	last, err := log.Load(s.applyRecord)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		start := max(last, s.opts.ResourceVersionStart, 1)
+		s.hist = newHistory(s.opts.HistorySize, start)
+		s.hist.gated = true
+		err = log.Start(start, s.synced)
 	}
-	start := max(last, s.opts.ResourceVersionStart, 1)
-	s.hist = newHistory(s.opts.HistorySize, start)
-	if err := log.Start(start); err != nil {
+	if err != nil {
+		log.Close()
 		return nil, err
 	}
 	s.log = log
@@ -54,19 +63,15 @@ func Open(scheme *meta.Scheme, dir string, opts Options) (*Server, error) {
 // InternalError, reads go on. On a server made by [NewServer] or
 // [Restore] it does nothing.
 func (s *Server) Close() error {
-	s.mu.Lock()
-	log := s.log
-	s.mu.Unlock()
-	if log == nil {
+	if s.log == nil {
 		return nil
 	}
-	return log.Close()
+	return s.log.Close()
 }
 
-// persistLocked appends the write that commitLocked is about to make to
-// the log and syncs it, on a durable server (see [Open]); elsewhere it
-// does nothing. A write the disk refuses is not committed: the request
-// fails with 500. s.mu must be held.
+// persistLocked adds the write that commitLocked is about to make to the
+// log's next sync, on a durable server (see [Open]); elsewhere it does
+// nothing. s.mu must be held.
 func (s *Server) persistLocked(key string, ch change) error {
 	if s.log == nil {
 		return nil
@@ -80,6 +85,31 @@ func (s *Server) persistLocked(key string, ch change) error {
 		return meta.NewInternalError(fmt.Errorf("storage: %w", err))
 	}
 	return nil
+}
+
+// awaitDurable returns once every write up to rv is on the disk, on a
+// durable server: whatever answers from a state that holds them waits for
+// it. A sync that failed is a 500.
+func (s *Server) awaitDurable(rv int64) error {
+	if s.log == nil {
+		return nil
+	}
+	if err := s.log.Wait(rv); err != nil {
+		return meta.NewInternalError(fmt.Errorf("storage: %w", err))
+	}
+	return nil
+}
+
+// synced is told by the log that every write up to rv is on the disk:
+// watchers may hear of them now.
+func (s *Server) synced(rv int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hist.shown = max(s.hist.shown, rv)
+	if !s.fanningOut && s.hist.fannedOut < s.hist.shown {
+		s.fanningOut = true
+		go s.fanOut()
+	}
 }
 
 // pendingSnapshot is a snapshot that a durable server decided to write
@@ -144,6 +174,9 @@ func (s *Server) Snapshot(w io.Writer) (resourceVersion string, err error) {
 	s.mu.Lock()
 	rv, entries := s.hist.last, s.entriesLocked()
 	s.mu.Unlock()
+	if err := s.awaitDurable(rv); err != nil {
+		return "", err
+	}
 	return formatRV(rv), storage.WriteSnapshot(w, rv, records(entries))
 }
 
@@ -170,7 +203,9 @@ func Restore(scheme *meta.Scheme, r io.Reader, opts Options) (*Server, error) {
 }
 
 // applyRecord makes one logged write the state of its key, as
-// commitLocked did when it was made, without history or watchers.
+// commitLocked did when it was made, without history or watchers. A
+// record that cannot follow the ones before it (a create of a present
+// object, a change of an absent one) is an error, never skipped.
 func (s *Server) applyRecord(rec storage.Record) error {
 	gvk := meta.ParseGroupVersion(rec.APIVersion).WithKind(rec.Kind)
 	info, ok := s.scheme.KindForGVK(gvk)
@@ -188,25 +223,26 @@ func (s *Server) applyRecord(rec storage.Record) error {
 	prev := objs[rec.Key]
 	ref := objectRef{gr, rec.Key}
 	s.orders = nil // restored writes have no history to tell stale orders by
-	switch typ := meta.EventType(rec.Type); typ {
-	case meta.EventDeleted:
-		delete(objs, rec.Key)
-		if prev != nil {
-			s.indexOwnersLocked(ref, meta.EventDeleted, prev, prev)
-		}
-		return nil
-	case meta.EventAdded, meta.EventModified:
-		obj := info.New()
-		if err := json.Unmarshal(rec.Object, obj); err != nil {
-			return fmt.Errorf("%s %q: %v", gvk.Kind, rec.Key, err)
-		}
-		*obj.GetTypeMeta() = info.TypeMeta()
-		obj.GetObjectMeta().ResourceVersion = formatRV(rec.RV)
-		e := &entry{obj: obj, content: rec.Object, rv: rec.RV}
-		objs[rec.Key] = e
-		s.indexOwnersLocked(ref, typ, e, prev)
-		return nil
-	default:
+	typ := meta.EventType(rec.Type)
+	switch {
+	case typ != meta.EventAdded && typ != meta.EventModified && typ != meta.EventDeleted:
 		return fmt.Errorf("unknown record type %q", rec.Type)
+	case (typ == meta.EventAdded) != (prev == nil):
+		return fmt.Errorf("a write (%s) of %s %q, which the writes before it leave %s", typ, gvk.Kind, rec.Key,
+			map[bool]string{true: "absent", false: "present"}[prev == nil])
+	case typ == meta.EventDeleted:
+		delete(objs, rec.Key)
+		s.indexOwnersLocked(ref, meta.EventDeleted, prev, prev)
+		return nil
 	}
+	obj := info.New()
+	if err := json.Unmarshal(rec.Object, obj); err != nil {
+		return fmt.Errorf("%s %q: %v", gvk.Kind, rec.Key, err)
+	}
+	*obj.GetTypeMeta() = info.TypeMeta()
+	obj.GetObjectMeta().ResourceVersion = formatRV(rec.RV)
+	e := &entry{obj: obj, content: rec.Object, rv: rec.RV}
+	objs[rec.Key] = e
+	s.indexOwnersLocked(ref, typ, e, prev)
+	return nil
 }

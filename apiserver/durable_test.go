@@ -18,7 +18,7 @@ import (
 )
 
 // openDurable opens a durable server on dir and closes it at the end.
-func openDurable(t *testing.T, dir string, opts apiserver.Options) *apiserver.Server {
+func openDurable(t testing.TB, dir string, opts apiserver.Options) *apiserver.Server {
 	t.Helper()
 	srv, err := apiserver.Open(apiservertest.NewScheme(), dir, opts)
 	if err != nil {
@@ -110,7 +110,7 @@ func TestOpenAgainHoldsEveryWrite(t *testing.T) {
 // logs it covers; reopening reads the snapshot and the newer log.
 func TestSnapshotReplacesOldLogs(t *testing.T) {
 	dir := t.TempDir()
-	srv := openDurable(t, dir, apiserver.Options{SnapshotEvery: 2})
+	srv := openDurable(t, dir, apiserver.Options{Storage: storage.Options{SnapshotEvery: 2}})
 	writeSome(t, srv) // five writes: snapshots after the 2nd and the 4th
 	want := widgetsOf(t, srv)
 	srv.Close()
@@ -118,7 +118,7 @@ func TestSnapshotReplacesOldLogs(t *testing.T) {
 	for i := range names {
 		names[i] = filepath.Base(names[i])
 	}
-	if diff := cmp.Diff([]string{"snapshot", "wal-00000000000000000006.log"}, names); diff != "" {
+	if diff := cmp.Diff([]string{"LOCK", "snapshot", "wal-00000000000000000006.log"}, names); diff != "" {
 		t.Errorf("files in the data directory (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff(want, widgetsOf(t, openDurable(t, dir, apiserver.Options{}))); diff != "" {
@@ -155,28 +155,34 @@ func TestTornWriteIsDropped(t *testing.T) {
 	}
 }
 
-// Damage that is not a crash's cut (a bad record in an older log, an
-// unknown kind) is refused with a StorageError naming the file and the
-// byte, and what to do.
+// Damage that is not a crash's cut (a flipped byte in the middle of the
+// last log, an unknown kind) is refused with a StorageError naming the
+// file and the byte, and what to do; storage.Recover keeps the writes
+// before it.
 func TestDamagedDataIsRefused(t *testing.T) {
 	dir := t.TempDir()
 	srv := openDurable(t, dir, apiserver.Options{})
-	writeSome(t, srv)
+	writeSome(t, srv) // five writes, five frames
 	srv.Close()
-	// A later log makes the first one "not the last".
-	if err := os.WriteFile(filepath.Join(dir, "wal-00000000000000000099.log"), nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	first := filepath.Join(dir, "wal-00000000000000000002.log")
-	whole, _ := os.ReadFile(first)
-	if err := os.WriteFile(first, append(bytes.Clone(whole), 0, 0, 0), 0o600); err != nil {
+	log := filepath.Join(dir, "wal-00000000000000000002.log")
+	whole, _ := os.ReadFile(log)
+	third := bytes.Index(whole, []byte(`{"rv":4,`)) - 8 // the third frame
+	damaged := bytes.Clone(whole)
+	damaged[third+40] ^= 0x20
+	if err := os.WriteFile(log, damaged, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	_, err := apiserver.Open(apiservertest.NewScheme(), dir, apiserver.Options{})
 	var se *storage.StorageError
-	if !errors.As(err, &se) || se.Path != first || se.Offset != int64(len(whole)) ||
-		!strings.Contains(err.Error(), "the data directory is damaged; restore a snapshot") {
-		t.Errorf("Open of a damaged directory: %v", err)
+	if !errors.As(err, &se) || se.Path != log || se.Offset != int64(third) || !strings.Contains(err.Error(), "storage.Recover") {
+		t.Errorf("Open of a damaged directory: %v, want a StorageError at %s byte %d", err, log, third)
+	}
+	if _, err := storage.Recover(dir); err != nil {
+		t.Fatal(err)
+	}
+	again := openDurable(t, dir, apiserver.Options{})
+	if got := again.ResourceVersion(); got != "3" {
+		t.Errorf("after the recovery the server is at resourceVersion %s, want 3 (the writes before the damage)", got)
 	}
 
 	other := t.TempDir()

@@ -139,6 +139,9 @@ func (c *ResourceClient) listEntries(ctx context.Context, info meta.KindInfo, op
 		return nil, nil, err
 	}
 	entries, rv, sorted, err := c.srv.snapshot(info.GroupResource(), c.ns, at)
+	if err == nil {
+		err = c.srv.awaitDurable(rv)
+	}
 	if err != nil {
 		return nil, nil, err
 	}

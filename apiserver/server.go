@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"sync"
 	"time"
@@ -97,11 +98,10 @@ type Options struct {
 	// continue tokens from before it get 410, and watches from
 	// resourceVersions that have left the window ([Options.HistorySize]).
 	CompactionDropsHistory bool
-	// SnapshotEvery is, for a durable server (see [Open]), how many writes
-	// it logs before it writes a snapshot of all objects and starts a new
-	// log, which bounds how much a restart replays. Default
-	// [storage.DefaultSnapshotEvery].
-	SnapshotEvery int
+	// Storage configures a durable server's data directory (see [Open]):
+	// when it writes a snapshot of all objects and starts a new log, which
+	// bounds how much a restart replays, and where it reports repairs.
+	Storage storage.Options
 }
 
 func (o Options) withDefaults() Options {
@@ -116,9 +116,6 @@ func (o Options) withDefaults() Options {
 	}
 	if o.BookmarkInterval <= 0 {
 		o.BookmarkInterval = DefaultBookmarkInterval
-	}
-	if o.SnapshotEvery <= 0 {
-		o.SnapshotEvery = storage.DefaultSnapshotEvery
 	}
 	o.CacheMutationDetector = o.CacheMutationDetector || cacheMutationDetectorFromEnv()
 	return o
@@ -250,7 +247,7 @@ func (s *Server) Options() Options { return s.opts }
 func (s *Server) ResourceVersion() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return formatRV(s.hist.last)
+	return formatRV(s.hist.shown) // on a durable server, the newest on the disk
 }
 
 // change is what a mutation wants to commit. An empty typ commits nothing
@@ -272,13 +269,14 @@ type change struct {
 func (s *Server) mutate(gr meta.GroupResource, key string, fn func(old *entry) (change, error)) (*entry, error) {
 	for {
 		s.mu.Lock()
-		old := s.objects[gr][key]
+		old, seen := s.objects[gr][key], s.hist.last
 		s.mu.Unlock()
 		if err := checkShared(gr, key, old); err != nil {
 			return nil, err
 		}
 		ch, err := fn(old)
 		if err != nil || ch.typ == "" {
+			err = cmp.Or(s.awaitDurable(seen), err) // the answer tells of what it read
 			if ch.reply != nil {
 				return ch.reply, err
 			}
@@ -294,11 +292,15 @@ func (s *Server) mutate(gr meta.GroupResource, key string, fn func(old *entry) (
 			return nil, err
 		}
 		s.commitLocked(gr, key, ch, old)
+		rv := s.hist.last
 		garbage := s.garbageAfterLocked(gr, key, ch)
 		terminating := s.namespaceAfterLocked(gr, ch)
 		snap := s.snapshotDueLocked()
 		hook := s.hooks[gr]
 		s.mu.Unlock()
+		if err := s.awaitDurable(rv); err != nil {
+			return nil, err
+		}
 		if snap != nil {
 			snap.write()
 		}

@@ -96,6 +96,10 @@ type history struct {
 	// list or a continue token below it gets 410, as from etcd.
 	listFloor int64
 	last      int64 // the newest resourceVersion
+	// shown is the newest resourceVersion that watchers may hear of: last,
+	// or, when gated (a durable server), the newest on the disk.
+	shown int64
+	gated bool
 	// fannedOut: every event up to here has been offered to the live
 	// watchers, or is being offered (see watch_fanout.go).
 	fannedOut int64
@@ -110,12 +114,15 @@ func newHistory(size int, start int64) *history {
 	// start counts as compacted: a client of an earlier server that
 	// watches from its old resourceVersion gets 410 and lists again.
 	start = max(start, 1)
-	return &history{buf: make([]atomic.Pointer[event], size), last: start, compacted: start, fannedOut: start}
+	return &history{buf: make([]atomic.Pointer[event], size), last: start, compacted: start, fannedOut: start, shown: start}
 }
 
 // add appends the event of resourceVersion h.last+1.
 func (h *history) add(ev *event) {
 	h.last++
+	if !h.gated {
+		h.shown = h.last
+	}
 	h.buf[h.last%int64(len(h.buf))].Store(ev)
 	if h.last-h.compacted > int64(len(h.buf)) {
 		h.compacted = h.last - int64(len(h.buf))

@@ -84,7 +84,7 @@ func (w *watcher) sendBookmark() {
 	if w.ended {
 		return
 	}
-	if last := s.hist.last; w.live && last > w.startRV {
+	if last := s.hist.shown; w.live && last > w.startRV {
 		select {
 		case w.out <- meta.Event{Type: meta.EventBookmark, Object: w.bookmarkObject(last, false)}:
 			w.toldRV = last

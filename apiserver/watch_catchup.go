@@ -97,7 +97,7 @@ func (w *watcher) nextBatch(told int64, buf []*event) (batch []*event, more bool
 		s.lagging[w] = struct{}{}
 		return nil, false
 	}
-	end := min(s.hist.last, w.sentRV+catchUpScan)
+	end := min(s.hist.shown, w.sentRV+catchUpScan)
 	for r := w.sentRV + 1; r <= end && len(batch) < catchUpBatch; r++ {
 		ev := s.hist.at(r)
 		w.sentRV = r
@@ -105,7 +105,7 @@ func (w *watcher) nextBatch(told int64, buf []*event) (batch []*event, more bool
 			batch = append(batch, ev)
 		}
 	}
-	if w.sentRV >= s.hist.last && len(batch) == 0 {
+	if w.sentRV >= s.hist.shown && len(batch) == 0 {
 		w.live = true
 		w.done = nil
 		return nil, false

@@ -37,8 +37,9 @@ import (
 // of gr to the history. s.mu must be held.
 func (s *Server) fanOutAfterCommitLocked(gr meta.GroupResource) {
 	switch {
-	case s.fanningOut:
-		// The running fan-out picks the event up.
+	case s.fanningOut, s.hist.shown < s.hist.last:
+		// The running fan-out picks the event up, or the sync that makes
+		// it durable starts one (Server.synced).
 	case s.hist.fannedOut == s.hist.last-1 && len(s.watchers[gr]) == 0:
 		s.hist.fannedOut = s.hist.last // nobody to tell
 	default:
@@ -81,7 +82,7 @@ type fanOutRound struct {
 // round, it hands the lagging watchers to goroutines of their own, ends
 // the fan-out and returns false. s.fanMu and s.mu must be held.
 func (s *Server) fanOutNextLocked(r *fanOutRound) bool {
-	if s.hist.fannedOut >= s.hist.last && (len(s.lagging) == 0 || !r.progress) {
+	if s.hist.fannedOut >= s.hist.shown && (len(s.lagging) == 0 || !r.progress) {
 		for w := range s.lagging {
 			w.catchUpLocked()
 		}
@@ -89,7 +90,7 @@ func (s *Server) fanOutNextLocked(r *fanOutRound) bool {
 		return false
 	}
 	from := max(s.hist.fannedOut, s.hist.compacted) + 1
-	r.last = s.hist.last
+	r.last = s.hist.shown
 	s.hist.fannedOut = r.last
 	r.grs, r.events = r.grs[:0], r.events[:0]
 	for rv := from; rv <= r.last; rv++ {
@@ -208,7 +209,7 @@ func (w *watcher) feedFromHistoryLocked() {
 	if !w.live || w.ended {
 		return
 	}
-	if !w.feedLocked(s.hist.last, nil) {
+	if !w.feedLocked(s.hist.shown, nil) {
 		w.endLocked()
 		return
 	}

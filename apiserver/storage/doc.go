@@ -15,13 +15,30 @@
 //
 // # Guarantees
 //
-//   - Durable: [Log.Append] returns only after the record is synced to
-//     the disk; an acknowledged write survives a crash.
-//   - Atomic: a record cut short by a crash (the writer died in the middle
-//     of it) is found by its checksum and dropped when the directory is
-//     loaded again; it was never acknowledged.
-//   - Bounded replay: every so many writes the owner writes a snapshot
-//     ([Log.Rotate]) and the logs it replaces are removed.
-//   - Loud damage: a bad record anywhere but the end of the last log is a
-//     [*StorageError] naming the file and the byte, never a silent loss.
+//   - Durable: a write is acknowledged only once [Log.Wait] says the sync
+//     that covers it is done; an acknowledged write survives a crash.
+//   - Shared syncs (group commit): writers that come at once share one
+//     write and one sync, as etcd batches its raft log, so the writes a
+//     second grow with the writers instead of staying at one per sync.
+//   - Atomic: a frame that a crash cut short (or left as zeros) at the
+//     end of the last log is found by its checksum, dropped, and the
+//     repair logged ([Log.Repairs]); it was never acknowledged.
+//   - Loud damage: a bad frame anywhere else, even a flipped bit in the
+//     last one, is a [*StorageError] naming the file and the byte, and
+//     saying what to do; [Recover] keeps what comes before it. Records
+//     must come in resourceVersion order: none is ever skipped unsaid.
+//   - One process: [Open] locks the directory; a second process is refused
+//     with the first one's process id.
+//   - Bounded replay: a snapshot is due once the logs since the last one
+//     are as big as it (at least [Options.SnapshotBytes]) or old
+//     ([Options.SnapshotAge]), counted across restarts; the owner writes
+//     it ([Log.Rotate]) and the logs it replaces are removed.
+//
+// # Recovering a damaged directory
+//
+// When [Log.Load] (and so apiserver.Open) refuses a directory, its error
+// names the file and the byte. Copy the directory first if you can; then
+// [Recover] (or `go run ./examples/serve -data DIR -recover`) keeps every
+// write before the damage, moves the damaged file and every later one,
+// unchanged, into DIR/damaged-TIME, and the directory opens again.
 package storage

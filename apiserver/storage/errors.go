@@ -27,3 +27,8 @@ func (e *StorageError) Unwrap() error { return e.Err }
 
 // ErrClosed is the error of a write to a closed [Log].
 var ErrClosed = errors.New("the server is closed")
+
+// ErrLocked is the error (inside a [*StorageError]) of an [Open] of a
+// data directory that another process, or another server of this one,
+// holds open.
+var ErrLocked = errors.New("the data directory is in use")

@@ -3,216 +3,208 @@ package storage
 import (
 	"errors"
 	"fmt"
-	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
-// DefaultSnapshotEvery is how many writes a [Log] takes before it asks
-// for a snapshot and starts a new log file.
-const DefaultSnapshotEvery = 10000
+// Defaults of [Options].
+const (
+	// DefaultSnapshotBytes is how many bytes of log a data directory
+	// holds at least before a snapshot replaces them.
+	DefaultSnapshotBytes = 16 << 20
+	// DefaultSnapshotAge is how old the oldest write not in a snapshot
+	// may grow before a snapshot takes it in.
+	DefaultSnapshotAge = time.Hour
+)
 
 // snapshotName is the snapshot's file name in a data directory.
 const snapshotName = "snapshot"
 
-// Log is a data directory: a snapshot of every object, and the
-// write-ahead logs of the writes since, as etcd's data directory holds its
-// snapshot and WAL. Every committed write is appended (and synced) before
-// the write is acknowledged ([Log.Append]); every so many writes the owner
-// writes a snapshot and the logs it replaces are removed ([Log.Rotate]).
-//
-// A Log is safe for concurrent use, but its owner must call Append in
-// resourceVersion order, as the API server does under its own lock.
-type Log struct {
-	dir   string
-	every int
-
-	mu       sync.Mutex // guards the fields below
-	f        *os.File   // the current log, named by the first resourceVersion it may hold
-	size     int64      // bytes of complete records in f
-	logged   int        // records since the last snapshot
-	rotating bool       // a snapshot is being written
-	err      error      // once set (a failed write that could not be undone, Close), every Append fails with it
-	buf      []byte
-
-	snapMu sync.Mutex // serialises snapshot writers with Close
+// Options say when a [Log] asks for a snapshot, and where it reports the
+// repairs it makes. The zero value asks for the defaults.
+type Options struct {
+	// SnapshotBytes: a snapshot is due once the logs since the last one
+	// hold this many bytes, or as many as that snapshot (whichever is
+	// more), so that a restart reads at most about twice the snapshot.
+	// Default [DefaultSnapshotBytes].
+	SnapshotBytes int64
+	// SnapshotAge: a snapshot is due once the oldest logged write not in
+	// a snapshot is this old (counted from the last snapshot, or from
+	// when the directory was first opened). Default [DefaultSnapshotAge].
+	SnapshotAge time.Duration
+	// SnapshotEvery, if positive, also makes a snapshot due every so many
+	// writes. The counts go on across restarts: Load counts the writes
+	// and bytes the logs hold.
+	SnapshotEvery int
+	// Logger receives the repairs that [Log.Load] makes (a write cut short
+	// by a crash, dropped). Default [slog.Default].
+	Logger *slog.Logger
 }
 
-// Open opens the data directory dir, creating it if need be, for a Log
-// that asks for a snapshot every every writes (DefaultSnapshotEvery if
-// not positive). It reads nothing yet: [Log.Load] does, then
-// [Log.Start].
-func Open(dir string, every int) (*Log, error) {
+func (o Options) withDefaults() Options {
+	if o.SnapshotBytes <= 0 {
+		o.SnapshotBytes = DefaultSnapshotBytes
+	}
+	if o.SnapshotAge <= 0 {
+		o.SnapshotAge = DefaultSnapshotAge
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return o
+}
+
+// Log is a data directory: a snapshot of every object, and the
+// write-ahead logs of the writes since, as etcd's data directory holds its
+// snapshot and WAL. Its owner appends every committed write ([Log.Append],
+// in resourceVersion order, under its own lock) and acknowledges it only
+// once [Log.Wait] says it is on the disk; concurrent writers share one
+// sync (group commit). Every so often the owner writes a snapshot and the
+// logs it replaces are removed ([Log.Rotate]).
+//
+// One process at a time: [Open] locks the directory (an advisory lock,
+// as etcd and bbolt take one), and a second Open fails naming the
+// process that holds it. A Log is safe for concurrent use.
+type Log struct {
+	dir  string
+	opts Options
+	lock *os.File // held while open
+
+	mu   sync.Mutex // guards the fields below
+	cond sync.Cond  // on mu: a sync ended
+	seg  *segment   // the log appended to
+	// pend is the writes appended since the last sync began, as frames
+	// (frames holds where each starts) whose headers are not written yet.
+	pend, spare         []byte
+	frames, spareFrames []int
+	queued              []batch    // writes of logs that a rotation left, to write first
+	retired             []*segment // logs that a rotation left, to sync and close
+	appended            int64      // the newest resourceVersion appended
+	synced              atomic.Int64
+	syncing             bool           // a writer is syncing (the leader)
+	onSynced            func(rv int64) // told of every sync (Start)
+	err                 error          // once set (a failed sync, Close), Append and Wait fail with it
+	counts              counts         // toward the next snapshot
+	rotating            bool           // a snapshot is being written
+	last                loadedLog      // the newest log as Load left it
+	repairs             []Repair       // what Load repaired
+	snapMu              sync.Mutex     // serialises snapshot writers with Close
+}
+
+// counts are what decides whether a snapshot is due.
+type counts struct {
+	writes    int
+	bytes     int64     // of logs since the last snapshot
+	snapBytes int64     // of the last snapshot
+	since     time.Time // the last snapshot, or the first Open
+}
+
+// loadedLog is the newest log as Load found it.
+type loadedLog struct {
+	path     string
+	from     int64
+	end      int64 // where its good frames end
+	lastRV   int64 // its newest record's resourceVersion (0 if none)
+	nonEmpty bool
+}
+
+// Repair is what [Log.Load] cut off the end of the last log: a write
+// that a crash interrupted (never acknowledged), or zeros.
+type Repair struct {
+	Path    string // the log
+	Offset  int64  // where its good frames end, and the cut
+	Dropped int64  // how many bytes were cut off
+	What    string // what they held
+}
+
+// Open opens the data directory dir, creating it if need be, and locks
+// it for this process; a directory another process holds is a
+// [*StorageError] naming that process. It reads nothing yet: [Log.Load]
+// does, then [Log.Start].
+func Open(dir string, opts Options) (*Log, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, &StorageError{Path: dir, Offset: -1, Err: err}
 	}
-	if every <= 0 {
-		every = DefaultSnapshotEvery
+	lock, err := lockDir(dir)
+	if err != nil {
+		return nil, err
 	}
-	return &Log{dir: dir, every: every}, nil
+	l := &Log{dir: dir, opts: opts.withDefaults(), lock: lock}
+	l.cond.L = &l.mu
+	return l, nil
 }
 
-// Load reads the data directory, its snapshot and then its logs in order,
-// and calls apply for every record (the snapshot's objects as ADDED,
-// then each logged write newer than the snapshot). A record cut short at
-// the end of the last log (a crash in the middle of a write, never
-// acknowledged) is cut off; anywhere else it is damage, and an error. It
-// returns the newest resourceVersion.
-func (l *Log) Load(apply func(Record) error) (int64, error) {
-	var last int64
-	snap := filepath.Join(l.dir, snapshotName)
-	switch f, err := os.Open(snap); {
-	case err == nil:
-		last, err = ReadSnapshot(f, snap, apply)
-		f.Close()
-		if err != nil {
-			return 0, err
-		}
-	case !errors.Is(err, os.ErrNotExist):
-		return 0, &StorageError{Path: snap, Offset: -1, Err: err}
-	}
-	names, _, err := logs(l.dir)
-	if err != nil {
-		return 0, err
-	}
-	for i, name := range names {
-		if last, err = loadLog(name, last, i == len(names)-1, apply); err != nil {
-			return 0, err
-		}
-	}
-	return last, nil
-}
-
-// loadLog applies the records of one log newer than last.
-func loadLog(name string, last int64, isLast bool, apply func(Record) error) (int64, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return 0, &StorageError{Path: name, Offset: -1, Err: err}
-	}
-	defer f.Close()
-	fr := newFrameReader(f)
-	for {
-		at := fr.good
-		rec, err := fr.next()
-		switch {
-		case err == io.EOF:
-			return last, nil
-		case errors.Is(err, errTorn) && isLast:
-			// The write the crash interrupted: it was never
-			// acknowledged, so it is dropped.
-			if err := os.Truncate(name, at); err != nil {
-				return 0, &StorageError{Path: name, Offset: at, Err: err}
-			}
-			return last, nil
-		case errors.Is(err, errTorn):
-			return 0, &StorageError{Path: name, Offset: at, Err: fmt.Errorf("%w before the last log: the data directory is damaged; restore a snapshot", err)}
-		case err != nil:
-			return 0, &StorageError{Path: name, Offset: at, Err: err}
-		}
-		if rec.RV <= last {
-			continue // already in the snapshot
-		}
-		if err := apply(rec); err != nil {
-			return 0, &StorageError{Path: name, Offset: at, Err: err}
-		}
-		last = rec.RV
-	}
-}
-
-// Start opens the newest log for appending, or starts one for the writes
-// after resourceVersion last. Call it once, after Load.
-func (l *Log) Start(last int64) error {
-	_, froms, err := logs(l.dir)
-	if err != nil {
-		return err
-	}
-	from := last + 1
-	if len(froms) > 0 {
-		from = froms[len(froms)-1]
-	}
-	f, size, err := openLog(l.dir, from)
-	if err != nil {
-		return err
-	}
-	l.mu.Lock()
-	l.f, l.size = f, size
-	l.mu.Unlock()
-	return nil
-}
-
-// Append writes rec at the end of the current log and syncs it to the
-// disk. A write the disk refuses is not kept: the log is cut back to its
-// last complete record and the error returned; if even that fails, every
-// later Append fails.
-func (l *Log) Append(rec Record) error {
+// Repairs returns what [Log.Load] cut off the end of the last log, each
+// also logged to [Options.Logger].
+func (l *Log) Repairs() []Repair {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.err != nil {
-		return l.err
-	}
-	buf, err := appendFrame(l.buf[:0], rec)
-	if err == nil {
-		l.buf = buf
-		_, err = l.f.Write(buf)
-	}
-	if err == nil {
-		err = l.f.Sync()
+	return slices.Clone(l.repairs)
+}
+
+// Start makes the log ready for appending after resourceVersion last,
+// which Load returned or more (a server that counts on from a higher
+// resourceVersion starts a new log). onSynced, if not nil, is told the
+// newest resourceVersion on the disk after every sync, before the writes
+// it covers are acknowledged. Call it once, after Load.
+func (l *Log) Start(last int64, onSynced func(rv int64)) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	ll := l.last
+	var seg *segment
+	var err error
+	if ll.path != "" && (!ll.nonEmpty || ll.lastRV == last) {
+		seg, err = openSegment(ll.path, ll.end)
+	} else {
+		seg, err = createSegment(l.dir, last+1)
 	}
 	if err != nil {
-		if terr := l.f.Truncate(l.size); terr != nil {
-			l.err = fmt.Errorf("a failed write could not be undone (%v): restart the server", terr)
-		}
 		return err
 	}
-	l.size += int64(len(buf))
-	l.logged++
+	l.seg, l.appended, l.onSynced = seg, last, onSynced
+	l.synced.Store(last)
 	return nil
 }
 
-// Close waits for a snapshot being written and closes the log: later
-// Appends fail with [ErrClosed]. Closing twice does nothing.
+// Close writes and syncs what was appended, waits for a snapshot being
+// written, and closes the log and the directory's lock: later Appends
+// fail with [ErrClosed]. Closing twice does nothing.
 func (l *Log) Close() error {
 	l.snapMu.Lock()
 	defer l.snapMu.Unlock()
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	for l.syncing {
+		l.cond.Wait()
+	}
 	if errors.Is(l.err, ErrClosed) {
 		return nil
 	}
-	l.err = ErrClosed
-	if l.f == nil {
-		return nil
+	if l.err == nil && (len(l.pend) > 0 || len(l.queued) > 0 || len(l.retired) > 0) {
+		l.lead()
 	}
-	return l.f.Close()
+	err := l.err
+	l.err = ErrClosed
+	l.cond.Broadcast()
+	if l.seg != nil {
+		err = errors.Join(err, l.seg.close())
+	}
+	for _, s := range l.retired {
+		s.f.Close()
+	}
+	return errors.Join(err, l.lock.Close())
 }
 
 // logName names the log whose first record is resourceVersion from, so
 // that the names sort in resourceVersion order.
 func logName(from int64) string { return fmt.Sprintf("wal-%020d.log", from) }
-
-// openLog opens (creating it) the log in dir for records from
-// resourceVersion from on, ready for appending, makes its name durable,
-// and returns its size.
-func openLog(dir string, from int64) (*os.File, int64, error) {
-	path := filepath.Join(dir, logName(from))
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
-	if err != nil {
-		return nil, 0, &StorageError{Path: path, Offset: -1, Err: err}
-	}
-	info, err := f.Stat()
-	if err == nil {
-		err = syncDir(dir)
-	}
-	if err != nil {
-		f.Close()
-		return nil, 0, &StorageError{Path: path, Offset: -1, Err: err}
-	}
-	return f, info.Size(), nil
-}
 
 // syncDir makes the names in dir durable (a created or renamed file).
 func syncDir(dir string) error {

@@ -1,33 +1,43 @@
 package storage
 
 import (
-	"bufio"
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"io"
+	"strconv"
+	"unicode/utf8"
 )
 
 // The on-disk format of a data directory's logs and of a snapshot is one:
-// a sequence of framed records, each
+// a sequence of frames, each
 //
 //	length (4 bytes, big endian) | CRC-32C of the payload (4 bytes) | payload
 //
-// whose payload is one JSON [Record]. A snapshot starts with a header
-// record (Type [SnapshotType]) that gives the resourceVersion it was taken
-// at, followed by one ADDED record per object; a log holds one record per
-// committed write, in resourceVersion order. The checksum is how a reader
-// tells a record cut short by a crash (the writer died in the middle of
-// it) from a complete one, as etcd's write-ahead log does.
+// whose payload is one or more JSON [Record]s, one a line. A snapshot
+// starts with a header record (Type [SnapshotType]) that gives the
+// resourceVersion it was taken at, followed by one ADDED record per
+// object, one record a frame. A log holds one record per committed write,
+// in resourceVersion order; the writes that one sync made durable share
+// a frame (see [Log.Wait]), so that a crash can damage only the last frame
+// of the last log. The checksum is how a reader tells a frame cut short
+// by a crash from a complete one, as etcd's write-ahead log does. A
+// header of eight zero bytes is not a frame: it is where the data ends
+// and the file's preallocated space (or a zero-filled tail) begins.
 
 // SnapshotType is the Type of a snapshot's header record.
 const SnapshotType = "SNAPSHOT"
 
-// maxRecordBytes bounds a record's payload when reading, so that a
-// corrupt length cannot make the reader allocate gigabytes.
-const maxRecordBytes = 1 << 30
+// maxFrameBytes bounds a frame's payload when reading, so that a corrupt
+// length cannot make the reader allocate gigabytes; frameTarget is the
+// payload size at which a writer starts a new frame.
+const (
+	maxFrameBytes = 1 << 30
+	frameTarget   = 64 << 20
+	headerBytes   = 8
+)
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
@@ -46,64 +56,119 @@ type Record struct {
 	// Key is "namespace/name", or "name" for a cluster-scoped object.
 	Key string `json:"key,omitempty"`
 	// Object is the object's JSON without metadata.resourceVersion; empty
-	// for DELETED.
+	// for DELETED. It must be valid JSON: it is written as it is, not
+	// encoded again.
 	Object json.RawMessage `json:"object,omitempty"`
 }
 
-// appendFrame appends the framed payload of rec to buf.
-func appendFrame(buf []byte, rec Record) ([]byte, error) {
-	payload, err := json.Marshal(rec)
-	if err != nil {
-		return buf, err
+// appendRecord appends rec's JSON and a newline to buf: the fields in
+// the order of [Record]'s, and the object's JSON as it is (the API
+// server encoded it once already).
+func appendRecord(buf []byte, rec Record) []byte {
+	buf = append(buf, `{"rv":`...)
+	buf = strconv.AppendInt(buf, rec.RV, 10)
+	buf = appendField(buf, "type", rec.Type, true)
+	buf = appendField(buf, "apiVersion", rec.APIVersion, false)
+	buf = appendField(buf, "kind", rec.Kind, false)
+	buf = appendField(buf, "resource", rec.Resource, false)
+	buf = appendField(buf, "key", rec.Key, false)
+	if len(rec.Object) > 0 {
+		buf = append(buf, `,"object":`...)
+		if bytes.IndexByte(rec.Object, '\n') < 0 {
+			buf = append(buf, rec.Object...)
+		} else {
+			buf = appendCompact(buf, rec.Object)
+		}
 	}
-	buf = binary.BigEndian.AppendUint32(buf, uint32(len(payload)))
-	buf = binary.BigEndian.AppendUint32(buf, crc32.Checksum(payload, castagnoli))
-	return append(buf, payload...), nil
+	return append(buf, "}\n"...)
 }
 
-// errTorn marks a record cut short: the end of what was written.
-var errTorn = errors.New("torn record")
-
-// frameReader reads framed records and counts the bytes of the complete
-// ones, so that a log can be cut back to its last complete record.
-type frameReader struct {
-	r    *bufio.Reader
-	good int64 // bytes up to the end of the last complete record
+// appendField appends `,"name":"value"`, unless value is empty and
+// omitEmpty is false.
+func appendField(buf []byte, name, value string, always bool) []byte {
+	if value == "" && !always {
+		return buf
+	}
+	buf = append(buf, ',', '"')
+	buf = append(buf, name...)
+	buf = append(buf, '"', ':')
+	return appendString(buf, value)
 }
 
-func newFrameReader(r io.Reader) *frameReader {
-	return &frameReader{r: bufio.NewReaderSize(r, 64<<10)}
+// appendString appends s as a JSON string. Keys and kinds are plain ASCII
+// names; anything else is escaped as encoding/json would read it back.
+func appendString(buf []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+			b, _ := json.Marshal(s) // a string always encodes
+			return append(buf, b...)
+		}
+	}
+	buf = append(buf, '"')
+	buf = append(buf, s...)
+	return append(buf, '"')
 }
 
-// next returns the next record; io.EOF at a clean end, errTorn (wrapped)
-// when the rest is a record cut short, another error for a record that is
-// complete but wrong.
-func (fr *frameReader) next() (Record, error) {
-	var head [8]byte
-	n, err := io.ReadFull(fr.r, head[:])
-	switch {
-	case err == io.EOF:
-		return Record{}, io.EOF
-	case err != nil:
-		return Record{}, fmt.Errorf("%w: %d of 8 header bytes", errTorn, n)
+// appendCompact appends obj without its line breaks, which separate
+// records in a frame. JSON that does not compact is appended as it is,
+// for the reader to refuse.
+func appendCompact(buf, obj []byte) []byte {
+	var b bytes.Buffer
+	if err := json.Compact(&b, obj); err != nil {
+		return append(buf, obj...)
 	}
-	size := binary.BigEndian.Uint32(head[:4])
-	if size > maxRecordBytes {
-		return Record{}, fmt.Errorf("%w: a length of %d bytes", errTorn, size)
+	return append(buf, b.Bytes()...)
+}
+
+// sealFrame writes the header of the frame whose payload is
+// frame[headerBytes:]: its length and checksum.
+func sealFrame(frame []byte) {
+	payload := frame[headerBytes:]
+	binary.BigEndian.PutUint32(frame[:4], uint32(len(payload)))
+	binary.BigEndian.PutUint32(frame[4:8], crc32.Checksum(payload, castagnoli))
+}
+
+// appendFrame appends a frame holding rec alone to buf.
+func appendFrame(buf []byte, rec Record) []byte {
+	start := len(buf)
+	buf = append(buf, make([]byte, headerBytes)...)
+	buf = appendRecord(buf, rec)
+	sealFrame(buf[start:])
+	return buf
+}
+
+// decodeRecords calls fn for each record of a frame's payload, in order.
+// A payload that is not records is an error (the checksum matched, so
+// it is not a crash's work: something else wrote it).
+func decodeRecords(payload []byte, fn func(Record) error) error {
+	if len(payload) == 0 {
+		return errors.New("an empty frame")
 	}
-	// Read what is there rather than allocate what the length claims: a
-	// length that a crash or damage garbled can claim a gigabyte.
-	payload, err := io.ReadAll(io.LimitReader(fr.r, int64(size)))
-	if err != nil || len(payload) < int(size) {
-		return Record{}, fmt.Errorf("%w: %d of %d bytes", errTorn, len(payload), size)
+	for len(payload) > 0 {
+		var rec Record
+		n, err := decodeRecord(payload, &rec)
+		if err != nil {
+			return fmt.Errorf("a record that is not JSON: %v", err)
+		}
+		if err := fn(rec); err != nil {
+			return err
+		}
+		payload = payload[n:]
 	}
-	if crc32.Checksum(payload, castagnoli) != binary.BigEndian.Uint32(head[4:]) {
-		return Record{}, fmt.Errorf("%w: checksum mismatch", errTorn)
+	return nil
+}
+
+// decodeRecord decodes the record at the start of payload into rec and
+// returns its length, line end included.
+func decodeRecord(payload []byte, rec *Record) (int, error) {
+	n := bytes.IndexByte(payload, '\n')
+	if n < 0 {
+		n = len(payload) // a record alone in its frame, as an older version wrote it
+	} else {
+		n++
 	}
-	var rec Record
-	if err := json.Unmarshal(payload, &rec); err != nil {
-		return Record{}, fmt.Errorf("a record that is not JSON: %v", err)
+	if err := json.Unmarshal(payload[:n], rec); err != nil {
+		return 0, err
 	}
-	fr.good += int64(len(head) + len(payload))
-	return rec, nil
+	return n, nil
 }

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/kitchensync/kitchensync/apiserver/storage"
 	"github.com/kitchensync/kitchensync/examples/internal/stock"
 	"github.com/kitchensync/kitchensync/kitchen/liveview"
 	"github.com/kitchensync/kitchensync/kitchen/restaurant"
@@ -32,7 +33,7 @@ type options struct {
 	addr, kubeconfig, data string
 	minute                 time.Duration
 	chefs                  int
-	chef                   bool
+	chef, recover          bool
 	door                   doorFlags
 }
 
@@ -44,6 +45,7 @@ func parse(args []string, out io.Writer) (options, error) {
 	fs.DurationVar(&o.minute, "minute", 200*time.Millisecond, "real length of one kitchen minute (the page's speed control changes it)")
 	fs.IntVar(&o.chefs, "chefs", 2, "chef workers")
 	fs.StringVar(&o.data, "data", "", "keep the API's objects in this directory, as etcd does, and start from what it holds (empty: in memory)")
+	fs.BoolVar(&o.recover, "recover", false, "if the -data directory is damaged, keep the writes before the damage and move the rest aside (storage.Recover), then start")
 	fs.BoolVar(&o.chef, "chef", true, "run the chef in this process (false: the desk only; run examples/chef beside it)")
 	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "write a kubeconfig for this server to `FILE`, for kubectl and examples/chef")
 	o.door.register(fs)
@@ -68,6 +70,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	d, err := o.door.load()
 	if err != nil {
+		return err
+	}
+	if err := recoverData(o, out); err != nil {
 		return err
 	}
 	r, err := restaurant.Open(ctx, kitchenConfig(o))
@@ -106,4 +111,26 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		err = errors.Join(err, e)
 	}
 	return err
+}
+
+// recoverData runs storage.Recover on the data directory when -recover
+// asks for it, and says what it did.
+func recoverData(o options, out io.Writer) error {
+	if !o.recover {
+		return nil
+	}
+	if o.data == "" {
+		return errors.New("-recover needs -data DIR")
+	}
+	r, err := storage.Recover(o.data)
+	switch {
+	case err != nil:
+		return err
+	case r.Damage == nil:
+		fmt.Fprintf(out, "%s is not damaged: nothing to recover\n", o.data)
+	default:
+		fmt.Fprintf(out, "recovered %s: kept every write up to resourceVersion %d; the damage (%v) and what followed it are in %s\n",
+			o.data, r.Kept, r.Damage, r.MovedTo)
+	}
+	return nil
 }

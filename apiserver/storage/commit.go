@@ -1,0 +1,166 @@
+package storage
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Group commit: how writes reach the disk.
+//
+// Append only adds a write's record to the batch of pending writes, in
+// memory, under the owner's lock; nothing waits there. A writer then
+// calls Wait, outside the owner's lock, for its own resourceVersion. The
+// first writer to find no sync under way becomes the leader: it takes the
+// whole batch, writes it as one frame with one write, syncs the file
+// once, and wakes everyone whose write that sync covered; writers who
+// came meanwhile wait, and the next of them leads the next batch. So
+// sixteen writers at once share about one sync, and one writer alone
+// pays one sync per write, as before. etcd commits its raft log the same
+// way.
+
+// batch is writes for one log file, as frames whose headers are yet to be
+// written (frames holds where each starts in buf).
+type batch struct {
+	seg    *segment
+	off    int64
+	buf    []byte
+	frames []int
+}
+
+// Append adds rec, a committed write, to the writes the next sync makes
+// durable. Call it in resourceVersion order (under the owner's lock), and
+// acknowledge the write only once [Log.Wait] for rec.RV returns. It fails
+// only once the log has failed or is closed.
+func (l *Log) Append(rec Record) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err != nil {
+		return l.err
+	}
+	if n := len(l.frames); n == 0 || len(l.pend)-l.frames[n-1] >= frameTarget {
+		l.frames = append(l.frames, len(l.pend))
+		l.pend = append(l.pend, make([]byte, headerBytes)...)
+	}
+	before := len(l.pend)
+	l.pend = appendRecord(l.pend, rec)
+	l.appended = rec.RV
+	l.counts.writes++
+	l.counts.bytes += int64(len(l.pend) - before)
+	return nil
+}
+
+// Wait returns once every write appended up to resourceVersion rv is on
+// the disk, syncing it if no other writer is (see above). An error means
+// the disk refused a write: the log is broken (every later Append and
+// Wait fails), and what was not synced may be lost; restart the server,
+// which finds every write acknowledged before.
+func (l *Log) Wait(rv int64) error {
+	if l.synced.Load() >= rv {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for l.synced.Load() < rv {
+		switch {
+		case l.err != nil:
+			return l.err
+		case l.syncing:
+			l.cond.Wait()
+		default:
+			l.lead()
+		}
+	}
+	return nil
+}
+
+// lead writes and syncs every pending write, as the leader (see above).
+// l.mu must be held; it is released while the disk works.
+func (l *Log) lead() {
+	work, retired, last := l.takeLocked()
+	l.syncing = true
+	l.mu.Unlock()
+	err := writeAndSync(work, retired)
+	if err == nil && l.onSynced != nil {
+		l.onSynced(last)
+	}
+	l.mu.Lock()
+	l.syncing = false
+	if err != nil {
+		l.err = fmt.Errorf("a write to the disk failed, and the writes since the last sync may be lost: "+
+			"restart the server (it finds every write it acknowledged): %w", err)
+	} else {
+		l.synced.Store(last)
+	}
+	if n := len(work); n > 0 && l.spare == nil {
+		l.spare, l.spareFrames = work[n-1].buf[:0], work[n-1].frames[:0]
+	}
+	l.cond.Broadcast()
+}
+
+// takeLocked hands the pending writes to the leader, each batch placed in
+// its file, with the logs that rotations left (to close) and the newest
+// resourceVersion they hold. l.mu must be held.
+func (l *Log) takeLocked() (work []batch, retired []*segment, last int64) {
+	work, l.queued = l.queued, nil
+	if len(l.pend) > 0 {
+		work = append(work, batch{seg: l.seg, buf: l.pend, frames: l.frames})
+		l.pend, l.frames, l.spare, l.spareFrames = l.spare, l.spareFrames, nil, nil
+	}
+	for i := range work {
+		b := &work[i]
+		b.off = b.seg.end
+		b.seg.end += int64(len(b.buf))
+	}
+	retired, l.retired = l.retired, nil
+	return work, retired, l.appended
+}
+
+// writeAndSync writes work in order. Each log a rotation left gets its
+// last writes, then is synced and closed before anything is written to a
+// newer one, so that a crash can cut only the last log; the current one
+// is synced last.
+func writeAndSync(work []batch, retired []*segment) error {
+	for _, old := range retired {
+		for _, b := range work {
+			if b.seg == old {
+				if err := b.write(); err != nil {
+					return err
+				}
+			}
+		}
+		if err := old.close(); err != nil {
+			return err
+		}
+	}
+	var cur *segment
+	for _, b := range work {
+		if slices.Contains(retired, b.seg) {
+			continue
+		}
+		if err := b.write(); err != nil {
+			return err
+		}
+		cur = b.seg
+	}
+	if cur != nil {
+		if err := datasync(cur.f); err != nil {
+			return &StorageError{Path: cur.path, Offset: -1, Err: err}
+		}
+	}
+	return nil
+}
+
+// write seals b's frames and writes them in place.
+func (b batch) write() error {
+	for j, start := range b.frames {
+		end := len(b.buf)
+		if j+1 < len(b.frames) {
+			end = b.frames[j+1]
+		}
+		sealFrame(b.buf[start:end])
+	}
+	if err := b.seg.write(b.buf, b.off); err != nil {
+		return &StorageError{Path: b.seg.path, Offset: b.off, Err: err}
+	}
+	return nil
+}
