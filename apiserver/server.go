@@ -16,6 +16,7 @@ import (
 // Default values of [Options].
 const (
 	DefaultHistorySize      = 10_000
+	DefaultHistoryBytes     = 64 << 20
 	DefaultWatchBufferSize  = 10_000
 	DefaultMaxObjectBytes   = 1_572_864 // 1.5 MiB, etcd's default request limit
 	DefaultBookmarkInterval = time.Minute
@@ -29,6 +30,11 @@ type Options struct {
 	// Kubernetes watch cache, but shared by all resources. Default
 	// [DefaultHistorySize].
 	HistorySize int
+	// HistoryBytes caps what the history holds alive beyond the objects
+	// themselves (the JSON size of the states that events replaced or
+	// deleted): past it the oldest events go, and resourceVersions before
+	// them get 410 as above. Default [DefaultHistoryBytes].
+	HistoryBytes int64
 	// WatchBufferSize is how far, in resourceVersions (of any resource),
 	// a watcher that is not reading may fall behind. Waiting events cost
 	// it nothing, as they are read from the history that all watchers
@@ -41,8 +47,8 @@ type Options struct {
 	// that an informer can keep up with a writer as fast as itself.
 	WatchBufferSize int
 	// MaxObjectBytes caps the JSON size of a stored object; a bigger one
-	// is refused with 413 RequestEntityTooLarge. Default
-	// [DefaultMaxObjectBytes].
+	// is refused as kube-apiserver answers when etcd refuses it: 500,
+	// "etcdserver: request is too large". Default [DefaultMaxObjectBytes].
 	MaxObjectBytes int
 	// BookmarkInterval is how often a watch that allows bookmarks gets a
 	// BOOKMARK event, when there is news to report. Default
@@ -107,6 +113,9 @@ type Options struct {
 func (o Options) withDefaults() Options {
 	if o.HistorySize <= 0 {
 		o.HistorySize = DefaultHistorySize
+	}
+	if o.HistoryBytes <= 0 {
+		o.HistoryBytes = DefaultHistoryBytes
 	}
 	if o.WatchBufferSize <= 0 {
 		o.WatchBufferSize = DefaultWatchBufferSize
@@ -216,7 +225,7 @@ func NewServer(scheme *meta.Scheme, opts Options) *Server {
 		scheme:     scheme,
 		opts:       opts,
 		objects:    make(map[meta.GroupResource]map[string]*entry),
-		hist:       newHistory(opts.HistorySize, opts.ResourceVersionStart),
+		hist:       newHistory(opts, opts.ResourceVersionStart),
 		watchers:   make(map[meta.GroupResource]map[*watcher]struct{}),
 		lagging:    make(map[*watcher]struct{}),
 		dependents: make(map[string]map[objectRef]struct{}),
@@ -295,14 +304,10 @@ func (s *Server) mutate(gr meta.GroupResource, key string, fn func(old *entry) (
 		rv := s.hist.last
 		garbage := s.garbageAfterLocked(gr, key, ch)
 		terminating := s.namespaceAfterLocked(gr, ch)
-		snap := s.snapshotDueLocked()
 		hook := s.hooks[gr]
 		s.mu.Unlock()
 		if err := s.awaitDurable(rv); err != nil {
 			return nil, err
-		}
-		if snap != nil {
-			snap.write()
 		}
 		s.collector.Collect(garbage)
 		s.syncNamespace(terminating)
@@ -326,6 +331,21 @@ func (s *Server) commitLocked(gr meta.GroupResource, key string, ch change, prev
 	obj.rv = rv
 	obj.obj.GetObjectMeta().ResourceVersion = formatRV(rv)
 	s.rememberJSONLocked(obj)
+	s.storeLocked(gr, key, typ, obj, prev)
+	ev := &event{typ: typ, gr: gr, key: key, ns: obj.obj.GetObjectMeta().Namespace, obj: obj, prev: prev}
+	s.forgetOrdersLocked(gr, ev.ns)
+	if s.hist.add(ev); s.log == nil {
+		s.hist.shown = rv // else once it is on the disk (Server.synced)
+	}
+	s.announceAdvanceLocked()
+	s.traceCommitLocked(ch, key, prev)
+	s.fanOutAfterCommitLocked(gr)
+}
+
+// storeLocked makes e the state of key in gr, or, for EventDeleted,
+// removes key (e is its final state), and indexes its owners. s.mu must
+// be held.
+func (s *Server) storeLocked(gr meta.GroupResource, key string, typ meta.EventType, e, prev *entry) {
 	objs := s.objects[gr]
 	if objs == nil {
 		objs = make(map[string]*entry)
@@ -334,15 +354,9 @@ func (s *Server) commitLocked(gr meta.GroupResource, key string, ch change, prev
 	if typ == meta.EventDeleted {
 		delete(objs, key)
 	} else {
-		objs[key] = obj
+		objs[key] = e
 	}
-	s.indexOwnersLocked(objectRef{gr, key}, typ, obj, prev)
-	ev := &event{typ: typ, gr: gr, key: key, ns: obj.obj.GetObjectMeta().Namespace, obj: obj, prev: prev}
-	s.forgetOrdersLocked(gr, ev.ns)
-	s.hist.add(ev)
-	s.announceAdvanceLocked()
-	s.traceCommitLocked(ch, key, prev)
-	s.fanOutAfterCommitLocked(gr)
+	s.indexOwnersLocked(objectRef{gr, key}, typ, e, prev)
 }
 
 // randomString returns n characters from the alphabet Kubernetes uses for

@@ -97,15 +97,17 @@ type history struct {
 	listFloor int64
 	last      int64 // the newest resourceVersion
 	// shown is the newest resourceVersion that watchers may hear of: last,
-	// or, when gated (a durable server), the newest on the disk.
+	// or on a durable server the newest on the disk (set by commitLocked).
 	shown int64
-	gated bool
+	// bytes is what the events hold alive that no object does (see
+	// eventBytes); past maxBytes the oldest events go.
+	bytes, maxBytes int64
 	// fannedOut: every event up to here has been offered to the live
 	// watchers, or is being offered (see watch_fanout.go).
 	fannedOut int64
 }
 
-func newHistory(size int, start int64) *history {
+func newHistory(opts Options, start int64) *history {
 	// Like etcd, whose revision starts at 1: an empty server reports
 	// resourceVersion "1" (or start) and its first write gets the next.
 	// It never reports "0", which clients read as "any version" (a
@@ -114,19 +116,34 @@ func newHistory(size int, start int64) *history {
 	// start counts as compacted: a client of an earlier server that
 	// watches from its old resourceVersion gets 410 and lists again.
 	start = max(start, 1)
-	return &history{buf: make([]atomic.Pointer[event], size), last: start, compacted: start, fannedOut: start, shown: start}
+	return &history{buf: make([]atomic.Pointer[event], opts.HistorySize), last: start, compacted: start,
+		fannedOut: start, shown: start, maxBytes: opts.HistoryBytes}
 }
 
 // add appends the event of resourceVersion h.last+1.
+// The oldest events go when the ring is full, or when what they hold
+// passes maxBytes (the newest stays, however big).
 func (h *history) add(ev *event) {
 	h.last++
-	if !h.gated {
-		h.shown = h.last
+	h.bytes += eventBytes(ev) - eventBytes(h.buf[h.last%int64(len(h.buf))].Swap(ev))
+	h.compacted = max(h.compacted, h.last-int64(len(h.buf)))
+	for h.bytes > h.maxBytes && h.compacted < h.last-1 {
+		h.compacted++
+		h.bytes -= eventBytes(h.buf[h.compacted%int64(len(h.buf))].Swap(nil))
 	}
-	h.buf[h.last%int64(len(h.buf))].Store(ev)
-	if h.last-h.compacted > int64(len(h.buf)) {
-		h.compacted = h.last - int64(len(h.buf))
+}
+
+// eventBytes is what an event (nil: none) holds alive in the history
+// alone: the states it replaced or deleted, by the size of their JSON (the
+// decoded object costs about as much again).
+func eventBytes(ev *event) int64 {
+	switch {
+	case ev == nil || ev.prev == nil:
+		return 0
+	case ev.typ == meta.EventDeleted:
+		return int64(len(ev.prev.content) + len(ev.obj.content))
 	}
+	return int64(len(ev.prev.content))
 }
 
 // at returns the event of resourceVersion rv, or nil if the ring no
@@ -171,7 +188,7 @@ func (h *history) compact() {
 	for i := range h.buf {
 		h.buf[i].Store(nil)
 	}
-	h.compacted = h.last
+	h.compacted, h.bytes = h.last, 0
 }
 
 // kindFields says where a kind keeps its Spec and Status, found by

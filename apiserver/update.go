@@ -40,7 +40,7 @@ import (
 // Errors: 404 NotFound; 409 Conflict for a stale resourceVersion or a
 // uid that is not the stored object's; 422 Invalid for an empty
 // resourceVersion (see above), a changed namespace, bad labels or
-// annotations, or new finalizers while deleting; 400 and 413 as for
+// annotations, or new finalizers while deleting; 400 and 500 as for
 // Create.
 func (c *ResourceClient) Update(ctx context.Context, obj meta.Object, opts meta.UpdateOptions) (meta.Object, error) {
 	return c.update(ctx, obj, opts, false)

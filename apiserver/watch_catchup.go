@@ -34,6 +34,10 @@ func (w *watcher) catchUp(initial []*entry, endBookmark bool, startRV int64, don
 			return false
 		}
 	}
+	if (initial != nil || endBookmark) && w.srv.awaitDurable(startRV) != nil {
+		w.Stop() // the initial events tell of startRV: never before it is on the disk
+		initial, endBookmark = nil, false
+	}
 	// Only what the selectors let through needs sorting.
 	initial = slices.DeleteFunc(initial, func(e *entry) bool { return !w.sel.matches(w.info, e.obj) })
 	slices.SortFunc(initial, func(a, b *entry) int { return compareKeys(a.obj, b.obj) })

@@ -92,14 +92,7 @@ func (c *ResourceClient) Watch(ctx context.Context, opts meta.ListOptions) (meta
 		out:       make(chan meta.Event, min(c.srv.opts.WatchBufferSize, watchOutBuffer)),
 		bookmarks: opts.AllowWatchBookmarks,
 	}
-	wi, err := c.srv.startWatch(ctx, w, opts, from)
-	if err == nil {
-		if err = c.srv.awaitDurable(w.startRV); err != nil { // what its first events tell of
-			wi.Stop()
-			return nil, err
-		}
-	}
-	return wi, err
+	return c.srv.startWatch(ctx, w, opts, from)
 }
 
 // watchTimeout turns ListOptions.TimeoutSeconds into a duration: 0 (or

@@ -12,12 +12,12 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver/namespaces"
 )
 
-// DefaultMaxRequestBytes is how much of a request body the handler reads
-// for a server with the default object limit: that limit plus
-// [requestSlackBytes] of room for the whitespace and fields that the
-// stored form drops. A longer body is refused with 413 before it is
-// decoded.
-const DefaultMaxRequestBytes = apiserver.DefaultMaxObjectBytes + requestSlackBytes
+// DefaultMaxRequestBytes is how much of a request body the handler reads,
+// as kube-apiserver's --max-request-bytes (3 MiB): a longer body is
+// refused with 413 before it is decoded. An object under it but over the
+// server's own limit ([apiserver.Options.MaxObjectBytes], etcd's 1.5 MiB)
+// is refused by the server, as etcd refuses it.
+const DefaultMaxRequestBytes = 3 << 20
 
 // requestSlackBytes is how far past the server's object limit a request
 // body may run: JSON as clients send it is often longer than as stored.
@@ -60,9 +60,10 @@ const (
 type Option func(*Handler)
 
 // WithMaxRequestBytes caps the request bodies the handler reads. The
-// default follows the server: its [apiserver.Options.MaxObjectBytes] plus
-// 64 KiB. The handler refuses longer bodies with 413 without reading
-// them, and the server refuses objects over its own limit.
+// default is [DefaultMaxRequestBytes], or the server's
+// [apiserver.Options.MaxObjectBytes] plus 64 KiB if that is more. The
+// handler refuses longer bodies with 413 without reading them, and the
+// server refuses objects over its own limit.
 func WithMaxRequestBytes(n int64) Option {
 	return func(h *Handler) {
 		if n > 0 {
@@ -83,7 +84,7 @@ func WithClock(now func() time.Time) Option {
 
 // NewHandler returns a handler serving srv's registered kinds.
 func NewHandler(srv *apiserver.Server, opts ...Option) *Handler {
-	maxBytes := int64(srv.Options().MaxObjectBytes) + requestSlackBytes
+	maxBytes := max(DefaultMaxRequestBytes, int64(srv.Options().MaxObjectBytes)+requestSlackBytes)
 	h := &Handler{srv: srv, maxBytes: maxBytes, now: time.Now}
 	for _, opt := range opts {
 		opt(h)

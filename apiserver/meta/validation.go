@@ -259,6 +259,19 @@ func ValidateName(field, name string) FieldErrors {
 	return errs
 }
 
+// ValidateNamespace checks the namespace ns of an object held in field
+// (usually "metadata.namespace"): empty (a cluster-scoped object), or an
+// RFC 1123 label, as kube-apiserver's ValidateObjectMeta checks it.
+func ValidateNamespace(field, ns string) FieldErrors {
+	var errs FieldErrors
+	if ns != "" {
+		for _, msg := range IsDNS1123Label(ns) {
+			errs.Invalid(field, ns, msg)
+		}
+	}
+	return errs
+}
+
 // ValidateLabels checks every key and value of labels held in field
 // (usually "metadata.labels"), in key order so that messages are stable.
 // Every cause names field itself, as Kubernetes' do: the invalid key or

@@ -3,6 +3,7 @@ package storage
 import (
 	"fmt"
 	"slices"
+	"time"
 )
 
 // Group commit: how writes reach the disk.
@@ -46,29 +47,39 @@ func (l *Log) Append(rec Record) error {
 	l.appended = rec.RV
 	l.counts.writes++
 	l.counts.bytes += int64(len(l.pend) - before)
+	if l.rotation == nil && l.state != nil && snapshotDue(l.counts, l.opts, time.Now()) {
+		l.rotateLocked(rec.RV)
+	}
 	return nil
 }
 
 // Wait returns once every write appended up to resourceVersion rv is on
-// the disk, syncing it if no other writer is (see above). An error means
-// the disk refused a write: the log is broken (every later Append and
-// Wait fails), and what was not synced may be lost; restart the server,
-// which finds every write acknowledged before.
+// the disk (at once on a nil Log), syncing it if no other writer is (see above), and, when a
+// snapshot is due, after writing it. An error means the disk refused a
+// write: the log is broken (every later Append and Wait fails), and what
+// was not synced may be lost; restart the server, which finds every
+// write acknowledged before.
 func (l *Log) Wait(rv int64) error {
-	if l.synced.Load() >= rv {
-		return nil
+	if l == nil || l.synced.Load() >= rv && !l.snapshotDue.Load() {
+		return nil // no log (see Close), or nothing to wait for
 	}
 	l.mu.Lock()
-	defer l.mu.Unlock()
+	rv = min(rv, l.appended) // nothing newer to wait for
 	for l.synced.Load() < rv {
 		switch {
 		case l.err != nil:
+			l.mu.Unlock()
 			return l.err
 		case l.syncing:
 			l.cond.Wait()
 		default:
 			l.lead()
 		}
+	}
+	r := l.takeRotationLocked()
+	l.mu.Unlock()
+	if r != nil {
+		l.writeSnapshot(r)
 	}
 	return nil
 }

@@ -31,8 +31,8 @@
 //     with the first one's process id.
 //   - Bounded replay: a snapshot is due once the logs since the last one
 //     are as big as it (at least [Options.SnapshotBytes]) or old
-//     ([Options.SnapshotAge]), counted across restarts; the owner writes
-//     it ([Log.Rotate]) and the logs it replaces are removed.
+//     ([Options.SnapshotAge]), counted across restarts; a writer writes
+//     it, outside the owner's lock, and the logs it replaces are removed.
 //
 // # Recovering a damaged directory
 //

@@ -79,8 +79,9 @@ type loader struct {
 }
 
 // log applies the records of the log path, whose first resourceVersion
-// is from. A log that the snapshot replaces (a crash came between the
-// snapshot and their removal) holds only records the snapshot has.
+// is from. A log that starts before the snapshot holds writes that the
+// snapshot has (a crash came between the snapshot and their removal, or
+// the snapshot is newer than the log's start): they are skipped.
 func (ld *loader) log(path string, from int64, laterEmpty func() bool) error {
 	f, err := os.Open(path)
 	if err != nil {
@@ -121,8 +122,6 @@ func (ld *loader) record(rec Record, from int64, ll *loadedLog) error {
 	switch {
 	case from <= ld.snapRV && rec.RV <= ld.snapRV:
 		return nil // in the snapshot already
-	case from <= ld.snapRV:
-		return fmt.Errorf("a write at resourceVersion %d in a log that the snapshot (at %d) replaces", rec.RV, ld.snapRV)
 	case rec.RV <= ld.last || rec.RV < from:
 		return fmt.Errorf("a write at resourceVersion %d after one at %d (a log from %d): two processes wrote this "+
 			"directory at once, or it was put together from two", rec.RV, ld.last, from)

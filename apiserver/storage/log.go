@@ -66,8 +66,8 @@ func (o Options) withDefaults() Options {
 // snapshot and WAL. Its owner appends every committed write ([Log.Append],
 // in resourceVersion order, under its own lock) and acknowledges it only
 // once [Log.Wait] says it is on the disk; concurrent writers share one
-// sync (group commit). Every so often the owner writes a snapshot and the
-// logs it replaces are removed ([Log.Rotate]).
+// sync (group commit). Every so often one of the writers writes a
+// snapshot of the owner's objects, and the logs it replaces are removed.
 //
 // One process at a time: [Open] locks the directory (an advisory lock,
 // as etcd and bbolt take one), and a second Open fails naming the
@@ -84,15 +84,17 @@ type Log struct {
 	// (frames holds where each starts) whose headers are not written yet.
 	pend, spare         []byte
 	frames, spareFrames []int
-	queued              []batch    // writes of logs that a rotation left, to write first
-	retired             []*segment // logs that a rotation left, to sync and close
-	appended            int64      // the newest resourceVersion appended
-	synced              atomic.Int64
+	queued              []batch        // writes of logs that a rotation left, to write first
+	retired             []*segment     // logs that a rotation left, to sync and close
+	appended            int64          // the newest resourceVersion appended
+	synced              atomic.Int64   // the newest resourceVersion on the disk (read without mu)
 	syncing             bool           // a writer is syncing (the leader)
 	onSynced            func(rv int64) // told of every sync (Start)
+	state               State          // the owner's objects, for snapshots (Start)
 	err                 error          // once set (a failed sync, Close), Append and Wait fail with it
 	counts              counts         // toward the next snapshot
-	rotating            bool           // a snapshot is being written
+	rotation            *rotation      // a snapshot due, or being written
+	snapshotDue         atomic.Bool    // rotation is due and not taken (read without mu)
 	last                loadedLog      // the newest log as Load left it
 	repairs             []Repair       // what Load repaired
 	snapMu              sync.Mutex     // serialises snapshot writers with Close
@@ -153,8 +155,10 @@ func (l *Log) Repairs() []Repair {
 // which Load returned or more (a server that counts on from a higher
 // resourceVersion starts a new log). onSynced, if not nil, is told the
 // newest resourceVersion on the disk after every sync, before the writes
-// it covers are acknowledged. Call it once, after Load.
-func (l *Log) Start(last int64, onSynced func(rv int64)) error {
+// it covers are acknowledged; state, if not nil, gives the objects when a
+// snapshot is due (without it, none is written). Call it once, after
+// Load.
+func (l *Log) Start(last int64, onSynced func(rv int64), state State) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	ll := l.last
@@ -168,15 +172,19 @@ func (l *Log) Start(last int64, onSynced func(rv int64)) error {
 	if err != nil {
 		return err
 	}
-	l.seg, l.appended, l.onSynced = seg, last, onSynced
+	l.seg, l.appended, l.onSynced, l.state = seg, last, onSynced, state
 	l.synced.Store(last)
 	return nil
 }
 
 // Close writes and syncs what was appended, waits for a snapshot being
 // written, and closes the log and the directory's lock: later Appends
-// fail with [ErrClosed]. Closing twice does nothing.
+// fail with [ErrClosed]. Closing twice, or a nil Log (an owner that keeps
+// no log, as an in-memory server), does nothing.
 func (l *Log) Close() error {
+	if l == nil {
+		return nil
+	}
 	l.snapMu.Lock()
 	defer l.snapMu.Unlock()
 	l.mu.Lock()

@@ -2,6 +2,9 @@ package storage_test
 
 import (
 	"errors"
+	"fmt"
+	"iter"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -38,7 +41,7 @@ func open(t *testing.T, dir string, opts storage.Options) (*storage.Log, []stora
 		l.Close()
 		t.Fatal(err)
 	}
-	if err := l.Start(last, nil); err != nil {
+	if err := l.Start(last, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { l.Close() })
@@ -106,7 +109,7 @@ func TestGroupCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	var syncs []int64
-	if err := l.Start(0, func(rv int64) { syncs = append(syncs, rv) }); err != nil {
+	if err := l.Start(0, func(rv int64) { syncs = append(syncs, rv) }, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range three {
@@ -143,36 +146,95 @@ func frameCount(b []byte) int {
 	return n
 }
 
-// TestRotate: once a snapshot is due, Rotate starts a new log and its
-// snapshot replaces the old logs; loading gives the snapshot's objects
-// and the writes after it.
-func TestRotate(t *testing.T) {
+// owner is a log's owner for the tests: the objects it holds, by key.
+type owner struct {
+	rv      int64
+	objects map[string]storage.Record
+}
+
+func (o *owner) write(t *testing.T, l *storage.Log, r storage.Record) {
+	t.Helper()
+	if err := l.Append(r); err != nil {
+		t.Fatal(err)
+	}
+	o.rv = r.RV
+	if r.Type == "DELETED" {
+		delete(o.objects, r.Key)
+	} else {
+		r.Type = "ADDED"
+		o.objects[r.Key] = r
+	}
+	if err := l.Wait(r.RV); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (o *owner) state() (int64, iter.Seq[storage.Record]) {
+	return o.rv, func(yield func(storage.Record) bool) {
+		for _, k := range slices.Sorted(maps.Keys(o.objects)) {
+			if !yield(o.objects[k]) {
+				return
+			}
+		}
+	}
+}
+
+// openOwned opens dir for an owner that starts with what dir holds.
+func openOwned(t *testing.T, dir string, opts storage.Options) (*storage.Log, *owner) {
+	t.Helper()
+	l, err := storage.Open(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &owner{objects: map[string]storage.Record{}}
+	last, err := l.Load(func(r storage.Record) error {
+		if r.Type == "DELETED" {
+			delete(o.objects, r.Key)
+		} else {
+			r.Type = "ADDED"
+			o.objects[r.Key] = r
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.rv = last
+	if err := l.Start(last, nil, o.state); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l, o
+}
+
+// files lists the data directory's files.
+func files(dir string) []string {
+	names, _ := filepath.Glob(filepath.Join(dir, "*"))
+	for i := range names {
+		names[i] = filepath.Base(names[i])
+	}
+	return names
+}
+
+// TestSnapshot: once a snapshot is due, the write that makes it due ends
+// the log, the writer writes the snapshot when its write is synced, and
+// the snapshot replaces the logs before; loading gives the snapshot's
+// objects and the writes after it.
+func TestSnapshot(t *testing.T) {
 	dir := t.TempDir()
-	l, _ := open(t, dir, storage.Options{SnapshotEvery: 2})
-	l.Append(rec(1, "ADDED", "ns/a", `{"n":1}`))
-	if r := l.Rotate(1); r != nil {
-		t.Fatalf("Rotate after 1 write = %v, want nil", r)
+	l, o := openOwned(t, dir, storage.Options{SnapshotEvery: 2})
+	o.write(t, l, rec(1, "ADDED", "ns/a", `{"n":1}`))
+	if diff := cmp.Diff([]string{"LOCK", "wal-00000000000000000001.log"}, files(dir)); diff != "" {
+		t.Errorf("after 1 write (-want +got):\n%s", diff)
 	}
-	l.Append(rec(2, "ADDED", "ns/b", `{"n":2}`))
-	r := l.Rotate(2)
-	if r == nil || r.RV != 2 {
-		t.Fatalf("Rotate after 2 writes = %v, want a rotation at 2", r)
+	o.write(t, l, rec(2, "ADDED", "ns/b", `{"n":2}`))
+	if diff := cmp.Diff([]string{"LOCK", "snapshot", "wal-00000000000000000003.log"}, files(dir)); diff != "" {
+		t.Errorf("after 2 writes (-want +got):\n%s", diff)
 	}
-	l.Append(rec(3, "MODIFIED", "ns/a", `{"n":3}`))
-	if err := l.Wait(3); err != nil {
-		t.Fatal(err)
-	}
-	snap := []storage.Record{rec(1, "ADDED", "ns/a", `{"n":1}`), rec(2, "ADDED", "ns/b", `{"n":2}`)}
-	if err := r.Write(slices.Values(snap)); err != nil {
-		t.Fatal(err)
-	}
+	o.write(t, l, rec(3, "MODIFIED", "ns/a", `{"n":3}`))
 	l.Close()
-	logs, _ := filepath.Glob(filepath.Join(dir, "wal-*.log"))
-	if len(logs) != 1 || filepath.Base(logs[0]) != "wal-00000000000000000003.log" {
-		t.Errorf("logs after the snapshot: %v, want only the one from 3", logs)
-	}
 	got, _, err := load(t, dir)
-	want := append(snap, rec(3, "MODIFIED", "ns/a", `{"n":3}`))
+	want := []storage.Record{rec(1, "ADDED", "ns/a", `{"n":1}`), rec(2, "ADDED", "ns/b", `{"n":2}`), rec(3, "MODIFIED", "ns/a", `{"n":3}`)}
 	if diff := cmp.Diff(want, got); diff != "" || err != nil {
 		t.Errorf("loaded (-want +got):\n%s\n%v", diff, err)
 	}
@@ -183,16 +245,17 @@ func TestRotate(t *testing.T) {
 func TestSnapshotDueAcrossRestarts(t *testing.T) {
 	dir := t.TempDir()
 	for rv := int64(1); rv <= 3; rv++ {
-		l, _ := open(t, dir, storage.Options{SnapshotEvery: 3})
-		l.Append(rec(rv, "ADDED", "ns/"+string(rune('a'+rv)), `{}`))
-		r := l.Rotate(rv)
-		if got, want := r != nil, rv == 3; got != want {
-			t.Fatalf("after write %d (one per process): snapshot due %t, want %t", rv, got, want)
-		}
-		if err := l.Wait(rv); err != nil {
-			t.Fatal(err)
-		}
+		l, o := openOwned(t, dir, storage.Options{SnapshotEvery: 3})
+		o.write(t, l, rec(rv, "ADDED", fmt.Sprintf("ns/w%d", rv), `{}`))
 		l.Close()
+		_, err := os.Stat(filepath.Join(dir, "snapshot"))
+		if got, want := err == nil, rv == 3; got != want {
+			t.Fatalf("after write %d (one per process): a snapshot %t, want %t", rv, got, want)
+		}
+	}
+	got, _, err := load(t, dir)
+	if len(got) != 3 || err != nil {
+		t.Errorf("loaded %v, %v; want the 3 writes", got, err)
 	}
 }
 
