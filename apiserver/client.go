@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"time"
@@ -161,11 +162,8 @@ func (c *ResourceClient) getEntry(ctx context.Context, name string, opts meta.Ge
 	c.srv.mu.Lock()
 	e, seen := c.srv.objects[info.GroupResource()][key], c.srv.hist.last
 	c.srv.mu.Unlock()
-	if err := c.srv.awaitDurable(seen); err != nil {
-		return nil, err
-	}
-	if e == nil {
-		return nil, meta.NewNotFound(info.GroupResource(), name)
+	if err := c.srv.awaitDurable(seen); err != nil || e == nil { // an answer waits for what it shows to be on the disk
+		return nil, cmp.Or(err, error(meta.NewNotFound(info.GroupResource(), name)))
 	}
 	if err := checkShared(info.GroupResource(), key, e); err != nil {
 		return nil, err

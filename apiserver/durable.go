@@ -32,9 +32,8 @@ func Open(scheme *meta.Scheme, dir string, opts Options) (*Server, error) {
 	s := NewServer(scheme, opts)
 	last, err := log.Load(s.applyRecord)
 	if err == nil {
-		start := max(last, s.opts.ResourceVersionStart, 1)
-		s.hist = newHistory(s.opts, start)
-		err = log.Start(start, s.synced, s.state)
+		s.hist = newHistory(s.opts, max(last, s.opts.ResourceVersionStart))
+		err = log.Start(s.hist.last, s.synced, s.state)
 	}
 	if err != nil {
 		log.Close()
@@ -56,10 +55,15 @@ func (s *Server) persistLocked(key string, ch change) error {
 	if s.log == nil {
 		return nil
 	}
-	if err := s.log.Append(recordOf(s.hist.last+1, ch.typ, key, ch.obj)); err != nil {
-		return meta.NewInternalError(fmt.Errorf("storage: %w", err))
+	return storageError(s.log.Append(recordOf(s.hist.last+1, ch.typ, key, ch.obj)))
+}
+
+// storageError is a 500 for what the log refused, or nil.
+func storageError(err error) error {
+	if err == nil {
+		return nil
 	}
-	return nil
+	return meta.NewInternalError(fmt.Errorf("storage: %w", err))
 }
 
 // recordOf is the record of a write of type typ, at resourceVersion rv,
@@ -73,15 +77,9 @@ func recordOf(rv int64, typ meta.EventType, key string, e *entry) storage.Record
 	return rec
 }
 
-// awaitDurable returns once every write up to rv is on the disk, on a
-// durable server: whatever answers from a state that holds them waits for
-// it. A sync that failed is a 500.
-func (s *Server) awaitDurable(rv int64) error {
-	if err := s.log.Wait(rv); err != nil {
-		return meta.NewInternalError(fmt.Errorf("storage: %w", err))
-	}
-	return nil
-}
+// awaitDurable returns once every write up to rv is on the disk (what a
+// durable server answers waits for what it shows); a failed sync is 500.
+func (s *Server) awaitDurable(rv int64) error { return storageError(s.log.Wait(rv)) }
 
 // synced is told by the log that every write up to rv is on the disk:
 // watchers may hear of them now.

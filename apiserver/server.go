@@ -30,10 +30,9 @@ type Options struct {
 	// Kubernetes watch cache, but shared by all resources. Default
 	// [DefaultHistorySize].
 	HistorySize int
-	// HistoryBytes caps what the history holds alive beyond the objects
-	// themselves (the JSON size of the states that events replaced or
-	// deleted): past it the oldest events go, and resourceVersions before
-	// them get 410 as above. Default [DefaultHistoryBytes].
+	// HistoryBytes caps the JSON size of the states that the history alone
+	// keeps (those its events replaced): past it the oldest events go, and
+	// older resourceVersions get 410. Default [DefaultHistoryBytes].
 	HistoryBytes int64
 	// WatchBufferSize is how far, in resourceVersions (of any resource),
 	// a watcher that is not reading may fall behind. Waiting events cost

@@ -133,15 +133,11 @@ func (h *history) add(ev *event) {
 	}
 }
 
-// eventBytes is what an event (nil: none) holds alive in the history
-// alone: the states it replaced or deleted, by the size of their JSON (the
-// decoded object costs about as much again).
+// eventBytes is what an event (nil: none) alone keeps alive: the state
+// it replaced, by the size of its JSON (decoded, it costs as much again).
 func eventBytes(ev *event) int64 {
-	switch {
-	case ev == nil || ev.prev == nil:
+	if ev == nil || ev.prev == nil {
 		return 0
-	case ev.typ == meta.EventDeleted:
-		return int64(len(ev.prev.content) + len(ev.obj.content))
 	}
 	return int64(len(ev.prev.content))
 }
