@@ -155,8 +155,10 @@ func TestWatchExpired(t *testing.T) {
 	s.expect(event("ERROR", failure(410, "Expired", "too old resource version: 3 (5)", "")))
 	s.expectEnd()
 
+	// An exact list from before a compaction: 410 in the words of
+	// kube-apiserver's storage, which serves such lists.
 	got := do(t, ts, "GET", wPath+"?resourceVersion=3&resourceVersionMatch=Exact", "")
-	want := failure(410, "Expired", "too old resource version: 3 (5)", "")
+	want := failure(410, "Expired", "The resourceVersion for the provided list is too old.", "")
 	if diff := cmp.Diff(decode(t, want), got.Body); diff != "" || got.Code != 410 {
 		t.Errorf("exact list after compaction: code %d, body (-want +got):\n%s", got.Code, diff)
 	}
