@@ -40,6 +40,7 @@ func (r *run) deliverNext() bool {
 		}
 		w.pending = w.pending[1:]
 		counts[step] = n
+		s.delivered++
 		st.observed(it)
 		if r.learn != nil {
 			r.learn.events = append(r.learn.events, point{ctrl: st.ctrl.Name, res: st.res, step: step, index: n})

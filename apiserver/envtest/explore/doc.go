@@ -80,8 +80,10 @@
 //   - [Conflict]: answer an update 409 without writing.
 //   - [Cut], [Expire]: end a watch before an event, cleanly or with 410.
 //
-// The kinds take turns, and within a kind the steps take turns, so that a
-// small [Options].MaxPlans still tries every kind at every step.
+// The kinds take turns, and within a kind the steps and the informers (or
+// controllers) take turns, so that a small [Options].MaxPlans still tries
+// every kind at every step. Crashes come first where they matter most:
+// between two writes a controller made in answer to the same event.
 //
 // # Replay and shrinking
 //

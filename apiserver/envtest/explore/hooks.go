@@ -90,7 +90,7 @@ func (r *run) countWrite(w writeCall) (step, n int, p Perturbation, hit bool) {
 	n = w.c.writes[step]
 	p, hit = r.matchLocked(Kind.atWrite, w.c.Name, "", step, n)
 	if r.learn != nil {
-		r.learn.writes = append(r.learn.writes, point{ctrl: w.c.Name, step: step, index: n, verb: w.verb})
+		r.learn.writes = append(r.learn.writes, point{ctrl: w.c.Name, step: step, index: n, verb: w.verb, chain: r.sched.delivered})
 	}
 	r.sched.writes++
 	return step, n, p, hit

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"fmt"
 	"slices"
 	"time"
 )
@@ -11,6 +12,7 @@ type point struct {
 	ctrl, res   string
 	step, index int
 	verb        string // of a write
+	chain       int    // events delivered before it: writes with the same chain answer one event
 }
 
 // learned is what the reference run teaches: where it can be perturbed.
@@ -22,39 +24,72 @@ type learned struct {
 // candidates returns the plans worth trying after the reference run ref,
 // at most max: one perturbation each, taking turns between the kinds so
 // that every kind is tried early, and within a kind taking turns between
-// the steps, so that a small budget still reaches the last steps.
+// the steps and the informers (or controllers), so that a small budget
+// still reaches every informer and the last steps.
 func (x *explorer) candidates(ref *run, max int) []Plan {
 	var perKind [][]Plan
 	for _, k := range x.opts.Try {
-		var byStep [][]Plan
-		add := func(step int, p Perturbation) {
-			for len(byStep) <= step {
-				byStep = append(byStep, nil)
+		var groups [][]Plan
+		index := map[string]int{}
+		add := func(p Perturbation) {
+			g := fmt.Sprint(p.Step, p.Controller, p.Resource)
+			i, ok := index[g]
+			if !ok {
+				i = len(groups)
+				index[g] = i
+				groups = append(groups, nil)
 			}
-			byStep[step] = append(byStep[step], Plan{Perturbations: []Perturbation{p}})
+			groups[i] = append(groups[i], Plan{Perturbations: []Perturbation{p}})
 		}
 		switch {
 		case k.atWrite():
-			for _, w := range ref.learn.writes {
+			for _, w := range ref.learn.writesByInterest(k) {
 				if k != Conflict || isUpdate(w.verb) {
-					add(w.step, Perturbation{Kind: k, Controller: w.ctrl, Step: w.step, Index: w.index})
+					add(Perturbation{Kind: k, Controller: w.ctrl, Step: w.step, Index: w.index})
 				}
 			}
 		case k.atEvent():
 			for _, e := range ref.learn.events {
-				add(e.step, Perturbation{Kind: k, Controller: e.ctrl, Resource: e.res, Step: e.step, Index: e.index})
+				add(Perturbation{Kind: k, Controller: e.ctrl, Resource: e.res, Step: e.step, Index: e.index})
 			}
 		case k == Down:
 			for step := 1; step <= len(x.s.Workload); step++ {
 				for _, c := range x.s.Controllers {
-					add(step, Perturbation{Kind: k, Controller: c.Name, Step: step})
+					add(Perturbation{Kind: k, Controller: c.Name, Step: step})
 				}
 			}
 		}
-		perKind = append(perKind, roundRobin(byStep))
+		perKind = append(perKind, roundRobin(groups))
 	}
 	plans := roundRobin(perKind)
 	return plans[:min(len(plans), max)]
+}
+
+// writesByInterest returns the writes in the order worth perturbing with
+// k. For a crash, first those that the same controller followed with
+// another write in answer to the same event: a crash between two writes
+// that go together is an intermediate state; after the last, it is much
+// like a crash between reconciles.
+func (l *learned) writesByInterest(k Kind) []point {
+	if k != Crash && k != Stale {
+		return l.writes
+	}
+	var first, then []point
+	for i, w := range l.writes {
+		mid := false
+		for _, next := range l.writes[i+1:] {
+			if next.ctrl == w.ctrl {
+				mid = next.chain == w.chain
+				break
+			}
+		}
+		if mid {
+			first = append(first, w)
+		} else {
+			then = append(then, w)
+		}
+	}
+	return append(first, then...)
 }
 
 // roundRobin takes one from each list in turn until all are used up.

@@ -73,12 +73,13 @@ type listReq struct {
 
 // scheduler holds every watch and waiting list of a run.
 type scheduler struct {
-	mu       sync.Mutex // guards the fields below and every watch's guarded fields
-	watches  []*watch
-	lists    []*listReq
-	nextID   int
-	activity int // counts events received, lists asked for and moves made: a change means "not quiet"
-	writes   int // counts writes made: a change means "check the invariants again"
+	mu        sync.Mutex // guards the fields below and every watch's guarded fields
+	watches   []*watch
+	lists     []*listReq
+	nextID    int
+	activity  int // counts events received, lists asked for and moves made: a change means "not quiet"
+	writes    int // counts writes made: a change means "check the invariants again"
+	delivered int // counts events delivered
 }
 
 // addWatch registers a watch for st whose events go to out.
