@@ -107,7 +107,11 @@ func isBuiltin(k meta.KindInfo) bool {
 // version: the first 8 bytes of the SHA-256 of "group/version/Kind",
 // base64-encoded.
 func storageVersionHash(k meta.KindInfo) string {
-	sum := sha256.Sum256([]byte(k.Group + "/" + k.Version + "/" + k.Kind))
+	version := k.Version
+	if v, ok := builtinStorageVersions[k.GroupResource()]; ok {
+		version = v
+	}
+	sum := sha256.Sum256([]byte(k.Group + "/" + version + "/" + k.Kind))
 	return base64.StdEncoding.EncodeToString(sum[:8])
 }
 
@@ -255,6 +259,13 @@ func (h *Handler) storedKind(k meta.KindInfo) meta.KindInfo {
 		return t.stored
 	}
 	return k
+}
+
+// builtinStorageVersions are the versions kube-apiserver stores built-in
+// kinds in where that is not the version served: it still writes
+// CustomResourceDefinitions to etcd as v1beta1.
+var builtinStorageVersions = map[meta.GroupResource]string{
+	{Group: "apiextensions.k8s.io", Resource: "customresourcedefinitions"}: "v1beta1",
 }
 
 // builtinShortNames are the short names kube-apiserver's registry gives

@@ -90,6 +90,7 @@ func tbl(meta, rest string) string {
 // crdCases are played after tablesCRD is established on both servers.
 var crdCases = []diffCase{
 	{"crd-discovery", []step{
+		{Method: "GET", Path: "/apis/apiextensions.k8s.io/v1"},
 		{Method: "GET", Path: "/apis/probe.example.com/v1"},
 		{Method: "GET", Path: "/apis/probe.example.com"},
 		{Method: "GET", Path: crdPath + "/" + tableCRDName},
@@ -115,6 +116,15 @@ var crdCases = []diffCase{
 		{Method: "POST", Path: tablesPath, Body: tbl(`"name":"ce"`, `"spec":{"seats":2,"section":"vip"}`)},
 		{Method: "PATCH", Path: tablesPath + "/ce", ContentType: mergePatch, Body: `{"spec":{"section":"terrace"}}`},
 		{Method: "PATCH", Path: tablesPath + "/ce", ContentType: mergePatch, Body: `{"spec":{"seats":4}}`},
+	}},
+	{"crd-apply-and-watch", []step{
+		{Method: "PATCH", Path: tablesPath + "/ap?fieldManager=waiter", ContentType: "application/apply-patch+yaml",
+			Body: "apiVersion: probe.example.com/v1\nkind: Table\nmetadata:\n  name: ap\nspec:\n  seats: 3\n  lines:\n  - name: soup\n"},
+		{Method: "PATCH", Path: tablesPath + "/ap?fieldManager=chef", ContentType: "application/apply-patch+yaml",
+			Body: "apiVersion: probe.example.com/v1\nkind: Table\nmetadata:\n  name: ap\nspec:\n  seats: 5\n"},
+		{Method: "PATCH", Path: tablesPath + "/ap?fieldManager=chef", ContentType: "application/apply-patch+yaml",
+			Body: "apiVersion: probe.example.com/v1\nkind: Table\nmetadata:\n  name: ap\nspec:\n  lines:\n  - name: stew\n"},
+		{Method: "GET", Path: tablesPath + "?watch=true&resourceVersion={{rv:0}}&fieldSelector=metadata.name%3Dap&timeoutSeconds=1"},
 	}},
 	{"crd-subresources", []step{
 		{Method: "POST", Path: tablesPath, Body: tbl(`"name":"sr"`, `"spec":{"seats":2}`)},
