@@ -103,8 +103,10 @@ func crdFiles(path string) ([]string, error) {
 // Apply creates each definition on api, or updates it if one of its
 // name exists, and returns them as stored. On a server that [Install]
 // serves, a definition is established when Apply returns, unless its
-// names clash (see its NamesAccepted condition); over HTTP, wait for
-// the Established condition, as `kubectl wait` does.
+// names clash (see its NamesAccepted condition) or another goroutine is
+// writing definitions at the same moment (the controller then works in
+// that one: wait for the condition); over HTTP, wait for the
+// Established condition, as `kubectl wait` does.
 func Apply(ctx context.Context, api client.Interface, crds ...*CustomResourceDefinition) ([]*CustomResourceDefinition, error) {
 	c := client.New[*CustomResourceDefinition](api)
 	var out []*CustomResourceDefinition
