@@ -69,7 +69,8 @@ func versionKind(crd *CustomResourceDefinition, v *CustomResourceDefinitionVersi
 		}
 	}
 	for _, c := range v.AdditionalPrinterColumns {
-		info.PrinterColumns = append(info.PrinterColumns, meta.PrinterColumn(c))
+		info.PrinterColumns = append(info.PrinterColumns, meta.PrinterColumn{Name: c.Name, Type: c.Type, Format: c.Format,
+			Description: c.Description, Priority: c.Priority, JSONPath: c.JSONPath})
 	}
 	info.Normalize = func(obj, old meta.Object) ([]string, error) {
 		if old == nil && terminating.Load() {

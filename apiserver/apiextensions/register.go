@@ -40,10 +40,43 @@ func Kind() meta.KindInfo {
 		},
 		Normalize:    normalizeCRD,
 		BeforeDelete: beforeDelete,
-		PrinterColumns: []meta.PrinterColumn{
-			{Name: "Created At", Type: "date", JSONPath: ".metadata.creationTimestamp"},
-		},
+		PrinterColumns: crdColumns,
 	}
+}
+
+// crdColumns are kube-apiserver's columns for definitions (kubectl get
+// crd; -o wide adds the last four).
+var crdColumns = []meta.PrinterColumn{
+	{Name: "Scope", Type: "string", Description: "Cluster/Namespaced", Value: crdCell(func(c *CustomResourceDefinition) any { return string(c.Spec.Scope) })},
+	{Name: "Versions", Type: "string", Description: "Served versions", Value: crdCell(servedVersions)},
+	{Name: "Created At", Type: "date", Value: crdCell(func(c *CustomResourceDefinition) any {
+		return c.CreationTimestamp.UTC().Format(time.RFC3339)
+	})},
+	{Name: "Group", Type: "string", Priority: 1, Value: crdCell(func(c *CustomResourceDefinition) any { return c.Spec.Group })},
+	{Name: "Kind", Type: "string", Priority: 1, Value: crdCell(func(c *CustomResourceDefinition) any { return c.Spec.Names.Kind })},
+	{Name: "ShortNames", Type: "string", Priority: 1, Value: crdCell(func(c *CustomResourceDefinition) any {
+		return strings.Join(c.Spec.Names.ShortNames, ",")
+	})},
+	{Name: "Established", Type: "boolean", Priority: 1, Value: crdCell(func(c *CustomResourceDefinition) any { return c.IsTrue(Established) })},
+}
+
+func crdCell(f func(*CustomResourceDefinition) any) func(meta.Object) any {
+	return func(obj meta.Object) any { return f(obj.(*CustomResourceDefinition)) }
+}
+
+// servedVersions lists the served versions, the storage version marked:
+// "v1beta1,v1(storage)".
+func servedVersions(c *CustomResourceDefinition) any {
+	var out []string
+	for _, v := range c.Spec.Versions {
+		switch {
+		case v.Storage:
+			out = append(out, v.Name+"(storage)")
+		case v.Served:
+			out = append(out, v.Name)
+		}
+	}
+	return strings.Join(out, ",")
 }
 
 // normalizeCRD applies the real server's defaults to a definition:

@@ -83,3 +83,25 @@ func TestKubectlCRD(t *testing.T) {
 		t.Errorf("explain: %s %s", out, errOut)
 	}
 }
+
+// TestKubectlGetCRD prints definitions as kube-apiserver's table does.
+func TestKubectlGetCRD(t *testing.T) {
+	srv := apiserver.NewServer(meta.NewScheme(), apiserver.Options{})
+	if _, err := apiextensions.Install(srv); err != nil {
+		t.Fatal(err)
+	}
+	crds, err := apiextensions.Decode([]byte(tableCRD))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := apiextensions.Apply(t.Context(), srv, crds...); err != nil {
+		t.Fatal(err)
+	}
+	k := newKubectl(t, serve(t, srv).URL)
+	out, _, _ := k.run("get", "crd", "-o", "wide", "--no-headers")
+	fields := strings.Fields(out)
+	if len(fields) != 8 || fields[1] != "Namespaced" || fields[2] != "v1(storage)" || fields[4] != "restaurant.example.com" ||
+		fields[5] != "Table" || fields[6] != "tb" || fields[7] != "true" {
+		t.Errorf("kubectl get crd -o wide: %q", out)
+	}
+}

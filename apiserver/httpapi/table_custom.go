@@ -38,10 +38,16 @@ func printerColumns(info meta.KindInfo) ([]tableColumnDefinition, []meta.Printer
 func printerCells(cols []meta.PrinterColumn, obj meta.Object, now time.Time) []any {
 	cells := []any{obj.GetObjectMeta().Name}
 	var doc any
-	if b, err := json.Marshal(obj); err == nil {
-		doc, _ = meta.DecodeJSONValue(b)
-	}
 	for _, c := range cols {
+		if c.Value != nil {
+			cells = append(cells, c.Value(obj))
+			continue
+		}
+		if doc == nil {
+			if b, err := json.Marshal(obj); err == nil {
+				doc, _ = meta.DecodeJSONValue(b)
+			}
+		}
 		vals := meta.JSONPathValues(doc, c.JSONPath)
 		if len(vals) == 0 || vals[0] == nil {
 			cells = append(cells, nil)

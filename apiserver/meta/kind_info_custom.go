@@ -31,6 +31,10 @@ type PrinterColumn struct {
 	Priority    int32  `json:"priority,omitempty"`
 	// JSONPath is a simple path into the object, e.g. ".spec.seats".
 	JSONPath string `json:"jsonPath"`
+	// Value, when set, computes the cell instead (a built-in kind's
+	// column that no path reads, such as a definition's versions); the
+	// cell is shown as it is.
+	Value func(obj Object) any `json:"-"`
 }
 
 // SingularName is the kind's singular name in discovery: Singular, or
