@@ -3,6 +3,7 @@ package apiextensions
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -58,6 +59,9 @@ func Install(srv *apiserver.Server) (*Controller, error) {
 	}
 	c := &Controller{srv: srv, crds: client.New[*CustomResourceDefinition](srv), state: map[string]*crdState{}}
 	srv.OnCommit(Resource.GroupResource(), func(_ meta.EventType, obj meta.Object) { c.enqueue(obj.GetObjectMeta().Name) })
+	if srv.ResourceVersion() == strconv.FormatInt(max(srv.Options().ResourceVersionStart, 1), 10) {
+		return c, nil // a server that has written nothing holds no definitions: no request to count
+	}
 	list, _, err := c.crds.List(context.Background(), meta.ListOptions{})
 	if err != nil {
 		return nil, err

@@ -38,8 +38,8 @@ func Kind() meta.KindInfo {
 		ValidateUpdate: func(obj, old meta.Object) meta.FieldErrors {
 			return validateCRDUpdate(obj.(*CustomResourceDefinition), old.(*CustomResourceDefinition))
 		},
-		Normalize:    normalizeCRD,
-		BeforeDelete: beforeDelete,
+		Normalize:      normalizeCRD,
+		BeforeDelete:   beforeDelete,
 		PrinterColumns: crdColumns,
 	}
 }
