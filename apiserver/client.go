@@ -21,9 +21,10 @@ import (
 // are never modified. A ResourceClient is safe for concurrent use, and
 // cheap: make as many as you like.
 type ResourceClient struct {
-	srv *Server
-	gvr meta.GroupVersionResource
-	ns  string
+	srv     *Server
+	gvr     meta.GroupVersionResource
+	ns      string
+	version string // the served version writes are made in (InVersion); "" for the kind's own
 }
 
 // Resource returns a client for the resource gvr in all namespaces. An
@@ -47,6 +48,33 @@ func (c *ResourceClient) Namespace(ns string) *ResourceClient {
 	out := *c
 	out.ns = ns
 	return &out
+}
+
+// InVersion returns a copy of c whose writes are made in apiVersion, a
+// version that serves c's kind ([meta.ServedVersion], such as
+// "events.k8s.io/v1" for Events), as the HTTP front makes them: objects
+// still go in and out in the kind's own form, but each write is held to
+// that version's rules too ([meta.ServedVersion.Validate]), an apply's
+// configuration is in that version, and metadata.managedFields record the
+// writer's fields in its field names, as Kubernetes records them.
+func (c *ResourceClient) InVersion(apiVersion string) *ResourceClient {
+	out := *c
+	out.version = apiVersion
+	return &out
+}
+
+// writer is who writes through c: manager, in c's version.
+func (c *ResourceClient) writer(manager string, status bool) fieldmanager.Writer {
+	return fieldmanager.Writer{Manager: manager, Status: status, APIVersion: c.version}
+}
+
+// checkServed holds next, written through c, to the rules of the version
+// c writes in, if any; old is nil for a create.
+func (c *ResourceClient) checkServed(info meta.KindInfo, vs fieldmanager.Versions, next, old meta.Object) error {
+	if v, ok := vs.Served(c.version); ok {
+		return v.Validate(next, old).ToError(info.GroupKind(), next.GetObjectMeta().Name)
+	}
+	return nil
 }
 
 // begin accounts for a request (see [Server.begin]) and finds the kind.
@@ -228,7 +256,11 @@ func (c *ResourceClient) create(info meta.KindInfo, obj meta.Object, ns string, 
 	if err := info.NormalizeObject(in, nil); err != nil {
 		return nil, err
 	}
-	if err := fieldmanager.TrackCreate(info, in, opts.FieldManager); err != nil {
+	vs := fieldmanager.VersionsOf(c.srv.scheme, info.GroupVersionKind())
+	if err := c.checkServed(info, vs, in, nil); err != nil {
+		return nil, err
+	}
+	if err := fieldmanager.TrackCreate(info, vs, in, c.writer(opts.FieldManager, false)); err != nil {
 		return nil, err
 	}
 	e, err := c.srv.prepareNew(info, in)

@@ -92,7 +92,7 @@ func (c *ResourceClient) PatchObject(ctx context.Context, name string, pt meta.P
 	var created bool
 	e, err := c.srv.mutate(info.GroupResource(), key, func(old *entry) (change, error) {
 		created = old == nil
-		return c.srv.preparePatch(info, old, c.ns, name, pt, data, status, opts)
+		return c.preparePatch(info, old, name, pt, data, status, opts)
 	})
 	if err != nil {
 		return nil, false, err
@@ -115,9 +115,9 @@ func patchesStatus(info meta.KindInfo, subresources []string) (bool, error) {
 // preparePatch decides what applying the patch to old (nil if there is
 // no such object) means: the patched object, stored by the rules of
 // Update or UpdateStatus; for server-side apply, see prepareApply.
-func (s *Server) preparePatch(info meta.KindInfo, old *entry, ns, name string, pt meta.PatchType, data []byte, status bool, opts meta.PatchOptions) (change, error) {
+func (c *ResourceClient) preparePatch(info meta.KindInfo, old *entry, name string, pt meta.PatchType, data []byte, status bool, opts meta.PatchOptions) (change, error) {
 	if pt == meta.ApplyPatchType {
-		return s.prepareApply(info, old, ns, name, data, status, opts)
+		return c.prepareApply(info, old, name, data, status, opts)
 	}
 	if old == nil {
 		return change{}, meta.NewNotFound(info.GroupResource(), name)
@@ -130,7 +130,7 @@ func (s *Server) preparePatch(info meta.KindInfo, old *entry, ns, name string, p
 	if err != nil {
 		return change{}, err
 	}
-	return s.prepareUpdate(info, old, next, status, opts.DryRun, updateTracker(opts.FieldManager))
+	return c.srv.prepareUpdate(info, old, next, status, opts.DryRun, c.updateTracker(opts.FieldManager))
 }
 
 // applyPatch returns cur, whose JSON is doc, with the patch applied, as a
@@ -316,7 +316,7 @@ func PatchObject(info meta.KindInfo, cur meta.Object, pt meta.PatchType, data []
 // fields become exactly the config's, fields it no longer applies and no
 // one else owns are removed, and changing a field another manager owns is
 // a 409 Conflict unless opts.Force takes it.
-func (s *Server) prepareApply(info meta.KindInfo, old *entry, ns, name string, data []byte, status bool, opts meta.PatchOptions) (change, error) {
+func (c *ResourceClient) prepareApply(info meta.KindInfo, old *entry, name string, data []byte, status bool, opts meta.PatchOptions) (change, error) {
 	if old == nil && status {
 		return change{}, meta.NewNotFound(info.GroupResource(), name)
 	}
@@ -325,22 +325,26 @@ func (s *Server) prepareApply(info meta.KindInfo, old *entry, ns, name string, d
 		live = old.obj
 	}
 	force := opts.Force != nil && *opts.Force
-	next, err := fieldmanager.Apply(info, live, ns, name, data, opts.FieldManager, status, force)
+	vs := fieldmanager.VersionsOf(c.srv.scheme, info.GroupVersionKind())
+	next, err := fieldmanager.Apply(info, vs, live, c.ns, name, data, c.writer(opts.FieldManager, status), force)
 	if err != nil {
 		return change{}, err
 	}
 	if old != nil {
 		entries := next.GetObjectMeta().ManagedFields
-		keep := func(_ meta.KindInfo, _, n meta.Object, _ bool) error {
+		keep := func(info meta.KindInfo, live, n meta.Object, _ bool) error {
 			n.GetObjectMeta().ManagedFields = entries
-			return nil
+			return c.checkServed(info, vs, n, live)
 		}
-		return s.prepareUpdate(info, old, next, status, opts.DryRun, keep)
+		return c.srv.prepareUpdate(info, old, next, status, opts.DryRun, keep)
 	}
-	if err := s.checkNamespace(info, next.GetObjectMeta()); err != nil {
+	if err := c.srv.checkNamespace(info, next.GetObjectMeta()); err != nil {
 		return change{}, err
 	}
-	return s.createChange(info, next, opts.DryRun)
+	if err := c.checkServed(info, vs, next, nil); err != nil {
+		return change{}, err
+	}
+	return c.srv.createChange(info, next, opts.DryRun)
 }
 
 // validatePatchOptions checks the options of a patch of type pt as

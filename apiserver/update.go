@@ -89,9 +89,9 @@ func (c *ResourceClient) updateObject(ctx context.Context, obj meta.Object, opts
 		next := obj.DeepCopyObject()
 		next.GetObjectMeta().Namespace = ns
 		if created = old == nil && info.AllowCreateOnUpdate && !status; created {
-			return c.srv.prepareCreateOnUpdate(info, next, opts)
+			return c.prepareCreateOnUpdate(info, next, opts)
 		}
-		return c.srv.prepareUpdate(info, old, next, status, opts.DryRun, updateTracker(opts.FieldManager))
+		return c.srv.prepareUpdate(info, old, next, status, opts.DryRun, c.updateTracker(opts.FieldManager))
 	})
 	if err != nil {
 		return nil, false, err
@@ -246,13 +246,18 @@ func (s *Server) prepareSpecUpdate(info meta.KindInfo, old *entry, next meta.Obj
 }
 
 // fieldTracker sets next's metadata.managedFields for a write that turns
-// live into next; status says the write is to the status subresource.
+// live into next (after the rules of the version it is made in, if
+// any); status says the write is to the status subresource.
 type fieldTracker func(info meta.KindInfo, live, next meta.Object, status bool) error
 
-// updateTracker records writes other than apply by manager
+// updateTracker records writes other than apply by manager through c
 // ([fieldmanager.TrackUpdate]).
-func updateTracker(manager string) fieldTracker {
+func (c *ResourceClient) updateTracker(manager string) fieldTracker {
 	return func(info meta.KindInfo, live, next meta.Object, status bool) error {
-		return fieldmanager.TrackUpdate(info, live, next, manager, status)
+		vs := fieldmanager.VersionsOf(c.srv.scheme, info.GroupVersionKind())
+		if err := c.checkServed(info, vs, next, live); err != nil {
+			return err
+		}
+		return fieldmanager.TrackUpdate(info, vs, live, next, c.writer(manager, status))
 	}
 }

@@ -21,7 +21,8 @@ func (c *ResourceClient) UpdateObject(ctx context.Context, obj meta.Object, opts
 // precondition no missing object meets (409 Conflict); the namespace is
 // admitted as for a create; its resourceVersion is ignored; then next is
 // prepared and validated as Create prepares a new object. It owns next.
-func (s *Server) prepareCreateOnUpdate(info meta.KindInfo, next meta.Object, opts meta.UpdateOptions) (change, error) {
+func (c *ResourceClient) prepareCreateOnUpdate(info meta.KindInfo, next meta.Object, opts meta.UpdateOptions) (change, error) {
+	s := c.srv
 	m := next.GetObjectMeta()
 	if m.UID != "" {
 		return change{}, errUIDPrecondition(info, &meta.ObjectMeta{Name: m.Name, Namespace: m.Namespace}, m.UID)
@@ -31,7 +32,11 @@ func (s *Server) prepareCreateOnUpdate(info meta.KindInfo, next meta.Object, opt
 	}
 	m.ResourceVersion = ""
 	info.SetTypeMeta(next.GetTypeMeta())
-	if err := fieldmanager.TrackCreate(info, next, opts.FieldManager); err != nil {
+	vs := fieldmanager.VersionsOf(s.scheme, info.GroupVersionKind())
+	if err := c.checkServed(info, vs, next, nil); err != nil {
+		return change{}, err
+	}
+	if err := fieldmanager.TrackCreate(info, vs, next, c.writer(opts.FieldManager, false)); err != nil {
 		return change{}, err
 	}
 	return s.createChange(info, next, opts.DryRun)

@@ -94,6 +94,8 @@ func EventKind() meta.KindInfo {
 		New:      func() meta.Object { return &Event{} },
 		Fields:   eventFields(),
 		Validate: meta.ValidateAs(validateEvent),
+		// An ObjectReference is +structType=atomic in Kubernetes.
+		AtomicMaps: []string{"involvedObject", "related"},
 	}
 }
 

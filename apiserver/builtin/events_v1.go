@@ -88,6 +88,7 @@ func EventsV1() meta.ServedVersion {
 		Info: meta.KindInfo{
 			Group: EventsGroup, Version: EventsVersion, Kind: "Event", Resource: "events", Namespaced: true,
 			StrategicMergePatch: true, New: func() meta.Object { return &EventsV1Event{} },
+			AtomicMaps: []string{"regarding", "related"},
 		},
 		Stored:      EventKind().GroupVersionKind(),
 		FieldLabels: labels,

@@ -9,24 +9,43 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// Apply merges the apply configuration data (YAML or JSON) of manager into
-// live, the stored object (nil if there is none: apply creates), and
-// returns the object to store, with its managedFields updated: the
-// manager's fields become exactly the configuration's, fields it no
-// longer applies and no one else owns are removed, and changing a field
-// another manager owns is a 409 Conflict ([meta.IsConflict]) unless force
-// takes it. ns and name are the request's; status says the apply is to
-// the status subresource. live is not changed.
-func Apply(info meta.KindInfo, live meta.Object, ns, name string, data []byte, manager string, status, force bool) (meta.Object, error) {
-	config, err := decodeApplyConfig(info, ns, name, data)
+// Apply merges the apply configuration data (YAML or JSON) of w's
+// manager into live, the stored object of kind info (nil if there is
+// none: apply creates), and returns the object to store, with its
+// managedFields updated: the manager's fields become exactly the
+// configuration's, fields it no longer applies and no one else owns are
+// removed, and changing a field another manager owns is a 409 Conflict
+// ([meta.IsConflict]) unless force takes it. The configuration is in the
+// version w writes in (one of vs), and so is the manager's entry; the
+// others' fields are compared in theirs. ns and name are the request's;
+// w.Status says the apply is to the status subresource. live is not
+// changed; the result is of the stored kind.
+func Apply(info meta.KindInfo, vs Versions, live meta.Object, ns, name string, data []byte, w Writer, force bool) (meta.Object, error) {
+	in := vs.kind(info, w.APIVersion)
+	config, err := decodeApplyConfig(in, ns, name, data)
 	if err != nil {
 		return nil, err
 	}
-	tree, ms, err := liveForApply(info, live, ns, name)
+	tree, ms, err := liveForApply(in, vs.in(live, w.APIVersion), ns, name)
 	if err != nil {
 		return nil, err
 	}
-	return applyConfig(info, tree, config, ms, manager, status, force)
+	a := applier{info: info, in: in, vs: vs, live: live, name: name, ns: ns, w: w}
+	next, err := a.apply(tree, config, ms, force)
+	if err != nil {
+		return nil, err
+	}
+	return vs.toStored(next, w.APIVersion, info), nil
+}
+
+// applier is one apply: the stored kind info, the kind in the version
+// the configuration is in, the stored object and the writer.
+type applier struct {
+	info, in meta.KindInfo
+	vs       Versions
+	live     meta.Object
+	name, ns string
+	w        Writer
 }
 
 // decodeApplyConfig reads an apply configuration (YAML, or JSON, which is
@@ -86,24 +105,25 @@ func liveForApply(info meta.KindInfo, obj meta.Object, ns, name string) (map[str
 		return live, ms, err
 	}
 	c := fieldSchemaOf(info).changes(empty, live, false)
-	return live, ms.update(c, updaterID(info, "before-first-apply", false), time.Now()), nil
+	return live, ms.update(c, updaterID(info, Writer{Manager: "before-first-apply"}), time.Now()), nil
 }
 
-// applyConfig merges config into live for manager, updating and setting
-// the managers, and returns the result as an object of the kind.
-func applyConfig(info meta.KindInfo, live, config map[string]any, ms managers, manager string, status, force bool) (meta.Object, error) {
-	fs := fieldSchemaOf(info)
+// apply merges config into live (trees in the applier's version) for
+// the manager, updating and setting the managers, and returns the result
+// as an object of the kind in that version.
+func (a applier) apply(live, config map[string]any, ms managers, force bool) (meta.Object, error) {
+	fs := fieldSchemaOf(a.in)
 	set := fieldSet{}
 	err := fs.toFieldSet(config, "", nil, set)
-	if p := undeclared(meta.SchemaOf(info), config, ""); err == nil && p != "" {
+	if p := undeclared(meta.SchemaOf(a.in), config, ""); err == nil && p != "" {
 		err = fmt.Errorf("%s: field not declared in schema", p)
 	}
 	if err != nil {
-		return nil, meta.NewBadRequest(fmt.Sprintf("failed to create typed patch object (%s): %v", gvknn(info, live), err))
+		return nil, meta.NewBadRequest(fmt.Sprintf("failed to create typed patch object (%s): %v", gvknn(a.in, live), err))
 	}
-	set = set.without(untracked(status))
-	id := meta.ManagedFieldsEntry{Manager: manager, Operation: meta.ManagedFieldsOperationApply, APIVersion: info.TypeMeta().APIVersion}
-	if status {
+	set = set.without(untracked(a.w.Status))
+	id := meta.ManagedFieldsEntry{Manager: a.w.Manager, Operation: meta.ManagedFieldsOperationApply, APIVersion: a.in.TypeMeta().APIVersion}
+	if a.w.Status {
 		id.Subresource = "status"
 	}
 	var last fieldSet
@@ -116,11 +136,17 @@ func applyConfig(info meta.KindInfo, live, config map[string]any, ms managers, m
 	for _, p := range last.minus(ms.owned()).sorted() {
 		remove(merged, splitPath(p))
 	}
-	c := fs.changes(live, merged, status)
-	if err := ms.conflicts(id, c.changed(), force); err != nil {
+	v, err := a.views(live, merged)
+	if err != nil {
 		return nil, err
 	}
-	ms.takeFrom(id, c.changed().union(c.removed))
+	c, _ := v.in(id.APIVersion)
+	if err := ms.conflictsIn(v, id, force); err != nil {
+		return nil, err
+	}
+	if err := ms.takeIn(v, id); err != nil {
+		return nil, err
+	}
 	if c.empty() {
 		// As structured-merge-diff: an apply that changes nothing leaves
 		// its manager's time as it was (none, for a manager new to the
@@ -128,20 +154,44 @@ func applyConfig(info meta.KindInfo, live, config map[string]any, ms managers, m
 		// nothing at all.
 		ms.find(id).Time = lastTime
 	}
-	return typedResult(info, merged, ms, id)
+	return typedResult(a.in, merged, ms, id)
+}
+
+// views compares live and merged, trees in the applier's version, in
+// every version: in the applier's, as trees (so that a field the Go type
+// would fill in does not count as applied); in the others, converted
+// from the stored forms.
+func (a applier) views(live, merged map[string]any) (*views, error) {
+	next, err := decodeInto(a.in, merged)
+	if err != nil {
+		return nil, err
+	}
+	v := &views{stored: a.info, vs: a.vs, a: a.live, b: a.vs.toStored(next, a.w.APIVersion, a.info),
+		name: a.name, ns: a.ns, status: a.w.Status}
+	v.memo = map[string]*comparison{a.in.TypeMeta().APIVersion: fieldSchemaOf(a.in).changes(live, merged, a.w.Status)}
+	return v, nil
+}
+
+// decodeInto decodes tree into a new object of the kind.
+func decodeInto(info meta.KindInfo, tree map[string]any) (meta.Object, error) {
+	b, err := json.Marshal(tree)
+	if err != nil {
+		return nil, meta.NewInternalError(err)
+	}
+	obj := info.New()
+	if err := json.Unmarshal(b, obj); err != nil {
+		return nil, meta.NewBadRequest(fmt.Sprintf("the applied object does not decode as a %s: %v", info.Kind, err))
+	}
+	return obj, nil
 }
 
 // typedResult decodes the merged tree into the kind, with the managers'
 // entries as its managedFields. Applied fields the kind does not have are
 // gone after decoding: the manager does not own them.
 func typedResult(info meta.KindInfo, merged map[string]any, ms managers, id meta.ManagedFieldsEntry) (meta.Object, error) {
-	b, err := json.Marshal(merged)
+	next, err := decodeInto(info, merged)
 	if err != nil {
-		return nil, meta.NewInternalError(err)
-	}
-	next := info.New()
-	if err := json.Unmarshal(b, next); err != nil {
-		return nil, meta.NewBadRequest(fmt.Sprintf("the applied object does not decode as a %s: %v", info.Kind, err))
+		return nil, err
 	}
 	typed, err := objectTree(next)
 	if err != nil {

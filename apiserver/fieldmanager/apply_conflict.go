@@ -21,10 +21,11 @@ type conflict struct {
 	path    string
 }
 
-// conflicts returns the 409 Conflict for an apply by id that changes the
-// fields changed, some owned by other managers; with force the others
-// just lose them (the caller takes them away), and it returns nil.
-func (ms managers) conflicts(id meta.ManagedFieldsEntry, changed fieldSet, force bool) error {
+// conflictsIn returns the 409 Conflict for an apply by id that changes
+// fields other managers own, each compared in its manager's version (v);
+// with force the others just lose them (the caller takes them away), and
+// it returns nil.
+func (ms managers) conflictsIn(v *views, id meta.ManagedFieldsEntry, force bool) error {
 	if force {
 		return nil
 	}
@@ -33,7 +34,11 @@ func (ms managers) conflicts(id meta.ManagedFieldsEntry, changed fieldSet, force
 		if sameManager(m.ManagedFieldsEntry, id) {
 			continue
 		}
-		for _, p := range m.set.intersect(changed).sorted() {
+		c, err := v.in(m.APIVersion)
+		if err != nil {
+			return err
+		}
+		for _, p := range m.set.intersect(c.changed()).sorted() {
 			found = append(found, conflict{manager: m, path: p})
 		}
 	}

@@ -31,14 +31,24 @@
 // with operation Update, of what they change ([TrackCreate],
 // [TrackUpdate]).
 //
+// # Versions
+//
+// A kind served in more than one version ([meta.ServedVersion]: core/v1
+// and events.k8s.io/v1 Events) keeps each manager's fields in the version
+// it wrote in ([Versions], [Writer]): an apply's configuration and an
+// update's entry are in the writer's version, and a write is compared in
+// each manager's version, so that a writer in one takes a field from a
+// manager in the other ("message" is "note"), and a conflict names the
+// field in its owner's version, as Kubernetes' field manager converts.
+//
 // # Differences from Kubernetes
 //
 // Server-side apply works here on the decoded JSON of objects. Where it
 // differs from the real algorithm:
 //
-//   - The schema is the kind's Go type plus [meta.KindInfo.ListMapKeys]: maps
-//     are granular, lists atomic unless declared keyed; there are no
-//     atomic structs (x-kubernetes-map-type: atomic) and no unions.
+//   - The schema is the kind's Go type plus [meta.KindInfo.ListMapKeys]
+//     and [meta.KindInfo.AtomicMaps]: objects are granular unless declared
+//     atomic, lists atomic unless declared keyed; there are no unions.
 //   - A field the kind's schema ([meta.SchemaOf]) does not declare is refused,
 //     as for a CRD; one the Go type still drops (an omitempty field
 //     applied at its zero value) is owned by nobody. A removed field of a

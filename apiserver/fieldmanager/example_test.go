@@ -16,11 +16,14 @@ func ExampleApply() {
 	alice := `{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"color":"red","size":2}}`
 	bob := `{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"color":"blue"}}`
 
-	live, err := fieldmanager.Apply(info, nil, "ns", "w", []byte(alice), "alice", false, false)
+	var one fieldmanager.Versions // the kind is served in its own version only
+	aliceW, bobW := fieldmanager.Writer{Manager: "alice"}, fieldmanager.Writer{Manager: "bob"}
+
+	live, err := fieldmanager.Apply(info, one, nil, "ns", "w", []byte(alice), aliceW, false)
 	fmt.Println("alice:", err)
-	_, err = fieldmanager.Apply(info, live, "ns", "w", []byte(bob), "bob", false, false)
+	_, err = fieldmanager.Apply(info, one, live, "ns", "w", []byte(bob), bobW, false)
 	fmt.Println("bob:", err, meta.IsConflict(err))
-	next, err := fieldmanager.Apply(info, live, "ns", "w", []byte(bob), "bob", false, true)
+	next, err := fieldmanager.Apply(info, one, live, "ns", "w", []byte(bob), bobW, true)
 	w := next.(*apiservertest.Widget)
 	fmt.Println("bob, forced:", err, w.Spec.Color, w.Spec.Size)
 	for _, mf := range w.ManagedFields {

@@ -1,21 +1,21 @@
 package fieldmanager
 
 import (
-	"cmp"
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // TrackUpdate sets next's metadata.managedFields for a write other than
-// apply (update, merge and JSON patch) by manager that turns live into
-// next, operation Update, as the real server does: the writer owns what it
-// changed. status says the write is to the status subresource. An object
-// whose fields are not tracked (no managedFields, as one created without a
-// field manager) stays so until its first apply; managedFields in the
-// request replace the stored ones, and an empty list (not null) clears
-// them.
-func TrackUpdate(info meta.KindInfo, live, next meta.Object, manager string, status bool) error {
+// apply (update, merge and JSON patch) by w that turns live into next
+// (objects of the stored kind info, whose versions vs are), operation
+// Update, as the real server does: the writer owns what it changed, in
+// the version it wrote in, and takes it from the others, in theirs. An
+// object whose fields are not tracked (no managedFields, as one created
+// without a field manager) stays so until its first apply;
+// managedFields in the request replace the stored ones, and an empty
+// list (not null) clears them.
+func TrackUpdate(info meta.KindInfo, vs Versions, live, next meta.Object, w Writer) error {
 	nm, lm := next.GetObjectMeta(), live.GetObjectMeta()
 	base := nm.ManagedFields
 	if isResetManagedFields(base) {
@@ -33,46 +33,48 @@ func TrackUpdate(info meta.KindInfo, live, next meta.Object, manager string, sta
 	if err != nil {
 		return err
 	}
-	a, err1 := objectTree(live)
-	b, err2 := objectTree(next)
-	if err := cmp.Or(err1, err2); err != nil {
+	v := &views{stored: info, vs: vs, a: live, b: next, status: w.Status}
+	ms, err = ms.track(v, updaterID(info, w), time.Now())
+	if err != nil {
 		return err
 	}
-	c := fieldSchemaOf(info).changes(a, b, status)
-	nm.ManagedFields = ms.update(c, updaterID(info, manager, status), time.Now()).encode()
+	nm.ManagedFields = ms.encode()
 	return nil
 }
 
-// TrackCreate sets the managedFields of in, about to be created by
-// manager: it owns every field it set. Without a manager, the object's
-// fields are not tracked (the real server would name the client's
-// user agent).
-func TrackCreate(info meta.KindInfo, in meta.Object, manager string) error {
+// TrackCreate sets the managedFields of in, about to be created by w:
+// it owns every field it set, in the version it wrote in. Without a
+// manager, the object's fields are not tracked (the real server would
+// name the client's user agent).
+func TrackCreate(info meta.KindInfo, vs Versions, in meta.Object, w Writer) error {
 	m := in.GetObjectMeta()
 	if isResetManagedFields(m.ManagedFields) {
 		m.ManagedFields = nil
 	}
-	if manager == "" {
+	if w.Manager == "" {
 		return nil
 	}
 	ms, err := decodeManagers(m.ManagedFields)
 	if err != nil {
 		return err
 	}
-	empty, err1 := emptyTree(info, m.Name, m.Namespace)
-	tree, err2 := objectTree(in)
-	if err := cmp.Or(err1, err2); err != nil {
+	v := &views{stored: info, vs: vs, b: in, name: m.Name, ns: m.Namespace}
+	ms, err = ms.track(v, updaterID(info, w), time.Now())
+	if err != nil {
 		return err
 	}
-	c := fieldSchemaOf(info).changes(empty, tree, false)
-	m.ManagedFields = ms.update(c, updaterID(info, manager, false), time.Now()).encode()
+	m.ManagedFields = ms.encode()
 	return nil
 }
 
-// updaterID names a writer with operation Update.
-func updaterID(info meta.KindInfo, manager string, status bool) meta.ManagedFieldsEntry {
-	id := meta.ManagedFieldsEntry{Manager: manager, Operation: meta.ManagedFieldsOperationUpdate, APIVersion: info.TypeMeta().APIVersion}
-	if status {
+// updaterID names a writer with operation Update, in the version it
+// writes in.
+func updaterID(info meta.KindInfo, w Writer) meta.ManagedFieldsEntry {
+	id := meta.ManagedFieldsEntry{Manager: w.Manager, Operation: meta.ManagedFieldsOperationUpdate, APIVersion: w.APIVersion}
+	if id.APIVersion == "" {
+		id.APIVersion = info.TypeMeta().APIVersion
+	}
+	if w.Status {
 		id.Subresource = "status"
 	}
 	return id
@@ -89,5 +91,7 @@ func isResetManagedFields(mf []meta.ManagedFieldsEntry) bool {
 		mf[0].APIVersion == "" && mf[0].Time == nil && mf[0].Subresource == ""
 }
 
-// fieldSchemaOf returns how the lists of kind k merge.
-func fieldSchemaOf(k meta.KindInfo) fieldSchema { return fieldSchema{mapKeys: k.ListMapKeys} }
+// fieldSchemaOf returns how the lists and objects of kind k merge.
+func fieldSchemaOf(k meta.KindInfo) fieldSchema {
+	return fieldSchema{mapKeys: k.ListMapKeys, atomic: k.AtomicMaps}
+}

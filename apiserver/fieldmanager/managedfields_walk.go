@@ -26,10 +26,16 @@ const (
 	listMap                    // objects, merged by key: k:{"name":"x"}
 )
 
-// fieldSchema tells the walks how the lists of one kind merge.
+// fieldSchema tells the walks how the lists and objects of one kind
+// merge.
 type fieldSchema struct {
 	mapKeys map[string][]string // list field path -> key field names
+	atomic  []string            // field paths of atomic objects
 }
+
+// atomicMap reports whether the object at spath is owned and replaced
+// whole ([meta.KindInfo.AtomicMaps]).
+func (fs fieldSchema) atomicMap(spath string) bool { return slices.Contains(fs.atomic, spath) }
 
 // list returns how the list at the field path spath (dotted field names,
 // no indices) merges, and its keys for a keyed list.
@@ -107,6 +113,10 @@ func items(lt listType, keys []string, list []any) ([]string, map[string]any, er
 func (fs fieldSchema) toFieldSet(v any, spath string, path []string, out fieldSet) error {
 	switch x := v.(type) {
 	case map[string]any:
+		if fs.atomicMap(spath) {
+			out.insert(path...)
+			return nil
+		}
 		for k, c := range x {
 			if c == nil {
 				continue
@@ -161,7 +171,7 @@ func (c *comparison) empty() bool {
 func (fs fieldSchema) compare(a, b any, spath string, path []string, c *comparison) {
 	am, aObj := a.(map[string]any)
 	bm, bObj := b.(map[string]any)
-	if (aObj || a == nil) && (bObj || b == nil) && len(am)+len(bm) > 0 {
+	if (aObj || a == nil) && (bObj || b == nil) && len(am)+len(bm) > 0 && !fs.atomicMap(spath) {
 		c.presence(a, b, path)
 		for k := range union(am, bm) {
 			fs.compare(am[k], bm[k], joinField(spath, k), appendElem(path, "f:"+k), c)
@@ -224,6 +234,9 @@ func (fs fieldSchema) merge(live, config any, spath string) any {
 	switch c := config.(type) {
 	case map[string]any:
 		l, ok := live.(map[string]any)
+		if fs.atomicMap(spath) {
+			return c
+		}
 		if !ok {
 			l = map[string]any{}
 		}

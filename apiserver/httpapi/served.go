@@ -118,6 +118,14 @@ func (h *Handler) readStored(w http.ResponseWriter, r *http.Request, t target) (
 	return stored, nil
 }
 
+// servedClient is the stored kind's client for t's resource and
+// namespace, writing in t's served version: held to its rules, and
+// recorded in managedFields in its field names
+// ([apiserver.ResourceClient.InVersion]).
+func (h *Handler) servedClient(t target) *apiserver.ResourceClient {
+	return h.client(t).InVersion(t.info.TypeMeta().APIVersion)
+}
+
 // createServed answers POST on a served version's collection: the body is
 // held to the served version's create rules before the stored kind's.
 func (h *Handler) createServed(w http.ResponseWriter, r *http.Request, t target) error {
@@ -129,34 +137,13 @@ func (h *Handler) createServed(w http.ResponseWriter, r *http.Request, t target)
 	if err != nil {
 		return err
 	}
-	if err := t.validateCreate(stored); err != nil {
-		return err
-	}
 	warn(w, meta.FinalizerWarnings(stored.GetObjectMeta().Finalizers, nil))
-	out, err := h.client(t).Create(r.Context(), stored, meta.CreateOptions{DryRun: dry, FieldManager: fieldManager(r)})
+	out, err := h.servedClient(t).Create(r.Context(), stored, meta.CreateOptions{DryRun: dry, FieldManager: fieldManager(r)})
 	if err != nil {
 		return err
 	}
 	writeObject(w, r, t.info, http.StatusCreated, t.served.FromStoredObject(out))
 	return nil
-}
-
-// validateCreate and validateUpdate run the served version's own rules
-// on obj, in its stored form. Their errors name the stored kind ("Event",
-// not "Event.events.k8s.io"), as kube-apiserver's do: it validates the
-// internal form of the object.
-func (t target) validateCreate(obj meta.Object) error {
-	if t.served.ValidateCreate == nil {
-		return nil
-	}
-	return t.served.ValidateCreate(obj).ToError(t.stored.GroupKind(), obj.GetObjectMeta().Name)
-}
-
-func (t target) validateUpdate(obj, old meta.Object) error {
-	if t.served.ValidateUpdate == nil {
-		return nil
-	}
-	return t.served.ValidateUpdate(obj, old).ToError(t.stored.GroupKind(), obj.GetObjectMeta().Name)
 }
 
 // updateServed answers PUT on a served version's object.
@@ -185,18 +172,16 @@ func (h *Handler) updateServed(w http.ResponseWriter, r *http.Request, t target)
 }
 
 // writeOver stores next(old), the new stored form of the object as it is
-// now (old, nil if there is none), by the rules of an update: as
-// kube-apiserver does it, a stale resourceVersion is 409 Conflict before
-// any validation; otherwise the served version's update rules (or its
-// create rules, for a missing object) judge the change before the stored
-// kind's. The write is made conditional on old's resourceVersion, so
-// that the rules judged what it replaces, and is tried again (read,
-// judged, written) if another writer came first: a write that named a
-// resourceVersion, now stale, then gets its 409. It reports whether the
-// write created the object ([meta.KindInfo.AllowCreateOnUpdate]).
+// now (old, nil if there is none), by the rules of an update in the
+// served version ([Handler.servedClient]). The write is made conditional
+// on old's resourceVersion, so that next was made from what it replaces,
+// and is tried again (read, made, written) if another writer came first:
+// a write that named a resourceVersion, now stale, then gets its 409. It
+// reports whether the write created the object
+// ([meta.KindInfo.AllowCreateOnUpdate]).
 func (h *Handler) writeOver(ctx context.Context, t target, opts meta.UpdateOptions,
 	next func(old meta.Object) (meta.Object, error)) (meta.Object, bool, error) {
-	c := h.client(t)
+	c := h.servedClient(t)
 	for attempt := 0; ; attempt++ {
 		old, err := c.Get(ctx, t.name, meta.GetOptions{})
 		if err != nil && !meta.IsNotFound(err) {
@@ -207,15 +192,8 @@ func (h *Handler) writeOver(ctx context.Context, t target, opts meta.UpdateOptio
 			return nil, false, err
 		}
 		m, conditioned := obj.GetObjectMeta(), false
-		switch {
-		case old == nil:
-			err = t.validateCreate(obj)
-		case m.ResourceVersion == "" || m.ResourceVersion == old.GetObjectMeta().ResourceVersion:
+		if old != nil && (m.ResourceVersion == "" || m.ResourceVersion == old.GetObjectMeta().ResourceVersion) {
 			m.ResourceVersion, conditioned = old.GetObjectMeta().ResourceVersion, true
-			err = t.validateUpdate(obj, old)
-		}
-		if err != nil {
-			return nil, false, err
 		}
 		out, created, err := c.UpdateObject(ctx, obj, opts)
 		if meta.IsConflict(err) && conditioned && attempt < maxWriteAttempts {
@@ -230,19 +208,19 @@ const maxWriteAttempts = 5
 
 // patchServed answers PATCH on a served version's object: the patch
 // applies to the object in the served version's form, and the result is
-// written as an update. Server-side apply is not served here: its field
-// ownership is kept in the stored kind's field names.
+// written as an update; a server-side apply takes its configuration in
+// that version (applyServed).
 func (h *Handler) patchServed(w http.ResponseWriter, r *http.Request, t target) error {
 	if _, err := negotiateOne(r, t.info); err != nil {
 		return err
 	}
 	pt := meta.PatchType(mediaType(r))
-	if pt != meta.MergePatchType && pt != meta.JSONPatchType &&
+	if pt != meta.MergePatchType && pt != meta.JSONPatchType && pt != meta.ApplyPatchType &&
 		(pt != meta.StrategicMergePatchType || !t.info.StrategicMergePatch) {
 		return newStatusError(http.StatusUnsupportedMediaType, reasonUnsupportedMediaType,
 			"the body of the request was in an unknown format - accepted media types include: "+
 				strings.Join([]string{string(meta.JSONPatchType), string(meta.MergePatchType),
-					string(meta.StrategicMergePatchType)}, ", "))
+					string(meta.StrategicMergePatchType), string(meta.ApplyPatchType)}, ", "))
 	}
 	popts, err := patchOptions(r, pt)
 	if err != nil {
@@ -251,6 +229,9 @@ func (h *Handler) patchServed(w http.ResponseWriter, r *http.Request, t target) 
 	data, err := h.readBody(w, r)
 	if err != nil {
 		return err
+	}
+	if pt == meta.ApplyPatchType {
+		return h.applyServed(w, r, t, data, popts)
 	}
 	opts := meta.UpdateOptions{DryRun: popts.DryRun, FieldManager: popts.FieldManager}
 	out, _, err := h.writeOver(r.Context(), t, opts, func(old meta.Object) (meta.Object, error) {
@@ -270,11 +251,28 @@ func (h *Handler) patchServed(w http.ResponseWriter, r *http.Request, t target) 
 	return nil
 }
 
+// applyServed answers a server-side apply in a served version: the
+// configuration is in that version, and so are the manager's fields in
+// managedFields; a missing object is created (201).
+func (h *Handler) applyServed(w http.ResponseWriter, r *http.Request, t target, data []byte, opts meta.PatchOptions) error {
+	out, created, err := h.servedClient(t).PatchObject(r.Context(), t.name, meta.ApplyPatchType, data, opts)
+	if err != nil {
+		return err
+	}
+	code := http.StatusOK
+	if created {
+		code = http.StatusCreated
+	}
+	writeObject(w, r, t.info, code, t.served.FromStoredObject(out))
+	return nil
+}
+
 // servedError rewrites an error of the stored kind's client so that it
 // names the served version's resource, as a real server's errors name
 // the resource of the request: `events "x" not found` becomes
 // `events.events.k8s.io "x" not found`. Invalid errors keep the stored
-// kind, as kube-apiserver's do (see validateCreate).
+// kind, as kube-apiserver's do: it validates the internal form of the
+// object.
 func servedError(t target, err error) error {
 	var se *meta.StatusError
 	if t.served == nil || !errors.As(err, &se) || se == pageNotFound {

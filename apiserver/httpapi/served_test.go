@@ -2,7 +2,10 @@ package httpapi_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http/httptest"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -117,9 +120,69 @@ func TestEventsV1WritesAreStricter(t *testing.T) {
 	if r.Code != 200 || r.Body.(map[string]any)["series"] == nil {
 		t.Errorf("growing the series: %d %s", r.Code, r.Raw)
 	}
-	r = do(t, ts, "PATCH", v1Events+"/e", `{"note":"changed"}`, "Content-Type", "application/apply-patch+yaml")
-	if r.Code != 415 {
-		t.Errorf("server-side apply in events.k8s.io/v1: %d, want 415", r.Code)
+	r = do(t, ts, "PATCH", v1Events+"/e?fieldManager=m&force=true", `{"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":"e"},"note":"changed"}`,
+		"Content-Type", "application/apply-patch+yaml")
+	if msg := r.Body.(map[string]any)["message"]; r.Code != 422 ||
+		msg != `Event "e" is invalid: message: Invalid value: "changed": field is immutable` {
+		t.Errorf("an apply in events.k8s.io/v1 that changes the note: %d %v", r.Code, msg)
+	}
+}
+
+// managedFieldsOf summarises an answer's managedFields: "manager
+// operation apiVersion fieldsV1" each.
+func managedFieldsOf(t *testing.T, r response) []string {
+	t.Helper()
+	var obj struct{ Metadata meta.ObjectMeta }
+	if err := json.Unmarshal([]byte(r.Raw), &obj); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range obj.Metadata.ManagedFields {
+		out = append(out, fmt.Sprintf("%s %s %s %s", e.Manager, e.Operation, e.APIVersion, e.FieldsV1))
+	}
+	return out
+}
+
+// TestEventsV1ServerSideApply: a server-side apply in events.k8s.io/v1
+// takes a configuration in that version, creates (201), re-applies as a
+// no-op, and records the manager's fields in that version's names, as
+// kube-apiserver does; a write in core/v1 then takes a field from it
+// across the versions (message is note), and an apply that would change
+// it back conflicts, naming the field in its owner's version.
+func TestEventsV1ServerSideApply(t *testing.T) {
+	_, ts := eventsServer(t)
+	config := `{"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":"e"},"regarding":{"kind":"Pod","namespace":"default","name":"p"},` +
+		`"eventTime":"2026-12-02T05:00:00.000000Z","reportingController":"kitchensync.io/chef","reportingInstance":"chef-1",` +
+		`"action":"Cook","reason":"Cooking","note":"%s","type":"Normal"}`
+	apply := func(manager, note string) response {
+		return do(t, ts, "PATCH", v1Events+"/e?fieldManager="+manager, fmt.Sprintf(config, note), "Content-Type", "application/apply-patch+yaml")
+	}
+	first := apply("chef", "2 cooks")
+	want := []string{`chef Apply events.k8s.io/v1 {"f:action":{},"f:eventTime":{},"f:note":{},"f:reason":{},` +
+		`"f:regarding":{},"f:reportingController":{},"f:reportingInstance":{},"f:type":{}}`}
+	if diff := cmp.Diff(want, managedFieldsOf(t, first)); diff != "" || first.Code != 201 {
+		t.Fatalf("apply: %d, managedFields (-want +got):\n%s", first.Code, diff)
+	}
+	if again := apply("chef", "2 cooks"); again.Code != 200 || !cmp.Equal(again.Body, first.Body) {
+		t.Errorf("re-apply: %d, changed:\n%s", again.Code, cmp.Diff(first.Body, again.Body))
+	}
+
+	core := do(t, ts, "PATCH", coreEvents+"/e?fieldManager=waiter", `{"message":"3 cooks"}`, "Content-Type", "application/merge-patch+json")
+	want = []string{
+		`chef Apply events.k8s.io/v1 {"f:action":{},"f:eventTime":{},"f:reason":{},` +
+			`"f:regarding":{},"f:reportingController":{},"f:reportingInstance":{},"f:type":{}}`,
+		`waiter Update v1 {"f:message":{}}`,
+	}
+	if diff := cmp.Diff(want, managedFieldsOf(t, core)); diff != "" {
+		t.Errorf("after a core/v1 write of message: managedFields (-want +got):\n%s", diff)
+	}
+	conflict := apply("chef", "2 cooks")
+	const msg = `Apply failed with 1 conflict: conflict with "waiter" using v1: .message`
+	if got := conflict.Body.(map[string]any)["message"]; conflict.Code != 409 || got != msg {
+		t.Errorf("apply of note against message's owner: %d %v, want 409 %s", conflict.Code, got, msg)
+	}
+	if r := do(t, ts, "GET", coreEvents+"/e", ""); !slices.Contains(managedFieldsOf(t, r), want[1]) {
+		t.Errorf("managedFields read in core/v1 differ: %v", managedFieldsOf(t, r))
 	}
 }
 

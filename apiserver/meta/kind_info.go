@@ -50,6 +50,12 @@ type KindInfo struct {
 	// merges such a list item by item, each item with its own owners;
 	// every other list is atomic, owned and replaced whole.
 	ListMapKeys map[string][]string
+	// AtomicMaps names the kind's objects that are owned and replaced
+	// whole, by field path ("involvedObject"), as a Go struct marked
+	// +structType=atomic is in Kubernetes (x-kubernetes-map-type: atomic):
+	// server-side apply records such an object as one field, without its
+	// fields. Every other object is granular.
+	AtomicMaps []string
 	// StrategicMergePatch, for Kubernetes' built-in kinds, makes the kind
 	// take [StrategicMergePatchType] patches, as client-side kubectl apply
 	// sends them. Custom kinds leave it false: the real server answers a

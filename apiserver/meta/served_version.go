@@ -63,6 +63,19 @@ func (v ServedVersion) FromStoredObject(obj Object) Object {
 	return out
 }
 
+// Validate holds obj, a write made in this version, to its own rules,
+// in the stored form: ValidateCreate for a create (old nil), else
+// ValidateUpdate (old is the object as it was).
+func (v ServedVersion) Validate(obj, old Object) FieldErrors {
+	switch {
+	case old == nil && v.ValidateCreate != nil:
+		return v.ValidateCreate(obj)
+	case old != nil && v.ValidateUpdate != nil:
+		return v.ValidateUpdate(obj, old)
+	}
+	return nil
+}
+
 // StoredFieldSelector translates a field selector written in this
 // version's names into the stored kind's, or answers 400 BadRequest
 // naming a field this version does not take, in kube-apiserver's words.

@@ -24,6 +24,18 @@ const newStyle = `,"eventTime":"2026-12-02T05:00:00.000000Z","reportingControlle
 	`"reportingInstance":"chef-1","action":"Cook","reason":"Cooking","type":"Normal","note":"2 cooks at work"`
 
 var eventsV1Cases = []diffCase{
+	// Server-side apply in events.k8s.io/v1: the configuration in that
+	// version, created (201), re-applied without a write (SameRV), read in
+	// core/v1; a configuration that breaks the new-style rules is 422.
+	{"eventsv1-apply", []step{
+		{Method: "PATCH", Path: eventsV1Path + "/ev1-apply?fieldManager=chef", ContentType: applyPatch,
+			Body: eventV1(`"name":"ev1-apply"`, newStyle)},
+		{Method: "PATCH", Path: eventsV1Path + "/ev1-apply?fieldManager=chef", ContentType: applyPatch,
+			Body: eventV1(`"name":"ev1-apply"`, newStyle)},
+		{Method: "GET", Path: eventsPath + "/ev1-apply"},
+		{Method: "PATCH", Path: eventsV1Path + "/ev1-apply-bad?fieldManager=chef", ContentType: applyPatch,
+			Body: eventV1(`"name":"ev1-apply-bad"`, `,"reason":"Cooking","type":"Normal"`)},
+	}},
 	// What every Event is held to, and what an old-style one is not: it
 	// may name no object, have any type, or a negative count, but must be
 	// in its object's namespace. A new-style one need not name an object.
