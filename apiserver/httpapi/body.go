@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver/meta"
+	yaml "go.yaml.in/yaml/v3"
 )
 
 // readBody reads the request body, at most h.maxBytes of it: a longer
@@ -35,6 +36,23 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, erro
 		return nil, meta.NewBadRequest(fmt.Sprintf("reading the request body: %v", err))
 	}
 	return body, nil
+}
+
+// yamlMediaType is the Content-Type of a YAML body.
+const yamlMediaType = "application/yaml"
+
+// yamlToJSON turns a YAML body (one document) into JSON, which the
+// handler decodes as it decodes a JSON body, as kube-apiserver reads
+// application/yaml.
+func yamlToJSON(body []byte) ([]byte, error) {
+	var v any
+	err := yaml.Unmarshal(body, &v)
+	if err == nil {
+		if body, err = json.Marshal(v); err == nil {
+			return body, nil
+		}
+	}
+	return nil, meta.NewBadRequest(fmt.Sprintf("the body is not YAML that reads as JSON: %v", err))
 }
 
 // mediaType returns the media type of the request body, without

@@ -132,8 +132,14 @@ func deleteOptions(body []byte, v url.Values) (meta.DeleteOptions, error) {
 // DeleteOptions in JSON or protobuf, or without a body from its query.
 func (h *Handler) readDeleteOptions(w http.ResponseWriter, r *http.Request) (meta.DeleteOptions, error) {
 	body, err := h.readBody(w, r)
-	if err == nil {
-		body, err = deleteOptionsJSON(mediaType(r), body)
+	switch mt := mediaType(r); {
+	case err != nil || len(body) == 0:
+	case mt == yamlMediaType:
+		body, err = yamlToJSON(body)
+	case mt == "application/json" || mt == protobufMediaType:
+		body, err = deleteOptionsJSON(mt, body)
+	default:
+		err = errUnsupportedBody(mt, true)
 	}
 	if err != nil {
 		return meta.DeleteOptions{}, err

@@ -68,12 +68,16 @@ type response struct {
 }
 
 // do sends a request and decodes its JSON response. header holds
-// name/value pairs.
+// name/value pairs; a body goes as JSON unless they name another
+// Content-Type (as every client names one).
 func do(t *testing.T, ts *httptest.Server, method, path, body string, header ...string) response {
 	t.Helper()
 	req, err := http.NewRequest(method, ts.URL+path, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
 	}
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])

@@ -30,6 +30,13 @@ type envelope struct {
 	raw                                            []byte
 }
 
+// readsProtobuf reports whether objects of the kind decode from protobuf
+// (built-in kinds do; custom resources, as on kube-apiserver, do not).
+func readsProtobuf(info meta.KindInfo) bool {
+	_, ok := info.New().(protobufUnmarshaler)
+	return ok
+}
+
 // decodeProtobuf decodes a create or update body sent in the protobuf
 // envelope into a new object of the kind: the magic, then a runtime.Unknown
 // {1: typeMeta {1: apiVersion, 2: kind}, 2: raw, 3: contentEncoding, 4:
@@ -39,7 +46,7 @@ func decodeProtobuf(info meta.KindInfo, body []byte) (meta.Object, error) {
 	obj := info.New()
 	pu, ok := obj.(protobufUnmarshaler)
 	if !ok {
-		return nil, errUnsupportedBody(protobufMediaType)
+		return nil, errUnsupportedBody(protobufMediaType, false)
 	}
 	bad := func(format string, args ...any) error {
 		return meta.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: ", info.Kind, info.Version, info.Kind) +

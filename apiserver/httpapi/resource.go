@@ -153,8 +153,8 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request, t target) error {
 // unknown-field warnings as Warning headers.
 func (h *Handler) readObject(w http.ResponseWriter, r *http.Request, t target) (meta.Object, error) {
 	mt := mediaType(r)
-	if mt != "" && mt != "application/json" && mt != protobufMediaType {
-		return nil, errUnsupportedBody(mt)
+	if mt != "application/json" && mt != yamlMediaType && mt != protobufMediaType {
+		return nil, errUnsupportedBody(mt, readsProtobuf(t.info))
 	}
 	if _, err := negotiateOne(r, t.info); err != nil {
 		return nil, err
@@ -168,6 +168,9 @@ func (h *Handler) readObject(w http.ResponseWriter, r *http.Request, t target) (
 		return nil, err
 	}
 	body, err := h.readBody(w, r)
+	if err == nil && mt == yamlMediaType {
+		body, err = yamlToJSON(body)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -104,11 +104,18 @@ func errUnsupportedPatch() *meta.StatusError {
 		meta.JSONPatchType, meta.MergePatchType, meta.ApplyPatchType))
 }
 
-// errUnsupportedBody is the 415 for a create or update body that is not
-// JSON.
-func errUnsupportedBody(got string) *meta.StatusError {
-	return newStatusError(http.StatusUnsupportedMediaType, reasonUnsupportedMediaType, fmt.Sprintf(
-		"the body of the request was in an unknown format (%q) - accepted media types include: application/json", got))
+// errUnsupportedBody is the 415 for a create, update or delete body that
+// is not JSON, YAML or (for a kind that reads it) protobuf, or has no
+// Content-Type (got, ""), in kube-apiserver's words.
+func errUnsupportedBody(got string, protobuf bool) *meta.StatusError {
+	msg := "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml"
+	if protobuf {
+		msg += ", " + protobufMediaType
+	}
+	if got == "" {
+		msg += " (this request named none: send a Content-Type header)"
+	}
+	return newStatusError(http.StatusUnsupportedMediaType, reasonUnsupportedMediaType, msg)
 }
 
 // successStatus is the body of a delete that removed the object m, like

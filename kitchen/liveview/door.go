@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"regexp"
-	"strings"
 
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
 )
@@ -21,13 +20,17 @@ import (
 //     127.0.0.1 sends its own name, and gets 403), as `kubectl proxy`
 //     does; [WithAcceptHosts] widens it like its --accept-hosts.
 //   - Token: with [WithBearerToken], every request needs the token, in
-//     an `Authorization: Bearer` header (kubectl, examples/chef) or in
+//     an `Authorization: Bearer` header (the scheme in any case, as
+//     kube-apiserver reads it: kubectl, examples/chef) or in
 //     the cookie a browser gets by opening the page once with
 //     ?token=TOKEN (it is then sent to the same address without the
 //     token in the URL). Tokens are compared in constant time.
-//   - Buttons: a POST to /actions/ made by another site is refused even
-//     on loopback ([http.CrossOriginProtection]: Sec-Fetch-Site, else
-//     Origin against Host).
+//   - Writes: a write (POST, PUT, PATCH, DELETE, to a button or to the
+//     API) made by another site is refused even on loopback
+//     ([http.CrossOriginProtection]: Sec-Fetch-Site, else Origin against
+//     Host), and the API refuses a write whose body names no Content-Type
+//     (what a page elsewhere can send without asking; see package
+//     httpapi's door).
 
 // Option configures the door of [Serve] and [NewSite].
 type Option func(*door)
@@ -100,8 +103,8 @@ func (d *door) exchange(w http.ResponseWriter, r *http.Request, token string) {
 }
 
 func (d *door) tokenPresented(r *http.Request) bool {
-	if got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
-		return d.tokenMatches(got)
+	if auth := r.Header.Get("Authorization"); auth != "" {
+		return httpapi.TokenMatches(auth, d.token)
 	}
 	c, err := r.Cookie(TokenCookie)
 	return err == nil && d.tokenMatches(c.Value)

@@ -66,6 +66,7 @@ func TestDoorRefusesARebindingHost(t *testing.T) {
 			{"page on localhost", "GET", "/", "localhost:8080", s, 200},
 			{"page on [::1]", "GET", "/", "[::1]:8080", s, 200},
 			{"page rebound", "GET", "/", "evil.example.com:8080", s, 403},
+			{"page under .localhost", "GET", "/", "evil.localhost:8080", s, 403},
 			{"events rebound", "GET", "/events", "evil.example.com", s, 403},
 			{"order rebound", "GET", "/orders/order-001", "evil.example.com", s, 403},
 			{"button rebound", "POST", "/actions/place", "evil.example.com", s, 403},
@@ -100,6 +101,7 @@ func TestDoorAsksForTheToken(t *testing.T) {
 			{"page wrong cookie", "GET", "/", map[string]string{"Cookie": liveview.TokenCookie + "=nope"}, 401},
 			{"page wrong ?token=", "GET", "/?token=nope", nil, 401},
 			{"API with header", "GET", ordersPath, map[string]string{"Authorization": "Bearer s3cret"}, 200},
+			{"API with the scheme in lower case", "GET", ordersPath, map[string]string{"Authorization": "bearer s3cret"}, 200},
 			{"API with cookie", "GET", ordersPath, map[string]string{"Cookie": cookie}, 200},
 			{"page with cookie", "GET", "/", map[string]string{"Cookie": cookie}, 200},
 			{"button with cookie", "POST", "/actions/place", map[string]string{"Cookie": cookie}, 200},
@@ -145,6 +147,38 @@ func TestDoorRefusesCrossSiteButtons(t *testing.T) {
 		}
 		if got := knock(s, "GET", "/", host, map[string]string{"Sec-Fetch-Site": "cross-site"}).StatusCode; got != 200 {
 			t.Errorf("a link from another site to the page = %d, want 200 (only buttons are refused)", got)
+		}
+	})
+}
+
+// The API beside the page is a door too: a write from another site is
+// refused on every route and method, and so is the "simple" POST a page
+// elsewhere can send without asking (a Blob body, no Content-Type).
+func TestDoorRefusesCrossSiteAPIWrites(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := site(t)
+		order := `{"apiVersion":"menu.example.com/v1","kind":"Order","metadata":{"name":"evil"},"spec":{"dish":"soup"}}`
+		for _, tc := range []struct {
+			name, method, target string
+			header               map[string]string
+			want                 int
+		}{
+			{"cross-site POST", "POST", ordersPath, map[string]string{"Sec-Fetch-Site": "cross-site", "Content-Type": "application/json"}, 403},
+			{"cross-site DELETE", "DELETE", ordersPath + "/order-001", map[string]string{"Sec-Fetch-Site": "cross-site"}, 403},
+			{"foreign Origin PATCH", "PATCH", ordersPath + "/order-001", map[string]string{"Origin": "http://evil.example.com", "Content-Type": "application/merge-patch+json"}, 403},
+			{"a Blob body, no Content-Type", "POST", ordersPath, nil, 415},
+			{"text/plain", "POST", ordersPath, map[string]string{"Content-Type": "text/plain"}, 415},
+		} {
+			req := httptest.NewRequest(tc.method, tc.target, strings.NewReader(order))
+			req.Host = "127.0.0.1:8080"
+			for k, v := range tc.header {
+				req.Header.Set(k, v)
+			}
+			w := httptest.NewRecorder()
+			s.ServeHTTP(w, req)
+			if w.Code != tc.want {
+				t.Errorf("%s: %s %s = %d %s, want %d", tc.name, tc.method, tc.target, w.Code, w.Body, tc.want)
+			}
 		}
 	})
 }

@@ -39,11 +39,10 @@ func NewSite(ctx context.Context, r *restaurant.Restaurant, opts ...Option) *Sit
 	for _, p := range []string{"/api", "/api/", "/apis", "/apis/", "/version", "/openapi/"} {
 		mux.Handle(p, api)
 	}
-	view := Handler(ctx, r)
-	mux.Handle("/", view)
-	// Buttons act on the server: a POST from another site is refused.
-	mux.Handle("POST /actions/", http.NewCrossOriginProtection().Handler(view))
-	d.next = mux
+	mux.Handle("/", Handler(ctx, r))
+	// Buttons and the API act on the server: a write (any unsafe method,
+	// any route) from another site is refused.
+	d.next = http.NewCrossOriginProtection().Handler(mux)
 	return &Site{door: d}
 }
 
@@ -53,7 +52,7 @@ func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.door.ServeH
 // Serve serves the site on ln (wrap ln with [crypto/tls.NewListener] for
 // HTTPS) until ctx ends, then closes ln and the page's event streams.
 func (s *Site) Serve(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second,
+	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
 		BaseContext: func(net.Listener) context.Context { return ctx }}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()

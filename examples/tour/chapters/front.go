@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/client"
@@ -129,7 +130,9 @@ func WatchOverHTTP(w io.Writer) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
-	front := httptest.NewServer(httpapi.NewHandler(srv))
+	front := httptest.NewUnstartedServer(httpapi.NewHandler(srv))
+	front.Config.ReadHeaderTimeout, front.Config.IdleTimeout = 10*time.Second, 2*time.Minute // as any server should
+	front.Start()
 	defer front.Close()
 	orders := client.New[*kitchen.Order](srv).Namespace("dinner")
 	first, _ := orders.Create(ctx, order("table-1", 1, "main", "tomato-soup"), meta.CreateOptions{})
