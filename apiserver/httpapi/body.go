@@ -94,8 +94,8 @@ func decodeObject(info meta.KindInfo, body []byte, fv fieldValidation) (meta.Obj
 	if err := json.Unmarshal(body, &generic); err != nil {
 		return nil, nil, meta.NewBadRequest(describeJSONError(info, body, err))
 	}
-	if err := checkUnstructuredKind(info, findKind.APIVersion, findKind.Kind, body); err != nil {
-		return nil, nil, err
+	if warnings, err := checkUnstructuredKind(info, findKind.APIVersion, findKind.Kind, body, generic); err != nil {
+		return nil, warnings, err
 	}
 	obj := info.New()
 	if err := json.Unmarshal(body, obj); err != nil {

@@ -2,26 +2,39 @@ package httpapi
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // checkUnstructuredKind holds the body of an unstructured kind (a custom
 // resource) to what the real server needs of it: a kind, and the
-// apiVersion of the resource it is sent to.
-func checkUnstructuredKind(info meta.KindInfo, apiVersion, kind string, body []byte) error {
+// apiVersion of the resource it is sent to. A body of another version is
+// refused with the real server's warnings too: having no schema for it,
+// that server finds every field but apiVersion, kind and metadata
+// unknown.
+func checkUnstructuredKind(info meta.KindInfo, apiVersion, kind string, body []byte, generic any) ([]string, error) {
 	if !info.IsUnstructured() {
-		return nil
+		return nil, nil
 	}
 	if kind == "" {
-		return meta.NewBadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): Object 'Kind' is missing in '%s' (%s)",
+		return nil, meta.NewBadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): Object 'Kind' is missing in '%s' (%s)",
 			info.Kind, body, summarize(body, 30)))
 	}
-	if want := info.TypeMeta().APIVersion; apiVersion != "" && apiVersion != want {
-		return meta.NewBadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)", apiVersion, want))
+	want := info.TypeMeta().APIVersion
+	if apiVersion == "" || apiVersion == want {
+		return nil, nil
 	}
-	return nil
+	var warnings []string
+	m, _ := generic.(map[string]any)
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if k != "apiVersion" && k != "kind" && k != "metadata" {
+			warnings = append(warnings, fmt.Sprintf("unknown field %q", k))
+		}
+	}
+	return warnings, meta.NewBadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)", apiVersion, want))
 }
 
 // prunedFields returns the fields of obj, an object of an unstructured

@@ -181,10 +181,10 @@ func (h *Handler) readObject(w http.ResponseWriter, r *http.Request, t target) (
 	} else {
 		obj, warnings, err = decodeObject(t.info, body, fv)
 	}
+	warn(w, warnings) // a refused body may have warnings too
 	if err != nil {
 		return nil, err
 	}
-	warn(w, warnings)
 	m := obj.GetObjectMeta()
 	if t.namespaced && m.Namespace != "" && m.Namespace != t.namespace {
 		return nil, meta.NewBadRequest("the namespace of the provided object does not match the namespace sent on the request")

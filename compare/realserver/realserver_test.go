@@ -42,8 +42,6 @@ var knownDifferences = map[string]string{
 	"metadata-only/8": "the list form of one custom resource is 406 NotAcceptable (real: 500 \"content is not a list\")",
 	"invalid-label/4": "an update's invalid label is one cause (real: the same cause three times)",
 	// CustomResourceDefinitions (crd_cases_test.go).
-	"crd-invalid-objects/6": "a body in another version of the kind is the same 400; the real server also warns that " +
-		"each of its fields but apiVersion, kind and metadata is unknown (it decoded the body against no schema)",
 	"crd-delete/3": "the real server deletes a definition's objects after its DELETE has answered, kitchensync inside it: " +
 		"the PATCH that removes an object's finalizer finds it not yet (real) or already (kitchensync) marked for deletion",
 }
