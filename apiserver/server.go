@@ -171,7 +171,9 @@ func (o Options) withDefaults() Options {
 // compare an informer with polling.
 //
 // Simplifications, compared with a real API server: no admission, no
-// defaulting or schema validation beyond names, labels and size; server-side
+// defaulting or schema validation beyond names, labels and size (but for
+// the kinds a CustomResourceDefinition defines: package
+// apiserver/apiextensions, through [meta.KindInfo]'s Normalize); server-side
 // apply and strategic merge patch (for kinds that declare it) merge by a
 // simpler schema than the real server's (see [ResourceClient.Patch]); deletes are immediate or wait for finalizers, with no grace
 // period; the garbage collector deletes dependents inside the call that
