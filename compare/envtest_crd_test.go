@@ -106,6 +106,17 @@ func TestControllerRuntimeEnvtestCRDs(t *testing.T) {
 	}
 	require.Equal(t, "Completed", phase)
 
+	// The restaurant's Order, by its generated CRD's schema.
+	order := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "menu.example.com/v1", "kind": "Order",
+		"metadata": map[string]any{"name": "table-7", "namespace": "default"},
+		"spec":     map[string]any{"table": int64(7), "items": []any{map[string]any{"dish": "soup", "quantity": int64(2)}}}}}
+	require.NoError(t, c.Create(ctx, order))
+	noTable := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "menu.example.com/v1", "kind": "Order",
+		"metadata": map[string]any{"name": "table-x", "namespace": "default"},
+		"spec":     map[string]any{"items": []any{}}}}
+	err = c.Create(ctx, noTable)
+	require.Equal(t, `Order.menu.example.com "table-x" is invalid: spec.table: Required value`, err.Error())
+
 	flavored := &unstructured.UnstructuredList{}
 	flavored.SetGroupVersionKind(cakeGVK.GroupVersion().WithKind("CakeList"))
 	require.NoError(t, c.List(ctx, flavored, client.InNamespace("default"), client.MatchingFields{"spec.flavor": "double-chocolate"}))

@@ -16,7 +16,7 @@ var tables = meta.GroupVersionResource{Group: "restaurant.example.com", Version:
 
 // newServer returns a server that serves CustomResourceDefinitions, with
 // testdata/tables.yaml applied.
-func newServer(t *testing.T) *apiserver.Server {
+func newServer(t testing.TB) *apiserver.Server {
 	t.Helper()
 	srv := apiserver.NewServer(meta.NewScheme(), apiserver.Options{})
 	if _, err := apiextensions.Install(srv); err != nil {
