@@ -1,6 +1,9 @@
 package realserver
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // The events.k8s.io/v1 cases: the same stored Events as core/v1's, read
 // and written in the newer form. A core Event reads with its fields
@@ -23,19 +26,10 @@ func eventV1(meta, rest string) string {
 const newStyle = `,"eventTime":"2026-12-02T05:00:00.000000Z","reportingController":"kitchensync.io/chef",` +
 	`"reportingInstance":"chef-1","action":"Cook","reason":"Cooking","type":"Normal","note":"2 cooks at work"`
 
+// applied is newStyle with a reporting controller of its own.
+var applied = strings.Replace(newStyle, "kitchensync.io/chef", "kitchensync.io/applier", 1)
+
 var eventsV1Cases = []diffCase{
-	// Server-side apply in events.k8s.io/v1: the configuration in that
-	// version, created (201), re-applied without a write (SameRV), read in
-	// core/v1; a configuration that breaks the new-style rules is 422.
-	{"eventsv1-apply", []step{
-		{Method: "PATCH", Path: eventsV1Path + "/ev1-apply?fieldManager=chef", ContentType: applyPatch,
-			Body: eventV1(`"name":"ev1-apply"`, newStyle)},
-		{Method: "PATCH", Path: eventsV1Path + "/ev1-apply?fieldManager=chef", ContentType: applyPatch,
-			Body: eventV1(`"name":"ev1-apply"`, newStyle)},
-		{Method: "GET", Path: eventsPath + "/ev1-apply"},
-		{Method: "PATCH", Path: eventsV1Path + "/ev1-apply-bad?fieldManager=chef", ContentType: applyPatch,
-			Body: eventV1(`"name":"ev1-apply-bad"`, `,"reason":"Cooking","type":"Normal"`)},
-	}},
 	// What every Event is held to, and what an old-style one is not: it
 	// may name no object, have any type, or a negative count, but must be
 	// in its object's namespace. A new-style one need not name an object.
@@ -98,6 +92,20 @@ var eventsV1Cases = []diffCase{
 	{"eventsv1-discovery", []step{
 		{Method: "GET", Path: "/apis/events.k8s.io"},
 		{Method: "GET", Path: "/apis/events.k8s.io/v1"},
+	}},
+	// Server-side apply in events.k8s.io/v1: the configuration in that
+	// version, created (201), re-applied without a write (SameRV), read in
+	// core/v1; a configuration that breaks the new-style rules is 422. (Its
+	// reportingController is its own, so that the field selectors of the
+	// other cases do not find it.)
+	{"eventsv1-apply", []step{
+		{Method: "PATCH", Path: eventsV1Path + "/ev1-apply?fieldManager=chef", ContentType: applyPatch,
+			Body: eventV1(`"name":"ev1-apply"`, applied)},
+		{Method: "PATCH", Path: eventsV1Path + "/ev1-apply?fieldManager=chef", ContentType: applyPatch,
+			Body: eventV1(`"name":"ev1-apply"`, applied)},
+		{Method: "GET", Path: eventsPath + "/ev1-apply"},
+		{Method: "PATCH", Path: eventsV1Path + "/ev1-apply-bad?fieldManager=chef", ContentType: applyPatch,
+			Body: eventV1(`"name":"ev1-apply-bad"`, `,"reason":"Cooking","type":"Normal"`)},
 	}},
 }
 

@@ -17,6 +17,19 @@ const (
 )
 
 var fidelityCases = []diffCase{
+	// Whenever Namespaces are served, every way of creating an object in
+	// a namespace that does not exist is 404 naming the namespace: a
+	// POST, a PUT that creates (Lease, Event), a server-side apply, a
+	// POST in events.k8s.io/v1, a dry run.
+	{"no-such-namespace-writes", []step{
+		{Method: "PUT", Path: leasesIn("nosuchns") + "/l", Body: `{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"l"}}`},
+		{Method: "PATCH", Path: leasesIn("nosuchns") + "/l?fieldManager=m", ContentType: applyPatch,
+			Body: `{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"l"}}`},
+		{Method: "PATCH", Path: widgetsIn("nosuchns") + "/w?fieldManager=m", ContentType: applyPatch, Body: widget(`"name":"w"`, "")},
+		{Method: "POST", Path: "/api/v1/namespaces/nosuchns/events", Body: `{"apiVersion":"v1","kind":"Event","metadata":{"name":"e"},"involvedObject":{"namespace":"nosuchns"}}`},
+		{Method: "POST", Path: "/apis/events.k8s.io/v1/namespaces/nosuchns/events", Body: `{"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":"e"}` + newStyle + `}`},
+		{Method: "POST", Path: widgetsIn("nosuchns") + "?dryRun=All", Body: widget(`"name":"w"`, "")},
+	}},
 	// A watch from a resourceVersion older than the history the server
 	// keeps (the watch cache's window on the real server, which starts
 	// when its resource is first served: for a custom resource, when its
