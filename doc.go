@@ -46,7 +46,7 @@
 //	several runners, one memory      多个传菜员共享记忆      SharedInformer, informer factory    informer.SharedInformerFactory
 //	ticket rail                      订单看板                WorkQueue (keys, deduped)           workqueue, kitchen.TicketRail
 //	VIP tickets first                VIP 订单插队 / 优先级   priority queue                      workqueue.PriorityQueue
-//	"10 tickets per minute"          高峰期限流              token bucket (see chapter 26)       kitchen.RailOptions
+//	"10 tickets per minute"          高峰期限流              token bucket (see chapter 35)       kitchen.RailOptions
 //	chef                             主厨 / 行政总厨         Reconciler (an Operator's heart)    reconcile.Reconciler, kitchen.Chef
 //	the pass, the prep counter       出菜口 / 备餐台         actual state: what really is        kitchen.Stations, Pantry, Cooks
 //	what the table asked for         食谱要求                desired state: the spec             kitchen.OrderSpec
@@ -159,43 +159,58 @@
 //     reconciles come back after a growing backoff, and the order is
 //     served anyway.
 //
-// The second part, "What the stories get wrong", takes each point where
+// The second part, "Build one yourself", grows a controller of your own —
+// a baker of cakes — in eight steps of about forty lines each, every one a
+// real program under examples/build (step1 to step8) with its test; each
+// chapter shows what its step adds, plays it, says what happened
+// underneath, and names a way to break it that the step's test catches:
+// a kind (Example_step14_buildAKind), create and get
+// (Example_step15_buildCreateAndGet), an informer
+// (Example_step16_buildAnInformer), a reconciler
+// (Example_step17_buildAReconciler), an owned child
+// (Example_step18_buildAnOwnedChild), status
+// (Example_step19_buildStatus), a finalizer
+// (Example_step20_buildAFinalizer), a test under faults
+// (Example_step21_buildATest), and the same program over HTTP and on a
+// cluster (Example_step22_buildOverHTTP).
+//
+// The third part, "What the stories get wrong", takes each point where
 // the two stories say something the real machinery does not do, and
 // shows, with a chapter whose output go test pins, what it does instead:
 //
-//   - Example_step14_theDeltaFIFOIsHistory: 餐厅 §2 and §3's DeltaFIFO is
+//   - Example_step23_theDeltaFIFOIsHistory: 餐厅 §2 and §3's DeltaFIFO is
 //     client-go's informer queue until 1.33; since then a RealFIFO in
 //     event order, and since 1.36 a relist in one atomic step.
-//   - Example_step15_listersTakeLabelSelectors: 餐厅 §5's
+//   - Example_step24_listersTakeLabelSelectors: 餐厅 §5's
 //     Lister().List(FieldSelector{...}); a lister takes label selectors,
 //     field selectors go to the server (List and Watch).
-//   - Example_step16_customResourcesLiveUnderApis: 餐厅 §3's
+//   - Example_step25_customResourcesLiveUnderApis: 餐厅 §3's
 //     /api/v1/orders is the core group's path; custom resources live under
 //     /apis/GROUP/VERSION.
-//   - Example_step17_expiredIsAboutHistory: 餐厅 §4's IsResourceExpired is
+//   - Example_step26_expiredIsAboutHistory: 餐厅 §4's IsResourceExpired is
 //     410 Gone, "too old resource version", not ingredients that went off.
-//   - Example_step18_queuesHaveNoBufferSize: 餐厅 §5's "bigger WorkQueue
+//   - Example_step27_queuesHaveNoBufferSize: 餐厅 §5's "bigger WorkQueue
 //     buffer": queues are unbounded, and dedupe keys.
-//   - Example_step19_aWatchTimeoutIsNotAReportInterval: 餐厅 §5's "lower
+//   - Example_step28_aWatchTimeoutIsNotAReportInterval: 餐厅 §5's "lower
 //     the ListAndWatch timeout": a dropped watch resumes from its last
 //     resourceVersion; nothing is polled.
-//   - Example_step20_theStoryDishYAML: 餐厅 §4's Dish is refused (400), and
+//   - Example_step29_theStoryDishYAML: 餐厅 §4's Dish is refused (400), and
 //     why; the same dish with its ingredients as a map is created.
-//   - Example_step21_theFrontDeskDoesNotPoll: 蛋糕店 §1.2's "check every 30
+//   - Example_step30_theFrontDeskDoesNotPoll: 蛋糕店 §1.2's "check every 30
 //     seconds": one List, one Watch, resyncs from the cache.
-//   - Example_step22_anErrorOverridesRequeueAfter: 蛋糕店 §4.2 and §7.1
+//   - Example_step31_anErrorOverridesRequeueAfter: 蛋糕店 §4.2 and §7.1
 //     return RequeueAfter with an error; the error wins.
-//   - Example_step23_theAlertIsP90NotTheAverage: 蛋糕店 §5.2's alert is a
+//   - Example_step32_theAlertIsP90NotTheAverage: 蛋糕店 §5.2's alert is a
 //     p90, described as an average, on a metric that does not exist.
-//   - Example_step24_clusterAPIMakesClusters: 蛋糕店 §3.1's "like Cluster
+//   - Example_step33_clusterAPIMakesClusters: 蛋糕店 §3.1's "like Cluster
 //     API": Cluster API creates clusters; placing work across them is a
 //     controller with one client per cluster.
-//   - Example_step25_theCakeStoryYAML: 蛋糕店's YAML (order form,
+//   - Example_step34_theCakeStoryYAML: 蛋糕店's YAML (order form,
 //     autoscaler, wedding cake, alert) applied, and each refusal explained.
-//   - Example_step26_theRailLimitsNewTicketsByChoice: the story's token
+//   - Example_step35_theRailLimitsNewTicketsByChoice: the story's token
 //     bucket limits only AddRateLimited in client-go; this kitchen's rail
 //     limits new tickets by its own choice.
-//   - Example_step27_whoOwnsTheField: two waiters apply one order with
+//   - Example_step36_whoOwnsTheField: two waiters apply one order with
 //     server-side apply; metadata.managedFields says who owns each field,
 //     and a conflict names the owner.
 //

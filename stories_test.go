@@ -11,9 +11,9 @@ import (
 	"github.com/kitchensync/kitchensync/examples/tour/chapters"
 )
 
-// Chapter 14: 餐厅: the DeltaFIFO is history: informers queue in order ([chapters.TheDeltaFIFOIsHistory]).
-// With its prose and code: go run ./examples/tour -step 14.
-func Example_step14_theDeltaFIFOIsHistory() {
+// Chapter 23: 餐厅: the DeltaFIFO is history: informers queue in order ([chapters.TheDeltaFIFOIsHistory]).
+// With its prose and code: go run ./examples/tour -step 23.
+func Example_step23_theDeltaFIFOIsHistory() {
 	chapters.TheDeltaFIFOIsHistory(os.Stdout)
 	// Output:
 	// DeltaFIFO, the story's (informers until client-go 1.33), popped:
@@ -27,9 +27,9 @@ func Example_step14_theDeltaFIFOIsHistory() {
 	//   ReplacedAll: 3 orders at resourceVersion 5, in one step
 }
 
-// Chapter 15: 餐厅: a lister takes label selectors ([chapters.ListersTakeLabelSelectors]).
-// With its prose and code: go run ./examples/tour -step 15.
-func Example_step15_listersTakeLabelSelectors() {
+// Chapter 24: 餐厅: a lister takes label selectors ([chapters.ListersTakeLabelSelectors]).
+// With its prose and code: go run ./examples/tour -step 24.
+func Example_step24_listersTakeLabelSelectors() {
 	chapters.ListersTakeLabelSelectors(os.Stdout)
 	// Output:
 	// lister, label selector "spec.section=vip": []
@@ -38,9 +38,9 @@ func Example_step15_listersTakeLabelSelectors() {
 	// informer listing with field selector:     [table-1 table-3] cached, of 3
 }
 
-// Chapter 16: 餐厅: custom resources live under /apis ([chapters.CustomResourcesLiveUnderApis]).
-// With its prose and code: go run ./examples/tour -step 16.
-func Example_step16_customResourcesLiveUnderApis() {
+// Chapter 25: 餐厅: custom resources live under /apis ([chapters.CustomResourcesLiveUnderApis]).
+// With its prose and code: go run ./examples/tour -step 25.
+func Example_step25_customResourcesLiveUnderApis() {
 	chapters.CustomResourcesLiveUnderApis(os.Stdout)
 	// Output:
 	// GET /api/v1/orders: 404 page not found (plain text)
@@ -48,9 +48,9 @@ func Example_step16_customResourcesLiveUnderApis() {
 	// GET /apis/menu.example.com/v1/namespaces/dinner/orders: 200, 1 order
 }
 
-// Chapter 17: 餐厅: 410 Expired is about history, not ingredients ([chapters.ExpiredIsAboutHistory]).
-// With its prose and code: go run ./examples/tour -step 17.
-func Example_step17_expiredIsAboutHistory() {
+// Chapter 26: 餐厅: 410 Expired is about history, not ingredients ([chapters.ExpiredIsAboutHistory]).
+// With its prose and code: go run ./examples/tour -step 26.
+func Example_step26_expiredIsAboutHistory() {
 	chapters.ExpiredIsAboutHistory(os.Stdout)
 	// Output:
 	// watch from resourceVersion 2 after compaction: ERROR
@@ -59,9 +59,9 @@ func Example_step17_expiredIsAboutHistory() {
 	// what an informer does next: list again, at resourceVersion 3, 2 orders
 }
 
-// Chapter 18: 餐厅: a work queue has no buffer size ([chapters.QueuesHaveNoBufferSize]).
-// With its prose and code: go run ./examples/tour -step 18.
-func Example_step18_queuesHaveNoBufferSize() {
+// Chapter 27: 餐厅: a work queue has no buffer size ([chapters.QueuesHaveNoBufferSize]).
+// With its prose and code: go run ./examples/tour -step 27.
+func Example_step27_queuesHaveNoBufferSize() {
 	chapters.QueuesHaveNoBufferSize(os.Stdout)
 	// Output:
 	// 100000 different tickets added, none blocked; on the rail: 100000
@@ -70,9 +70,9 @@ func Example_step18_queuesHaveNoBufferSize() {
 	// after Done: 1
 }
 
-// Chapter 19: 餐厅: a watch timeout is not a report interval ([chapters.AWatchTimeoutIsNotAReportInterval]).
-// With its prose and code: go run ./examples/tour -step 19.
-func Example_step19_aWatchTimeoutIsNotAReportInterval() {
+// Chapter 28: 餐厅: a watch timeout is not a report interval ([chapters.AWatchTimeoutIsNotAReportInterval]).
+// With its prose and code: go run ./examples/tour -step 28.
+func Example_step28_aWatchTimeoutIsNotAReportInterval() {
 	chapters.AWatchTimeoutIsNotAReportInterval(os.Stdout)
 	// Output:
 	// the runner saw table-1
@@ -82,35 +82,35 @@ func Example_step19_aWatchTimeoutIsNotAReportInterval() {
 	// lists: 1 watches: 4
 }
 
-// Chapter 20: 餐厅: the story's Dish YAML is refused ([chapters.TheStoryDishYAML]).
-// With its prose and code: go run ./examples/tour -step 20.
-func Example_step20_theStoryDishYAML() {
+// Chapter 29: 餐厅: the story's Dish YAML is refused ([chapters.TheStoryDishYAML]).
+// With its prose and code: go run ./examples/tour -step 29.
+func Example_step29_theStoryDishYAML() {
 	chapters.TheStoryDishYAML(os.Stdout)
 	// Output:
 	// the story's Dish: POST /apis/menu.example.com/v1/dishes: 400 Bad Request: Dish in version "v1" cannot be handled as a Dish: field spec.ingredients: cannot use a JSON array as a Go map[string]kitchen.Quantity (the value ends at line 1, column 146)
 	// ingredients as a map: POST /apis/menu.example.com/v1/dishes: 201 Created
 }
 
-// Chapter 21: 蛋糕店: the front desk does not poll ([chapters.TheFrontDeskDoesNotPoll]).
-// With its prose and code: go run ./examples/tour -step 21.
-func Example_step21_theFrontDeskDoesNotPoll() {
+// Chapter 30: 蛋糕店: the front desk does not poll ([chapters.TheFrontDeskDoesNotPoll]).
+// With its prose and code: go run ./examples/tour -step 30.
+func Example_step30_theFrontDeskDoesNotPoll() {
 	chapters.TheFrontDeskDoesNotPoll(os.Stdout)
 	// Output:
 	// after 3 resyncs: lists 1 watches 1 gets 0
 }
 
-// Chapter 22: 蛋糕店: an error overrides RequeueAfter ([chapters.AnErrorOverridesRequeueAfter]).
-// With its prose and code: go run ./examples/tour -step 22.
-func Example_step22_anErrorOverridesRequeueAfter() {
+// Chapter 31: 蛋糕店: an error overrides RequeueAfter ([chapters.AnErrorOverridesRequeueAfter]).
+// With its prose and code: go run ./examples/tour -step 31.
+func Example_step31_anErrorOverridesRequeueAfter() {
 	chapters.AnErrorOverridesRequeueAfter(os.Stdout)
 	// Output:
 	// asked to come back in 5m0s; came back within a second: true
 	// reconcile_total: success 1, error 1, requeue_after 0
 }
 
-// Chapter 23: 蛋糕店: the alert is a p90, not the average ([chapters.TheAlertIsP90NotTheAverage]).
-// With its prose and code: go run ./examples/tour -step 23.
-func Example_step23_theAlertIsP90NotTheAverage() {
+// Chapter 32: 蛋糕店: the alert is a p90, not the average ([chapters.TheAlertIsP90NotTheAverage]).
+// With its prose and code: go run ./examples/tour -step 32.
+func Example_step32_theAlertIsP90NotTheAverage() {
 	chapters.TheAlertIsP90NotTheAverage(os.Stdout)
 	// Output:
 	// average 6.8s, p90 27.5s (histogram_quantile), threshold 10s
@@ -120,18 +120,18 @@ func Example_step23_theAlertIsP90NotTheAverage() {
 	// exported: controller_runtime_reconcile_total
 }
 
-// Chapter 24: 蛋糕店: Cluster API makes clusters; placing work is another job ([chapters.ClusterAPIMakesClusters]).
-// With its prose and code: go run ./examples/tour -step 24.
-func Example_step24_clusterAPIMakesClusters() {
+// Chapter 33: 蛋糕店: Cluster API makes clusters; placing work is another job ([chapters.ClusterAPIMakesClusters]).
+// With its prose and code: go run ./examples/tour -step 33.
+func Example_step33_clusterAPIMakesClusters() {
 	chapters.ClusterAPIMakesClusters(os.Stdout)
 	// Output:
 	// the north front desk sees: cake-1 (rv 2) cake-3 (rv 3)
 	// the south front desk sees: cake-2 (rv 2)
 }
 
-// Chapter 25: 蛋糕店: the story's YAML, applied ([chapters.TheCakeStoryYAML]).
-// With its prose and code: go run ./examples/tour -step 25.
-func Example_step25_theCakeStoryYAML() {
+// Chapter 34: 蛋糕店: the story's YAML, applied ([chapters.TheCakeStoryYAML]).
+// With its prose and code: go run ./examples/tour -step 34.
+func Example_step34_theCakeStoryYAML() {
 	chapters.TheCakeStoryYAML(os.Stdout)
 	// Output:
 	// §1.1 the order form: no apiVersion, no kind: not an API object (kubectl: error validating data: [apiVersion not set, kind not set])
@@ -141,9 +141,9 @@ func Example_step25_theCakeStoryYAML() {
 	// the wedding cake in group bakery.example.com: POST /apis/bakery.example.com/v1/namespaces/shop/cakes: 422 Unprocessable Entity: Cake.bakery.example.com "wedding-cake" is invalid: [spec.flavor: Required value: what kind of cake?, spec.size: Invalid value: 0: must be between 4 and 16 inches]
 }
 
-// Chapter 26: both: the rail's limit on new tickets is a choice ([chapters.TheRailLimitsNewTicketsByChoice]).
-// With its prose and code: go run ./examples/tour -step 26.
-func Example_step26_theRailLimitsNewTicketsByChoice() {
+// Chapter 35: both: the rail's limit on new tickets is a choice ([chapters.TheRailLimitsNewTicketsByChoice]).
+// With its prose and code: go run ./examples/tour -step 35.
+func Example_step35_theRailLimitsNewTicketsByChoice() {
 	chapters.TheRailLimitsNewTicketsByChoice(os.Stdout)
 	// Output:
 	// RateLimitingQueue, 5 × Add:           ready at once 5
@@ -151,9 +151,9 @@ func Example_step26_theRailLimitsNewTicketsByChoice() {
 	// kitchen.TicketRail, 10 a minute, 5 × Add: ready at once 1
 }
 
-// Chapter 27: both: two waiters apply one order: who owns the field? ([chapters.WhoOwnsTheField]).
-// With its prose and code: go run ./examples/tour -step 27.
-func Example_step27_whoOwnsTheField() {
+// Chapter 36: both: two waiters apply one order: who owns the field? ([chapters.WhoOwnsTheField]).
+// With its prose and code: go run ./examples/tour -step 36.
+func Example_step36_whoOwnsTheField() {
 	chapters.WhoOwnsTheField(os.Stdout)
 	// Output:
 	// alice (Apply) owns {"f:spec":{"f:items":{},"f:section":{},"f:table":{}}}

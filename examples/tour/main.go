@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/kitchensync/kitchensync/examples/build"
 	"github.com/kitchensync/kitchensync/examples/tour/chapters"
 )
 
@@ -87,6 +88,9 @@ func printChapter(out io.Writer, c chapters.Chapter, total int, code bool, shown
 	fmt.Fprintf(out, "%s\n%s\n%s; pinned by %s in the root package\n\n",
 		heading, strings.Repeat("=", width(heading)), c.Part, c.Example())
 	fmt.Fprint(out, src.Prose)
+	if c.Step > 0 && code {
+		printStep(out, build.Steps()[c.Step-1])
+	}
 	if code {
 		fmt.Fprintf(out, "\n--- the code (examples/tour/chapters/%s):\n\n%s\n", src.File, indent(src.Code))
 		for _, h := range src.Helpers {
@@ -96,9 +100,25 @@ func printChapter(out io.Writer, c chapters.Chapter, total int, code bool, shown
 			}
 		}
 	}
+	if c.Step > 0 {
+		b := build.Steps()[c.Step-1].Break
+		fmt.Fprintf(out, "\n--- break it: in examples/build/step%d/cake.go, %s; go test ./examples/build/step%d fails in %s: %s.\n",
+			c.Step, b.What, c.Step, b.Test, b.Why)
+	}
 	fmt.Fprintf(out, "\n%s", outputMark)
 	c.Run(out)
 	return nil
+}
+
+// printStep prints what a step of examples/build adds to the program
+// (for step 8, its test too).
+func printStep(out io.Writer, s build.Step) {
+	diff, added := s.Diff()
+	fmt.Fprintf(out, "\n--- what step %d adds to the program (examples/build/step%d/cake.go: +%d lines, %d in all):\n\n%s",
+		s.N, s.N, added, s.Lines(), indent(diff))
+	if s.N == len(build.Steps()) {
+		fmt.Fprintf(out, "\n--- its test (examples/build/step%d/cake_test.go):\n\n%s", s.N, indent(s.Test()))
+	}
 }
 
 // indent puts a tab before each non-empty line.

@@ -80,8 +80,8 @@ func StaleChef(ctx context.Context, w io.Writer) error {
 		return err
 	}
 	heading(w, "4. What the front desk and the metrics say")
-	fmt.Fprintf(w, "  cooks created for table 7's one salad: %d (one sent home, his work wasted)\n", k.created["table-7"])
-	fmt.Fprintf(w, "  cooks created for table 8's one salad: %d\n", k.created["table-8"])
+	fmt.Fprintf(w, "  cooks created for table 7's one salad: %d (one sent home, his work wasted)\n", k.cooksCreated("table-7"))
+	fmt.Fprintf(w, "  cooks created for table 8's one salad: %d\n", k.cooksCreated("table-8"))
 	return printStaleMetrics(w, fresh.ctrl)
 }
 

@@ -33,6 +33,10 @@ type Chapter struct {
 	Part   string // PartTour, PartBuild or PartWrong
 	Title  string // a few words for -list
 	Run    func(w io.Writer)
+	// Step is the step of examples/build the chapter plays (see package
+	// build), 0 for none: the tour shows what the step adds to the
+	// program, and how to break it.
+	Step int
 }
 
 // Func returns the name of the chapter's function, e.g. "AnOrderIsAnObject".
@@ -73,13 +77,35 @@ func All() []Chapter {
 	for _, c := range tour {
 		all = append(all, Chapter{Number: len(all) + 1, Part: PartTour, Title: c.title, Run: c.run})
 	}
+	for _, c := range buildAlong {
+		all = append(all, Chapter{Number: len(all) + 1, Part: PartBuild, Title: c.title, Run: c.run, Step: c.step})
+	}
 	for _, c := range wrong {
 		all = append(all, Chapter{Number: len(all) + 1, Part: PartWrong, Title: c.title, Run: c.run})
 	}
 	return all
 }
 
-// wrong lists the chapters of the second part, in reading order.
+// buildAlong lists the chapters of the build-along part: the steps of
+// examples/build, then the same program over HTTP (step 0: no step of
+// its own).
+var buildAlong = []struct {
+	title string
+	run   func(io.Writer)
+	step  int
+}{
+	{"Build 1: a kind of your own", BuildAKind, 1},
+	{"Build 2: create it, get it, see its resourceVersion", BuildCreateAndGet, 2},
+	{"Build 3: an informer and its lister", BuildAnInformer, 3},
+	{"Build 4: a reconciler, reading the cache", BuildAReconciler, 4},
+	{"Build 5: an owned child and the garbage collector", BuildAnOwnedChild, 5},
+	{"Build 6: status, observedGeneration, conditions", BuildStatus, 6},
+	{"Build 7: a finalizer for cleanup outside the API", BuildAFinalizer, 7},
+	{"Build 8: a test under faults, in virtual time", BuildATest, 8},
+	{"Build 9: the same program over HTTP, and on a cluster", BuildOverHTTP, 0},
+}
+
+// wrong lists the chapters of the last part, in reading order.
 var wrong = []struct {
 	title string
 	run   func(io.Writer)
