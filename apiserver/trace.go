@@ -34,6 +34,19 @@ func (s *Server) traceCommitLocked(ch change, key string, prev *entry) {
 	t.Emit(r)
 }
 
+// traceConflictLocked emits the record of an update refused with 409
+// Conflict: next carried a resourceVersion other than the stored one,
+// now. It runs under s.mu.
+func (s *Server) traceConflictLocked(kind string, next meta.Object, now string) {
+	t := s.opts.Tracer
+	if !t.Enabled() {
+		return
+	}
+	m := next.GetObjectMeta()
+	t.Emit(trace.Record{Component: trace.APIServer, Action: trace.Conflict, Kind: kind,
+		Key: objectKey(m.Namespace, m.Name), ResourceVersion: m.ResourceVersion, Detail: "now at rv " + now})
+}
+
 // whatChanged names the part of an object an update changed, for a
 // learner reading the trace: "deletion started" (deletionTimestamp set,
 // finalizers remain), "spec" (the generation moved), "metadata" (labels,

@@ -77,3 +77,28 @@ func lines(recs []trace.Record) []string {
 	}
 	return out
 }
+
+// TestTraceRecordsARefusedConflict: an update carrying a resourceVersion
+// the object has moved past is refused with 409, and the trace says so
+// (with the stale version and the current one); nothing is written.
+func TestTraceRecordsARefusedConflict(t *testing.T) {
+	tr := trace.New()
+	rec := trace.NewRecorder(tr)
+	f := newFixture(t, apiserver.Options{Tracer: tr})
+	w := f.create(t, "a", "red", nil)
+	stale := w.DeepCopyObject().(*apiservertest.Widget)
+	w.Spec.Color = "blue"
+	f.update(t, w)
+	stale.Spec.Color = "green"
+	if _, err := f.widgets.Update(f.ctx, stale, meta.UpdateOptions{}); !meta.IsConflict(err) {
+		t.Fatalf("stale Update: %v, want Conflict", err)
+	}
+	want := []string{
+		"apiserver created Widget ns/a rv=2",
+		"apiserver updated Widget ns/a rv=3 detail=spec",
+		"apiserver conflict Widget ns/a rv=2 detail=now at rv 3",
+	}
+	if diff := cmp.Diff(want, lines(rec.Records())); diff != "" {
+		t.Errorf("trace (-want +got):\n%s", diff)
+	}
+}

@@ -109,6 +109,9 @@ func (s *Server) prepareUpdate(info meta.KindInfo, old *entry, next meta.Object,
 	}
 	om := old.obj.GetObjectMeta()
 	if err := checkUpdate(info, om, nm); err != nil {
+		if meta.IsConflict(err) {
+			s.traceConflictLocked(info.Kind, next, om.ResourceVersion)
+		}
 		return change{}, err
 	}
 	kf := fieldsOf(next)

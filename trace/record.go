@@ -44,6 +44,11 @@ const (
 	// deleted it because its owners are gone, [NamespaceController] when
 	// its namespace is being deleted).
 	Deleted Action = "deleted"
+	// Conflict: an update was refused with 409 Conflict because it
+	// carried a resourceVersion that is no longer the object's
+	// (ResourceVersion the stale one it carried, Detail "now at rv N").
+	// Nothing was written.
+	Conflict Action = "conflict"
 	// WatchesClosed: the server ended every watch at once
 	// (apiserver.Server.CloseWatches; Count watches).
 	WatchesClosed Action = "watches-closed"
