@@ -1,6 +1,7 @@
 package kitchen
 
 import (
+	"strconv"
 	"sync"
 	"time"
 
@@ -36,11 +37,15 @@ type TicketRail struct {
 
 	priority func(reconcile.Request) int
 	gone     func(reconcile.Request) bool // nil: remember every ticket
-	bucket   *rate.Limiter                // nil: no rush-hour limit
 	clock    *Clock
 	log      Logger
 
-	mu sync.Mutex // guards seen, admitted and held
+	mu sync.Mutex // guards the fields below
+	// bucket admits new tickets (rate.Inf: no rush-hour limit); perMinute
+	// and burst are its settings (perMinute 0: no limit).
+	bucket    *rate.Limiter
+	perMinute float64
+	burst     int
 	// seen is every order the rail knows: it has had a ticket, and it is
 	// not gone (or the rail has not been told, see RailOptions.Gone).
 	seen map[reconcile.Request]bool
@@ -101,11 +106,35 @@ func NewTicketRail(clock *Clock, log Logger, opts RailOptions) *TicketRail {
 		admitted:      map[reconcile.Request]time.Time{},
 		held:          map[reconcile.Request]time.Time{},
 	}
-	if opts.TicketsPerMinute > 0 {
-		perSecond := opts.TicketsPerMinute / clock.Minute().Seconds()
-		r.bucket = rate.NewLimiter(rate.Limit(perSecond), max(opts.Burst, 1))
-	}
+	r.SetTicketsPerMinute(opts.TicketsPerMinute, opts.Burst)
 	return r
+}
+
+// SetTicketsPerMinute changes the token bucket while the rail runs: new
+// tickets are admitted at perMinute in kitchen time (at the clock's
+// current speed), with bursts of burst (at least 1), from a full bucket;
+// 0 or less lifts the limit. Tickets already waiting for a token keep
+// their turn.
+func (r *TicketRail) SetTicketsPerMinute(perMinute float64, burst int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.perMinute, r.burst = max(perMinute, 0), max(burst, 1)
+	limit := rate.Inf
+	if perMinute > 0 {
+		limit = rate.Limit(perMinute / r.clock.Minute().Seconds())
+	}
+	r.bucket = rate.NewLimiter(limit, r.burst)
+}
+
+// Bucket describes the token bucket: "no limit", or "6 tickets a kitchen
+// minute, bursts of 2".
+func (r *TicketRail) Bucket() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.perMinute <= 0 {
+		return "no limit"
+	}
+	return strconv.FormatFloat(r.perMinute, 'f', -1, 64) + " tickets a kitchen minute, bursts of " + strconv.Itoa(r.burst)
 }
 
 // Add pins a ticket for req at its order's priority.
@@ -168,12 +197,9 @@ func (r *TicketRail) AddWithOpts(o workqueue.AddOpts, items ...reconcile.Request
 // bucket).
 func (r *TicketRail) admit(req reconcile.Request) time.Duration {
 	now := time.Now()
-	var wait time.Duration
-	if r.bucket != nil {
-		wait = r.bucket.ReserveN(now, 1).DelayFrom(now)
-	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	wait := r.bucket.ReserveN(now, 1).DelayFrom(now)
 	r.admitted[req] = now.Add(wait)
 	if wait > 0 {
 		r.held[req] = now.Add(wait)

@@ -128,3 +128,41 @@ func TestRailForgetsGoneOrders(t *testing.T) {
 		check("new again", 1, true)
 	})
 }
+
+// The token bucket can be set while the rail runs (a rush hour begins),
+// and lifted again; Bucket says what it is.
+func TestRailSetTicketsPerMinute(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		clock := kitchen.NewClock(time.Millisecond)
+		rail := kitchen.NewTicketRail(clock, nil, kitchen.RailOptions{})
+		defer rail.ShutDown()
+		req := func(name string) reconcile.Request {
+			return reconcile.Request{NamespacedName: reconcile.NamespacedName{Namespace: "d", Name: name}}
+		}
+		if got := rail.Bucket(); got != "no limit" {
+			t.Errorf("Bucket() = %q, want no limit", got)
+		}
+		rail.SetTicketsPerMinute(1, 2)
+		if got, want := rail.Bucket(), "1 tickets a kitchen minute, bursts of 2"; got != want {
+			t.Errorf("Bucket() = %q, want %q", got, want)
+		}
+		for _, name := range []string{"a", "b", "c"} {
+			rail.Add(req(name))
+		}
+		if got := rail.Len(); got != 2 {
+			t.Errorf("Len = %d, want 2: a burst of two, the third waits for its token", got)
+		}
+		time.Sleep(clock.Real(time.Minute))
+		synctest.Wait()
+		if got := rail.Len(); got != 3 {
+			t.Errorf("Len = %d a kitchen minute later, want 3", got)
+		}
+		rail.SetTicketsPerMinute(0, 0)
+		for _, name := range []string{"d", "e", "f", "g"} {
+			rail.Add(req(name))
+		}
+		if got := rail.Len(); got != 7 {
+			t.Errorf("Len = %d with the limit lifted, want 7", got)
+		}
+	})
+}
