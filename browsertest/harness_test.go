@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -41,10 +42,17 @@ func chromium(t *testing.T) string {
 func openKitchen(t *testing.T, minute time.Duration, door ...liveview.Option) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	r, err := restaurant.Open(ctx, restaurant.Config{Minute: minute, Chefs: 2, Tracer: trace.New(), Stock: plentiful()})
+	// As examples/serve: a gate in the kitchen's seams, so that the page
+	// can pause and step it, and Events (which brings the Lease kind for
+	// the Lease scene).
+	gate := liveview.NewGate()
+	cfg := restaurant.Config{Minute: minute, Chefs: 2, Tracer: trace.New(), Stock: plentiful(), Events: true}
+	gate.Pace(&cfg)
+	r, err := restaurant.Open(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
+	door = append(door, liveview.WithGate(gate))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -88,13 +96,46 @@ func browser(t *testing.T, width, height int, limit time.Duration) context.Conte
 	return ctx
 }
 
-// shotDir is where screenshots go: $KITCHENSYNC_SCREENSHOTS, or a
-// temporary folder the test names in its log.
+// watchConsole collects what the page writes to the console as errors,
+// and uncaught exceptions, from now on; the test fails at its end if
+// there are any.
+func watchConsole(t *testing.T, ctx context.Context) {
+	t.Helper()
+	var mu sync.Mutex
+	var errs []string
+	lctx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for m, err := range chromedp.Console(lctx) {
+			if err != nil {
+				return
+			}
+			if m.Type == chromedp.ConsoleError || m.IsException() {
+				mu.Lock()
+				errs = append(errs, m.String())
+				mu.Unlock()
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		stop()
+		<-done
+		mu.Lock()
+		defer mu.Unlock()
+		for _, e := range errs {
+			t.Errorf("console: %s", e)
+		}
+	})
+}
+
+// shotDir is where screenshots go: $KITCHENSYNC_SCREENSHOTS, or
+// browsertest/screenshots (gitignored), kept as the run's artefacts.
 func shotDir(t *testing.T) string {
 	t.Helper()
 	dir := os.Getenv("KITCHENSYNC_SCREENSHOTS")
 	if dir == "" {
-		dir = t.TempDir()
+		dir = "screenshots" // kept after the run, and gitignored
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)

@@ -1,6 +1,8 @@
 // Command serve opens the restaurant and its live view, "the pass": a web
-// page that shows every hand-off of the machinery as it happens, with
-// buttons that act on the real server.
+// page that draws the machinery as a pipeline with every order moving
+// through it, with buttons that act on the real server, a gate that
+// pauses the real kitchen at its hand-offs and steps it one at a time,
+// and guided scenes (package kitchen/liveview).
 //
 //	go run ./examples/serve                 # then open the printed address
 //	go run ./examples/serve -addr 127.0.0.1:8080 -minute 200ms

@@ -75,7 +75,13 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err := recoverData(o, out); err != nil {
 		return err
 	}
-	r, err := restaurant.Open(ctx, kitchenConfig(o))
+	// The gate lets the page pause the kitchen at its hand-offs and step
+	// it one at a time (liveview.Gate); it is wired in through the
+	// restaurant's seams before it opens.
+	gate := liveview.NewGate()
+	cfg := kitchenConfig(o)
+	gate.Pace(&cfg)
+	r, err := restaurant.Open(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -94,7 +100,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	defer cancel()
 	// The site subscribes to the trace and the informers before the
 	// runner's first LIST, so the page shows it.
-	site := liveview.NewSite(ctx, r, d.options()...)
+	site := liveview.NewSite(ctx, r, append(d.options(), liveview.WithGate(gate))...)
 	var wg sync.WaitGroup
 	errs := make(chan error, 2)
 	wg.Go(func() { errs <- r.Run(ctx) })

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"slices"
@@ -52,6 +53,12 @@ var actions = map[string]action{
 	"fail":        (*View).failUpdates,
 	"slow":        (*View).slowDesk,
 	"speed":       (*View).setSpeed,
+	"pause":       (*View).pause,
+	"step":        (*View).step,
+	"resume":      (*View).resume,
+	"scene":       (*View).startScene,
+	"scene-next":  func(v *View, _ *http.Request) (string, error) { return v.scenes.next() },
+	"scene-leave": func(v *View, _ *http.Request) (string, error) { return v.scenes.leave(), nil },
 }
 
 // serveAction runs a button. It answers JSON: {"message": ...} with 200,
@@ -81,7 +88,7 @@ func statusOf(err error, known bool) int {
 		return http.StatusNotFound
 	case errors.As(err, &fe), meta.IsInvalid(err):
 		return http.StatusBadRequest
-	case errors.Is(err, errNoOrder):
+	case errors.Is(err, errNoOrder), errors.Is(err, errNoGate), errors.Is(err, errNoScene), errors.Is(err, errNothingHeld):
 		return http.StatusConflict
 	}
 	return http.StatusInternalServerError
@@ -196,7 +203,7 @@ func (v *View) target(r *http.Request) (string, error) {
 
 func (v *View) cutWatches(*http.Request) (string, error) {
 	v.r.Server.CloseWatches()
-	v.m.note(laneDesk, "every watch cut at rv "+v.r.Server.ResourceVersion(), "watch")
+	v.m.note(stageAPIServer, "every watch cut at rv "+v.r.Server.ResourceVersion(), "watch")
 	return "every watch cut: the runner watches again from the last resourceVersion it saw", nil
 }
 
@@ -210,7 +217,7 @@ func (v *View) compact(*http.Request) (string, error) {
 	v.r.Server.FailNext(apiserver.VerbWatch, runnerWatches,
 		meta.NewResourceExpired("too old resource version: the history was compacted (the live view's button)"))
 	v.r.Server.CloseWatches()
-	v.m.note(laneDesk, "history compacted at rv "+v.r.Server.ResourceVersion()+", every watch cut", "relist")
+	v.m.note(stageAPIServer, "history compacted at rv "+v.r.Server.ResourceVersion()+", every watch cut", "relist")
 	return "history compacted and watches cut: the runner's next watch gets 410 Expired, so it lists again", nil
 }
 
@@ -247,6 +254,49 @@ func (v *View) setSpeed(r *http.Request) (string, error) {
 	}
 	v.r.Clock.SetMinute(time.Duration(ms) * time.Millisecond)
 	return fmt.Sprintf("one kitchen minute now lasts %d ms", ms), nil
+}
+
+var errNothingHeld = errors.New("nothing is held: the kitchen is idle (place an order), or not paused")
+
+func (v *View) pause(*http.Request) (string, error) {
+	if v.gate == nil {
+		return "", errNoGate
+	}
+	v.gate.Pause()
+	v.kickFrame()
+	return "paused: the kitchen waits at its next hand-off", nil
+}
+
+func (v *View) step(r *http.Request) (string, error) {
+	if v.gate == nil {
+		return "", errNoGate
+	}
+	id, err := intField(r, "id", 0, 0, math.MaxInt32)
+	if err != nil {
+		return "", err
+	}
+	h, ok := v.gate.Step(uint64(id))
+	if !ok {
+		return "", errNothingHeld
+	}
+	v.kickFrame()
+	return fmt.Sprintf("stepped #%d: %s", h.ID, h.Text), nil
+}
+
+func (v *View) resume(*http.Request) (string, error) {
+	if v.gate == nil {
+		return "", errNoGate
+	}
+	if st := v.scenes.state(); st != nil && (st.Phase == "setting" || st.Phase == "held") {
+		v.scenes.leave()
+	}
+	v.gate.Resume()
+	v.kickFrame()
+	return "resumed: the kitchen runs on", nil
+}
+
+func (v *View) startScene(r *http.Request) (string, error) {
+	return v.scenes.start(r.Context(), r.FormValue("name"))
 }
 
 // intField reads a whole number from the form, def when absent.

@@ -33,7 +33,7 @@ func TestCookGoneBeforeItsOrderIsSeenGoing(t *testing.T) {
 	m.cookGone(cook("order-001-1-g1")) // no record of the collector: the chef's
 	gone := *order
 	gone.ResourceVersion = "7"
-	m.orderGone(&gone)
+	m.orderGone(&gone, false)
 
 	var got []string
 	evs, _ := m.takeEvents()
@@ -41,11 +41,11 @@ func TestCookGoneBeforeItsOrderIsSeenGoing(t *testing.T) {
 		got = append(got, ev.Text)
 	}
 	want := []string{
-		"cached order-001 (rv 5)",
+		"in the runner's cache (rv 5)",
 		"cook order-001-0-g1 assigned at the ",
 		"cook order-001-1-g1 assigned at the ",
 		"cook order-001-1-g1 deleted by the chef",
-		"last finalizer removed: order-001 is deleted",
+		"order-001 deleted",
 		"garbage collector deleted cook order-001-0-g1 (its owner order-001 is gone)",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

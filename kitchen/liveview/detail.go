@@ -12,6 +12,9 @@ type detail struct {
 	Order   orderView `json:"order"`
 	YAML    string    `json:"yaml"`
 	History []event   `json:"history"`
+	// Left is how many events were left out of the middle of a very long
+	// history (the first and the newest are kept).
+	Left int `json:"left"`
 }
 
 // serveOrder answers one order's state, YAML (as the runner's cache last
@@ -40,7 +43,8 @@ func (m *model) detail(key string) (detail, bool) {
 	if o == nil {
 		return detail{}, false
 	}
-	d := detail{Order: *o, History: slices.Clone(o.history)}
+	d := detail{Order: *o, History: slices.Clone(o.history), Left: o.left}
+	d.Order.Stages = slices.Clone(o.Stages)
 	if o.obj != nil {
 		d.YAML = toYAML(o.obj)
 	}
@@ -54,7 +58,7 @@ func (m *model) placing(key, what string) {
 	m.placed++
 	o := m.order(key)
 	o.seen = time.Now()
-	m.emit(event{Lane: laneWaiter, Order: key, Key: key, Text: what})
+	m.emit(event{Stage: stageWaiter, Order: key, Key: key, Text: what})
 }
 
 // refused files an order the API server did not take; with an empty
@@ -69,7 +73,7 @@ func (m *model) refused(key, reason string) {
 	}
 	o := m.order(key)
 	o.Phase, o.Gone = "Refused", true
-	m.emit(event{Lane: laneDesk, Order: key, Key: key, Class: "error", Text: "refused: " + reason})
+	m.emit(event{Stage: stageAPIServer, Order: key, Key: key, Class: "error", Text: "refused: " + reason})
 }
 
 // newestOpen returns the name of the newest order in ns still being
@@ -92,9 +96,10 @@ func (m *model) newestOpen(ns string) string {
 	return best.Name
 }
 
-// note files an event that no trace tells: what a button did.
-func (m *model) note(lane, text, class string) {
+// note files a lasting note that no trace tells: what a button or a
+// scene did.
+func (m *model) note(stage, text, class string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.emit(event{Lane: lane, Text: text, Class: class})
+	m.noteLocked(event{Stage: stage, Text: text, Class: class})
 }

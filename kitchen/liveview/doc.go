@@ -3,14 +3,41 @@
 //
 // In a restaurant the pass is the counter between the kitchen and the
 // dining room, where the head chef sees every plate go by. This page is
-// the same for kitchensync: one lane per part — the waiter, the front desk
-// (the API server, with its current resourceVersion), the runner (the
-// informer: its DeltaFIFO's pending deltas and its cache), the ticket rail
-// (the workqueue: waiting, delayed and rate-limited tickets, VIP first),
-// the chef (what each reconcile worker is working on) and the cooks at
-// their stations — and each hand-off moving from lane to lane with its
-// resourceVersion. Click an order to follow only its path, with its YAML
-// and its history.
+// the same for kitchensync: the machinery drawn as a pipeline (SVG) — the
+// waiter writes to the API server (its resourceVersion log), whose watch
+// feeds the runner's reflector, its queue (the atomic RealFIFO by
+// default: pending keys with their deltas), its indexer (the cache, with
+// its section index) and its handlers; they pin tickets on the rail
+// (ready, waiting for a token, delayed, backing off, processing, dirty);
+// a worker takes each to the reconciler, which writes back to the API
+// server and sends cooks to their stations. Each order is a dot that
+// travels along the arrows as its trace records arrive; each stage counts
+// what went through it. Click an order (or its dot) to follow it: its
+// path lights up, and its history (complete, in cause-and-effect order)
+// and YAML show beside.
+//
+// # Pause, step, resume
+//
+// With a [Gate] wired into the kitchen ([Gate.Pace], then [WithGate]),
+// the page's pause button holds the real kitchen at its next hand-off —
+// a reflector's list or watch, a watch event, a worker handing a ticket
+// to the reconciler, a cook's timer — step lets exactly one held
+// hand-off through, and resume lets it run on. The Gate's doc says what
+// stepping makes deterministic and what it cannot. The page keeps the
+// frames it received, so a slider scrubs back through what happened
+// after the fact.
+//
+// # Guided scenes
+//
+// Eight scenes, one per lesson with a picture: a watch cut and the
+// runner's way back; compaction, 410 Gone, a relist and a tombstone; rush
+// hour with the token bucket backing the rail up; a VIP jumping the
+// line; dedup of tickets; a 409 Conflict retried; a finalizer and the
+// garbage collector; two chefs and a Lease handover. Each asks its
+// question first, sets the real kitchen up, pauses it at the key hand-off
+// (held at the gate), lets the learner step it, and explains, naming its
+// tour chapter and the go doc to read (POST /actions/scene?name=ID,
+// /actions/scene-next, /actions/scene-leave; GET /scenes lists them).
 //
 // # One call
 //
@@ -19,8 +46,11 @@
 // Kubernetes API (package httpapi), so that kubectl and the page share an
 // address, behind one door:
 //
-//	r, _ := restaurant.Open(ctx, restaurant.Config{Tracer: trace.New()})
-//	site := liveview.NewSite(ctx, r) // subscribes now: the page sees the first LIST
+//	gate := liveview.NewGate()
+//	cfg := restaurant.Config{Tracer: trace.New()}
+//	gate.Pace(&cfg) // the kitchen's hand-offs pass the gate
+//	r, _ := restaurant.Open(ctx, cfg)
+//	site := liveview.NewSite(ctx, r, liveview.WithGate(gate)) // subscribes now: the page sees the first LIST
 //	go r.Run(ctx)
 //	ln, _ := net.Listen("tcp", "127.0.0.1:0")
 //	fmt.Println("http://" + ln.Addr().String())
@@ -51,15 +81,16 @@
 //     the garbage collector's work, and each order's YAML.
 //
 // Several times a second the view sends every open page one frame over
-// Server-Sent Events (GET /events): the whole state of the lanes, which
-// is small, plus the events since the last frame. A burst of events (rush
-// hour) is coalesced: a frame carries at most the newest 160, and says how
-// many it left out. A page that cannot keep up is not waited for: when it
-// is ready again, its next frame has the newest state and the events it
-// has not had yet, so it misses nothing without being told. Where
-// a component is not traced the page infers what it can (an order whose
-// status the chef wrote went through the rail) and says what it cannot
-// show.
+// Server-Sent Events (GET /events): the state of every stage, which is
+// small, plus the events since the last frame; a step of the gate sends
+// one at once. A burst of events (rush hour) is coalesced: a frame
+// carries at most the newest 160, and says how many it left out. A page
+// that cannot keep up is not waited for: when it is ready again, its
+// next frame has the newest state and the events it has not had yet, so
+// it misses nothing without being told. The page fetches a followed
+// order's history once (GET /orders/{name}) and keeps it from the frames'
+// events; it fetches the YAML again only when the order's resourceVersion
+// changes.
 //
 // # Buttons
 //
@@ -73,8 +104,16 @@
 // slow (every request takes "ms"), and speed (a kitchen minute lasts
 // "minute" ms, [kitchen.Clock.SetMinute]).
 //
-// The page itself is three small embedded files (HTML, CSS and plain
-// JavaScript): no build step, no framework, nothing loaded from the
-// internet. It is usable from the keyboard (each button has a key, Esc
-// stops following an order) and on a phone-sized screen.
+// Buttons pause (space), step (n) and resume the gate.
+//
+// The page itself is a few small embedded files (HTML, CSS, plain
+// JavaScript and an icon): no build step, no framework, nothing loaded
+// from the internet, about 17 KB gzipped. They are gzipped once when the
+// view starts and served with ETags; the page names its script and
+// stylesheet with their content's hash, so that a browser keeps them for
+// a year and still gets new ones the moment they change. It is usable
+// from the keyboard (each button has a key, Esc stops following an
+// order), with a mouse at 1280 px and on a 390 px phone, where the
+// pipeline draws itself top to bottom and a sticky bar says which order
+// is followed.
 package liveview

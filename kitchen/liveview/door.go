@@ -32,20 +32,43 @@ import (
 //     (what a page elsewhere can send without asking; see package
 //     httpapi's door).
 
-// Option configures the door of [Serve] and [NewSite].
-type Option func(*door)
+// Option configures the door of [Serve] and [NewSite], and what the page
+// may do ([WithGate]).
+type Option func(*settings)
+
+// settings are what the options set.
+type settings struct {
+	acceptHosts []*regexp.Regexp
+	token       string
+	gate        *Gate
+}
+
+// WithGate gives the page the gate wired into the kitchen ([Gate.Pace]),
+// so that its pause, step and resume buttons and its guided scenes hold
+// the real machinery. Without it the page only watches.
+func WithGate(g *Gate) Option {
+	return func(s *settings) { s.gate = g }
+}
+
+func newSettings(opts []Option) settings {
+	var s settings
+	for _, o := range opts {
+		o(&s)
+	}
+	return s
+}
 
 // WithAcceptHosts replaces the loopback-only default: a request is let in
 // when the host of its Host header (without the port) matches one of
 // hosts, like `kubectl proxy --accept-hosts`.
 func WithAcceptHosts(hosts ...*regexp.Regexp) Option {
-	return func(d *door) { d.acceptHosts = hosts }
+	return func(s *settings) { s.acceptHosts = hosts }
 }
 
 // WithBearerToken asks every request for token (see the door above). An
 // empty token turns the check off, the default.
 func WithBearerToken(token string) Option {
-	return func(d *door) { d.token = token }
+	return func(s *settings) { s.token = token }
 }
 
 // TokenCookie is the cookie that carries the token for a browser.

@@ -12,21 +12,19 @@ import (
 )
 
 // frame is what the page receives several times a second: the whole
-// state of every lane (small), and the events since the last frame.
+// state of the pipeline (small), and the events since the last frame.
 type frame struct {
 	At        int64             `json:"at"`
 	RV        string            `json:"rv"`
 	MinuteMs  float64           `json:"minuteMs"`
 	SlowMs    int64             `json:"slowMs"`
 	Traced    []trace.Component `json:"traced"` // the components heard from
+	Tracer    bool              `json:"tracer"` // the kitchen has a tracer at all
+	Gate      GateState         `json:"gate"`
+	Scene     *sceneState       `json:"scene,omitempty"`
 	Orders    []orderView       `json:"orders"`
-	Fifo      []fifoEntry       `json:"fifo"`
-	Cache     []cacheEntry      `json:"cache"`
-	Watches   []reflector       `json:"watches"`
-	Tickets   []ticket          `json:"tickets"`
-	Depth     int               `json:"depth"`
-	Workers   []worker          `json:"workers"`
-	Stations  []station         `json:"stations"`
+	Pipe      pipeline          `json:"pipe"`
+	Notes     []event           `json:"notes"`
 	Events    []event           `json:"events"`
 	Coalesced int               `json:"coalesced"`
 	Dropped   uint64            `json:"dropped"`
@@ -34,15 +32,43 @@ type frame struct {
 	Chart     []sample          `json:"chart"`
 }
 
+// pipeline is the state of each stage the page draws.
+type pipeline struct {
+	Commits    []commit    `json:"commits"` // the API server's newest writes
+	Counts     stageCounts `json:"counts"`
+	Reflectors []reflector `json:"reflectors"`
+	Queue      string      `json:"queue"` // the informers' queue kind
+	Fifo       []fifoEntry `json:"fifo"`  // the first pending keys
+	FifoLen    int         `json:"fifoLen"`
+	Cache      int         `json:"cache"` // orders in the indexer
+	Index      []indexRow  `json:"index"` // the indexer's section index
+	Rail       railCounts  `json:"rail"`
+	Tickets    []ticket    `json:"tickets"` // the first tickets, as the chef takes them
+	Bucket     string      `json:"bucket"`
+	Workers    []worker    `json:"workers"`
+	Stations   []station   `json:"stations"`
+}
+
 type fifoEntry struct {
 	Key    string   `json:"key"`
 	Deltas []string `json:"deltas"`
 }
 
-type cacheEntry struct {
-	Key   string `json:"key"`
-	RV    string `json:"rv"`
-	Phase string `json:"phase"`
+// indexRow is one value of an index and the orders filed under it.
+type indexRow struct {
+	Value string   `json:"value"`
+	Count int      `json:"count"`
+	Names []string `json:"names"`
+}
+
+// railCounts count the tickets on the rail by state.
+type railCounts struct {
+	Queued      int `json:"queued"` // ready: the next Get takes one
+	Token       int `json:"token"`  // new, waiting for the token bucket
+	Delayed     int `json:"delayed"`
+	RateLimited int `json:"rateLimited"`
+	Processing  int `json:"processing"`
+	Dirty       int `json:"dirty"` // processing and added again
 }
 
 type station struct {
@@ -74,16 +100,30 @@ type counters struct {
 type sample struct {
 	At          int64   `json:"at"`
 	Depth       int     `json:"depth"`
+	Backlog     int     `json:"backlog"`     // tickets not yet ready: token bucket, delays, backoff
 	ReconcileMs float64 `json:"reconcileMs"` // mean over the last interval
 }
+
+// Limits on what one frame lists (the counts are always whole).
+const (
+	frameOrders   = 160 // open orders
+	frameFinished = 16  // recently finished orders
+	frameFifo     = 10
+	frameTickets  = 14
+)
 
 // frame returns the current state; with events, it takes the events
 // gathered since the last frame.
 func (v *View) frame(events bool) frame {
 	f := frame{At: time.Since(v.m.start).Milliseconds(), RV: v.r.Server.ResourceVersion(),
-		MinuteMs: float64(v.r.Clock.Minute()) / float64(time.Millisecond), Depth: v.r.Rail.Len(),
-		Dropped: v.feed.Dropped(), Cache: v.cache(), Stations: v.stations()}
+		MinuteMs: float64(v.r.Clock.Minute()) / float64(time.Millisecond), Tracer: v.r.Tracer != nil,
+		Dropped: v.feed.Dropped(), Gate: v.gate.State(), Scene: v.scenes.state()}
+	f.Pipe.Stations = v.stations()
+	f.Pipe.Cache, f.Pipe.Index = v.index()
+	f.Pipe.Queue = "RealFIFO"
+	f.Pipe.Bucket = v.r.Rail.Bucket()
 	v.m.fill(&f)
+	f.Pipe.Rail.Queued = v.r.Rail.Len()
 	if events {
 		f.Events, f.Coalesced = v.m.takeEvents()
 	}
@@ -102,82 +142,163 @@ func (v *View) frame(events bool) frame {
 }
 
 // encode returns f as JSON.
-func encode(f frame) []byte {
-	b, err := json.Marshal(f)
+func encode(f frame) []byte { return mustJSON(f) }
+
+// mustJSON returns v, made of plain values, as JSON.
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
 	if err != nil { // only plain values: cannot happen
 		panic(err)
 	}
 	return b
 }
 
-// fill copies the model's lanes into f.
+// fill copies the model's stages into f.
 func (m *model) fill(f *frame) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := time.Now()
 	f.Traced = slices.Sorted(maps.Keys(m.traced))
 	for _, k := range slices.Sorted(maps.Keys(m.watches)) {
-		f.Watches = append(f.Watches, *m.watches[k])
+		f.Pipe.Reflectors = append(f.Pipe.Reflectors, *m.watches[k])
 	}
-	for _, k := range slices.Sorted(maps.Keys(m.fifo)) {
-		f.Fifo = append(f.Fifo, fifoEntry{Key: k, Deltas: m.fifo[k]})
+	f.Pipe.FifoLen = len(m.fifoOrder)
+	for _, k := range m.fifoOrder[:min(len(m.fifoOrder), frameFifo)] {
+		f.Pipe.Fifo = append(f.Pipe.Fifo, fifoEntry{Key: k, Deltas: m.fifo[k]})
 	}
-	for _, t := range m.tickets {
-		c := *t
-		if !c.due.IsZero() {
-			c.DueIn = max(0, c.due.Sub(now).Milliseconds())
-		}
-		f.Tickets = append(f.Tickets, c)
-	}
-	slices.SortFunc(f.Tickets, ticketOrder)
+	f.Pipe.Counts = m.counts
+	f.Pipe.Commits = slices.Clone(m.commits)
+	f.Notes = slices.Clone(m.notes)
+	tickets := m.railState(f, now)
+	f.Pipe.Tickets = tickets[:min(len(tickets), frameTickets)]
 	for _, w := range slices.Sorted(maps.Keys(m.workers)) {
 		c := *m.workers[w]
 		c.For = now.Sub(c.since).Milliseconds()
-		f.Workers = append(f.Workers, c)
+		f.Pipe.Workers = append(f.Pipe.Workers, c)
 	}
-	f.Orders = m.recentOrders()
+	f.Orders = m.frameOrders(f.Gate)
 	f.Counters.Placed = m.placed
 	f.Counters.Served = len(m.latencies)
 	f.Counters.P50, f.Counters.P99 = percentile(m.latencies, 50), percentile(m.latencies, 99)
 }
 
-// ticketOrder sorts the rail as the chef will take it: waiting tickets by
-// priority (VIP first) then arrival, then the delayed ones by due time.
-func ticketOrder(a, b ticket) int {
-	aw, bw := a.State == "waiting", b.State == "waiting"
-	switch {
-	case aw != bw:
-		if aw {
-			return -1
+// railState counts the tickets by state and returns them in the order
+// the chef will take them. It must be called with mu held.
+func (m *model) railState(f *frame, now time.Time) []ticket {
+	var out []ticket
+	for _, t := range m.tickets {
+		c := *t
+		if c.State != "queued" && c.State != "processing" && !c.due.IsZero() {
+			c.DueIn = max(0, c.due.Sub(now).Milliseconds())
 		}
-		return 1
-	case aw:
+		r := &f.Pipe.Rail
+		switch c.State {
+		case "token":
+			r.Token++
+		case "delayed":
+			r.Delayed++
+		case "rate-limited":
+			r.RateLimited++
+		case "processing":
+			r.Processing++
+		}
+		if c.Dirty {
+			r.Dirty++
+		}
+		out = append(out, c)
+	}
+	slices.SortFunc(out, ticketOrder)
+	return out
+}
+
+// stateRank orders the rail's groups: processing, then ready tickets,
+// then those that must wait.
+var stateRank = map[string]int{"processing": 0, "queued": 1, "token": 2, "delayed": 3, "rate-limited": 4}
+
+// ticketOrder sorts the rail as the chef will take it: ready tickets by
+// priority (VIP first) then arrival, then the waiting ones by due time.
+func ticketOrder(a, b ticket) int {
+	if c := cmp.Compare(stateRank[a.State], stateRank[b.State]); c != 0 {
+		return c
+	}
+	if a.State == "queued" {
 		return cmp.Or(cmp.Compare(b.Priority, a.Priority), cmp.Compare(a.added, b.added))
 	}
 	return cmp.Or(cmp.Compare(a.DueIn, b.DueIn), cmp.Compare(a.Key, b.Key))
 }
 
-// recentOrders lists the orders the page shows: open ones first, then the
-// latest finished, newest first within each, at most 60.
-func (m *model) recentOrders() []orderView {
-	all := slices.Collect(maps.Values(m.orders))
-	slices.SortFunc(all, func(a, b *orderView) int {
-		if af, bf := a.finished(), b.finished(); af != bf {
-			if af {
-				return 1
-			}
-			return -1
+// frameOrders lists the orders the page shows, in the order it heard of
+// them (so that rows never jump): the open ones, and the latest finished.
+// Each has its stage now. It must be called with mu held.
+func (m *model) frameOrders(g GateState) []orderView {
+	var open, done []*orderView
+	for _, o := range m.orders {
+		if o.finished() {
+			done = append(done, o)
+		} else {
+			open = append(open, o)
 		}
-		return b.seen.Compare(a.seen)
-	})
-	out := make([]orderView, 0, min(len(all), 60))
-	for _, o := range all[:min(len(all), 60)] {
-		out = append(out, *o)
+	}
+	byN := func(a, b *orderView) int { return cmp.Compare(a.N, b.N) }
+	slices.SortFunc(open, byN)
+	slices.SortFunc(done, byN)
+	open = open[max(0, len(open)-frameOrders):]
+	done = done[max(0, len(done)-frameFinished):]
+	all := append(done, open...)
+	slices.SortFunc(all, byN)
+	held := map[string]string{}
+	for _, h := range g.Waiting {
+		key := h.Key
+		if h.What == "timer" {
+			key = m.ownerOf(key)
+		}
+		held[key] = h.Stage
+	}
+	cooking := map[string]int{}
+	for _, owner := range m.cookOwner {
+		cooking[owner]++
+	}
+	out := make([]orderView, 0, len(all))
+	for _, o := range all {
+		c := *o
+		c.Stages = slices.Clone(o.Stages) // visit sorts the model's in place
+		c.At = m.at(o, held, cooking)
+		out = append(out, c)
 	}
 	return out
 }
 
-func (o *orderView) finished() bool { return o.Gone || kitchen.OrderPhase(o.Phase).Final() }
+// at is the stage an order is at now: where the gate holds it, where a
+// worker or the rail has it, where the runner's queue has it, off the
+// pipeline once finished, at the stations while it has cooks (cooking,
+// or waiting for a free station); else where it was last seen. It must
+// be called with mu held.
+func (m *model) at(o *orderView, held map[string]string, cooking map[string]int) string {
+	if s, ok := held[o.Key]; ok {
+		return s
+	}
+	for _, w := range m.workers {
+		if w.Key == o.Key {
+			return stageReconciler
+		}
+	}
+	if t := m.tickets[o.Key]; t != nil {
+		if t.State == "processing" {
+			return stageWorkers
+		}
+		return stageRail
+	}
+	if _, ok := m.fifo["orders "+o.Key]; ok {
+		return stageQueue
+	}
+	switch {
+	case o.finished():
+		return stageDone
+	case o.Phase == string(kitchen.OrderCooking) || cooking[o.Key] > 0:
+		return stageStations // its cooks are at work, or waiting for a station
+	}
+	return o.last
+}
 
 // openOrders counts the orders still being worked on.
 func (m *model) openOrders() int {
@@ -203,15 +324,25 @@ func percentile(ds []time.Duration, p int) float64 {
 	return s[i].Minutes()
 }
 
-// cache lists the orders in the runner's cache.
-func (v *View) cache() []cacheEntry {
-	var out []cacheEntry
-	for _, o := range v.r.Runner.Orders.GetIndexer().List() {
-		out = append(out, cacheEntry{Key: joinKey(o.Namespace, o.Name), RV: o.ResourceVersion,
-			Phase: string(phaseOrPending(o.Status.Phase))})
+// index returns how many orders the runner's cache holds, and its
+// section index: each section with the orders filed under it.
+func (v *View) index() (int, []indexRow) {
+	x := v.r.Runner.Orders.GetIndexer()
+	var rows []indexRow
+	for _, value := range slices.Sorted(slices.Values(x.ListIndexFuncValues(kitchen.OrderSectionIndex))) {
+		keys, err := x.IndexKeys(kitchen.OrderSectionIndex, value)
+		if err != nil || len(keys) == 0 {
+			continue
+		}
+		slices.Sort(keys)
+		row := indexRow{Value: value, Count: len(keys)}
+		for _, k := range keys[max(0, len(keys)-4):] {
+			_, name := splitKey(k)
+			row.Names = append(row.Names, name)
+		}
+		rows = append(rows, row)
 	}
-	slices.SortFunc(out, func(a, b cacheEntry) int { return cmp.Compare(a.Key, b.Key) })
-	return out
+	return len(x.ListKeys()), rows
 }
 
 // stations lists the cooks in the runner's cache by station.
@@ -242,14 +373,15 @@ func (v *View) stations() []station {
 	return out
 }
 
-// sample adds a point to the chart: the rail's depth and the chef's mean
-// reconcile time since the last point (from its metrics, so it needs no
-// trace).
+// sample adds a point to the chart: the rail's depth and backlog, and the
+// chef's mean reconcile time since the last point (from its metrics, so
+// it needs no trace).
 func (v *View) sample() {
 	h := v.r.ChefMetrics().ReconcileTime
+	backlog := v.m.backlog()
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	s := sample{At: time.Since(v.m.start).Milliseconds(), Depth: v.r.Rail.Len()}
+	s := sample{At: time.Since(v.m.start).Milliseconds(), Depth: v.r.Rail.Len(), Backlog: backlog}
 	if n := float64(h.Count) - v.lastHist[0]; n > 0 {
 		s.ReconcileMs = (h.Sum - v.lastHist[1]) / n * 1000
 	}
@@ -258,4 +390,17 @@ func (v *View) sample() {
 	if len(v.chart) > chartPoints {
 		v.chart = slices.Delete(v.chart, 0, len(v.chart)-chartPoints)
 	}
+}
+
+// backlog counts the tickets on the rail that are not ready yet.
+func (m *model) backlog() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for _, t := range m.tickets {
+		if t.State == "token" || t.State == "delayed" || t.State == "rate-limited" {
+			n++
+		}
+	}
+	return n
 }

@@ -70,11 +70,11 @@ func get(t *testing.T, v http.Handler, path string, out any) int {
 type orderDetail struct {
 	Order struct {
 		Name, Phase string
-		Lanes       []string
+		Stages      []string
 		Gone        bool
 	}
 	YAML    string
-	History []struct{ Lane, Text, Class string }
+	History []struct{ Stage, Text, Class string }
 }
 
 func TestPlaceAnOrderAndFollowItToTheTable(t *testing.T) {
@@ -93,9 +93,9 @@ func TestPlaceAnOrderAndFollowItToTheTable(t *testing.T) {
 		if code := get(t, v, "/orders/order-001", &d); code != http.StatusOK {
 			t.Fatalf("GET /orders/order-001: %d", code)
 		}
-		want := []string{"waiter", "desk", "runner", "rail", "chef", "cooks"}
-		if diff := cmp.Diff(want, d.Order.Lanes); diff != "" {
-			t.Errorf("lanes the order crossed (-want +got):\n%s", diff)
+		want := []string{"waiter", "apiserver", "queue", "indexer", "handlers", "rail", "workers", "reconciler", "stations"}
+		if diff := cmp.Diff(want, d.Order.Stages); diff != "" {
+			t.Errorf("stages the order crossed (-want +got):\n%s", diff)
 		}
 		if d.Order.Phase != "Served" || !strings.Contains(d.YAML, "phase: Served") || !strings.Contains(d.YAML, "section: terrace") {
 			t.Errorf("order %s, YAML:\n%s", d.Order.Phase, d.YAML)
@@ -260,24 +260,24 @@ func TestEventsStreamFramesWithTheOrdersEvents(t *testing.T) {
 		if got := w.h.Get("Content-Type"); got != "text/event-stream" {
 			t.Errorf("Content-Type %q", got)
 		}
-		for _, field := range []string{"rv", "orders", "stations", "counters", "chart", "tickets", "workers"} {
+		for _, field := range []string{"rv", "orders", "pipe", "gate", "counters", "chart", "notes"} {
 			if _, ok := first[field]; !ok {
 				t.Errorf("the first frame has no %q", field)
 			}
 		}
 		post(t, v, "/actions/place?dish=caesar-salad")
-		var lanes []string
-		for !contains(lanes, "cooks") {
-			var evs []struct{ Lane, Order string }
+		var stages []string
+		for !contains(stages, "stations") {
+			var evs []struct{ Stage, Order string }
 			_ = json.Unmarshal(frames.next(t)["events"], &evs)
 			for _, e := range evs {
-				if e.Order == "dinner/order-001" && !contains(lanes, e.Lane) {
-					lanes = append(lanes, e.Lane)
+				if e.Order == "dinner/order-001" && !contains(stages, e.Stage) {
+					stages = append(stages, e.Stage)
 				}
 			}
 		}
-		if lanes[0] != "waiter" {
-			t.Errorf("the first lane of order-001 in the stream is %q, want waiter (all: %v)", lanes[0], lanes)
+		if stages[0] != "waiter" {
+			t.Errorf("the first stage of order-001 in the stream is %q, want waiter (all: %v)", stages[0], stages)
 		}
 		cancel()
 		go io.Copy(io.Discard, pr) // let the handler finish its last write
@@ -313,6 +313,46 @@ func TestThePageIsServed(t *testing.T) {
 		v.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/actions/place", nil))
 		if w.Code != http.StatusMethodNotAllowed {
 			t.Errorf("GET on a button: %d, want 405", w.Code)
+		}
+	})
+}
+
+// TestStaticFilesAreGzippedAndCached: the page's files go gzipped to a
+// browser that takes gzip, with an ETag (a second request with it gets
+// 304) and, under their tagged URLs, for a year; the icon is there.
+func TestStaticFilesAreGzippedAndCached(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		_, v := open(t)
+		w := httptest.NewRecorder()
+		v.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/", nil))
+		page := w.Body.String()
+		if cc := w.Header().Get("Cache-Control"); cc != "no-cache" {
+			t.Errorf("GET /: Cache-Control %q, want no-cache (the page names its files' versions)", cc)
+		}
+		i := strings.Index(page, "/static/app.js?v=")
+		if i < 0 {
+			t.Fatalf("the page does not name its script with its version:\n%s", page)
+		}
+		script := page[i : i+strings.IndexByte(page[i:], '"')]
+		req := httptest.NewRequest(http.MethodGet, script, nil)
+		req.Header.Set("Accept-Encoding", "gzip, deflate")
+		w = httptest.NewRecorder()
+		v.ServeHTTP(w, req)
+		if w.Code != http.StatusOK || w.Header().Get("Content-Encoding") != "gzip" ||
+			w.Header().Get("Cache-Control") != "public, max-age=31536000, immutable" || w.Header().Get("ETag") == "" {
+			t.Errorf("GET %s: %d %v", script, w.Code, w.Header())
+		}
+		req = httptest.NewRequest(http.MethodGet, script, nil)
+		req.Header.Set("If-None-Match", w.Header().Get("ETag"))
+		w = httptest.NewRecorder()
+		v.ServeHTTP(w, req)
+		if w.Code != http.StatusNotModified {
+			t.Errorf("GET %s again with its ETag: %d, want 304", script, w.Code)
+		}
+		w = httptest.NewRecorder()
+		v.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/favicon.ico", nil))
+		if w.Code != http.StatusOK || w.Header().Get("Content-Type") != "image/svg+xml" {
+			t.Errorf("GET /favicon.ico: %d %q", w.Code, w.Header().Get("Content-Type"))
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package liveview
 
 import (
+	"cmp"
 	"regexp"
 	"slices"
 	"strconv"
@@ -11,38 +12,65 @@ import (
 	"github.com/kitchensync/kitchensync/trace"
 )
 
-// The lanes of the page, in the order an order crosses them.
+// The stages of the pipeline the page draws, in the order an order
+// crosses them: the waiter writes to the API server, whose watch feeds the
+// runner's reflector, queue (a RealFIFO, or a DeltaFIFO), indexer (the
+// cache) and handlers; they pin tickets on the rail, a worker takes each
+// to the reconciler (the chef), which writes back to the API server and
+// sends cooks to their stations.
 const (
-	laneWaiter = "waiter"
-	laneDesk   = "desk"
-	laneRunner = "runner"
-	laneRail   = "rail"
-	laneChef   = "chef"
-	laneCooks  = "cooks"
+	stageWaiter     = "waiter"
+	stageAPIServer  = "apiserver"
+	stageWatch      = "watch"
+	stageReflector  = "reflector"
+	stageQueue      = "queue"
+	stageIndexer    = "indexer"
+	stageHandlers   = "handlers"
+	stageRail       = "rail"
+	stageWorkers    = "workers"
+	stageReconciler = "reconciler"
+	stageStations   = "stations"
+	stageDone       = "done" // served, cancelled or gone: off the pipeline
 )
 
-// laneOrder ranks the lanes, to keep an order's journey in flow order.
-var laneOrder = []string{laneWaiter, laneDesk, laneRunner, laneRail, laneChef, laneCooks}
+// stageOrder ranks the stages: an order's history sorts the events of one
+// resourceVersion by it.
+var stageOrder = []string{stageWaiter, stageAPIServer, stageWatch, stageReflector, stageQueue, stageIndexer,
+	stageHandlers, stageRail, stageWorkers, stageReconciler, stageStations, stageDone}
+
+func rankOf(stage string) int { return slices.Index(stageOrder, stage) }
 
 // Limits that keep the model's memory bounded however long it runs.
 const (
 	maxEventsPerFrame = 160 // a burst beyond this is coalesced: only the newest are sent
-	maxHistory        = 120 // events kept per order
+	maxHistory        = 400 // events kept per order: the first historyHead and the newest
+	historyHead       = 100
 	maxOrders         = 500 // orders remembered, the oldest finished ones forgotten first
 	maxLatencies      = 1000
+	maxCommits        = 8 // the API server's resourceVersion log the page shows
 )
 
-// event is one thing the page shows moving: a trace record, or a change
-// the runner's informers reported, placed in a lane.
+// event is one thing the page shows moving: a trace record, a change the
+// runner's informers reported, or a note, placed at a stage.
 type event struct {
 	Seq   uint64 `json:"seq"`
 	At    int64  `json:"at"` // milliseconds since the view opened
-	Lane  string `json:"lane"`
+	Stage string `json:"stage"`
 	Order string `json:"order,omitempty"` // the order it concerns ("namespace/name")
 	Key   string `json:"key,omitempty"`   // the object or queue item
 	RV    string `json:"rv,omitempty"`
 	Text  string `json:"text"`
 	Class string `json:"class,omitempty"` // "gc", "finalizer", "relist", "error", "phase", ...
+	// Cause is the resourceVersion the event follows from: its own, or
+	// the order's newest known when it has none. An order's history is
+	// sorted by Cause, then by stage, then by Seq: the cause-and-effect
+	// order, whichever source told the view first.
+	Cause uint64 `json:"cause,omitempty"`
+}
+
+// causalLess orders two events of one order's history.
+func causalLess(a, b event) int {
+	return cmp.Or(cmp.Compare(a.Cause, b.Cause), cmp.Compare(rankOf(a.Stage), rankOf(b.Stage)), cmp.Compare(a.Seq, b.Seq))
 }
 
 // orderView is what the page knows of one order.
@@ -58,43 +86,65 @@ type orderView struct {
 	Deleting   bool     `json:"deleting"`
 	Gone       bool     `json:"gone"`
 	Finalizers []string `json:"finalizers"`
-	Lanes      []string `json:"lanes"` // visited, in flow order
-	Current    string   `json:"current"`
+	Stages     []string `json:"stages"` // visited, in pipeline order
+	// At is the stage the order is at now (see model.at).
+	At string `json:"at"`
+	// N numbers the orders in the order the page heard of them.
+	N uint64 `json:"n"`
 
-	seen      time.Time      // when the page first heard of it
+	last      string // the stage of its newest event
+	cause     uint64 // the newest resourceVersion of it (or its cooks) seen
+	seen      time.Time
 	afterGone []event        // told once the order is gone (the garbage collector's work)
 	obj       *kitchen.Order // last known state, for its YAML
 	history   []event
+	left      int // events left out of the middle of history
 }
 
-// visit records that the order reached lane.
-func (o *orderView) visit(lane string) {
-	o.Current = lane
-	if slices.Contains(o.Lanes, lane) {
+// visit records that the order reached stage.
+func (o *orderView) visit(stage string) {
+	o.last = stage
+	if slices.Contains(o.Stages, stage) {
 		return
 	}
-	o.Lanes = append(o.Lanes, lane)
-	slices.SortFunc(o.Lanes, func(a, b string) int {
-		return slices.Index(laneOrder, a) - slices.Index(laneOrder, b)
-	})
+	o.Stages = append(o.Stages, stage)
+	slices.SortFunc(o.Stages, func(a, b string) int { return rankOf(a) - rankOf(b) })
+}
+
+// file adds ev to the order's history in causal order, keeping the first
+// historyHead events and the newest.
+func (o *orderView) file(ev event) {
+	i, _ := slices.BinarySearchFunc(o.history, ev, causalLess)
+	o.history = slices.Insert(o.history, i, ev)
+	if len(o.history) > maxHistory {
+		n := len(o.history) - maxHistory
+		o.history = slices.Delete(o.history, historyHead, historyHead+n)
+		o.left += n
+	}
 }
 
 // ticket is a ticket on the rail as the trace told it.
 type ticket struct {
 	Key      string `json:"key"`
-	State    string `json:"state"` // "waiting", "delayed", "rate-limited", "again"
+	State    string `json:"state"` // "queued", "delayed", "token", "rate-limited", "processing"
 	Priority int    `json:"priority"`
-	DueIn    int64  `json:"dueIn,omitempty"` // ms until a delayed ticket is ready
+	Dirty    bool   `json:"dirty,omitempty"`  // added again while a worker has it
+	Merged   int    `json:"merged,omitempty"` // adds collapsed into it
+	DueIn    int64  `json:"dueIn,omitempty"`  // ms until a delayed ticket is ready
 	due      time.Time
 	added    uint64 // order of arrival, for FIFO within a priority
 }
 
-// reflector is what the trace told of one informer's reflector.
+// reflector is what the trace told of one informer's reflector and its
+// watch.
 type reflector struct {
 	Resource string `json:"resource"`
 	Lists    int    `json:"lists"`   // lists made (the first, then relists)
 	Watches  int    `json:"watches"` // watches started
-	Now      string `json:"now"`     // its last action
+	Now      string `json:"now"`     // its last action, with the rv
+	Watching bool   `json:"watching"`
+	From     string `json:"from,omitempty"` // the rv its watch started from
+	Events   int    `json:"events"`         // watch events it queued
 }
 
 // worker is a chef worker busy with a reconcile.
@@ -105,6 +155,14 @@ type worker struct {
 	since  time.Time
 }
 
+// commit is one write of the API server's resourceVersion log.
+type commit struct {
+	RV     string `json:"rv"`
+	Kind   string `json:"kind"`
+	Name   string `json:"name"`
+	Action string `json:"action"`
+}
+
 // model is the live view's state: everything the trace and the runner's
 // informers have told, kept small. It is safe for concurrent use.
 type model struct {
@@ -113,26 +171,49 @@ type model struct {
 
 	mu        sync.Mutex // guards everything below
 	seq       uint64
+	n         uint64  // orders heard of
 	pending   []event // since the last frame
 	coalesced int     // events left out of frames so far
 	orders    map[string]*orderView
 	cookOwner map[string]string   // cook key → order key
 	gc        collected           // which cooks the garbage collector deleted (its own lock)
 	fifo      map[string][]string // informer/key → pending deltas
+	fifoOrder []string            // the keys of fifo, in the order they were queued
 	tickets   map[string]*ticket
 	workers   map[int]*worker
 	watches   map[string]*reflector // by resource
-	recTimes  []time.Duration       // reconcile durations since the last sample
-	latencies []time.Duration       // placed → served, kitchen time
+	commits   []commit              // the newest writes
+	notes     []event               // lasting notes: watches cut, history compacted, 410
+	took      map[string]bool       // tickets a worker has taken at least once
+	counts    stageCounts
+	recTimes  []time.Duration // reconcile durations since the last sample
+	latencies []time.Duration // placed → served, kitchen time
 	placed    int
-	traced    map[trace.Component]bool // components heard from: their lanes need no inference
+	traced    map[trace.Component]bool // components heard from
+	classes   map[string]int           // events filed, by class
+}
+
+// stageCounts are the hand-offs counted at each stage since the view
+// opened.
+type stageCounts struct {
+	Commits    int `json:"commits"`
+	Events     int `json:"events"` // watch events queued
+	Cached     int `json:"cached"` // cache updates
+	Handled    int `json:"handled"`
+	Dropped    int `json:"dropped"` // events a predicate dropped
+	Pinned     int `json:"pinned"`  // tickets added
+	MergedAll  int `json:"merged"`
+	Taken      int `json:"taken"`
+	Reconciled int `json:"reconciled"`
+	Conflicts  int `json:"conflicts"`
+	Notes      int `json:"notes"` // Event objects written (kubectl describe's notes)
 }
 
 func newModel(clock *kitchen.Clock) *model {
 	return &model{
 		start: time.Now(), clock: clock,
 		orders: map[string]*orderView{}, cookOwner: map[string]string{},
-		fifo: map[string][]string{}, tickets: map[string]*ticket{},
+		fifo: map[string][]string{}, tickets: map[string]*ticket{}, took: map[string]bool{},
 		workers: map[int]*worker{}, watches: map[string]*reflector{}, traced: map[trace.Component]bool{},
 	}
 }
@@ -143,35 +224,37 @@ func (m *model) emit(ev event) {
 	m.seq++
 	ev.Seq = m.seq
 	ev.At = time.Since(m.start).Milliseconds()
+	o := m.orders[ev.Order]
+	if rv, err := strconv.ParseUint(ev.RV, 10, 64); err == nil {
+		ev.Cause = rv
+		if o != nil {
+			o.cause = max(o.cause, rv)
+		}
+	} else if o != nil {
+		ev.Cause = o.cause
+	}
+	m.countClasses(ev)
 	m.pending = append(m.pending, ev)
 	if len(m.pending) > 4*maxEventsPerFrame { // nobody is reading: keep the newest
 		n := len(m.pending) - maxEventsPerFrame
 		m.coalesced += n
 		m.pending = slices.Delete(m.pending, 0, n)
 	}
-	if o := m.orders[ev.Order]; o != nil {
-		o.visit(ev.Lane)
-		o.history = insertByRV(o.history, ev)
-		if len(o.history) > maxHistory {
-			o.history = slices.Delete(o.history, 0, len(o.history)-maxHistory)
-		}
+	if o != nil {
+		o.visit(ev.Stage)
+		o.file(ev)
 	}
 }
 
-// insertByRV appends ev to history, but before the events with a higher
-// resourceVersion: the runner's informers for orders and cooks each
-// deliver in order, but not in order with each other.
-func insertByRV(history []event, ev event) []event {
-	rv, err := strconv.ParseUint(ev.RV, 10, 64)
-	i := len(history)
-	for err == nil && i > 0 {
-		prev, perr := strconv.ParseUint(history[i-1].RV, 10, 64)
-		if perr != nil || prev <= rv {
-			break
-		}
-		i--
+// note files a lasting note (watches cut, history compacted, a relist):
+// the page keeps the newest few in view. It must be called with mu held.
+func (m *model) noteLocked(ev event) {
+	m.emit(ev)
+	ev.Seq, ev.At = m.seq, time.Since(m.start).Milliseconds()
+	m.notes = append(m.notes, ev)
+	if len(m.notes) > 6 {
+		m.notes = slices.Delete(m.notes, 0, len(m.notes)-6)
 	}
-	return slices.Insert(history, i, ev)
 }
 
 // order returns the view of the order key, creating it if new. It must
@@ -181,7 +264,8 @@ func (m *model) order(key string) *orderView {
 		return o
 	}
 	_, name := splitKey(key)
-	o := &orderView{Key: key, Name: name, Phase: "New", seen: time.Now()}
+	m.n++
+	o := &orderView{Key: key, Name: name, Phase: "New", seen: time.Now(), N: m.n}
 	m.orders[key] = o
 	m.forgetOld()
 	return o
@@ -194,15 +278,18 @@ func (m *model) forgetOld() {
 	}
 	var done []*orderView
 	for _, o := range m.orders {
-		if o.Gone || kitchen.OrderPhase(o.Phase).Final() {
+		if o.finished() {
 			done = append(done, o)
 		}
 	}
-	slices.SortFunc(done, func(a, b *orderView) int { return a.seen.Compare(b.seen) })
+	slices.SortFunc(done, func(a, b *orderView) int { return cmp.Compare(a.N, b.N) })
 	for _, o := range done[:min(len(done), len(m.orders)-maxOrders)] {
 		delete(m.orders, o.Key)
+		delete(m.took, o.Key)
 	}
 }
+
+func (o *orderView) finished() bool { return o.Gone || kitchen.OrderPhase(o.Phase).Final() }
 
 // takeEvents returns the events since the last call, at most
 // maxEventsPerFrame (the newest), and how many were coalesced away.

@@ -18,8 +18,8 @@ type orderEvents struct{ m *model }
 
 func (h orderEvents) OnAdd(o *kitchen.Order, _ bool) { h.m.orderChanged(nil, o) }
 func (h orderEvents) OnUpdate(old, o *kitchen.Order) { h.m.orderChanged(old, o) }
-func (h orderEvents) OnDelete(o *kitchen.Order, _ bool) {
-	h.m.orderGone(o)
+func (h orderEvents) OnDelete(o *kitchen.Order, finalStateUnknown bool) {
+	h.m.orderGone(o, finalStateUnknown)
 }
 
 // cookEvents learns which order each cook belongs to, and tells the
@@ -40,14 +40,14 @@ func (m *model) orderChanged(old, o *kitchen.Order) {
 	v := m.order(key)
 	v.update(o)
 	if old == nil || old.ResourceVersion != o.ResourceVersion {
-		v.visit(laneDesk)
-		v.visit(laneRunner)
+		v.visit(stageAPIServer)
+		v.visit(stageIndexer)
 	}
 	if !m.traced[trace.Controller] && old != nil && o.Status.ObservedGeneration > 0 {
 		// No trace of the chef: its status write shows the order went
 		// through the rail to the chef.
-		v.visit(laneRail)
-		v.visit(laneChef)
+		v.visit(stageRail)
+		v.visit(stageReconciler)
 	}
 	for _, ev := range orderNews(old, o) {
 		ev.Order, ev.Key, ev.RV = key, key, o.ResourceVersion
@@ -65,40 +65,49 @@ func (m *model) orderChanged(old, o *kitchen.Order) {
 // new, a new phase, a finalizer put on or taken off, a deletion started.
 func orderNews(old, o *kitchen.Order) []event {
 	if old == nil {
-		return []event{{Lane: laneRunner, Text: fmt.Sprintf("cached %s (rv %s)", o.Name, o.ResourceVersion)}}
+		return []event{{Stage: stageIndexer, Text: fmt.Sprintf("in the runner's cache (rv %s)", o.ResourceVersion)}}
 	}
 	var evs []event
 	for _, f := range o.Finalizers {
 		if !slices.Contains(old.Finalizers, f) {
-			evs = append(evs, event{Lane: laneChef, Class: "finalizer", Text: "finalizer " + f + " added"})
+			evs = append(evs, event{Stage: stageIndexer, Class: "finalizer", Text: "finalizer " + f + " added"})
 		}
 	}
 	for _, f := range old.Finalizers {
 		if !slices.Contains(o.Finalizers, f) {
-			evs = append(evs, event{Lane: laneChef, Class: "finalizer", Text: "finalizer " + f + " removed"})
+			evs = append(evs, event{Stage: stageIndexer, Class: "finalizer", Text: "finalizer " + f + " removed"})
 		}
 	}
 	if old.DeletionTimestamp == nil && o.DeletionTimestamp != nil {
-		evs = append(evs, event{Lane: laneDesk, Class: "finalizer deleting",
+		evs = append(evs, event{Stage: stageIndexer, Class: "finalizer deleting",
 			Text: "deletion started: held by finalizers " + strings.Join(o.Finalizers, ", ")})
 	}
 	if phaseOrPending(old.Status.Phase) != phaseOrPending(o.Status.Phase) {
-		evs = append(evs, event{Lane: laneChef, Class: "phase-change phase-" + string(o.Status.Phase),
+		evs = append(evs, event{Stage: stageIndexer, Class: "phase-change phase-" + string(o.Status.Phase),
 			Text: fmt.Sprintf("%s → %s", phaseOrPending(old.Status.Phase), o.Status.Phase)})
 	}
 	return evs
 }
 
-// orderGone files an order's deletion.
-func (m *model) orderGone(o *kitchen.Order) {
+// orderGone files an order's deletion; finalStateUnknown when the
+// runner learnt it from a relist that no longer had the order (a
+// tombstone), not from a watch event.
+func (m *model) orderGone(o *kitchen.Order, finalStateUnknown bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	key := joinKey(o.Namespace, o.Name)
 	v := m.order(key)
 	v.update(o)
 	v.Gone = true
-	m.emit(event{Lane: laneRunner, Order: key, Key: key, RV: o.ResourceVersion, Class: "deleted",
-		Text: "last finalizer removed: " + o.Name + " is deleted"})
+	ev := event{Stage: stageIndexer, Order: key, Key: key, RV: o.ResourceVersion, Class: "deleted",
+		Text: "last finalizer removed: " + o.Name + " is deleted"}
+	if finalStateUnknown {
+		ev.Class = "deleted tombstone"
+		ev.Text = "tombstone: the relist no longer has " + o.Name + "; the handlers get DeletedFinalStateUnknown with the last state the cache had (rv " + o.ResourceVersion + ")"
+	} else if o.DeletionTimestamp == nil {
+		ev.Text = o.Name + " deleted"
+	}
+	m.emit(ev)
 	for _, ev := range v.afterGone {
 		m.emit(ev)
 	}
@@ -121,7 +130,7 @@ func (m *model) cookChanged(old, c *kitchen.Cook) {
 	if m.orders[owner] == nil {
 		owner = ""
 	}
-	m.emit(event{Lane: laneCooks, Order: owner, Key: key, RV: c.ResourceVersion, Class: "cook",
+	m.emit(event{Stage: stageStations, Order: owner, Key: key, RV: c.ResourceVersion, Class: "cook",
 		Text: fmt.Sprintf("cook %s %s at the %s", c.Name, cookPhase(c.Status.Phase), c.Spec.Station)})
 }
 
@@ -142,14 +151,14 @@ func (m *model) cookGone(c *kitchen.Cook) {
 	if !known {
 		byCollector = o != nil && (o.Deleting || o.Gone)
 	}
-	ev := event{Lane: laneCooks, Order: owner, Key: key, RV: c.ResourceVersion, Text: "cook " + c.Name + " deleted by the chef"}
+	ev := event{Stage: stageStations, Order: owner, Key: key, RV: c.ResourceVersion, Text: "cook " + c.Name + " deleted by the chef"}
 	if !byCollector {
 		m.emit(ev)
 		return
 	}
 	// The garbage collector deletes a cook only once its order is gone;
 	// the runner's orders informer may not have said so yet.
-	ev.Class, ev.RV = "gc", ""
+	ev.Class = "gc"
 	ev.Text = "garbage collector deleted cook " + c.Name + " (its owner is gone)"
 	if o == nil {
 		m.emit(ev)

@@ -1,75 +1,116 @@
 package liveview
 
 import (
-	"cmp"
-	"fmt"
 	"strings"
-	"time"
 
+	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/trace"
 )
 
-// railQueue and chefController are the names the kitchen gives its
-// ticket rail and its chef controller; the brigade's queue and controller
-// belong to the cooks' lane.
-const (
-	railQueue      = "ticket-rail"
-	chefController = "chef"
-)
+// chefController is the name the kitchen gives its chef controller; the
+// brigade's queue and controller belong to the cooks' stations.
+const chefController = "chef"
 
-// applyRecord files one trace record: it updates the lanes' state and
+// applyRecord files one trace record: it updates the stages' state and
 // queues an event for the page.
 func (m *model) applyRecord(rec trace.Record) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.traced[rec.Component] = true
-	if rec.Action == trace.HandlerCalled && rec.Worker > 1 {
-		return // the view's own handlers, and other onlookers: not the kitchen's hand-off
+	if onlooker(rec) || rec.Kind == "Event" || rec.Kind == "Lease" && rec.Component != trace.APIServer {
+		// The view's own handlers, other onlookers and the chef's notes
+		// (Event objects, for kubectl describe) are not hand-offs of an
+		// order: count the notes, show the rest nowhere.
+		if rec.Kind == "Event" && rec.Component == trace.APIServer {
+			m.counts.Notes++
+		}
+		return
 	}
-	lane := laneOf(rec)
+	stage := stageOf(rec)
 	orderKey := m.orderKeyOf(rec)
-	if o := m.orders[orderKey]; o != nil && lane == laneChef && rec.Action == trace.ReconcileStarted {
-		o.visit(laneRail) // the chef only works tickets it took off the rail
-	}
-	switch lane {
-	case laneRunner:
+	switch stage {
+	case stageAPIServer:
+		m.applyServer(rec)
+	case stageReflector, stageQueue, stageIndexer, stageHandlers:
 		m.applyRunner(rec)
-	case laneRail:
+	case stageRail, stageWorkers:
 		m.applyRail(rec)
-	case laneChef:
+	case stageReconciler:
 		m.applyChef(rec)
 	}
 	if orderKey != "" && m.orders[orderKey] == nil {
-		if rec.Component != trace.APIServer || rec.Action != trace.Created {
+		if rec.Component != trace.APIServer || rec.Action != trace.Created || rec.Kind != "Order" {
 			orderKey = "" // an order the page never saw created: no journey
 		} else {
 			m.order(orderKey)
 		}
 	}
-	ev := event{Lane: lane, Order: orderKey, Key: rec.Key, RV: rec.ResourceVersion,
+	if o := m.orders[orderKey]; o != nil && stage == stageReconciler && rec.Action == trace.ReconcileStarted {
+		o.visit(stageWorkers) // the chef only works tickets a worker took off the rail
+	}
+	ev := event{Stage: stage, Order: orderKey, Key: rec.Key, RV: rec.ResourceVersion,
 		Text: describe(rec), Class: classOf(rec)}
+	if lasting(rec) {
+		m.noteLocked(ev)
+		return
+	}
 	m.emit(ev)
 }
 
-// laneOf places a record in the lane of the part that acted.
-func laneOf(rec trace.Record) string {
+// onlooker reports whether rec is a call of a handler that is not the
+// kitchen's: the view's own (added after the chef's on orders, and after
+// the chef's and the brigade's on cooks).
+func onlooker(rec trace.Record) bool {
+	if rec.Action != trace.HandlerCalled {
+		return false
+	}
+	return rec.Worker > 2 || rec.Worker > 1 && shortResource(rec.Name) != "cooks"
+}
+
+// lasting reports whether rec is worth a note that stays in view: the
+// events of the relist lessons.
+func lasting(rec trace.Record) bool {
+	switch rec.Action {
+	case trace.WatchesClosed, trace.Compacted, trace.Expired:
+		return true
+	case trace.Listed:
+		return rec.Err == nil
+	}
+	return false
+}
+
+// stageOf places a record at the stage of the part that acted.
+func stageOf(rec trace.Record) string {
 	switch rec.Component {
 	case trace.APIServer:
-		return laneDesk
-	case trace.Reflector, trace.DeltaFIFO, trace.Informer:
-		return laneRunner
+		return stageAPIServer
+	case trace.Reflector:
+		return stageReflector
+	case trace.DeltaFIFO:
+		return stageQueue
+	case trace.Informer:
+		if rec.Action == trace.CacheUpdated {
+			return stageIndexer
+		}
+		return stageHandlers
 	case trace.Workqueue:
-		if rec.Name == railQueue {
-			return laneRail
+		if rec.Name != kitchen.RailName {
+			return stageStations
 		}
-		return laneCooks
+		if rec.Action == trace.Got || rec.Action == trace.Done {
+			return stageWorkers
+		}
+		return stageRail
 	case trace.Controller:
-		if rec.Name == chefController {
-			return laneChef
+		switch {
+		case rec.Name != chefController:
+			return stageStations
+		case rec.Action == trace.Dropped:
+			return stageHandlers
 		}
-		return laneCooks
+		return stageReconciler
 	}
-	return laneDesk
+	return stageAPIServer
 }
 
 // orderKeyOf returns the order a record concerns: the order itself, or
@@ -84,41 +125,103 @@ func (m *model) orderKeyOf(rec trace.Record) string {
 	if rec.Kind == "Cook" || rec.Name == "brigade" || strings.Contains(rec.Name, "cooks") {
 		return m.ownerOf(rec.Key)
 	}
-	if rec.Name == railQueue || rec.Name == chefController {
+	if rec.Name == kitchen.RailName || rec.Name == chefController {
 		return rec.Key
 	}
 	return ""
 }
 
-// applyRunner keeps the DeltaFIFO's pending deltas and the reflectors'
-// states. It must be called with mu held.
+// applyServer keeps the API server's resourceVersion log. It must be
+// called with mu held.
+func (m *model) applyServer(rec trace.Record) {
+	switch rec.Action {
+	case trace.Created, trace.Updated, trace.Deleted:
+		m.counts.Commits++
+		_, name := splitKey(rec.Key)
+		m.commits = append(m.commits, commit{RV: rec.ResourceVersion, Kind: rec.Kind, Name: name, Action: string(rec.Action)})
+		if len(m.commits) > maxCommits {
+			m.commits = m.commits[len(m.commits)-maxCommits:]
+		}
+	case trace.Conflict:
+		m.counts.Conflicts++
+	case trace.WatchesClosed:
+		for _, w := range m.watches {
+			w.Watching = false
+		}
+	}
+}
+
+// applyRunner keeps the reflectors' states, the queue's pending deltas
+// and the informer's counts. It must be called with mu held.
 func (m *model) applyRunner(rec trace.Record) {
-	id := shortResource(rec.Name) + " " + rec.Key
+	res := shortResource(rec.Name)
 	switch rec.Action {
 	case trace.DeltaRecorded:
-		m.fifo[id] = append(m.fifo[id], rec.DeltaType+" rv "+rec.ResourceVersion)
-	case trace.DeltaPopped:
-		delete(m.fifo, id)
-	case trace.Listed, trace.WatchStarted, trace.WatchEnded, trace.Expired:
-		res := shortResource(rec.Name)
-		w := m.watches[res]
-		if w == nil {
-			w = &reflector{Resource: res}
-			m.watches[res] = w
+		id := res + " " + rec.Key
+		if rec.Key == "" {
+			id = res + " (all)"
 		}
+		if _, ok := m.fifo[id]; !ok {
+			m.fifoOrder = append(m.fifoOrder, id)
+		}
+		m.fifo[id] = append(m.fifo[id], deltaText(rec))
+		m.reflector(res).Events++
+		m.counts.Events++
+	case trace.DeltaPopped:
+		id := res + " " + rec.Key
+		if rec.Key == "" {
+			id = res + " (all)"
+		}
+		if d := m.fifo[id]; len(d) > max(rec.Count, 1) {
+			m.fifo[id] = d[max(rec.Count, 1):]
+		} else {
+			delete(m.fifo, id)
+			m.fifoOrder = slicesDelete(m.fifoOrder, id)
+		}
+	case trace.CacheUpdated:
+		m.counts.Cached++
+	case trace.HandlerCalled:
+		m.counts.Handled++
+	case trace.Listed, trace.WatchStarted, trace.WatchEnded, trace.Expired:
+		w := m.reflector(res)
 		switch {
 		case rec.Err != nil:
 		case rec.Action == trace.Listed:
 			w.Lists++
 		case rec.Action == trace.WatchStarted:
 			w.Watches++
+			w.Watching, w.From = true, rec.ResourceVersion
+		}
+		if rec.Action == trace.WatchEnded || rec.Action == trace.Expired {
+			w.Watching = false
 		}
 		w.Now = describe(rec)
 	}
 }
 
-// applyRail keeps the tickets on the rail. It must be called with mu
-// held.
+func deltaText(rec trace.Record) string {
+	s := rec.DeltaType
+	if rec.Count > 0 {
+		s += " ×" + itoa(rec.Count)
+	}
+	if rec.ResourceVersion != "" {
+		s += " rv " + rec.ResourceVersion
+	}
+	return s
+}
+
+// reflector returns the state of the reflector of res, creating it.
+func (m *model) reflector(res string) *reflector {
+	w := m.watches[res]
+	if w == nil {
+		w = &reflector{Resource: res}
+		m.watches[res] = w
+	}
+	return w
+}
+
+// applyRail keeps the tickets on the rail and the workers' hands. It must
+// be called with mu held.
 func (m *model) applyRail(rec trace.Record) {
 	t := m.tickets[rec.Key]
 	if t == nil {
@@ -126,19 +229,34 @@ func (m *model) applyRail(rec trace.Record) {
 	}
 	switch rec.Action {
 	case trace.Added, trace.Requeued:
-		t.State, t.Priority = "waiting", rec.Priority
+		m.counts.Pinned++
+		t.State, t.Priority, t.Dirty, t.due = "queued", rec.Priority, false, rec.Time
 	case trace.Merged:
+		m.counts.MergedAll++
+		t.Merged++
 		t.Priority = max(t.Priority, rec.Priority)
 		if t.State == "" {
-			t.State = "waiting"
+			t.State = "queued"
 		}
 	case trace.Deferred:
-		t.State = "again"
+		t.Dirty = true
+		if t.State == "" {
+			t.State = "processing"
+		}
 	case trace.Delayed, trace.RateLimited:
 		t.State, t.Priority = string(rec.Action), rec.Priority
+		if rec.Action == trace.Delayed && !m.took[rec.Key] {
+			t.State = "token" // a new ticket waiting for the token bucket
+		}
 		t.due = rec.Time.Add(rec.Duration)
 	case trace.Got:
-		delete(m.tickets, rec.Key)
+		m.counts.Taken++
+		m.took[rec.Key] = true
+		t.State, t.Dirty, t.Merged, t.due = "processing", false, 0, rec.Time
+	case trace.Done:
+		if t.State == "processing" && !t.Dirty {
+			delete(m.tickets, rec.Key)
+		}
 		return
 	default:
 		return
@@ -153,88 +271,17 @@ func (m *model) applyChef(rec trace.Record) {
 	case trace.ReconcileStarted:
 		m.workers[rec.Worker] = &worker{Worker: rec.Worker, Key: rec.Key, since: rec.Time}
 	case trace.ReconcileFinished:
+		m.counts.Reconciled++
 		delete(m.workers, rec.Worker)
 		m.recTimes = append(m.recTimes, rec.Duration)
 	}
 }
 
-// phrases say each action in a learner's words; describe adds the
-// details. The object's key is not repeated: the page shows it beside.
-var phrases = map[trace.Action]string{
-	trace.Created: "stored", trace.Updated: "updated", trace.Deleted: "deleted",
-	trace.WatchesClosed: "watches cut", trace.Compacted: "history compacted",
-	trace.Listed: "LIST", trace.WatchStarted: "WATCH", trace.WatchEnded: "watch ended", trace.Expired: "410 Expired: relist",
-	trace.DeltaRecorded: "DeltaFIFO ← delta", trace.DeltaPopped: "DeltaFIFO → popped", trace.CacheUpdated: "cache ←",
-	trace.HandlerCalled: "handler", trace.Added: "ticket pinned", trace.Merged: "merged with the waiting ticket",
-	trace.Deferred: "again after the worker is done", trace.Delayed: "delayed", trace.RateLimited: "backoff",
-	trace.Got: "taken by a worker", trace.Done: "done", trace.Requeued: "back on the rail",
-	trace.Dropped: "dropped by a predicate", trace.ReconcileStarted: "reconcile", trace.ReconcileFinished: "reconciled:",
-}
-
-// describe says what a record means, in a few words.
-func describe(rec trace.Record) string {
-	var b strings.Builder
-	b.WriteString(cmp.Or(phrases[rec.Action], string(rec.Action)))
-	switch rec.Action {
-	case trace.Listed:
-		fmt.Fprintf(&b, " %s: %d at rv %s", shortResource(rec.Name), rec.Count, rec.ResourceVersion)
-	case trace.WatchStarted:
-		fmt.Fprintf(&b, " %s from rv %s", shortResource(rec.Name), rec.ResourceVersion)
-	case trace.WatchEnded, trace.Expired:
-		fmt.Fprintf(&b, " (%s at rv %s)", shortResource(rec.Name), rec.ResourceVersion)
-	case trace.WatchesClosed:
-		fmt.Fprintf(&b, ": %d", rec.Count)
-	case trace.Delayed, trace.RateLimited:
-		fmt.Fprintf(&b, " %s", rec.Duration.Round(time.Millisecond))
-	case trace.Added, trace.Merged:
-		fmt.Fprintf(&b, " (priority %d, depth %d)", rec.Priority, rec.Depth)
-	case trace.DeltaPopped:
-		fmt.Fprintf(&b, " %d deltas", rec.Count)
-	case trace.ReconcileStarted:
-		fmt.Fprintf(&b, " by worker %d", rec.Worker)
-	case trace.ReconcileFinished:
-		fmt.Fprintf(&b, " %s in %s", rec.Result, rec.Duration.Round(time.Microsecond))
-	default:
-		if rec.DeltaType != "" {
-			b.WriteString(" " + rec.DeltaType)
+func slicesDelete(s []string, x string) []string {
+	for i, v := range s {
+		if v == x {
+			return append(s[:i], s[i+1:]...)
 		}
 	}
-	if rec.Kind == "Cook" || rec.Name == "brigade" {
-		_, name := splitKey(rec.Key)
-		b.WriteString(" [cook " + name + "]")
-	}
-	if rec.Detail != "" {
-		b.WriteString(" (" + rec.Detail + ")")
-	}
-	if rec.Err != nil {
-		b.WriteString(": " + rec.Err.Error())
-	}
-	return b.String()
-}
-
-// classOf picks the page's style for a record.
-func classOf(rec trace.Record) string {
-	switch {
-	case rec.Err != nil || rec.Result == trace.ResultError:
-		return "error"
-	case rec.Action == trace.Listed || rec.Action == trace.Expired:
-		return "relist"
-	case rec.Action == trace.WatchEnded || rec.Action == trace.WatchStarted || rec.Action == trace.WatchesClosed:
-		return "watch"
-	case rec.Component == trace.APIServer && rec.Action == trace.Deleted:
-		return "deleted-object"
-	}
-	return ""
-}
-
-// shortResource turns an informer's name ("orders.menu.example.com", or
-// a GroupVersionResource's string) into its resource ("orders").
-func shortResource(name string) string {
-	if i := strings.LastIndex(name, "Resource="); i >= 0 {
-		return name[i+len("Resource="):]
-	}
-	if i := strings.IndexByte(name, '.'); i > 0 {
-		return name[:i]
-	}
-	return name
+	return s
 }

@@ -24,10 +24,8 @@ type Site struct {
 // r's trace and informers now, so a program that creates the site before
 // it starts r.Run shows the runner's first LIST and WATCH.
 func NewSite(ctx context.Context, r *restaurant.Restaurant, opts ...Option) *Site {
-	d := &door{}
-	for _, o := range opts {
-		o(d)
-	}
+	set := newSettings(opts)
+	d := &door{acceptHosts: set.acceptHosts, token: set.token}
 	mux := http.NewServeMux()
 	// The API keeps its own Host check too (the same hosts); the token is
 	// checked at the site's door, which also takes the page's cookie.
@@ -39,7 +37,7 @@ func NewSite(ctx context.Context, r *restaurant.Restaurant, opts ...Option) *Sit
 	for _, p := range []string{"/api", "/api/", "/apis", "/apis/", "/version", "/openapi/"} {
 		mux.Handle(p, api)
 	}
-	mux.Handle("/", Handler(ctx, r))
+	mux.Handle("/", Handler(ctx, r, opts...))
 	// Buttons and the API act on the server: a write (any unsafe method,
 	// any route) from another site is refused.
 	d.next = http.NewCrossOriginProtection().Handler(mux)

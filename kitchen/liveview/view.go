@@ -29,11 +29,15 @@ const (
 // page, its Server-Sent Events and its buttons. Create it with [Handler];
 // it is safe for concurrent use.
 type View struct {
-	r    *restaurant.Restaurant
-	m    *model
-	feed *trace.Feed
-	hub  *hub
-	mux  *http.ServeMux
+	r      *restaurant.Restaurant
+	m      *model
+	feed   *trace.Feed
+	hub    *hub
+	mux    *http.ServeMux
+	gate   *Gate
+	scenes *scenes
+	kick   chan struct{} // a frame now: the gate held or released a hand-off
+	done   <-chan struct{}
 
 	mu       sync.Mutex // guards the fields below
 	names    int        // orders placed from the page, for their names
@@ -47,13 +51,19 @@ type View struct {
 // Handler returns the live view of r, which runs until ctx ends: it
 // subscribes to r's tracer (if any) and to the runner's informers, and
 // serves the page at "/". Mount it at the root of a server (the page
-// links to /static/, /events, /orders/ and /actions/).
+// links to /static/, /events, /orders/ and /actions/). Of opts, only
+// [WithGate] matters here (the door is [NewSite]'s); the view closes the
+// gate when ctx ends, so that a kitchen stopping then does not wait at it.
 //
 // The trace reaches the view through a [trace.Feed]: the machinery never
 // waits for the page, and records that find the feed full are dropped and
 // counted on the page.
-func Handler(ctx context.Context, r *restaurant.Restaurant) *View {
-	v := &View{r: r, m: newModel(r.Clock), feed: r.Tracer.Feed(feedBuffer), hub: newHub(), lastTick: time.Now()}
+func Handler(ctx context.Context, r *restaurant.Restaurant, opts ...Option) *View {
+	set := newSettings(opts)
+	v := &View{r: r, m: newModel(r.Clock), feed: r.Tracer.Feed(feedBuffer), hub: newHub(), lastTick: time.Now(),
+		gate: set.gate, kick: make(chan struct{}, 1), done: ctx.Done()}
+	v.scenes = newScenes(v)
+	v.gate.notify(v.kickFrame)
 	v.routes()
 	// An informer refuses handlers only once it has stopped: then there
 	// is nothing left to show but the trace.
@@ -71,14 +81,14 @@ func (v *View) ServeHTTP(w http.ResponseWriter, r *http.Request) { v.mux.ServeHT
 
 func (v *View) routes() {
 	files, _ := fs.Sub(static, "static")
+	a := loadAssets(files)
 	v.mux = http.NewServeMux()
-	v.mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "no-store")
-		http.ServeFileFS(w, r, files, "index.html")
-	})
-	v.mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(files)))
+	v.mux.HandleFunc("GET /{$}", a.serve)
+	v.mux.HandleFunc("GET /static/", a.serve)
+	v.mux.HandleFunc("GET /favicon.ico", a.serve)
 	v.mux.HandleFunc("GET /events", v.serveEvents)
 	v.mux.HandleFunc("GET /state", v.serveState)
+	v.mux.HandleFunc("GET /scenes", v.serveScenes)
 	v.mux.HandleFunc("GET /orders/{name}", v.serveOrder)
 	v.mux.HandleFunc("POST /actions/{action}", v.serveAction)
 }
@@ -87,6 +97,7 @@ func (v *View) routes() {
 // frame to the page every frameInterval, until ctx ends.
 func (v *View) run(ctx context.Context, unlisten func()) {
 	defer v.hub.close()
+	defer v.gate.Close()
 	defer v.feed.Close()
 	defer unlisten()
 	frames := time.NewTicker(frameInterval)
@@ -101,8 +112,36 @@ func (v *View) run(ctx context.Context, unlisten func()) {
 			v.m.applyRecord(rec)
 		case <-frames.C:
 			v.tick()
+		case <-v.kick:
+			v.drain()
+			v.tick()
 		case <-samples.C:
 			v.sample()
+		}
+	}
+}
+
+// kickFrame asks for a frame at once: a step of the gate shows without
+// waiting for the next tick. It never blocks.
+func (v *View) kickFrame() {
+	select {
+	case v.kick <- struct{}{}:
+	default:
+	}
+}
+
+// drain files the trace records waiting in the feed, so that a frame sent
+// at once after a step has what the step did (as far as it got).
+func (v *View) drain() {
+	for {
+		select {
+		case rec, ok := <-v.feed.C:
+			if !ok {
+				return
+			}
+			v.m.applyRecord(rec)
+		default:
+			return
 		}
 	}
 }

@@ -1,11 +1,10 @@
-// kitchensync · the pass: renders the frames the Go process streams over
-// Server-Sent Events (GET /events) and posts the buttons (POST /actions/…).
-// Plain JavaScript, no framework, no build step.
+// kitchensync · the pass: draws the pipeline from the frames the Go
+// process streams over Server-Sent Events (GET /events), and posts the
+// buttons (POST /actions/…). Plain JavaScript, no framework, no build step.
 "use strict";
 
-const LANES = ["waiter", "desk", "runner", "rail", "chef", "cooks"];
-const FEED_MAX = 9;
 const $ = (sel, root = document) => root.querySelector(sel);
+const NS = "http://www.w3.org/2000/svg";
 const el = (tag, attrs = {}, ...kids) => {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -14,43 +13,445 @@ const el = (tag, attrs = {}, ...kids) => {
   for (const k of kids) if (k != null) e.append(k);
   return e;
 };
-
-let followed = null;       // name of the followed order, or null
-let lastFrame = null;
-const lastLane = new Map(); // order key → lane it was last seen in
+const svg = (tag, attrs = {}, text) => {
+  const e = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text != null) e.textContent = text;
+  return e;
+};
+const short = (key) => (key || "").split("/").pop();
+const setText = (node, s) => { if (node.textContent !== s) node.textContent = s; };
 const reduceMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
 
+// ---- the pipeline's stages ---------------------------------------------
+// Each stage: its title, the place of its box in the wide layout (a loop:
+// the runner's half on top, the controller's half below) and how many
+// lines of detail it shows; the narrow layout stacks the boxes.
+const STAGES = [
+  { id: "waiter", title: "Waiter", wide: [6, 14, 86, 170], lines: 3 },
+  { id: "apiserver", title: "API server", wide: [108, 14, 196, 170], lines: 7 },
+  { id: "watch", title: "Watch", wide: [320, 14, 128, 170], lines: 5 },
+  { id: "reflector", title: "Reflector", wide: [464, 14, 152, 170], lines: 5 },
+  { id: "queue", title: "RealFIFO", wide: [632, 14, 176, 170], lines: 6 },
+  { id: "indexer", title: "Indexer (cache)", wide: [824, 14, 170, 170], lines: 6 },
+  { id: "handlers", title: "Handlers", wide: [824, 270, 170, 190], lines: 4 },
+  { id: "rail", title: "Ticket rail", wide: [540, 270, 260, 190], lines: 7 },
+  { id: "workers", title: "Workers", wide: [400, 270, 120, 190], lines: 4 },
+  { id: "reconciler", title: "Reconciler", wide: [230, 270, 150, 190], lines: 4 },
+  { id: "stations", title: "Cook stations", wide: [8, 270, 202, 190], lines: 6 },
+];
+const ORDER = STAGES.map((s) => s.id);
+const ARROWS = [
+  ["waiter", "apiserver", "create"], ["apiserver", "watch", "events"], ["watch", "reflector", ""],
+  ["reflector", "queue", "deltas"], ["queue", "indexer", "pop"], ["indexer", "handlers", ""],
+  ["handlers", "rail", "add"], ["rail", "workers", "get"], ["workers", "reconciler", ""],
+  ["reconciler", "stations", "cooks"], ["reconciler", "apiserver", "writes back"],
+];
+const LINE_H = 12.5, HEAD_H = 18, TOK = 13;
+const geo = {}; // stage id → [x, y, w, h] in the current layout
+let narrow = null;
+
+function layout() {
+  const isNarrow = matchMedia("(max-width: 700px)").matches;
+  if (isNarrow === narrow) return;
+  narrow = isNarrow;
+  let y = 8;
+  for (const s of STAGES) {
+    if (!narrow) { geo[s.id] = s.wide; continue; }
+    const h = HEAD_H + s.lines * LINE_H + 8 + TOK * (s.id === "rail" ? 3 : 2);
+    geo[s.id] = [8, y, 316, h];
+    y += h + 24;
+  }
+  const pipe = $("#pipe");
+  pipe.setAttribute("viewBox", narrow ? `0 0 360 ${y}` : "0 0 1000 470");
+  drawSkeleton(pipe);
+  tokens.clear();
+  if (lastFrame) renderPipe(shownFrame());
+}
+
+// drawSkeleton draws the boxes and arrows once per layout.
+const boxes = {}; // stage id → { g, count, lines[] }
+function drawSkeleton(pipe) {
+  for (const n of [...pipe.children]) if (n.tagName !== "title") n.remove();
+  const defs = svg("defs");
+  const m = svg("marker", { id: "head", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: "auto-start-reverse" });
+  m.append(svg("path", { d: "M0,0 L10,5 L0,10 z", fill: "#9a917f" }));
+  defs.append(m);
+  pipe.append(defs);
+  const arrows = svg("g", { id: "arrows" });
+  for (const [a, b, label] of ARROWS) {
+    const d = arrowPath(a, b);
+    const p = svg("path", { class: "arrow" + (b === "apiserver" && a !== "waiter" ? " back" : ""), d: d.path, "data-from": a, "data-to": b });
+    arrows.append(p);
+    if (label) arrows.append(svg("text", { class: "alabel", x: d.lx, y: d.ly, "text-anchor": "middle" }, label));
+  }
+  pipe.append(arrows);
+  for (const s of STAGES) {
+    const [x, y, w, h] = geo[s.id];
+    const g = svg("g", { class: `st st-${s.id}`, id: `st-${s.id}`, transform: `translate(${x},${y})` });
+    g.append(svg("rect", { class: "box", width: w, height: h, rx: 7 }));
+    g.append(svg("rect", { class: "head", width: w, height: HEAD_H, rx: 7 }));
+    const title = svg("text", { class: "title", x: 7, y: 13 }, s.title);
+    const count = svg("text", { class: "count", x: w - 7, y: 13 }, "0");
+    g.append(title, count);
+    const lines = [];
+    for (let i = 0; i < s.lines; i++) {
+      const t = svg("text", { class: "line", x: 7, y: HEAD_H + 12 + i * LINE_H });
+      lines.push(t);
+      g.append(t);
+    }
+    boxes[s.id] = { g, title, count, lines, maxChars: Math.floor((w - 12) / 6.4) };
+    pipe.append(g);
+  }
+  pipe.append(svg("g", { id: "tokens" }));
+}
+
+// arrowPath joins two boxes: side to side in a row, bottom to top
+// between rows, and the reconciler's writes back up to the API server.
+function arrowPath(a, b) {
+  const [ax, ay, aw, ah] = geo[a], [bx, by, bw, bh] = geo[b];
+  if (a === "reconciler" && b === "apiserver") {
+    if (narrow) {
+      const y1 = ay + 30, y2 = by + 30;
+      return { path: `M${ax + aw},${y1} H${ax + aw + 22} V${y2} H${bx + bw + 2}`, lx: ax + aw + 12, ly: (y1 + y2) / 2 };
+    }
+    const x1 = ax + aw / 2, x2 = bx + bw / 2;
+    return { path: `M${x1},${ay} V${ay - 40} H${x2} V${by + bh + 2}`, lx: (x1 + x2) / 2, ly: ay - 44 };
+  }
+  if (narrow || Math.abs(ay - by) > 40) { // one below the other
+    const x = narrow ? ax + 40 : ax + aw / 2;
+    const [y1, y2] = by > ay ? [ay + ah, by - 2] : [ay, by + bh + 2];
+    return { path: `M${x},${y1} V${y2}`, lx: x + 26, ly: (y1 + y2) / 2 + 4 };
+  }
+  const y = ay + 40;
+  const [x1, x2] = bx > ax ? [ax + aw, bx - 2] : [ax, bx + bw + 2];
+  return { path: `M${x1},${y} H${x2}`, lx: (x1 + x2) / 2, ly: y - 5 };
+}
+
 // ---- the stream --------------------------------------------------------
+let lastFrame = null;   // the newest frame
+let followed = null;    // the followed order's name, or null
+const snaps = [];       // frames kept for replay, oldest first
+const SNAPS = 400;
+let replayAt = -1;      // index in snaps while replaying, else -1
+let pending = null;     // a frame waiting for the next animation frame
+const queued = [];      // events waiting for it
+window.__renderMs = [];   // for the browser tests: how long each render took
+window.__longTasks = [];
+
 function connect() {
   const conn = $("#conn");
   const src = new EventSource("/events");
   src.addEventListener("frame", (e) => {
     conn.textContent = "live"; conn.className = "conn live";
-    render(JSON.parse(e.data));
+    const f = JSON.parse(e.data);
+    lastFrame = f;
+    // Everything is drawn once per animation frame: the events of every
+    // frame since the last, and the state of the newest.
+    if (f.events && f.events.length) queued.push(...f.events);
+    if (followed && f.coalesced > coalescedSeen && coalescedSeen) loadDetail(followed); // the stream left some out
+    coalescedSeen = f.coalesced;
+    const { events, ...state } = f;
+    snaps.push(state);
+    if (snaps.length > SNAPS) { snaps.shift(); if (replayAt > 0) replayAt--; }
+    if (!pending) requestAnimationFrame(paint);
+    pending = f;
   });
   src.onerror = () => { conn.textContent = "reconnecting…"; conn.className = "conn down"; };
 }
 
+function paint() {
+  const f = pending;
+  pending = null;
+  if (!f) return;
+  const t0 = performance.now();
+  takeEvents(queued.splice(0));
+  render(f);
+  if (window.__measure) void document.body.offsetHeight; // count style and layout too
+  const ms = performance.now() - t0;
+  window.__renderMs.push(ms);
+  if (window.__renderMs.length > 5000) window.__renderMs.shift();
+}
+
 function render(f) {
-  lastFrame = f;
-  $("#rv").textContent = f.rv;
+  setText($("#rv"), f.rv);
   renderSpeed(String(Math.round(f.minuteMs)));
   const slow = $("#slow");
   slow.setAttribute("aria-pressed", String(f.slowMs > 0));
-  slow.lastChild.textContent = f.slowMs > 0 ? ` desk slowed (${f.slowMs} ms)` : " slow the desk";
+  setText(slow.lastChild, f.slowMs > 0 ? ` desk slowed (${f.slowMs} ms)` : " slow the desk");
+  renderGate(f.gate);
+  renderScene(f.scene);
   renderCounters(f);
-  renderLanes(f);
   renderOrders(f.orders || []);
-  for (const ev of f.events || []) addEvent(ev);
-  document.body.dataset.traced = (f.traced || []).join(" ");
-  if (followed) refreshDetail();
+  renderFollowBar(f);
+  $("#scrub").max = String(snaps.length - 1);
+  if (replayAt < 0) { $("#scrub").value = String(snaps.length - 1); renderPipe(f); }
+}
+
+const shownFrame = () => (replayAt >= 0 ? snaps[replayAt] : lastFrame);
+
+// ---- the picture -------------------------------------------------------
+function renderPipe(f) {
+  const p = f.pipe, c = p.counts;
+  const refl = p.reflectors || [];
+  const orders = refl.find((r) => r.resource === "orders") || { lists: 0, watches: 0, now: "", events: 0 };
+  const gateHeld = (f.gate && f.gate.waiting) || [];
+  const heldAt = (stage) => gateHeld.filter((h) => h.stage === stage).length;
+  fill("waiter", f.counters.placed, [["orders placed", "dim"], ["from this page;", "dim"], ["kubectl works too", "dim"]]);
+  fill("apiserver", "rv " + f.rv, [
+    ...(p.commits || []).slice(-5).map((x) => [`${x.rv} ${x.kind} ${x.name} ${x.action}`, ""]),
+    c.conflicts ? [`409 Conflict refused: ${c.conflicts}`, "hot"] : [`${c.commits} writes`, "dim"],
+    c.notes ? [`+${c.notes} Events (kubectl describe's notes)`, "dim"] : null]);
+  fill("watch", refl.filter((r) => r.watching).length, [
+    ...refl.map((r) => [`${r.resource} ${r.watching ? "← rv " + r.from : "cut"}`, r.watching ? "" : "hot"]),
+    [`${c.events} events in`, "dim"], heldAt("watch") ? [`${heldAt("watch")} held at the gate`, "hot"] : null]);
+  fill("reflector", orders.lists, [
+    ...refl.map((r) => [`${r.resource}: ${r.lists} list ${r.watches} watch`, ""]),
+    [orders.now, /410|LIST/.test(orders.now) ? "hot" : "dim"]]);
+  boxes.queue.title.textContent = p.queue || "queue";
+  fill("queue", p.fifoLen, (p.fifo || []).length ? (p.fifo || []).map((e) => [`${short(e.key)} ${e.deltas.join(", ")}`, ""]) : [["empty: each event goes", "dim"], ["straight to the indexer", "dim"]]);
+  fill("indexer", p.cache, [["index by section:", "dim"],
+    ...(p.index || []).map((r) => [`${r.value} ${r.count}: ${r.names.join(" ")}`, ""]), [`${c.cached} updates`, "dim"]]);
+  fill("handlers", c.handled, [["OnAdd/OnUpdate/OnDelete", "dim"], ["→ the chef's For, Owns", "dim"],
+    [`dropped by predicates: ${c.dropped}`, ""], [`${c.pinned} tickets, ${c.merged} merged`, "dim"]]);
+  const r = p.rail;
+  fill("rail", r.queued, [
+    [`ready ${r.queued} · token ${r.token} · delayed ${r.delayed}`, r.token ? "hot" : ""],
+    [`backoff ${r.rateLimited} · processing ${r.processing} · dirty ${r.dirty}`, r.dirty ? "hot" : ""],
+    [`bucket: ${p.bucket}`, "dim"],
+    ...(p.tickets || []).slice(0, 4).map((t) => [ticketText(t), t.key === followedKey() ? "hot" : ""])]);
+  const busy = (p.workers || []).length;
+  fill("workers", busy + heldAt("workers"), [
+    ...(p.workers || []).map((w) => [`#${w.worker} ${short(w.key)} ${w.for}ms`, ""]),
+    ...gateHeld.filter((h) => h.stage === "workers").map((h) => [`held: ${short(h.key)}`, "hot"])]);
+  fill("reconciler", f.counters.reconciles, [
+    [`errors ${f.counters.errors}`, f.counters.errors ? "hot" : "dim"], [`409s: ${c.conflicts}`, c.conflicts ? "hot" : "dim"],
+    ["reads the cache, writes", "dim"], ["the API server", "dim"]]);
+  fill("stations", (p.stations || []).reduce((n, s) => n + s.busy, 0), (p.stations || []).map((s) =>
+    [`${s.name} ${s.busy}: ${s.cooks.map((k) => short(k.order)).join(" ") || "free"}`, s.cooks.length ? "" : "dim"]));
+  for (const s of STAGES) boxes[s.id].g.classList.toggle("held", heldAt(s.id) > 0);
+  renderTokens(f);
+  renderFollowPath(f);
+  renderNotes(f.notes || []);
+}
+
+function ticketText(t) {
+  const name = (t.priority >= 100 ? "★" : "") + short(t.key);
+  const due = t.dueIn ? ` ${(t.dueIn / 1000).toFixed(1)}s` : "";
+  return `${name} ${t.state}${due}${t.dirty ? " dirty" : ""}${t.merged ? ` +${t.merged} merged` : ""}`;
+}
+
+// fill writes a stage's count and lines, touching only what changed.
+function fill(id, count, lines) {
+  const b = boxes[id];
+  setText(b.count, String(count));
+  const ls = lines.filter(Boolean);
+  b.lines.forEach((t, i) => {
+    const [text, cls] = ls[i] || ["", ""];
+    const s = text.length > b.maxChars ? text.slice(0, b.maxChars - 1) + "…" : text;
+    setText(t, i === b.lines.length - 1 && ls.length > b.lines.length ? `… ${ls.length - i} more` : s);
+    const want = "line" + (cls ? " " + cls : "");
+    if (t.getAttribute("class") !== want) t.setAttribute("class", want);
+  });
+}
+
+// Tokens: one dot per open order, at the stage it is at now; a dot that
+// changes stage travels along the arrows between.
+const tokens = new Map(); // order key → { c, stage, slot }
+const PHASE_FILL = { Pending: "#8c96a8", New: "#8c96a8", Cooking: "#c2452d", Ready: "#2f6fb3", Served: "#1f7a3d" };
+function renderTokens(f) {
+  const layer = $("#tokens");
+  const seen = new Set(), perStage = {};
+  const heldKeys = new Set(((f.gate && f.gate.waiting) || []).map((h) => h.key));
+  for (const o of f.orders || []) {
+    if (o.at === "done" && o.name !== followed) continue;
+    const at = o.at === "done" || !geo[o.at] ? "waiter" : o.at;
+    seen.add(o.key);
+    const slot = perStage[at] = (perStage[at] || 0) + 1;
+    let t = tokens.get(o.key);
+    if (!t) {
+      const c = svg("circle", { class: "tok", r: 5, "data-order": o.name });
+      c.append(svg("title", {}, o.name));
+      layer.append(c);
+      t = { c, stage: null, slot: 0, pos: null };
+      tokens.set(o.key, t);
+    }
+    const cls = "tok" + (o.priority >= 100 ? " vip" : "") + (heldKeys.has(o.key) ? " heldtok" : "") + (o.name === followed ? " me" : "");
+    if (t.c.getAttribute("class") !== cls) t.c.setAttribute("class", cls);
+    const fillColour = PHASE_FILL[o.phase] || "#5b3fa0";
+    if (t.c.getAttribute("fill") !== fillColour) t.c.setAttribute("fill", fillColour);
+    moveToken(t, at, slot - 1);
+  }
+  for (const [key, t] of tokens) if (!seen.has(key)) { t.c.remove(); tokens.delete(key); }
+  for (const [stage, n] of Object.entries(perStage)) overflow(stage, n);
+}
+
+function slotPos(stage, i) {
+  const [x, y, w, h] = geo[stage];
+  const s = STAGES[ORDER.indexOf(stage)];
+  const cols = Math.max(1, Math.floor((w - 14) / TOK));
+  const rows = Math.max(1, Math.floor((h - HEAD_H - s.lines * LINE_H - 10) / TOK));
+  const k = Math.min(i, cols * rows - 1);
+  return [x + 10 + (k % cols) * TOK, y + h - 9 - Math.floor(k / cols) * TOK, cols * rows];
+}
+
+const more = {};
+function overflow(stage, n) {
+  const cap = slotPos(stage, 0)[2];
+  let t = more[stage];
+  if (n <= cap) { if (t) t.textContent = ""; return; }
+  if (!t || !t.isConnected) { t = more[stage] = svg("text", { class: "more", "text-anchor": "end" }); $("#tokens").append(t); }
+  const [x, y, w, h] = geo[stage];
+  t.setAttribute("x", x + w - 6); t.setAttribute("y", y + h - 4);
+  t.textContent = `+${n - cap + 1}`;
+}
+
+function moveToken(t, stage, slot) {
+  const [x, y] = slotPos(stage, slot);
+  if (t.pos && t.pos[0] === x && t.pos[1] === y) return;
+  const from = t.stage;
+  t.stage = stage; t.slot = slot;
+  const prev = t.pos;
+  t.pos = [x, y];
+  t.c.setAttribute("cx", x); t.c.setAttribute("cy", y);
+  if (!prev || from === stage || reduceMotion || replayAt >= 0 || document.hidden || !from) return;
+  // Travel along the arrows: through each stage between, in pipeline order.
+  const a = ORDER.indexOf(from), b = ORDER.indexOf(stage);
+  const via = b > a ? ORDER.slice(a + 1, b) : [];
+  const pts = [prev, ...via.map((s) => { const [gx, gy, gw, gh] = geo[s]; return [gx + gw / 2, gy + gh / 2]; }), [x, y]];
+  const frames = pts.map(([px, py]) => ({ transform: `translate(${px - x}px, ${py - y}px)` }));
+  t.c.animate(frames, { duration: Math.min(700, 160 * (pts.length - 1)), easing: "ease-in-out" });
+}
+
+// renderFollowPath lights up the stages and arrows the followed order
+// crossed.
+function renderFollowPath(f) {
+  const o = followed && (f.orders || []).find((x) => x.name === followed);
+  const visited = new Set(o ? o.stages : []);
+  for (const s of STAGES) boxes[s.id].g.classList.toggle("on", visited.has(s.id) || (o && o.at === s.id));
+  for (const a of document.querySelectorAll("#arrows .arrow")) {
+    a.classList.toggle("on", !!o && visited.has(a.dataset.from) && visited.has(a.dataset.to));
+  }
+}
+
+function renderNotes(notes) {
+  const ol = $("#notes");
+  const sig = notes.map((n) => n.seq).join(",");
+  if (ol.dataset.sig === sig) return;
+  ol.dataset.sig = sig;
+  ol.replaceChildren(...notes.slice(-4).map((n) => el("li", { class: n.class || "", text: n.text })));
+}
+
+// ---- the gate ----------------------------------------------------------
+function renderGate(g) {
+  const on = g && g.on;
+  for (const id of ["#pause", "#step", "#resume"]) $(id).disabled = !on;
+  const st = $("#gate-status");
+  if (!on) { setText(st, "(no gate: watch only)"); return; }
+  $("#pause").setAttribute("aria-pressed", String(g.paused));
+  $("#step").disabled = g.waiting.length === 0;
+  setText(st, g.paused ? `paused · ${g.waiting.length} held · ${g.stepped} stepped` : (g.waiting.length ? `${g.waiting.length} held for the scene` : "running"));
+  st.className = "gate-status" + (g.paused ? " paused" : "");
+  st.dataset.passed = String(g.passed);
+  st.dataset.stepped = String(g.stepped);
+  const ol = $("#held");
+  setText($("#held-count"), g.waiting.length ? `${g.waiting.length} waiting; step lets the oldest go` : "");
+  const sig = g.waiting.map((h) => h.id).join(",");
+  if (ol.dataset.sig === sig) return;
+  ol.dataset.sig = sig;
+  if (!g.waiting.length) {
+    ol.replaceChildren(el("li", { class: "empty", text: g.paused ? "nothing yet: the next hand-off will wait here" : "pause to hold the kitchen at its next hand-off" }));
+    return;
+  }
+  ol.replaceChildren(...g.waiting.map((h) => {
+    const b = el("button", { "data-id": String(h.id), text: "step", "aria-label": `step #${h.id}` });
+    b.addEventListener("click", () => act("step", { id: String(h.id) }));
+    return el("li", { "data-id": String(h.id), "data-stage": h.stage }, el("span", { text: `#${h.id} ${h.text}` }), b);
+  }));
+}
+
+// ---- guided scenes -----------------------------------------------------
+let sceneList = [];
+const predictions = {}; // scene id → the choice picked
+async function loadScenes() {
+  try { sceneList = await (await fetch("/scenes")).json(); } catch { sceneList = []; }
+  $("#scene-list").replaceChildren(...sceneList.map((s) => {
+    const b = el("button", { "data-scene": s.id, text: s.title });
+    b.addEventListener("click", () => askScene(s));
+    return b;
+  }));
+}
+
+let asking = null; // the scene whose question shows, before it runs
+function askScene(s) {
+  asking = s;
+  for (const b of document.querySelectorAll("#scene-list button")) b.setAttribute("aria-current", String(b.dataset.scene === s.id));
+  const body = $("#scene-body");
+  body.hidden = false;
+  body.dataset.scene = s.id; body.dataset.phase = "question";
+  body.replaceChildren(el("p", { class: "q", text: s.question }), el("div", { class: "choices" }, ...s.choices.map((c, i) => {
+    const b = el("button", { "data-choice": String(i), text: c });
+    b.addEventListener("click", () => { predictions[s.id] = i; asking = null; act("scene", { name: s.id }); });
+    return b;
+  })), el("p", { class: "hint", text: "Pick your prediction: the scene then runs the real kitchen and pauses at the hand-off that answers it." }));
+}
+
+function renderScene(st) {
+  const body = $("#scene-body");
+  if (asking || !st) return;
+  const s = sceneList.find((x) => x.id === st.id);
+  if (!s) return;
+  const sig = `${st.id}:${st.run}:${st.phase}:${st.said.length}:${st.key ? st.key.id : ""}`;
+  if (body.dataset.sig === sig) return;
+  body.dataset.sig = sig;
+  body.hidden = false;
+  body.dataset.scene = st.id; body.dataset.phase = st.phase;
+  const picked = predictions[st.id];
+  const kids = [el("p", { class: "q", text: s.question }),
+    el("div", { class: "choices" }, ...s.choices.map((c, i) => el("button", { disabled: "",
+      class: (i === picked ? "picked " : "") + (st.phase === "done" && i === st.answer ? "right" : ""), text: c }))),
+    el("ol", { class: "said" }, ...st.said.map((t) => el("li", { text: t })))];
+  if (st.phase === "setting") kids.push(el("p", { text: "setting the kitchen up…" }));
+  if (st.phase === "held") {
+    const next = el("button", { id: "scene-next", text: "step it" });
+    next.addEventListener("click", () => act("scene-next"));
+    kids.push(el("div", { class: "key" }, el("b", { text: "Paused at the key hand-off: " }), `#${st.key.id} ${st.key.text}`),
+      el("p", { text: "The kitchen really waits here (see it held in the picture). Step it and watch what it causes." }), next);
+  }
+  if (st.phase === "running") kids.push(el("p", { text: "running on to the scene's end…" }));
+  if (st.phase === "done") {
+    const verdict = picked == null ? "" : picked === st.answer ? "You predicted it. " : "Not what you predicted. ";
+    kids.push(el("p", { class: "verdict", text: verdict + "Answer: " + s.choices[st.answer] }), el("p", { class: "explain", text: st.explain }),
+      el("p", {}, "Read on: ", el("code", { text: s.tour }), ...s.docs.map((d) => el("span", {}, " · ", el("code", { text: d })))));
+  }
+  if (st.phase === "failed") kids.push(el("p", { class: "status bad", text: "The scene stopped: " + st.error }));
+  const leave = el("button", { id: "scene-leave", text: st.phase === "done" || st.phase === "failed" ? "close" : "leave the scene" });
+  leave.addEventListener("click", () => { act("scene-leave"); body.hidden = true; body.dataset.sig = "closed"; });
+  kids.push(el("div", { class: "row" }, leave));
+  body.replaceChildren(...kids);
+}
+
+// ---- counters ----------------------------------------------------------
+function renderCounters(f) {
+  const c = f.counters;
+  setText($("#c-api"), String(c.apiRequests));
+  setText($("#c-poll"), String(c.polling));
+  setText($("#c-rec"), c.reconciles + (c.errors ? ` (${c.errors} err)` : ""));
+  setText($("#c-lat"), c.served ? `${c.p50.toFixed(0)} / ${c.p99.toFixed(0)}` : "–");
+  setText($("#c-served"), `${c.served} / ${c.placed}`);
+  const points = f.chart || [];
+  const n = 90, w = 240, h = 60;
+  const max = Math.max(4, ...points.map((p) => Math.max(p.depth, p.backlog)));
+  const line = (val) => points.map((p, i) =>
+    `${(w * (n - points.length + i) / (n - 1)).toFixed(1)},${(h - 2 - (h - 4) * val(p) / max).toFixed(1)}`).join(" ");
+  $("#chart-depth").setAttribute("points", line((p) => p.depth));
+  $("#chart-backlog").setAttribute("points", line((p) => p.backlog));
+  setText($("#chart-max"), `(max ${max})`);
 }
 
 // renderSpeed shows the server's speed in the control when it changed,
-// and not while the user is on the control: a frame built before the
-// user's pick reached the server still has the old speed, and must not
-// put it back over the pick.
-let shownSpeed = null; // the server's speed the control last showed
+// and not while the user is on the control.
+let shownSpeed = null;
 function renderSpeed(ms) {
   const speed = $("#speed");
   if (!speed.querySelector(`option[value="${ms}"]`)) speed.append(el("option", { value: ms, text: `1 min = ${ms} ms` }));
@@ -59,105 +460,10 @@ function renderSpeed(ms) {
   speed.value = ms;
 }
 
-function renderCounters(f) {
-  const c = f.counters;
-  $("#c-api").textContent = c.apiRequests;
-  $("#c-poll").textContent = c.polling;
-  $("#c-rec").textContent = c.reconciles + (c.errors ? ` (${c.errors} err)` : "");
-  $("#c-depth").textContent = f.depth;
-  $("#c-lat").textContent = c.served ? `${c.p50.toFixed(0)} / ${c.p99.toFixed(0)}` : "–";
-  $("#c-served").textContent = `${c.served} / ${c.placed}`;
-  drawChart(f.chart || []);
-}
-
-function drawChart(points) {
-  const n = 90, w = 240, h = 60;
-  const maxD = Math.max(4, ...points.map((p) => p.depth));
-  const maxL = Math.max(1, ...points.map((p) => p.reconcileMs));
-  const line = (val, max) => points.map((p, i) =>
-    `${(w * (n - points.length + i) / (n - 1)).toFixed(1)},${(h - 2 - (h - 4) * val(p) / max).toFixed(1)}`).join(" ");
-  $("#chart-depth").setAttribute("points", line((p) => p.depth, maxD));
-  $("#chart-lat").setAttribute("points", line((p) => p.reconcileMs, maxL));
-  $("#chart-depth-max").textContent = `(max ${maxD})`;
-  $("#chart-lat-max").textContent = `(max ${maxL.toFixed(1)})`;
-}
-
-// ---- lanes -------------------------------------------------------------
-const chip = (text, cls = "", title = "") => el("span", { class: "chip " + cls, text, title: title || text });
-const label = (text) => el("div", { class: "label", text });
-const row = (items, empty) => items.length ? el("div", { class: "row" }, ...items) : el("div", { class: "empty", text: empty });
-const isFollowed = (key) => followed && (key === followed || key.endsWith("/" + followed));
-
-function renderLanes(f) {
-  const c = f.counters, heard = (comp) => (f.traced || []).includes(comp);
-  $("#st-waiter").replaceChildren(
-    el("div", { class: "big", text: String(c.placed) }), label("orders placed from this page"),
-    el("div", { class: "empty", text: "kubectl works too: the API is served on this address" }));
-  $("#st-desk").replaceChildren(
-    el("div", { class: "big", text: f.rv }), label("resourceVersion now"),
-    ...(f.slowMs > 0 ? [chip(`slowed: ${f.slowMs} ms per request`, "delayed")] : []));
-  const watches = (f.watches || []).map((w) => {
-    const c = chip(`${w.resource}: ${w.lists} list${w.lists === 1 ? "" : "s"}, ${w.watches} watch${w.watches === 1 ? "" : "es"} · ${w.now}`,
-      w.now.startsWith("WATCH") ? "" : "delayed", w.now);
-    c.dataset.resource = w.resource; c.dataset.lists = w.lists; c.dataset.watches = w.watches;
-    return c;
-  });
-  const fifo = (f.fifo || []).map((e) => chip(`${e.key} · ${e.deltas.join(", ")}`, isFollowed(e.key.split(" ")[1] || "") ? "followed" : ""));
-  const cache = (f.cache || []).map((e) => chip(`${e.key.split("/")[1]} rv${e.rv} ${e.phase}`, isFollowed(e.key) ? "followed" : ""));
-  $("#st-runner").replaceChildren(
-    label("reflectors"), row(watches, heard("reflector") ? "…" : "(no list or watch seen since the view opened)"),
-    label(`DeltaFIFO pending (${fifo.length})`), row(fifo, "empty"),
-    label(`cache: ${cache.length} orders`), row(cache.slice(-24), "empty"));
-  const tickets = (f.tickets || []).map((t) => chip(
-    `${t.priority >= 100 ? "VIP " : ""}${t.key.split("/")[1] || t.key}${t.state !== "waiting" ? ` · ${t.state} ${t.dueIn ? Math.ceil(t.dueIn) + "ms" : ""}` : ""}`,
-    `${t.priority >= 100 ? "vip " : ""}${t.state}${isFollowed(t.key) ? " followed" : ""}`));
-  $("#st-rail").replaceChildren(
-    el("div", { class: "big", text: String(f.depth) }), label("waiting · VIP first, then delayed"),
-    row(tickets, heard("workqueue") ? "no tickets" : "(the rail is not traced)"));
-  const workers = (f.workers || []).map((w) => chip(`#${w.worker} ${w.key.split("/")[1] || w.key} ${w.for}ms`, isFollowed(w.key) ? "followed" : ""));
-  $("#st-chef").replaceChildren(label("reconciling now"), row(workers, "idle"));
-  $("#st-cooks").replaceChildren(...(f.stations || []).map((s) => el("div", { class: "station" },
-    el("b", { text: s.name }), ...((s.cooks || []).length ? s.cooks.map((k) =>
-      chip(`${k.order} ${k.dish}`, k.phase + (followed === k.order ? " followed" : ""), `${k.name}: ${k.phase}`))
-      : [el("span", { class: "empty", text: "free" })]))));
-}
-
-function addEvent(ev) {
-  const lane = $(`#lane-${ev.lane}`);
-  if (!lane) return;
-  if (ev.order) flyToken(ev.order, ev.lane);
-  const orderName = ev.order ? ev.order.split("/")[1] : "";
-  if (followed && orderName !== followed) return;
-  const who = orderName || (ev.key || "").split("/").pop();
-  const li = el("li", { class: ev.class || "", "data-order": orderName, title: ev.text },
-    who && !followed ? el("b", { text: who + " " }) : null, ev.text, ev.rv ? el("span", { class: "ver", text: ` rv ${ev.rv}` }) : null);
-  const feed = $(".feed", lane);
-  feed.prepend(li);
-  while (feed.children.length > FEED_MAX) feed.lastChild.remove();
-}
-
-// flyToken moves a dot from the lane an order was last in to its new lane.
-let flying = 0;
-function flyToken(key, lane) {
-  const from = lastLane.get(key);
-  lastLane.set(key, lane);
-  if (reduceMotion || !from || from === lane || flying > 12 || document.hidden) return;
-  if (followed && key.split("/")[1] !== followed) return;
-  const a = $(`#lane-${from} h2`).getBoundingClientRect(), b = $(`#lane-${lane} h2`).getBoundingClientRect();
-  const dot = el("div", { class: "token" });
-  dot.style.background = getComputedStyle($(`#lane-${lane}`)).borderTopColor;
-  dot.style.left = `${a.left + a.width / 2}px`; dot.style.top = `${a.top + a.height / 2}px`;
-  document.body.append(dot);
-  flying++;
-  const anim = dot.animate([{ transform: "translate(0,0)" },
-    { transform: `translate(${b.left - a.left}px, ${b.top - a.top}px)` }], { duration: 500, easing: "ease-in-out" });
-  anim.onfinish = () => { dot.remove(); flying--; };
-}
-
-// ---- orders and the followed one ---------------------------------------
-// renderOrders updates the list in place, one row per order, so that
-// focus, clicks and screen readers keep their place while frames arrive.
-const rows = new Map(); // order name → its <li>
+// ---- orders, the log and the followed one ------------------------------
+// renderOrders keeps one row per order, in the order the page heard of
+// them, so that rows never jump while frames arrive.
+const rows = new Map();
 function renderOrders(orders) {
   const list = $("#orders");
   const keep = new Set();
@@ -173,73 +479,174 @@ function renderOrders(orders) {
 
 function orderRow(name) {
   const b = el("button", { class: "order", "data-name": name },
-    el("span", { class: "name" }), el("span", { class: "items" }),
-    el("span", { class: "path" }, ...LANES.map((l) => el("i", { "data-l": l, title: l }))),
-    el("span", { class: "phase" }));
+    el("span", { class: "name" }), el("span", { class: "items" }), el("span", { class: "at" }), el("span", { class: "phase" }));
   b.addEventListener("click", () => follow(followed === name ? null : name));
   return el("li", {}, b);
 }
 
+const STAGE_WORDS = { waiter: "at the waiter", apiserver: "at the API server", watch: "on the watch", reflector: "at the reflector",
+  queue: "in the runner's queue", indexer: "in the cache", handlers: "at the handlers", rail: "on the rail",
+  workers: "with a worker", reconciler: "being reconciled", stations: "at the stations", done: "done" };
+const phaseOf = (o) => o.gone && o.phase !== "Refused" && o.phase !== "Cancelled" ? (o.phase === "Served" ? "Served" : "Gone")
+  : (o.deleting && o.phase !== "Cancelled" ? "Deleting" : o.phase);
+
 function updateRow(b, o) {
-  const phase = o.gone && o.phase !== "Refused" && o.phase !== "Cancelled" ? (o.phase === "Served" ? "Served" : "Gone")
-    : (o.deleting && o.phase !== "Cancelled" ? "Deleting" : o.phase);
-  const lanes = o.lanes || [];
+  const sig = `${o.phase}|${o.at}|${o.rv}|${o.gone}|${o.deleting}|${followed === o.name}|${(o.stages || []).length}`;
+  if (b.dataset.sig === sig) return;
+  b.dataset.sig = sig;
   const set = (k, v) => { if (b.getAttribute(k) !== v) b.setAttribute(k, v); };
   set("data-phase", o.phase);
-  set("data-lanes", lanes.join(" "));
+  set("data-stages", (o.stages || []).join(" "));
+  set("data-at", o.at);
   set("aria-pressed", String(followed === o.name));
   set("title", `${o.key} · table ${o.table} (${o.section || "main"})`);
-  const [name, items, path, ph] = b.children;
-  name.textContent = (o.priority >= 100 ? "★ " : "") + o.name;
-  items.textContent = o.items || "…";
-  path.setAttribute("aria-label", "lanes visited: " + lanes.join(", "));
-  for (const dot of path.children) {
-    const l = dot.dataset.l;
-    dot.className = lanes.includes(l) ? (o.current === l ? "on now" : "on") : "";
-  }
-  ph.className = "phase " + phase;
-  ph.textContent = phase;
+  const [name, items, at, ph] = b.children;
+  setText(name, (o.priority >= 100 ? "★ " : "") + o.name);
+  setText(items, o.items || "…");
+  setText(at, STAGE_WORDS[o.at] || o.at);
+  const phase = phaseOf(o);
+  if (ph.className !== "phase " + phase) ph.className = "phase " + phase;
+  setText(ph, phase);
 }
+
+function renderFollowBar(f) {
+  const bar = $("#follow-bar");
+  const o = followed && (f.orders || []).find((x) => x.name === followed);
+  bar.hidden = !followed;
+  if (!followed) return;
+  setText($("#follow-name"), followed);
+  const phase = o ? phaseOf(o) : "";
+  setText($("#follow-phase"), phase);
+  $("#follow-phase").className = "phase " + phase;
+  setText($("#follow-at"), o ? STAGE_WORDS[o.at] || o.at : "");
+  if (o && o.rv !== yamlRV) refreshYAML(o.rv);
+}
+
+const followedKey = () => (followed && lastFrame ? (lastFrame.orders || []).find((o) => o.name === followed)?.key : null);
 
 function follow(name) {
   followed = name;
   $("#detail").hidden = !name;
-  for (const f of document.querySelectorAll(".feed")) f.replaceChildren();
-  if (name) { $("#detail-name").textContent = name; refreshDetail(); }
-  if (lastFrame) { renderOrders(lastFrame.orders || []); renderLanes(lastFrame); }
+  $("#follow-bar").hidden = !name;
+  hist = [];
+  yamlRV = null;
+  $("#history").replaceChildren();
+  $("#yaml").textContent = "";
+  refillLog();
+  if (name) { setText($("#detail-name"), name); loadDetail(name); }
+  if (lastFrame) { renderOrders(lastFrame.orders || []); renderFollowBar(lastFrame); renderPipe(shownFrame()); }
+  if (name && matchMedia("(max-width: 900px)").matches) $("#detail").scrollIntoView({ block: "nearest" });
 }
 
-let detailBusy = false;
-async function refreshDetail() {
-  if (detailBusy || !followed) return;
-  detailBusy = true;
+// The history: fetched once when an order is followed, then kept from
+// the frames' events, in cause-and-effect order: by the resourceVersion
+// each event follows from, then by stage, then as told.
+let hist = [];
+let yamlRV = null, yamlBusy = false, coalescedSeen = 0;
+const RANK = Object.fromEntries(ORDER.map((s, i) => [s, i + 1]));
+const causal = (a, b) => (a.cause || 0) - (b.cause || 0) || (RANK[a.stage] || 0) - (RANK[b.stage] || 0) || a.seq - b.seq;
+
+async function loadDetail(name) {
+  const res = await fetch(`/orders/${encodeURIComponent(name)}`);
+  const d = await res.json();
+  if (!res.ok || name !== followed) return;
+  const seqs = new Set(d.history.map((e) => e.seq));
+  hist = [...d.history, ...hist.filter((e) => !seqs.has(e.seq))].sort(causal);
+  $("#history").replaceChildren(...hist.map(historyItem));
+  if (d.left) $("#history").prepend(el("li", { text: `(${d.left} events in the middle left out)` }));
+  showYAML(d);
+}
+
+async function refreshYAML(rv) {
+  if (yamlBusy || !followed) return;
+  yamlBusy = true;
+  yamlRV = rv;
   try {
     const name = followed;
     const res = await fetch(`/orders/${encodeURIComponent(name)}`);
-    const d = await res.json(); // read the body always: an unread one holds its connection
-    if (!res.ok || name !== followed) return;
-    const yaml = $("#yaml");
-    if (yaml.textContent !== d.yaml) yaml.textContent = d.yaml || "# not in the runner's cache yet";
-    const hist = $("#history");
-    if (hist.children.length !== d.history.length || hist.dataset.last !== String(d.history.at(-1)?.seq)) {
-      hist.replaceChildren(...d.history.map((ev) => el("li", { class: ev.class || "", "data-lane": ev.lane },
-        el("b", { text: ev.lane }), ev.text, ev.rv ? el("span", { class: "ver", text: ` rv ${ev.rv}` }) : null)));
-      hist.dataset.last = String(d.history.at(-1)?.seq);
-      hist.scrollTop = hist.scrollHeight;
-    }
-  } finally { detailBusy = false; }
+    const d = await res.json();
+    if (res.ok && name === followed) showYAML(d);
+  } finally { yamlBusy = false; }
+}
+
+function showYAML(d) {
+  yamlRV = d.order.rv;
+  setText($("#yaml"), d.yaml || "# not in the runner's cache yet");
+}
+
+const historyItem = (ev) => el("li", { class: ev.class || "", "data-stage": ev.stage, "data-seq": String(ev.seq), "data-cause": String(ev.cause || 0) },
+  el("b", { text: ev.stage + " " }), ev.text, ev.rv ? el("span", { class: "ver", text: ` rv ${ev.rv}` }) : null);
+
+function addToHistory(ev) {
+  if (hist.some((e) => e.seq === ev.seq)) return;
+  let i = hist.length;
+  while (i > 0 && causal(hist[i - 1], ev) > 0) i--;
+  hist.splice(i, 0, ev);
+  const ol = $("#history");
+  const next = hist[i + 1];
+  const before = next ? ol.querySelector(`li[data-seq="${next.seq}"]`) : null;
+  ol.insertBefore(historyItem(ev), before);
+}
+
+// The log of hand-offs: oldest first, the newest at the bottom. The list
+// is drawn bottom up (flex-direction: column-reverse), so that it stays at
+// the newest by itself, and stays put while the reader scrolls up.
+const logEvents = [];
+const LOG_KEEP = 2000, LOG_SHOWN = 150;
+function takeEvents(evs) {
+  if (!evs.length) return;
+  const ol = $("#log");
+  const frag = document.createDocumentFragment();
+  const key = followedKey();
+  for (let i = evs.length - 1; i >= 0; i--) {
+    const ev = evs[i];
+    if (key && ev.order === key) addToHistory(ev);
+    if ((!followed || ev.order === key) && frag.childNodes.length < LOG_SHOWN) frag.append(logItem(ev));
+  }
+  logEvents.push(...evs);
+  if (logEvents.length > LOG_KEEP) logEvents.splice(0, logEvents.length - LOG_KEEP);
+  ol.prepend(frag);
+  while (ol.childElementCount > LOG_SHOWN) ol.lastElementChild.remove();
+}
+
+const logItem = (ev) => el("li", { class: ev.class || "", "data-stage": ev.stage, "data-seq": String(ev.seq), "data-at": String(ev.at) },
+  el("b", { text: ev.stage + " " }), ev.order && !followed ? short(ev.order) + " " : "", ev.text,
+  ev.rv ? el("span", { class: "ver", text: ` rv ${ev.rv}` }) : null);
+
+function refillLog() {
+  const key = followed ? `${(lastFrame && lastFrame.orders || []).find((o) => o.name === followed)?.key}` : null;
+  const evs = logEvents.filter((e) => !key || e.order === key).slice(-LOG_SHOWN).reverse();
+  $("#log").replaceChildren(...evs.map(logItem));
+}
+
+// ---- replay ------------------------------------------------------------
+function scrubTo(i) {
+  if (i >= snaps.length - 1 || i < 0) { replayAt = -1; document.body.classList.remove("replay"); $("#live").hidden = true;
+    setText($("#scrub-at"), "live"); markFuture(Infinity); if (lastFrame) renderPipe(lastFrame); return; }
+  replayAt = i;
+  document.body.classList.add("replay");
+  $("#live").hidden = false;
+  const s = snaps[i];
+  setText($("#scrub-at"), `${((s.at - lastFrame.at) / 1000).toFixed(1)} s ago · rv ${s.rv}`);
+  renderPipe(s);
+  const next = snaps[i + 1];
+  markFuture(next && next.at);
+}
+
+// markFuture dims the log's events after the replayed frame.
+function markFuture(at) {
+  for (const li of $("#log").children) {
+    li.classList.toggle("future", Number(li.dataset.at) >= at);
+  }
 }
 
 // ---- buttons and keys --------------------------------------------------
-let toastTimer;
-function toast(msg, bad) {
-  const t = $("#toast");
-  t.textContent = msg; t.className = "show" + (bad ? " bad" : "");
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { t.className = ""; }, 3500);
+function say(msg, bad) {
+  const s = $("#status");
+  s.textContent = msg; s.className = "status" + (bad ? " bad" : "");
 }
 
-// act posts a button and toasts the answer; it reports whether the server
+// act posts a button and says the answer; it reports whether the server
 // took it.
 async function act(action, params = {}) {
   const body = new URLSearchParams(params);
@@ -248,23 +655,28 @@ async function act(action, params = {}) {
   try {
     const res = await fetch(`/actions/${action}`, { method: "POST", body });
     const out = await res.json();
-    toast(out.message || out.error, !res.ok);
+    say(out.message || out.error, !res.ok);
     return res.ok;
-  } catch (e) { toast(String(e), true); return false; } finally { if (btn) btn.disabled = false; }
+  } catch (e) { say(String(e), true); return false; } finally { if (btn) btn.disabled = false; }
 }
 
 function press(action) {
   const p = {};
   if (action === "truffle" || action === "cancel") { if (followed) p.order = followed; }
-  if (action === "fail") p.n = $("#fail-n").value;
+  if (action === "fail") p.n = "3";
   if (action === "slow") p.ms = lastFrame && lastFrame.slowMs > 0 ? "0" : "150";
   act(action, p);
 }
 
-const KEYS = { p: "place", t: "truffle", x: "cancel", v: "vip", r: "rush", w: "cut-watches", h: "compact", f: "fail", s: "slow" };
+const KEYS = { p: "place", t: "truffle", x: "cancel", v: "vip", r: "rush", w: "cut-watches", h: "compact", f: "fail", s: "slow", n: "step" };
 document.addEventListener("keydown", (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey || /^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName)) return;
+  if (e.key === " " && e.target.tagName === "BUTTON") return; // the button's own press
   if (e.key === "Escape") { follow(null); return; }
+  if (e.key === " ") { e.preventDefault(); press(lastFrame && lastFrame.gate.paused || e.shiftKey ? "resume" : "pause"); return; }
+  if (replayAt >= 0 && (e.key === "ArrowLeft" || e.key === "ArrowRight")) {
+    scrubTo(replayAt + (e.key === "ArrowLeft" ? -1 : 1)); $("#scrub").value = String(replayAt < 0 ? snaps.length - 1 : replayAt); return;
+  }
   const action = KEYS[e.key];
   if (action) { e.preventDefault(); press(action); }
 });
@@ -273,9 +685,17 @@ document.addEventListener("DOMContentLoaded", () => {
   for (const b of document.querySelectorAll("button[data-action]")) b.addEventListener("click", () => press(b.dataset.action));
   $("#speed").addEventListener("change", async (e) => {
     const picked = e.target.value;
-    // A refused pick, not yet replaced by another: show the server's speed again.
     if (!await act("speed", { minute: picked }) && e.target.value === picked && shownSpeed) e.target.value = shownSpeed;
   });
   $("#unfollow").addEventListener("click", () => follow(null));
+  $("#pipe").addEventListener("click", (e) => { const n = e.target.closest("[data-order]"); if (n) follow(n.dataset.order); });
+  $("#scrub").addEventListener("input", (e) => scrubTo(Number(e.target.value)));
+  $("#live").addEventListener("click", () => scrubTo(-1));
+  if ("PerformanceObserver" in window) {
+    try { new PerformanceObserver((l) => { for (const t of l.getEntries()) window.__longTasks.push(t.duration); }).observe({ type: "longtask" }); } catch { /* not supported */ }
+  }
+  matchMedia("(max-width: 700px)").addEventListener("change", layout);
+  layout();
+  loadScenes();
   connect();
 });
