@@ -58,8 +58,9 @@ func openKitchen(t *testing.T, minute time.Duration, door ...liveview.Option) st
 		t.Fatal(err)
 	}
 	done := make(chan struct{}, 2)
+	site := liveview.NewSite(ctx, r, door...) // before Run: the page sees the first LIST and WATCH
 	go func() { _ = r.Run(ctx); done <- struct{}{} }()
-	go func() { _ = liveview.Serve(ctx, ln, r, door...); done <- struct{}{} }()
+	go func() { _ = site.Serve(ctx, ln); done <- struct{}{} }()
 	t.Cleanup(func() { cancel(); <-done; <-done })
 	return "http://" + ln.Addr().String() + "/"
 }

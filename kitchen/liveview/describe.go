@@ -42,6 +42,12 @@ func describe(rec trace.Record) string {
 		fmt.Fprintf(&b, " (priority %d, depth %d)", rec.Priority, rec.Depth)
 	case trace.DeltaRecorded, trace.DeltaPopped:
 		fmt.Fprintf(&b, " %s (%s)", rec.DeltaType, queueName(rec))
+	case trace.Dropped:
+		// "dropped by GenerationChangedOrResyncPredicate (Update)": the
+		// predicate's own name, without its package.
+		name := rec.Detail[strings.LastIndexByte(rec.Detail, '.')+1:]
+		rec.Detail = ""
+		fmt.Fprintf(&b, " %s: %s", rec.DeltaType, name)
 	case trace.ReconcileStarted:
 		fmt.Fprintf(&b, " by worker %d", rec.Worker)
 	case trace.ReconcileFinished:

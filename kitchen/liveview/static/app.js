@@ -203,11 +203,12 @@ function renderPipe(f) {
     c.conflicts ? [`409 Conflict refused: ${c.conflicts}`, "hot"] : [`${c.commits} writes`, "dim"],
     c.notes ? [`+${c.notes} Events (kubectl describe's notes)`, "dim"] : null]);
   fill("watch", refl.filter((r) => r.watching).length, [
-    ...refl.map((r) => [`${r.resource} ${r.watching ? "← rv " + r.from : "cut"}`, r.watching ? "" : "hot"]),
+    ...refl.map((r) => !r.watches ? [`${r.resource} (since before the page)`, "dim"]
+      : [`${r.resource} ${r.watching ? "← rv " + r.from : "cut"}`, r.watching ? "" : "hot"]),
     [`${c.events} events in`, "dim"], heldAt("watch") ? [`${heldAt("watch")} held at the gate`, "hot"] : null]);
   fill("reflector", orders.lists, [
     ...refl.map((r) => [`${r.resource}: ${r.lists} list ${r.watches} watch`, ""]),
-    [orders.now, /410|LIST/.test(orders.now) ? "hot" : "dim"]]);
+    ["orders: " + orders.now.replace(" orders", ""), /410|LIST/.test(orders.now) ? "hot" : "dim"]]);
   boxes.queue.title.textContent = p.queue || "queue";
   fill("queue", p.fifoLen, (p.fifo || []).length ? (p.fifo || []).map((e) => [`${short(e.key)} ${e.deltas.join(", ")}`, ""]) : [["empty: each event goes", "dim"], ["straight to the indexer", "dim"]]);
   fill("indexer", p.cache, [["index by section:", "dim"],
