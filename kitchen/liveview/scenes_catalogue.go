@@ -72,13 +72,19 @@ func (s *sceneRun) held(ctx context.Context, what string, n int, match func(Hold
 	})
 }
 
+// The tour's chapters the scenes name, by number and title
+// (examples/serve's tests check that they still agree with the tour).
 const (
-	tourDoc      = "go doc github.com/kitchensync/kitchensync/"
-	tourCommand  = "go run ./examples/tour -step "
-	tourDisconn  = tourCommand + "10"
-	tourRail     = tourCommand + "6"
-	tourConflict = tourCommand + "2"
-	tourCancel   = tourCommand + "9"
+	tourDoc         = "go doc github.com/kitchensync/kitchensync/"
+	tourCommand     = "go run ./examples/tour -step "
+	tourDisconn     = tourCommand + "10"
+	chapterDisconn  = "A chef that survives a disconnect"
+	tourRail        = tourCommand + "6"
+	chapterRail     = "The ticket rail: dedup and priority"
+	tourConflict    = tourCommand + "2"
+	chapterConflict = "Two waiters, one order: 409 Conflict"
+	tourCancel      = tourCommand + "9"
+	chapterCancel   = "The table leaves: finalizer and garbage collector"
 )
 
 func sceneWatchCut() *scene {
@@ -90,7 +96,7 @@ func sceneWatchCut() *scene {
 		Explain: "The reflector remembers the resourceVersion of the last event it queued, and asks to WATCH from " +
 			"there: no LIST, and nothing missed, because the front desk still has its history after that version. " +
 			"A relist is needed only when that history is gone: the next scene.",
-		Tour: tourDisconn, Docs: []string{tourDoc + "informer Reflector", tourDoc + "apiserver Server.CloseWatches"},
+		Tour: tourDisconn, Chapter: chapterDisconn, Docs: []string{tourDoc + "informer Reflector", tourDoc + "apiserver Server.CloseWatches"},
 		setup: func(ctx context.Context, s *sceneRun) (func(Hold) bool, error) {
 			key := callOf("watch", "orders")
 			s.v.gate.HoldOnly(key)
@@ -115,7 +121,7 @@ func sceneRelist() *scene {
 			"compacted away, so the DELETED event no longer exists. The reflector LISTs again; the new list lacks the " +
 			"order, so the informer's queue replaces the cache in one step and tells the handlers OnDelete with " +
 			"finalStateUnknown: a DeletedFinalStateUnknown tombstone carrying the last state the cache had.",
-		Tour: tourDisconn, Docs: []string{tourDoc + "informer DeletedFinalStateUnknown", tourDoc + "informer QueueAtomic"},
+		Tour: tourDisconn, Chapter: chapterDisconn, Docs: []string{tourDoc + "informer DeletedFinalStateUnknown", tourDoc + "informer QueueAtomic"},
 		setup: func(ctx context.Context, s *sceneRun) (func(Hold) bool, error) {
 			g, srv := s.v.gate, s.v.r.Server
 			// Hold the chef off the new order, so that it gets no finalizer
@@ -125,6 +131,7 @@ func sceneRelist() *scene {
 				return nil, err
 			}
 			g.HoldOnly(either(takeOf(key), callOf("list", "orders")))
+			s.data = s.v.m.countOf("tombstone")
 			srv.CompactHistory()
 			srv.FailNext(apiserver.VerbWatch, runnerWatches, meta.NewResourceExpired("too old resource version: compacted (a guided scene)"))
 			srv.CloseWatches()
@@ -138,7 +145,8 @@ func sceneRelist() *scene {
 		},
 		finish: func(ctx context.Context, s *sceneRun) error {
 			s.v.gate.Resume()
-			return s.until(ctx, "the tombstone", func() bool { return s.v.m.countOf("tombstone") > 0 })
+			before := s.data.(int)
+			return s.until(ctx, "the tombstone", func() bool { return s.v.m.countOf("tombstone") > before })
 		},
 	}
 }
@@ -153,7 +161,7 @@ func sceneRush() *scene {
 			"bucket admits a new ticket only when it has a token, so the tickets pile up on the rail, each delayed " +
 			"until its token comes due, and the workers take them as they become ready: the rail is the bottleneck, " +
 			"and it protects the kitchen behind it (client-go's BucketRateLimiter does the same for a controller).",
-		Tour: tourCommand + "12", Docs: []string{tourDoc + "kitchen TicketRail", tourDoc + "workqueue RateLimiter"},
+		Tour: "go run ./examples/rush-hour", Docs: []string{tourDoc + "kitchen TicketRail", tourDoc + "workqueue RateLimiter"},
 		setup: func(ctx context.Context, s *sceneRun) (func(Hold) bool, error) {
 			perSecond := 5.0
 			perMinute := perSecond * s.v.r.Clock.Minute().Seconds()
@@ -188,7 +196,7 @@ func sceneVIP() *scene {
 		Explain: "The rail is a priority queue: a worker's Get takes the ready ticket of highest priority, first come " +
 			"first served within a priority. The VIP section adds 100 to an order's priority, so its ticket goes " +
 			"before the four that waited longer (controller-runtime's priority queue does the same).",
-		Tour: tourRail, Docs: []string{tourDoc + "kitchen TicketPriority", tourDoc + "workqueue PriorityQueue"},
+		Tour: tourRail, Chapter: chapterRail, Docs: []string{tourDoc + "kitchen TicketPriority", tourDoc + "workqueue PriorityQueue"},
 		setup: func(ctx context.Context, s *sceneRun) (func(Hold) bool, error) {
 			s.v.gate.HoldOnly(anyTake)
 			for range 6 {
@@ -232,7 +240,7 @@ func sceneDedup() *scene {
 			"reconciler reads the latest state from the cache anyway, so one reconcile serves all three changes. An " +
 			"add while a worker has the key marks it dirty instead: it goes back on the rail when the worker is done, " +
 			"so a key is never worked by two workers at once.",
-		Tour: tourRail, Docs: []string{tourDoc + "workqueue Queue", tourDoc + "reconcile Controller"},
+		Tour: tourRail, Chapter: chapterRail, Docs: []string{tourDoc + "workqueue Queue", tourDoc + "reconcile Controller"},
 		setup: func(ctx context.Context, s *sceneRun) (func(Hold) bool, error) {
 			s.v.gate.HoldOnly(anyTake)
 			for range 2 {
@@ -275,7 +283,7 @@ func sceneConflict() *scene {
 			"one, so the front desk refused the write with 409 Conflict rather than lose the waiter's change: " +
 			"optimistic concurrency. The chef read the latest order from the front desk and wrote again " +
 			"(client.RetryOnConflict, like client-go's retry.RetryOnConflict).",
-		Tour: tourConflict, Docs: []string{tourDoc + "apiserver/client RetryOnConflict", tourDoc + "apiserver/meta IsConflict"},
+		Tour: tourConflict, Chapter: chapterConflict, Docs: []string{tourDoc + "apiserver/client RetryOnConflict", tourDoc + "apiserver/meta IsConflict"},
 		setup: func(ctx context.Context, s *sceneRun) (func(Hold) bool, error) {
 			g := s.v.gate
 			key, err := s.placeHeld(ctx, "seafood-pasta")
@@ -289,10 +297,11 @@ func sceneConflict() *scene {
 				return nil, err
 			}
 			s.say("the waiter adds parmesan to %s: rv %s (the runner's watch event for it is held)", name, o.ResourceVersion)
+			s.data = s.v.m.conflicts()
 			return takeOf(key), s.held(ctx, "the watch event", 1, eventOf(key))
 		},
 		finish: func(ctx context.Context, s *sceneRun) error {
-			before := s.v.m.conflicts()
+			before := s.data.(int)
 			err := s.until(ctx, "the 409", func() bool { return s.v.m.conflicts() > before })
 			s.v.gate.Resume()
 			return err
@@ -310,7 +319,7 @@ func sceneFinalizer() *scene {
 			"it being deleted, stopped the work and removed its finalizer; only then did the front desk delete the " +
 			"order. The cooks have the order as their owner, so the front desk's garbage collector deleted them after " +
 			"it (ownerReferences, background propagation).",
-		Tour: tourCancel, Docs: []string{tourDoc + "reconcile Finalizers", tourDoc + "apiserver/gc"},
+		Tour: tourCancel, Chapter: chapterCancel, Docs: []string{tourDoc + "kitchen OrderFinalizer", tourDoc + "apiserver/gc"},
 		setup: func(ctx context.Context, s *sceneRun) (func(Hold) bool, error) {
 			key, err := s.place(ctx, "beef-wellington", "main")
 			if err != nil {
@@ -325,6 +334,7 @@ func sceneFinalizer() *scene {
 			}
 			s.say("%s is cooking", name)
 			s.v.gate.HoldOnly(takeOf(key))
+			s.data = s.v.m.countOf("gc")
 			if err := s.v.r.Waiter.Cancel(ctx, name); err != nil {
 				return nil, err
 			}
@@ -333,7 +343,8 @@ func sceneFinalizer() *scene {
 		},
 		finish: func(ctx context.Context, s *sceneRun) error {
 			s.v.gate.Resume()
-			return s.until(ctx, "the garbage collector", func() bool { return s.v.m.countOf("gc") > 0 })
+			before := s.data.(int)
+			return s.until(ctx, "the garbage collector", func() bool { return s.v.m.countOf("gc") > before })
 		},
 	}
 }

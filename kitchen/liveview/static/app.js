@@ -29,12 +29,12 @@ const reduceMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
 // lines of detail it shows; the narrow layout stacks the boxes.
 const STAGES = [
   { id: "waiter", title: "Waiter", wide: [6, 14, 86, 170], lines: 3 },
-  { id: "apiserver", title: "API server", wide: [108, 14, 196, 170], lines: 7 },
-  { id: "watch", title: "Watch", wide: [320, 14, 128, 170], lines: 5 },
-  { id: "reflector", title: "Reflector", wide: [464, 14, 152, 170], lines: 5 },
-  { id: "queue", title: "RealFIFO", wide: [632, 14, 176, 170], lines: 6 },
-  { id: "indexer", title: "Indexer (cache)", wide: [824, 14, 170, 170], lines: 6 },
-  { id: "handlers", title: "Handlers", wide: [824, 270, 170, 190], lines: 4 },
+  { id: "apiserver", title: "API server", wide: [108, 14, 186, 170], lines: 7 },
+  { id: "watch", title: "Watch", wide: [310, 14, 120, 170], lines: 5 },
+  { id: "reflector", title: "Reflector", wide: [446, 14, 170, 170], lines: 5 },
+  { id: "queue", title: "RealFIFO", wide: [632, 14, 170, 170], lines: 6 },
+  { id: "indexer", title: "Indexer (cache)", wide: [818, 14, 170, 170], lines: 6 },
+  { id: "handlers", title: "Handlers", wide: [818, 270, 170, 190], lines: 4 },
   { id: "rail", title: "Ticket rail", wide: [540, 270, 260, 190], lines: 7 },
   { id: "workers", title: "Workers", wide: [400, 270, 120, 190], lines: 4 },
   { id: "reconciler", title: "Reconciler", wide: [230, 270, 150, 190], lines: 4 },
@@ -207,8 +207,8 @@ function renderPipe(f) {
       : [`${r.resource} ${r.watching ? "← rv " + r.from : "cut"}`, r.watching ? "" : "hot"]),
     [`${c.events} events in`, "dim"], heldAt("watch") ? [`${heldAt("watch")} held at the gate`, "hot"] : null]);
   fill("reflector", orders.lists, [
-    ...refl.map((r) => [`${r.resource}: ${r.lists} list ${r.watches} watch`, ""]),
-    ["orders: " + orders.now.replace(" orders", ""), /410|LIST/.test(orders.now) ? "hot" : "dim"]]);
+    ...refl.map((r) => [`${r.resource}: ${r.lists} list, ${r.watches} watch`, ""]),
+    ["now: " + orders.now.replace(" orders", ""), /410|LIST/.test(orders.now) ? "hot" : "dim"]]);
   boxes.queue.title.textContent = p.queue || "queue";
   fill("queue", p.fifoLen, (p.fifo || []).length ? (p.fifo || []).map((e) => [`${short(e.key)} ${e.deltas.join(", ")}`, ""]) : [["empty: each event goes", "dim"], ["straight to the indexer", "dim"]]);
   fill("indexer", p.cache, [["index by section:", "dim"],
@@ -423,7 +423,8 @@ function renderScene(st) {
   if (st.phase === "done") {
     const verdict = picked == null ? "" : picked === st.answer ? "You predicted it. " : "Not what you predicted. ";
     kids.push(el("p", { class: "verdict", text: verdict + "Answer: " + s.choices[st.answer] }), el("p", { class: "explain", text: st.explain }),
-      el("p", {}, "Read on: ", el("code", { text: s.tour }), ...s.docs.map((d) => el("span", {}, " · ", el("code", { text: d })))));
+      el("p", {}, "Read on: ", el("code", { text: s.tour }), s.chapter ? ` (“${s.chapter}”)` : "",
+        ...s.docs.map((d) => el("span", {}, " · ", el("code", { text: d })))));
   }
   if (st.phase === "failed") kids.push(el("p", { class: "status bad", text: "The scene stopped: " + st.error }));
   const leave = el("button", { id: "scene-leave", text: st.phase === "done" || st.phase === "failed" ? "close" : "leave the scene" });
