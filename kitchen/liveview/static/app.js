@@ -392,14 +392,16 @@ function askScene(s) {
   body.dataset.scene = s.id; body.dataset.phase = "question";
   body.replaceChildren(el("p", { class: "q", text: s.question }), el("div", { class: "choices" }, ...s.choices.map((c, i) => {
     const b = el("button", { "data-choice": String(i), text: c });
-    b.addEventListener("click", () => { predictions[s.id] = i; asking = null; act("scene", { name: s.id }); });
+    b.addEventListener("click", () => { predictions[s.id] = i; asking = null; closedRun = null; act("scene", { name: s.id }); });
     return b;
   })), el("p", { class: "hint", text: "Pick your prediction: the scene then runs the real kitchen and pauses at the hand-off that answers it." }));
 }
 
+let closedRun = null; // the run of the scene the reader closed
 function renderScene(st) {
   const body = $("#scene-body");
-  if (asking || !st) return;
+  if (asking) return;
+  if (!st || st.run === closedRun) { body.hidden = true; return; }
   const s = sceneList.find((x) => x.id === st.id);
   if (!s) return;
   const sig = `${st.id}:${st.run}:${st.phase}:${st.said.length}:${st.key ? st.key.id : ""}`;
@@ -428,7 +430,7 @@ function renderScene(st) {
   }
   if (st.phase === "failed") kids.push(el("p", { class: "status bad", text: "The scene stopped: " + st.error }));
   const leave = el("button", { id: "scene-leave", text: st.phase === "done" || st.phase === "failed" ? "close" : "leave the scene" });
-  leave.addEventListener("click", () => { act("scene-leave"); body.hidden = true; body.dataset.sig = "closed"; });
+  leave.addEventListener("click", () => { closedRun = st.run; act("scene-leave"); body.hidden = true; body.dataset.sig = "closed"; });
   kids.push(el("div", { class: "row" }, leave));
   body.replaceChildren(...kids);
 }
