@@ -21,22 +21,30 @@ import (
 // followed to the table and its history checked, following stopped, an
 // order cancelled while cooking, and the gate paused and stepped.
 func TestThePass(t *testing.T) {
-	url := openKitchen(t, 40*time.Millisecond)
-	ctx := browser(t, 1280, 800, 120*time.Second)
-	watchConsole(t, ctx)
-	dir := shotDir(t)
-	run(t, ctx, "open the page",
-		chromedp.EmulateViewport(1280, 800),
-		chromedp.Navigate(url),
-		chromedp.WaitVisible(chromedp.CSS(`#conn.live`)),
-		chromedp.WaitVisible(chromedp.CSS(`#st-rail`)),
-		chromedp.WaitVisible(chromedp.CSS(`#scene-list button`)))
+	ctx, dir, _ := openPage(t, 120*time.Second)
 	screenshot(t, ctx, dir, "01-open-1280.png")
 
 	t.Run("an order passes every stage to Served, its history whole and in order", func(t *testing.T) { orderServed(t, ctx, dir) })
 	t.Run("stop following: the panel and the bar hide", func(t *testing.T) { unfollow(t, ctx) })
 	t.Run("a cancelled order: finalizer, then the garbage collector", func(t *testing.T) { orderCancelled(t, ctx, dir) })
 	t.Run("pause, and one step lets exactly one hand-off through", func(t *testing.T) { pauseAndStep(t, ctx, dir) })
+}
+
+// openPage opens a kitchen and its page at 1280×800, watching the
+// console, and returns the browser's context (for at most limit), where
+// screenshots go and the page's address.
+func openPage(t *testing.T, limit time.Duration) (context.Context, string, string) {
+	t.Helper()
+	url := openKitchen(t, 40*time.Millisecond)
+	ctx := browser(t, 1280, 800, limit)
+	watchConsole(t, ctx)
+	run(t, ctx, "open the page",
+		chromedp.EmulateViewport(1280, 800),
+		chromedp.Navigate(url),
+		chromedp.WaitVisible(chromedp.CSS(`#conn.live`)),
+		chromedp.WaitVisible(chromedp.CSS(`#st-rail`)),
+		chromedp.WaitVisible(chromedp.CSS(`#scene-list button`)))
+	return ctx, shotDir(t), url
 }
 
 // stages are the stages a served order crosses, as the page names them.
@@ -225,15 +233,7 @@ func served(name string) chromedp.Action[chromedp.Void] {
 // TestGuidedScenes runs every scene the page offers to its end: the
 // question, a prediction, the key hand-off held, one step, the answer.
 func TestGuidedScenes(t *testing.T) {
-	url := openKitchen(t, 40*time.Millisecond)
-	ctx := browser(t, 1280, 800, 240*time.Second)
-	watchConsole(t, ctx)
-	dir := shotDir(t)
-	run(t, ctx, "open the page",
-		chromedp.EmulateViewport(1280, 800),
-		chromedp.Navigate(url),
-		chromedp.WaitVisible(chromedp.CSS(`#conn.live`)),
-		chromedp.WaitVisible(chromedp.CSS(`#scene-list button`)))
+	ctx, dir, _ := openPage(t, 240*time.Second)
 	ids := get(t, ctx, "list the scenes", chromedp.Evaluate[[]string](`sceneList.map((s) => s.id)`))
 	want := []string{"watch-cut", "relist-410", "rush", "vip", "dedup", "conflict", "finalizer", "lease"}
 	if strings.Join(ids, " ") != strings.Join(want, " ") {
@@ -310,15 +310,7 @@ func TestThePassOnAPhone(t *testing.T) {
 // the page takes to draw each frame (script, style and layout), and what
 // the page weighs. It reports; it asserts the weight, not the time.
 func TestRushHourRendersFast(t *testing.T) {
-	url := openKitchen(t, 40*time.Millisecond)
-	ctx := browser(t, 1280, 800, 120*time.Second)
-	watchConsole(t, ctx)
-	dir := shotDir(t)
-	run(t, ctx, "open the page, measuring",
-		chromedp.EmulateViewport(1280, 800),
-		chromedp.Navigate(url),
-		chromedp.WaitVisible(chromedp.CSS(`#conn.live`)),
-		chromedp.WaitVisible(chromedp.CSS(`#st-rail`)))
+	ctx, dir, url := openPage(t, 120*time.Second)
 	get(t, ctx, "start measuring", chromedp.Evaluate[bool](`(window.__measure = true, window.__renderMs = [], window.__longTasks = [], true)`))
 	run(t, ctx, "rush hour",
 		press(`button[data-action="rush"]`),
