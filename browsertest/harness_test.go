@@ -149,6 +149,11 @@ func shotDir(t *testing.T) string {
 // blank: a real page has many colours and many pixels unlike the first.
 func screenshot(t *testing.T, ctx context.Context, dir, name string) {
 	t.Helper()
+	// Let the dots that are moving arrive, for a picture worth keeping;
+	// a kitchen that keeps them moving is pictured as it is after 2 s.
+	settle, cancel := context.WithTimeout(ctx, 2*time.Second)
+	_, _ = chromedp.Run(settle, chromedp.Poll[bool](`document.getAnimations().every((a) => a.playState !== "running")`))
+	cancel()
 	buf, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)

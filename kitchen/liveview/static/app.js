@@ -260,7 +260,10 @@ function fill(id, count, lines) {
 // changes stage travels along the arrows between.
 const tokens = new Map(); // order key → { c, stage, slot }
 const PHASE_FILL = { Pending: "#8c96a8", New: "#8c96a8", Cooking: "#c2452d", Ready: "#2f6fb3", Served: "#1f7a3d" };
+let flights = 0; // dots set travelling in this frame: a rush moves the rest at once
+const MAX_FLIGHTS = 12;
 function renderTokens(f) {
+  flights = 0;
   const layer = $("#tokens");
   const seen = new Set(), perStage = {};
   const heldKeys = new Set(((f.gate && f.gate.waiting) || []).map((h) => h.key));
@@ -315,7 +318,7 @@ function moveToken(t, stage, slot) {
   const prev = t.pos;
   t.pos = [x, y];
   t.c.setAttribute("cx", x); t.c.setAttribute("cy", y);
-  if (!prev || from === stage || reduceMotion || replayAt >= 0 || document.hidden || !from) return;
+  if (!prev || from === stage || reduceMotion || replayAt >= 0 || document.hidden || !from || ++flights > MAX_FLIGHTS) return;
   // Travel along the arrows: through each stage between, in pipeline order.
   const a = ORDER.indexOf(from), b = ORDER.indexOf(stage);
   const via = b > a ? ORDER.slice(a + 1, b) : [];
