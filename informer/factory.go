@@ -25,6 +25,7 @@ type SharedInformerFactory struct {
 	wrap          func(meta.GroupVersionResource, ListerWatcher) ListerWatcher
 	errorHandler  func(meta.GroupVersionResource, error)
 	tracer        *trace.Tracer
+	queue         QueueKind
 
 	mu        sync.Mutex // guards the fields below
 	informers map[reflect.Type]*factoryEntry
@@ -67,6 +68,13 @@ func WithWatchErrorHandler(h func(meta.GroupVersionResource, error)) FactoryOpti
 	return func(f *SharedInformerFactory) { f.errorHandler = h }
 }
 
+// WithQueue gives every informer of the factory the queue kind k, as
+// their [Options].Queue: the default QueueAtomic (client-go v0.37's), or
+// QueueInOrder or QueueDeltaFIFO to run what older client-go did.
+func WithQueue(k QueueKind) FactoryOption {
+	return func(f *SharedInformerFactory) { f.queue = k }
+}
+
 // WithTracer gives every informer of the factory t, as their
 // [Options].Tracer: each records its reflector's lists and watches, its
 // DeltaFIFO's deltas, its cache updates and handler calls.
@@ -102,7 +110,7 @@ func InformerFor[T meta.Object](f *SharedInformerFactory) *SharedIndexInformer[T
 		return e.informer.(*SharedIndexInformer[T])
 	}
 	gvr, lw := f.listerWatcherFor(newObject[T]())
-	opts := Options[T]{ResyncPeriod: f.defaultResync, Resource: gvr, Tracer: f.tracer}
+	opts := Options[T]{ResyncPeriod: f.defaultResync, Resource: gvr, Tracer: f.tracer, Queue: f.queue}
 	if h := f.errorHandler; h != nil {
 		opts.WatchErrorHandler = func(err error) { h(gvr, err) }
 	}

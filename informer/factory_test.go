@@ -12,6 +12,7 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
+	"github.com/kitchensync/kitchensync/trace"
 )
 
 func TestFactorySharesOneInformerPerKind(t *testing.T) {
@@ -106,4 +107,45 @@ func TestFactoryNamespaceAndUnregisteredKind(t *testing.T) {
 			t.Errorf("errors = %q, want the unregistered kind named", errs)
 		}
 	})
+}
+
+// TestFactoryWithQueue gives every informer of the factory the queue
+// asked for: a list goes through a DeltaFIFO as one Replaced delta per
+// object, through the default atomic RealFIFO as one ReplacedAll.
+func TestFactoryWithQueue(t *testing.T) {
+	for _, tc := range []struct {
+		opts  []FactoryOption
+		kind  QueueKind
+		delta string
+	}{
+		{nil, QueueAtomic, "ReplacedAll"},
+		{[]FactoryOption{WithQueue(QueueDeltaFIFO)}, QueueDeltaFIFO, "Replaced"},
+	} {
+		synctest.Test(t, func(t *testing.T) {
+			srv := apiservertest.NewServer(t)
+			ctx := t.Context()
+			if _, err := srv.Resource(apiservertest.GadgetsResource).Create(ctx, apiservertest.NewGadget("g"), meta.CreateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			tr := trace.New()
+			rec := trace.NewRecorder(tr)
+			f := NewSharedInformerFactory(srv, 0, append(tc.opts, WithTracer(tr))...)
+			g := InformerFor[*apiservertest.Gadget](f)
+			if got := g.QueueKind(); got != tc.kind {
+				t.Errorf("QueueKind() = %v, want %v", got, tc.kind)
+			}
+			f.Start(ctx)
+			f.WaitForCacheSync(ctx)
+			defer f.Shutdown()
+			var deltas []string
+			for _, r := range rec.Records() {
+				if r.Action == trace.DeltaRecorded {
+					deltas = append(deltas, r.DeltaType)
+				}
+			}
+			if len(deltas) == 0 || deltas[0] != tc.delta {
+				t.Errorf("%v: deltas recorded %v, want the list as %s", tc.kind, deltas, tc.delta)
+			}
+		})
+	}
 }

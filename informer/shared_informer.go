@@ -140,6 +140,10 @@ func ownCopy[T meta.Object](fn func(T) (T, error)) func(T) (T, error) {
 	return func(obj T) (T, error) { return fn(meta.DeepCopy(obj)) }
 }
 
+// QueueKind returns the kind of queue the informer puts between its
+// reflector and its cache ([Options].Queue).
+func (i *SharedIndexInformer[T]) QueueKind() QueueKind { return i.opts.Queue }
+
 // GetIndexer returns the cache. Its objects are shared: never mutate them.
 func (i *SharedIndexInformer[T]) GetIndexer() *store.Indexer[T] { return i.indexer }
 
