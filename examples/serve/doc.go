@@ -7,6 +7,7 @@
 //	go run ./examples/serve                 # then open the printed address
 //	go run ./examples/serve -addr 127.0.0.1:8080 -minute 200ms
 //	go run ./examples/serve -data ./desk    # orders survive a restart (or a kill -9)
+//	go run ./examples/serve -queue deltafifo  # the runner's queue as before client-go 1.33
 //	go run ./examples/serve -data ./desk -recover   # a damaged ./desk: keep what precedes the damage
 //	go run ./examples/serve -chef=false -kubeconfig /tmp/kitchen.yaml   # the desk only
 //	go run ./examples/chef -kubeconfig /tmp/kitchen.yaml                # the chef, apart

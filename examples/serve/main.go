@@ -14,6 +14,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver/storage"
 	"github.com/kitchensync/kitchensync/examples/internal/stock"
+	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/kitchen/liveview"
 	"github.com/kitchensync/kitchensync/kitchen/restaurant"
 	"github.com/kitchensync/kitchensync/trace"
@@ -33,6 +34,7 @@ type options struct {
 	addr, kubeconfig, data string
 	minute                 time.Duration
 	chefs                  int
+	queue                  informer.QueueKind
 	chef, recover          bool
 	door                   doorFlags
 }
@@ -48,6 +50,14 @@ func parse(args []string, out io.Writer) (options, error) {
 	fs.BoolVar(&o.recover, "recover", false, "if the -data directory is damaged, keep the writes before the damage and move the rest aside (storage.Recover), then start")
 	fs.BoolVar(&o.chef, "chef", true, "run the chef in this process (false: the desk only; run examples/chef beside it)")
 	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "write a kubeconfig for this server to `FILE`, for kubectl and examples/chef")
+	fs.Func("queue", "the runner's queue: atomic (client-go v0.37's RealFIFO, the default), inorder (1.33 to 1.35) or deltafifo (before 1.33)", func(s string) error {
+		k, ok := map[string]informer.QueueKind{"atomic": informer.QueueAtomic, "inorder": informer.QueueInOrder, "deltafifo": informer.QueueDeltaFIFO}[s]
+		if !ok {
+			return fmt.Errorf("want atomic, inorder or deltafifo, got %q", s)
+		}
+		o.queue = k
+		return nil
+	})
 	o.door.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -58,7 +68,8 @@ func parse(args []string, out io.Writer) (options, error) {
 // kitchenConfig is the restaurant the command serves.
 func kitchenConfig(o options) restaurant.Config {
 	return restaurant.Config{Minute: o.minute, Chefs: o.chefs, Stock: stock.Plentiful(), Tracer: trace.New(),
-		DataDir: o.data, DeskOnly: !o.chef, Events: true, Instance: "serve"}
+		DataDir: o.data, DeskOnly: !o.chef, Events: true, Instance: "serve",
+		InformerOptions: []informer.FactoryOption{informer.WithQueue(o.queue)}}
 }
 
 // run opens the restaurant, serves the page and the API on one listener,

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/trace"
 )
 
@@ -41,7 +42,7 @@ func describe(rec trace.Record) string {
 	case trace.Added, trace.Merged:
 		fmt.Fprintf(&b, " (priority %d, depth %d)", rec.Priority, rec.Depth)
 	case trace.DeltaRecorded, trace.DeltaPopped:
-		fmt.Fprintf(&b, " %s (%s)", rec.DeltaType, queueName(rec))
+		fmt.Fprintf(&b, " %s (%s queue)", rec.DeltaType, shortResource(rec.Name))
 	case trace.Dropped:
 		// "dropped by GenerationChangedOrResyncPredicate (Update)": the
 		// predicate's own name, without its package.
@@ -68,11 +69,6 @@ func describe(rec trace.Record) string {
 		b.WriteString(": " + rec.Err.Error())
 	}
 	return b.String()
-}
-
-// queueName names the informer queue a record came from.
-func queueName(rec trace.Record) string {
-	return shortResource(rec.Name) + " queue"
 }
 
 // classOf picks the page's style for a record.
@@ -102,6 +98,17 @@ func shortResource(name string) string {
 		return name[:i]
 	}
 	return name
+}
+
+// queueName names the runner's queue on the page.
+func queueName(k informer.QueueKind) string {
+	switch k {
+	case informer.QueueInOrder:
+		return "RealFIFO (in order)"
+	case informer.QueueDeltaFIFO:
+		return "DeltaFIFO"
+	}
+	return "RealFIFO (atomic)"
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -120,7 +120,7 @@ func (v *View) frame(events bool) frame {
 		Dropped: v.feed.Dropped(), Gate: v.gate.State(), Scene: v.scenes.state()}
 	f.Pipe.Stations = v.stations()
 	f.Pipe.Cache, f.Pipe.Index = v.index()
-	f.Pipe.Queue = "RealFIFO"
+	f.Pipe.Queue = queueName(v.r.Runner.Orders.QueueKind())
 	f.Pipe.Bucket = v.r.Rail.Bucket()
 	v.m.fill(&f)
 	f.Pipe.Rail.Queued = v.r.Rail.Len()

@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/kitchen/liveview"
 	"github.com/kitchensync/kitchensync/kitchen/restaurant"
@@ -355,4 +356,29 @@ func TestStaticFilesAreGzippedAndCached(t *testing.T) {
 			t.Errorf("GET /favicon.ico: %d %q", w.Code, w.Header().Get("Content-Type"))
 		}
 	})
+}
+
+// TestThePipelineNamesTheRunnersQueue: the queue stage is named after
+// the runner's queue, the atomic RealFIFO by default, a DeltaFIFO when
+// the restaurant chose one.
+func TestThePipelineNamesTheRunnersQueue(t *testing.T) {
+	for kind, want := range map[informer.QueueKind]string{informer.QueueAtomic: "RealFIFO (atomic)", informer.QueueDeltaFIFO: "DeltaFIFO"} {
+		synctest.Test(t, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			r, err := restaurant.Open(ctx, restaurant.Config{Tracer: trace.New(), InformerOptions: []informer.FactoryOption{informer.WithQueue(kind)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Rail.ShutDown()
+			v := liveview.Handler(ctx, r)
+			var f struct{ Pipe struct{ Queue string } }
+			get(t, v, "/state", &f)
+			if f.Pipe.Queue != want {
+				t.Errorf("%v: the queue stage is called %q, want %q", kind, f.Pipe.Queue, want)
+			}
+			cancel()
+			synctest.Wait()
+		})
+	}
 }
