@@ -1,0 +1,129 @@
+package scale
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"runtime"
+	"runtime/metrics"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
+	"github.com/kitchensync/kitchensync/apiserver/httpapi"
+)
+
+// serverVar, set in the environment, makes this test binary a server:
+// TestMain serves apiserver/httpapi for the test kinds on a free port,
+// prints its address and serves until killed. The benchmarks start it
+// as a child process, so that what they measure (its RSS, its heap) is
+// the server's alone, not their clients'.
+const serverVar = "KITCHENSYNC_SCALE_SERVER"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(serverVar) != "" {
+		serve()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// serve is the child: the server and, at /scalez, its memory after a
+// collection.
+func serve() {
+	srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{})
+	mux := http.NewServeMux()
+	mux.Handle("/", httpapi.NewHandler(srv))
+	mux.HandleFunc("/scalez", func(w http.ResponseWriter, _ *http.Request) {
+		_ = json.NewEncoder(w).Encode(readMemory())
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Println("listen:", err)
+		os.Exit(1)
+	}
+	fmt.Println(ln.Addr())
+	_ = http.Serve(ln, mux)
+}
+
+// memory is the server's memory after a collection, in bytes.
+type memory struct {
+	Heap, Stacks, RSS uint64
+	Goroutines        int
+}
+
+func readMemory() memory {
+	runtime.GC()
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/stacks:bytes"}}
+	metrics.Read(s)
+	return memory{Heap: s[0].Value.Uint64(), Stacks: s[1].Value.Uint64(), RSS: rss(os.Getpid()), Goroutines: runtime.NumGoroutine()}
+}
+
+// rss is a process's resident set size, from /proc (0 where there is no
+// /proc).
+func rss(pid int) uint64 {
+	raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(raw)) {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// child is a running server process.
+type child struct {
+	url string
+	cmd *exec.Cmd
+}
+
+// startServer starts the child server and stops it when b ends.
+func startServer(b *testing.B) *child {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), serverVar+"=1")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	addr, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		b.Fatal(err)
+	}
+	return &child{url: "http://" + strings.TrimSpace(addr), cmd: cmd}
+}
+
+// memory asks the child for its memory after a collection.
+func (c *child) memory(b *testing.B) memory {
+	resp, err := http.Get(c.url + "/scalez")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var m memory
+	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+		b.Fatal(err)
+	}
+	return m
+}
+
+// jsonDecode decodes one JSON value from r into v.
+func jsonDecode(r io.Reader, v any) error { return json.NewDecoder(r).Decode(v) }
