@@ -200,34 +200,47 @@ func (q *DelayingQueue[T]) file(batch []delayed[T]) {
 
 // popDue adds every waiting item whose time has come and returns the
 // next ready time (zero if none). Call with wmu held.
+//
+// It hands the due items to the queue maxNoted at a time, each batch in
+// one critical section (workers wait for the lock once per batch), so
+// that a burst of many due items needs no buffer as large as the burst.
 func (q *DelayingQueue[T]) popDue(now time.Time) (next time.Time) {
-	due := q.due[:0]
-	for q.waiting.len() > 0 {
-		item, readyAt := q.waiting.first()
-		if readyAt.After(now) {
-			next = readyAt
-			break
-		}
-		q.waiting.removeFirst()
-		due = append(due, item)
+	if q.due == nil {
+		q.due = make([]T, 0, maxNoted)
 	}
-	if len(due) > 0 { // all in one critical section: workers wait for the lock once
-		queued := 0
-		q.mu.Lock()
-		for _, item := range due {
-			if !q.shuttingDown && q.addLocked(item, q.items.hash(item)) {
-				queued++
+	for {
+		due := q.due[:0]
+		for len(due) < maxNoted && q.waiting.len() > 0 {
+			item, readyAt := q.waiting.first()
+			if readyAt.After(now) {
+				next = readyAt
+				break
 			}
+			q.waiting.removeFirst()
+			due = append(due, item)
 		}
-		q.mu.Unlock()
-		for range queued {
-			q.cond.Signal()
-		}
+		q.queueDue(due)
 		clear(due)
+		if len(due) < maxNoted {
+			return next
+		}
 	}
-	if cap(due) > maxNoted {
-		due = nil // a burst: do not keep its buffer
+}
+
+// queueDue adds the items of due to the queue in one critical section.
+func (q *DelayingQueue[T]) queueDue(due []T) {
+	if len(due) == 0 {
+		return
 	}
-	q.due = due
-	return next
+	queued := 0
+	q.mu.Lock()
+	for _, item := range due {
+		if !q.shuttingDown && q.addLocked(item, q.items.hash(item)) {
+			queued++
+		}
+	}
+	q.mu.Unlock()
+	for range queued {
+		q.cond.Signal()
+	}
 }
