@@ -197,6 +197,7 @@ type Server struct {
 	objects    map[meta.GroupResource]map[string]*entry
 	hist       *history
 	watchers   map[meta.GroupResource]map[*watcher]struct{}
+	fanLists   map[meta.GroupResource]*watcherList // the watchers as the fan-out walks them
 	// advanced, when not nil, is closed at the next write: readers
 	// waiting for a resourceVersion the server has not reached wait on it.
 	advanced chan struct{}
@@ -228,6 +229,7 @@ func NewServer(scheme *meta.Scheme, opts Options) *Server {
 		objects:    make(map[meta.GroupResource]map[string]*entry),
 		hist:       newHistory(opts, opts.ResourceVersionStart),
 		watchers:   make(map[meta.GroupResource]map[*watcher]struct{}),
+		fanLists:   make(map[meta.GroupResource]*watcherList),
 		lagging:    make(map[*watcher]struct{}),
 		dependents: make(map[string]map[objectRef]struct{}),
 		rand:       rand.New(rand.NewPCG(1, 2)),

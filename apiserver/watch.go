@@ -85,6 +85,7 @@ func (w *watcher) endLocked() {
 	w.ended = true
 	delete(w.srv.watchers[w.gr], w)
 	delete(w.srv.lagging, w)
+	w.srv.removeWatcherLocked(w)
 	if w.stopCtx != nil {
 		w.stopCtx()
 	}

@@ -66,15 +66,53 @@ func (s *Server) fanOut() {
 // up to last, read under s.mu, lagging ones included. Its slices are
 // reused from round to round.
 type fanOutRound struct {
-	last     int64
-	watchers []*watcher
-	grs      []meta.GroupResource
+	last int64
+	// lists are the watcher lists of the round's resources (grs), as
+	// they stood (see [watcherList]); extra are the lagging watchers of
+	// other resources.
+	lists [][]*watcher
+	extra []*watcher
+	grs   []meta.GroupResource
 	// events are the round's new events, read from the history once for
 	// all watchers: events[i] has resourceVersion last-len(events)+1+i.
 	events []*event
 	// progress: the last round sent an event; lagging: it left watchers
 	// lagging.
 	progress, lagging bool
+}
+
+// watcherList is what the fan-out walks: a resource's watchers in a
+// slice, which a round reads as it stood when the round began. A new
+// watcher is appended (past the end of every earlier round's view); an
+// ended one stays until more than half of the list has ended, and the
+// list is then copied without them (earlier views keep the old copy).
+// Rounds skip ended watchers. Guarded by s.mu (and s.fanMu to remove).
+type watcherList struct {
+	ws    []*watcher
+	ended int
+}
+
+// addWatcherLocked puts w in its resource's list. s.mu must be held.
+func (s *Server) addWatcherLocked(w *watcher) {
+	l := s.fanLists[w.gr]
+	if l == nil {
+		l = &watcherList{}
+		s.fanLists[w.gr] = l
+	}
+	l.ws = append(l.ws, w)
+}
+
+// removeWatcherLocked notes that w, in its resource's list, has ended.
+// s.fanMu and s.mu must be held.
+func (s *Server) removeWatcherLocked(w *watcher) {
+	l := s.fanLists[w.gr]
+	if l == nil {
+		return
+	}
+	if l.ended++; 2*l.ended > len(l.ws) {
+		l.ws = slices.DeleteFunc(slices.Clone(l.ws), func(w *watcher) bool { return w.ended })
+		l.ended = 0
+	}
 }
 
 // fanOutNextLocked reads the watchers of the next round into r. When
@@ -100,16 +138,17 @@ func (s *Server) fanOutNextLocked(r *fanOutRound) bool {
 			r.grs = append(r.grs, ev.gr)
 		}
 	}
-	r.watchers = r.watchers[:0]
+	r.lists = r.lists[:0]
 	for _, gr := range r.grs {
-		for w := range s.watchers[gr] {
-			if _, ok := s.lagging[w]; !ok {
-				r.watchers = append(r.watchers, w)
-			}
+		if l := s.fanLists[gr]; l != nil {
+			r.lists = append(r.lists, l.ws)
 		}
 	}
+	r.extra = r.extra[:0]
 	for w := range s.lagging {
-		r.watchers = append(r.watchers, w)
+		if !slices.Contains(r.grs, w.gr) {
+			r.extra = append(r.extra, w)
+		}
 	}
 	clear(s.lagging)
 	return true
@@ -134,7 +173,7 @@ func (r *fanOutRound) run(s *Server) {
 	defer s.fanMu.Unlock()
 	var cut []*watcher
 	r.progress = false
-	for _, w := range r.watchers {
+	offer := func(w *watcher) {
 		told := w.toldRV
 		switch {
 		case w.ended:
@@ -147,8 +186,17 @@ func (r *fanOutRound) run(s *Server) {
 		}
 		r.progress = r.progress || w.toldRV != told
 	}
+	for _, ws := range r.lists {
+		for _, w := range ws {
+			offer(w)
+		}
+	}
+	for _, w := range r.extra {
+		offer(w)
+	}
 	r.lagging = len(s.lagging) > 0
-	clear(r.watchers)
+	clear(r.lists)
+	clear(r.extra)
 	clear(r.events)
 	if len(cut) > 0 {
 		s.mu.Lock()
@@ -168,7 +216,10 @@ func (r *fanOutRound) run(s *Server) {
 // must be held.
 func (w *watcher) feedLocked(last int64, recent []*event) bool {
 	first := last - int64(len(recent)) + 1
-	older := w.srv.hist.cursor(w.sentRV + 1)
+	var older cursor // read from where recent does not reach, if anywhere
+	if w.sentRV+1 < first {
+		older = w.srv.hist.cursor(w.sentRV + 1)
+	}
 	for rv := w.sentRV + 1; rv <= last; rv++ {
 		var ev *event
 		if rv >= first {

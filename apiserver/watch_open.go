@@ -146,6 +146,7 @@ func (s *Server) startWatch(ctx context.Context, w *watcher, opts meta.ListOptio
 		s.watchers[w.gr] = ws
 	}
 	ws[w] = struct{}{}
+	s.addWatcherLocked(w)
 	w.startRV = max(w.sentRV, last)
 	if !w.live {
 		w.done = make(chan struct{})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/client"
@@ -42,6 +43,7 @@ func BenchmarkFanOut(b *testing.B, watchers int) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := processCPU()
 	for range b.N {
 		w.Spec.Size++
 		if w, err = widgets.Update(ctx, w, meta.UpdateOptions{}); err != nil {
@@ -50,7 +52,7 @@ func BenchmarkFanOut(b *testing.B, watchers int) {
 	}
 	wg.Wait()
 	b.StopTimer()
-	reportFanOut(b, delivered)
+	reportFanOut(b, delivered, processCPU()-cpu)
 }
 
 // BenchmarkBareFanOut is the floor for [BenchmarkFanOut]: one writer
@@ -68,6 +70,7 @@ func BenchmarkBareFanOut(b *testing.B, readers int) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := processCPU()
 	for range b.N {
 		for _, ch := range chans {
 			ch <- ev
@@ -78,7 +81,7 @@ func BenchmarkBareFanOut(b *testing.B, readers int) {
 	}
 	wg.Wait()
 	b.StopTimer()
-	reportFanOut(b, delivered)
+	reportFanOut(b, delivered, processCPU()-cpu)
 }
 
 // readFanOut is a reader of the fan-out benchmarks: it counts the events
@@ -94,8 +97,10 @@ func readFanOut(ch <-chan meta.Event, want int, stop func()) int {
 }
 
 // reportFanOut checks that every reader got every event and reports
-// events/s.
-func reportFanOut(b *testing.B, delivered []int) {
+// events/s, and cpu-ns/event: the process's CPU time (writer, fan-out,
+// readers, garbage collector) per event delivered, which, unlike a rate,
+// hardly depends on what else the machine runs.
+func reportFanOut(b *testing.B, delivered []int, cpu time.Duration) {
 	total := 0
 	for _, n := range delivered {
 		total += n
@@ -104,4 +109,5 @@ func reportFanOut(b *testing.B, delivered []int) {
 		b.Fatalf("delivered %d events, want %d", total, b.N*len(delivered))
 	}
 	b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "events/s")
+	b.ReportMetric(float64(cpu)/float64(total), "cpu-ns/event")
 }
