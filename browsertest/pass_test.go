@@ -28,6 +28,23 @@ func TestThePass(t *testing.T) {
 	t.Run("stop following: the panel and the bar hide", func(t *testing.T) { unfollow(t, ctx) })
 	t.Run("a cancelled order: finalizer, then the garbage collector", func(t *testing.T) { orderCancelled(t, ctx, dir) })
 	t.Run("pause, and one step lets exactly one hand-off through", func(t *testing.T) { pauseAndStep(t, ctx, dir) })
+	t.Run("scrub back through what was recorded, then back to live", func(t *testing.T) { replay(t, ctx, dir) })
+}
+
+func replay(t *testing.T, ctx context.Context, dir string) {
+	first := get(t, ctx, "read the first frame kept", chromedp.Evaluate[string](`snaps[0].rv`))
+	run(t, ctx, "scrub to the first frame kept",
+		chromedp.SetValue(chromedp.CSS(`#scrub`), "0"),
+		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := chromedp.Evaluate[bool](`document.querySelector("#scrub").dispatchEvent(new Event("input"))`)(ctx, tg)
+			return err
+		}),
+		chromedp.WaitVisible(chromedp.CSS(`body.replay #live`)))
+	if got := get(t, ctx, "read the replayed rv", chromedp.Text(chromedp.CSS(`#scrub-at`))); !strings.HasSuffix(got, "rv "+first) {
+		t.Errorf("replaying the first frame kept says %q, want its rv %s", got, first)
+	}
+	screenshot(t, ctx, dir, "06-replay-1280.png")
+	run(t, ctx, "back to live", press(`#live`), poll(`!document.body.classList.contains("replay")`))
 }
 
 // openPage opens a kitchen and its page at 1280×800, watching the
