@@ -147,7 +147,7 @@ type eventHandler[T meta.Object] struct {
 func (h *eventHandler[T]) OnAdd(obj T, isInInitialList bool) {
 	e := CreateEvent[T]{Object: obj, IsInInitialList: isInInitialList}
 	if h.pass("Create", obj, func(p Predicate[T]) bool { return p.Create(e) }) {
-		h.enqueue(isInInitialList, h.mapFn(h.ctx, obj))
+		h.enqueue(isInInitialList, h.traceMapped("Create", obj, h.mapFn(h.ctx, obj)))
 	}
 }
 
@@ -164,7 +164,7 @@ func (h *eventHandler[T]) OnUpdate(oldObj, newObj T) {
 	}
 	o, n := metaOf(oldObj), metaOf(newObj)
 	resync := o != nil && n != nil && o.ResourceVersion == n.ResourceVersion
-	h.enqueue(resync, reqs)
+	h.enqueue(resync, h.traceMapped("Update", newObj, reqs))
 }
 
 func (h *eventHandler[T]) OnDelete(obj T, finalStateUnknown bool) {
@@ -173,7 +173,7 @@ func (h *eventHandler[T]) OnDelete(obj T, finalStateUnknown bool) {
 	}
 	e := DeleteEvent[T]{Object: obj, DeleteStateUnknown: finalStateUnknown}
 	if h.pass("Delete", obj, func(p Predicate[T]) bool { return p.Delete(e) }) {
-		h.enqueue(false, h.mapFn(h.ctx, obj))
+		h.enqueue(false, h.traceMapped("Delete", obj, h.mapFn(h.ctx, obj)))
 	}
 }
 

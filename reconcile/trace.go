@@ -65,6 +65,26 @@ func (h *eventHandler[T]) pass(typ string, obj T, ok func(Predicate[T]) bool) bo
 	return true
 }
 
+// traceMapped records that an event of type typ on obj maps to reqs,
+// unless reqs is obj itself or nothing; it returns reqs.
+func (h *eventHandler[T]) traceMapped(typ string, obj T, reqs []Request) []Request {
+	if !h.tracer.Enabled() || len(reqs) == 0 {
+		return reqs
+	}
+	m := metaOf(obj)
+	if m == nil || len(reqs) == 1 && reqs[0] == RequestFor(obj) {
+		return reqs
+	}
+	keys := make([]string, len(reqs))
+	for i, r := range reqs {
+		keys[i] = r.String()
+	}
+	h.tracer.Emit(trace.Record{Component: trace.Controller, Name: h.ctrl, Action: trace.Mapped, DeltaType: typ,
+		Kind: obj.GetTypeMeta().Kind, Key: NamespacedNameOf(obj).String(), ResourceVersion: m.ResourceVersion,
+		Detail: strings.Join(keys, ",")})
+	return reqs
+}
+
 // predicateName names a predicate by its type, without type arguments:
 // "reconcile.GenerationChangedPredicate". A controller-wide filter is named
 // by the predicate it wraps; predicates built from functions (Funcs, And,

@@ -119,3 +119,37 @@ func TestTraceRecordsAStaleSkip(t *testing.T) {
 		}
 	})
 }
+
+// Owns records which owner a child's event woke; a widget with no owner
+// wakes nobody and is not recorded.
+func TestTraceRecordsTheOwnerAChildWakes(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := trace.New()
+		rec := trace.NewRecorder(tr)
+		w := newWorld(t, true)
+		r := &requests{}
+		c := newController(t, r, reconcile.Options{Tracer: tr})
+		if err := reconcile.Owns(c, w.inf, apiservertest.WidgetKind()); err != nil {
+			t.Fatal(err)
+		}
+		stop := start(t, c)
+		soup := w.create(t, apiservertest.NewWidget("kitchen", "soup"))
+		pot := apiservertest.NewWidget("kitchen", "pot")
+		pot.OwnerReferences = []meta.OwnerReference{meta.NewControllerRef(soup)}
+		w.create(t, pot)
+		r.check(t, "child created", "kitchen/soup")
+		if err := stop(); err != nil {
+			t.Fatal(err)
+		}
+		var mapped []string
+		for _, rec := range rec.Records() {
+			if rec.Action == trace.Mapped {
+				mapped = append(mapped, rec.String())
+			}
+		}
+		want := []string{"controller[test] mapped Widget kitchen/pot rv=3 delta=Create detail=kitchen/soup"}
+		if diff := cmp.Diff(want, mapped); diff != "" {
+			t.Errorf("mapped records (-want +got):\n%s", diff)
+		}
+	})
+}

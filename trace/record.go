@@ -130,6 +130,13 @@ const (
 	// queued (Detail the predicate's name, DeltaType the event: "Create",
 	// "Update", "Delete" or "Generic", ResourceVersion of the object).
 	Dropped Action = "dropped"
+	// Mapped: an event on one object was turned into requests for
+	// others — an owner (reconcile.Owns) or whatever a map function
+	// chose (reconcile.Watches) — which are queued next (Kind and Key of
+	// the object, DeltaType the event, Detail the requests, comma
+	// separated). Not recorded when an object's event queues the object
+	// itself (reconcile.For).
+	Mapped Action = "mapped"
 	// ReconcileStarted: a worker called Reconcile (Worker).
 	ReconcileStarted Action = "reconcile-started"
 	// ReconcileFinished: Reconcile returned (Worker, Result, Duration it

@@ -34,6 +34,10 @@ func main() {
 	case *verbose:
 		level = narration.Everything
 	}
+	if level > narration.Quiet {
+		narration.WhoIsWho(os.Stdout)
+		fmt.Println()
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	s, err := dinner.Run(ctx, os.Stdout, dinner.Config{Seed: *seed, Orders: *orders, Minute: *speed, Verbosity: level})

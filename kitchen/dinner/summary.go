@@ -60,7 +60,7 @@ type Counters struct {
 // then the counters of the machinery.
 func (s Summary) Write(w io.Writer) {
 	s.WriteOutcomes(w)
-	fmt.Fprintf(w, "  %-13s %d by the chef (%d requeued), %d by the brigade\n", "reconciles", s.Counters.Reconciles, s.Counters.Requeues, s.Counters.CookReconciles)
+	fmt.Fprintf(w, "  %-13s %d by the chef (%d requeued), %d by the brigade (the cooks' reconciler)\n", "reconciles", s.Counters.Reconciles, s.Counters.Requeues, s.Counters.CookReconciles)
 	fmt.Fprintf(w, "  %-13s %d made; polling every kitchen minute would have made %d\n", "API requests", s.Counters.APIRequests, s.PollingRequests)
 }
 

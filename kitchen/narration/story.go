@@ -3,6 +3,7 @@ package narration
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/trace"
@@ -11,7 +12,7 @@ import (
 // Story renders the machinery's trace as the kitchen's story: each
 // [trace.Record] becomes a line of its [Narrator], told by who acts in
 // the kitchen — the front desk ([apiserver]) for writes, the runner for
-// what its reflectors, DeltaFIFOs and caches do, the chef and the brigade
+// what its reflectors, FIFOs and caches do, the chef and the brigade
 // for their reconciles. Every hop of an order is told at [HandOffs]
 // (but the handler calls: every handler is told, so they wait for
 // [Everything]); the same hops for cooks and dishes, and the front desk's
@@ -129,8 +130,12 @@ func (s *Story) runner(r trace.Record) {
 	say := s.at(r.Kind)
 	switch r.Action {
 	case trace.DeltaRecorded:
-		say("runner", "delta %s %s recorded in the DeltaFIFO (rv %s; %s pending)", r.DeltaType, r.Key, r.ResourceVersion, plural(r.Depth, "key"))
+		say("runner", "delta %s %s queued in the FIFO (rv %s; %d pending)", r.DeltaType, r.Key, r.ResourceVersion, r.Depth)
 	case trace.DeltaPopped:
+		if r.Count == 1 {
+			say("runner", "pops %s: %s (rv %s)", r.Key, r.DeltaType, r.ResourceVersion)
+			return
+		}
 		say("runner", "pops %s: %s, newest %s (rv %s)", r.Key, plural(r.Count, "delta"), r.DeltaType, r.ResourceVersion)
 	case trace.CacheUpdated:
 		switch r.DeltaType {
@@ -159,8 +164,14 @@ func (s *Story) controller(r trace.Record) {
 	case trace.Dropped:
 		say = s.at(r.Kind)
 		say("runner", "%s drops the %s of %s (rv %s): no ticket for the %s", shortName(r.Detail), r.DeltaType, r.Key, r.ResourceVersion, r.Name)
+	case trace.Mapped:
+		say = s.at(r.Kind)
+		if r.Name == "chef" {
+			say = s.log.Say // the chef's tickets are hand-offs, whatever woke them
+		}
+		say("runner", "%s %s (rv %s): a ticket for its owner, %s", named(r), changed[r.DeltaType], r.ResourceVersion, r.Detail)
 	case trace.StaleSkipped:
-		say(r.Name, "%s: my memory does not show my own last writes for it yet: skipped, back on the rail after a backoff", r.Key)
+		say(r.Name, "%s: my memory does not show my own last writes for it yet: skipped, the ticket goes back on the rail", r.Key)
 	case trace.ReconcileStarted:
 		say(r.Name, "%s: worker %d takes the ticket", r.Key, r.Worker)
 	case trace.ReconcileFinished:
@@ -168,8 +179,24 @@ func (s *Story) controller(r trace.Record) {
 			s.log.Say(r.Name, "%s: reconcile failed (%v) → back on the rail after a backoff", r.Key, r.Err)
 			return
 		}
-		say(r.Name, "%s: reconcile done (%s)", r.Key, strings.TrimSpace(strings.ReplaceAll(r.Result, "_", " ")+" "+r.Detail))
+		say(r.Name, "%s: reconcile done (%s)", r.Key, s.outcome(r))
 	}
+}
+
+// changed says what an event did to an object.
+var changed = map[string]string{"Create": "is new", "Update": "changed", "Delete": "is gone", "Generic": "was poked"}
+
+// outcome says how a reconcile ended, a requeue's wait in kitchen
+// minutes (the machinery measures it in real time).
+func (s *Story) outcome(r trace.Record) string {
+	if r.Result != trace.ResultRequeueAfter {
+		return strings.TrimSpace(strings.ReplaceAll(r.Result, "_", " ") + " " + r.Detail)
+	}
+	d, err := time.ParseDuration(strings.TrimPrefix(r.Detail, "after "))
+	if err != nil {
+		return "back on the rail later"
+	}
+	return fmt.Sprintf("back on the rail in %.1f kitchen minutes", s.log.clock.Kitchen(d).Minutes())
 }
 
 // shortName drops a predicate's package: "GenerationChangedPredicate".

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/rest"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/kitchen"
@@ -150,7 +151,11 @@ func Open(ctx context.Context, cfg Config) (*Restaurant, error) {
 		return nil, err
 	}
 	r.Stations = kitchen.NewStations(r.Clock, r.Pantry, cfg.Stations)
-	informerOpts := append([]informer.FactoryOption{informer.WithTracer(r.Tracer)}, cfg.InformerOptions...)
+	// The runner's failed lists and watches are told from the trace (and
+	// retried): without a handler the informers would log them with slog,
+	// in the middle of the story.
+	quiet := informer.WithWatchErrorHandler(func(meta.GroupVersionResource, error) {})
+	informerOpts := append([]informer.FactoryOption{informer.WithTracer(r.Tracer), quiet}, cfg.InformerOptions...)
 	if r.Runner, err = NewRunner(d.api, r.Clock.Real(cfg.Resync), informerOpts...); err != nil {
 		return nil, err
 	}

@@ -21,7 +21,9 @@ import (
 
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/kitchen/kitchentest"
+	"github.com/kitchensync/kitchensync/kitchen/narration"
 	"github.com/kitchensync/kitchensync/kitchen/restaurant"
+	"github.com/kitchensync/kitchensync/trace"
 )
 
 // Minute is the kitchen minute of the lessons: fast, but slow enough for
@@ -44,6 +46,10 @@ func open(ctx context.Context, cfg restaurant.Config) (*restaurant.Restaurant, f
 	if err != nil {
 		return nil, nil, err
 	}
+	if cfg.Out != nil && cfg.Verbosity > narration.Quiet {
+		fmt.Fprintln(cfg.Out)
+		narration.WhoIsWho(cfg.Out)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- r.Run(ctx) }()
@@ -60,6 +66,41 @@ func open(ctx context.Context, cfg restaurant.Config) (*restaurant.Restaurant, f
 // are narrated before the lesson moves on.
 func pause(ctx context.Context, r *restaurant.Restaurant) {
 	_ = sleep(ctx, r, time.Minute)
+	settle(ctx, r)
+}
+
+// quietTime is how long, in real time, the kitchen must tell nothing
+// before [settle] calls it settled.
+const quietTime = 20 * time.Millisecond
+
+// settle waits until the kitchen has told nothing for [quietTime], so
+// that what the last step caused — a handler's ticket, a predicate's
+// drop, told from other goroutines — is narrated before the lesson moves
+// on to its next heading. With a conductor the kitchen is already quiet
+// whenever the waiter has his turn, and settle returns at once.
+func settle(ctx context.Context, r *restaurant.Restaurant) {
+	if conductorFrom(ctx) != nil || r.Tracer == nil {
+		return
+	}
+	told := make(chan struct{}, 1)
+	defer r.Tracer.Subscribe(func(trace.Record) {
+		select {
+		case told <- struct{}{}:
+		default:
+		}
+	})()
+	quiet := time.NewTimer(quietTime)
+	defer quiet.Stop()
+	for {
+		select {
+		case <-told:
+			quiet.Reset(quietTime)
+		case <-quiet.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 // sleep lets d of kitchen time pass, then waits for the waiter's turn
@@ -81,6 +122,7 @@ func waitFor(ctx context.Context, r *restaurant.Restaurant, name string, cond fu
 	if err := r.WaitForOrder(ctx, name, cond); err != nil {
 		return err
 	}
+	settle(ctx, r)
 	if !turn(ctx) {
 		return fmt.Errorf("waiting for order %s: %w", name, ctx.Err())
 	}

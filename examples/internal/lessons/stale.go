@@ -43,6 +43,7 @@ import (
 // chef works this way ([kitchen.Chef].Freshness).
 func StaleChef(ctx context.Context, w io.Writer) error {
 	w = serialised(w)
+	narration.WhoIsWho(w, "waiter", "apiserver", "runner", "chef")
 	k, err := openStaleKitchen(ctx, w)
 	if err != nil {
 		return err
