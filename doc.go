@@ -314,9 +314,13 @@
 //   - Packaging and installing an operator — Helm charts, OLM bundles,
 //     OperatorHub (the cake shop's 连锁店标准化 and 特许经营): helm.sh/docs,
 //     olm.operatorframework.io, sdk.operatorframework.io.
-//   - Server-side apply, strategic merge patch, protobuf, API aggregation:
-//     the Kubernetes docs ("Kubernetes API Concepts", "Server-Side Apply")
-//     and client-go's own examples.
+//   - API aggregation (an extension API server behind kube-apiserver,
+//     as metrics-server is), and protobuf for custom kinds (only the
+//     built-in kinds speak it here, as on a cluster): the Kubernetes docs
+//     ("Kubernetes API Aggregation Layer", "Kubernetes API Concepts").
+//     Server-side apply (apiserver/fieldmanager), strategic merge patch
+//     (apiserver/strategicpatch) and protobuf for the built-in kinds
+//     (apiserver/builtin) are here.
 //
 // # Packages
 //

@@ -46,6 +46,8 @@ func Example_step25_customResourcesLiveUnderApis() {
 	// GET /api/v1/orders: 404 page not found (plain text)
 	// GET /apis/menu.example.com/v1/orders: 200, 1 order
 	// GET /apis/menu.example.com/v1/namespaces/dinner/orders: 200, 1 order
+	// a fresh desk, list at resourceVersion 10245: Timeout: Too large resource version: 10245, current: 2
+	// a desk at resourceVersion 20001, watch from 10245: ERROR too old resource version: 10245 (20001)
 }
 
 // Chapter 26: 餐厅: 410 Expired is about history, not ingredients ([chapters.ExpiredIsAboutHistory]).
@@ -135,8 +137,8 @@ func Example_step34_theCakeStoryYAML() {
 	chapters.TheCakeStoryYAML(os.Stdout)
 	// Output:
 	// §1.1 the order form: no apiVersion, no kind: not an API object (kubectl: error validating data: [apiVersion not set, kind not set])
-	// §3.2 the autoscaler: GET /apis/autoscaling/v2: 404, the server has no autoscaling/v2 (kubectl: no matches for kind "HorizontalPodAutoscaler" in version "autoscaling/v2"; ensure CRDs are installed first)
-	// §7.1 the wedding cake: GET /apis/bakery/v1: 404, the server has no bakery/v1 (kubectl: no matches for kind "Cake" in version "bakery/v1"; ensure CRDs are installed first)
+	// §3.2 the autoscaler: GET /apis/autoscaling/v2: 404, the server has no autoscaling/v2 (kubectl --validate=false: no matches for kind "HorizontalPodAutoscaler" in version "autoscaling/v2"; ensure CRDs are installed first)
+	// §7.1 the wedding cake: GET /apis/bakery/v1: 404, the server has no bakery/v1 (kubectl --validate=false: no matches for kind "Cake" in version "bakery/v1"; ensure CRDs are installed first)
 	// §5.2 the alert: no apiVersion, no kind: not an API object (kubectl: error validating data: [apiVersion not set, kind not set])
 	// the wedding cake in group bakery.example.com: POST /apis/bakery.example.com/v1/namespaces/shop/cakes: 422 Unprocessable Entity: Cake.bakery.example.com "wedding-cake" is invalid: [spec.flavor: Required value: what kind of cake?, spec.size: Invalid value: 0: must be between 4 and 16 inches]
 }

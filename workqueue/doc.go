@@ -4,11 +4,13 @@
 //
 // In the kitchen, this is the ticket rail (订单看板) above the pass. The
 // runner clips a ticket to the rail whenever something about an order
-// changes; a ticket already on the rail is not clipped twice; a cook takes
-// the oldest ticket and nobody else touches that order until the cook is
-// done with it; a dish that burnt goes back on the rail after a pause that
-// grows each time; in a rush the rail admits only so many tickets a minute;
-// and a VIP's ticket goes in front of the others.
+// changes; a ticket already on the rail is not clipped twice; the chef (a
+// worker) takes the oldest ticket and no other worker touches that order
+// until the chef is done with it; a ticket whose work failed goes back on
+// the rail after a pause that grows each time, and retries together may be
+// held to so many a minute; and a VIP's ticket goes in front of the
+// others. A new ticket is never held back: Add does not wait for any rate
+// limiter (the kitchen's own TicketRail chooses to, for its rush hour).
 //
 // The queues follow client-go's util/workqueue and controller-runtime's
 // priority queue, generic over the item type from the start. Items are
@@ -58,8 +60,9 @@
 // count failures: [ItemExponentialFailureRateLimiter] waits base·2ⁿ up to a
 // cap (a burnt dish waits 5ms, 10ms, 20ms, ...), [ItemFastSlowRateLimiter]
 // retries fast a few times, then slowly. [BucketRateLimiter] is one token
-// bucket for all items (golang.org/x/time/rate): in a rush hour, the rail
-// admits ten tickets a minute however many burn. [MaxOfRateLimiter] takes
+// bucket for all items (golang.org/x/time/rate): however many dishes burn,
+// ten retries a minute come back. A rate limiter only decides how long
+// AddRateLimited waits; Add never waits. [MaxOfRateLimiter] takes
 // the longest delay of several, and [DefaultControllerRateLimiter] is
 // client-go's choice for controllers. [RateLimitingQueue.Forget] resets an
 // item's history once it succeeds.

@@ -4,9 +4,12 @@
 // Operator works, each hand-off narrated.
 //
 // A high-end cake shop takes hundreds of special orders a day. The order
-// desk (订单受理台) is the API server, and its order form is a
+// desk (订单受理台) is the API server. The order form's template — which
+// fields an order has and what they may hold — is a
 // CustomResourceDefinition: kind Cake in bakery.example.com/v1 (with
-// BakerPool, Baker and Bake beside it, see [Kinds]). The front
+// BakerPool, Baker and Bake beside it, see [Kinds]); each filled-in form
+// is a Cake, a custom resource. (The story calls the filled-in form the
+// CRD; the tour's chapter on the story's YAML shows the difference.) The front
 // desk (前台) is the informer: it lists and watches the orders, keeps a
 // ledger (the Indexer) and rings the kitchen when something changes. The
 // tickets wait on the work queue (工作队列), a priority queue where a VIP's
@@ -84,7 +87,7 @@
 // [Report]; [Scenes] lists them and cmd examples/cakeshop runs them.
 //
 //	story (蛋糕店经营秘籍)                             scene       function
-//	1.1 订单受理台: the order form is a CRD,         order-form  SceneOrderForm
+//	1.1 订单受理台: the form's template is a CRD,    order-form  SceneOrderForm
 //	    applied, established, its schema refusing
 //	1.2, 2.1, 4.2 前台, 后厨: List+Watch, ledger;    lifecycle   SceneLifecycle
 //	    new / modified / cancelled orders

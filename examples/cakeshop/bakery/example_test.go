@@ -10,7 +10,8 @@ import (
 	"github.com/kitchensync/kitchensync/reconcile"
 )
 
-// The story's first scene: the order form is a CRD. The story's order form,
+// The story's first scene: the order form's template is a CRD, and each
+// filled-in form a Cake. The story's order form,
 // corrected (crd/cakes.bakery.example.com.yaml), is applied to a server that
 // knows no kinds; the kind Cake appears, and its schema refuses a bad form
 // in the real server's words and fills in a default. Then, on the shop's

@@ -108,7 +108,7 @@ func (r *Report) Write(w io.Writer) {
 // Scenes returns every scene, in story order.
 func Scenes() []Scene {
 	return []Scene{
-		{"order-form", "1. The order form is a CRD (订单受理台)", SceneOrderForm},
+		{"order-form", "1. The form is a CRD; a filled-in order is a Cake (订单受理台)", SceneOrderForm},
 		{"lifecycle", "2. Front desk and baker: new, modified, cancelled orders", SceneLifecycle},
 		{"faults", "3. Fault tolerance: frosting, collapses, oven failures, decoration last", SceneFaults},
 		{"branches", "4. Branches, two clusters, a dispatcher and disaster recovery", SceneBranches},

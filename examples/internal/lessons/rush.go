@@ -20,6 +20,13 @@ import (
 // counted in the minute the bucket let it through
 // ([kitchen.TicketRail.AdmittedAt]), so the figures are the same on a
 // loaded machine.
+//
+// The story's own words, but not client-go's: there a queue's rate
+// limiter only paces AddRateLimited, the retry of a failed reconcile, and
+// a new ticket (Add) is never held back; the kitchen's rail chooses to
+// hold new tickets for the bucket, to play the story's rush hour (the
+// tour's chapter "the rail's limit on new tickets is a choice" shows
+// both).
 func RushHour(ctx context.Context, w io.Writer) error {
 	w = serialised(w)
 	clock := kitchen.NewClock(10 * Minute) // tokens come every 6 kitchen seconds: give timers room
@@ -61,5 +68,8 @@ func RushHour(ctx context.Context, w io.Writer) error {
 		}
 	}
 	fmt.Fprintln(w, "\n  The bucket does not drop tickets: it spreads them, so the kitchen is never swamped.")
+	fmt.Fprintln(w, "  (The kitchen's rail chooses to hold new tickets for the bucket. In client-go and")
+	fmt.Fprintln(w, "  controller-runtime a queue's rate limiter paces only retries, AddRateLimited; a new")
+	fmt.Fprintln(w, "  ticket, Add, never waits. See the tour: go run ./examples/tour -list.)")
 	return nil
 }

@@ -43,6 +43,8 @@ func TestStoriesYAMLWithKubectl(t *testing.T) {
 			`no matches for kind "HorizontalPodAutoscaler" in version "autoscaling/v2"`},
 		{"the wedding cake", shopURL.URL, wedding, []string{"--validate=false"}, false,
 			`no matches for kind "Cake" in version "bakery/v1"`},
+		{"the wedding cake validated", shopURL.URL, wedding, nil, false,
+			"error validating data: the server could not find the requested resource"},
 		{"the alert", shopURL.URL, storyCakeManifests[3].yaml, nil, false,
 			"error validating data: [apiVersion not set, kind not set]"},
 		{"the wedding cake in its group", shopURL.URL, strings.Replace(wedding, "bakery/v1", "bakery.example.com/v1", 1), nil, false,

@@ -81,9 +81,15 @@ func names(orders []*kitchen.Order) []string {
 // every namespace). The front desk answers the story's path 404, as a
 // real API server would.
 //
-// The story's resourceVersion is a number from the future, too: a watch
-// starts after a resourceVersion the client has seen, the one its list
-// returned — never one it made up.
+// The story's resourceVersion, 10245, is made up, and a made-up number is
+// wrong either way. On a server that has not reached it yet (a fresh
+// one: its resourceVersions start at 1) a read at 10245 waits for it,
+// and after 3 seconds gets 504 "Too large resource version", as from
+// kube-apiserver's watch cache. On one that has passed it and compacted
+// its history (examples/serve numbers its writes from the clock, as a
+// restarted cluster goes on from where it was), a watch from 10245 gets
+// 410 Gone, "too old resource version". A watch starts from a
+// resourceVersion the client has seen: the one its list returned.
 func CustomResourcesLiveUnderApis(w io.Writer) {
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
 	orders := client.New[*kitchen.Order](srv).Namespace("dinner")
@@ -111,6 +117,16 @@ func CustomResourcesLiveUnderApis(w io.Writer) {
 		}
 		fmt.Fprintf(w, "GET %s: %d, %d order\n", path, code, len(answer.Items))
 	}
+	ctx := context.Background()
+	_, _, err := orders.List(ctx, meta.ListOptions{ResourceVersion: "10245", ResourceVersionMatch: meta.ResourceVersionMatchNotOlderThan})
+	fmt.Fprintf(w, "a fresh desk, list at resourceVersion 10245: %v\n", err)
+	later := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{ResourceVersionStart: 20000, CompactionDropsHistory: true})
+	client.New[*kitchen.Order](later).Namespace("dinner").Create(ctx, order("table-1", 1, "main", "tomato-soup"), meta.CreateOptions{})
+	later.CompactHistory()
+	changes, _ := client.New[*kitchen.Order](later).Namespace("dinner").Watch(ctx, meta.ListOptions{ResourceVersion: "10245"})
+	defer changes.Stop()
+	e := <-changes.ResultChan()
+	fmt.Fprintf(w, "a desk at resourceVersion 20001, watch from 10245: %s %v\n", e.Type, meta.FromObject(e.Object))
 }
 
 // 餐厅 §4 handles "ingredients that went off" with

@@ -109,8 +109,11 @@ spec:
 // with a dot, here bakery.example.com. With that fixed, the desk checks
 // the spec and names every field it refuses: the story's cake has no
 // flavor and no size. (kubectl checks apiVersion and kind before it
-// sends anything, with messages of its own, given in brackets.) The
-// alert (§5.2) is
+// sends anything, with messages of its own, given in brackets. For a
+// group the server does not serve, kubectl's own validation stops first,
+// against this server, with "error validating data: the server could not
+// find the requested resource"; with --validate=false it gets as far as
+// the words in brackets.) The alert (§5.2) is
 // a Prometheus rules file, not an API object (the Prometheus operator
 // wraps it in a PrometheusRule); its metric name is wrong too, see the
 // chapter on the p90.
@@ -144,7 +147,7 @@ func apply(front http.Handler, namespace, manifest string) string {
 	}
 	code, body := call(front, http.MethodGet, base, nil)
 	if code != http.StatusOK {
-		return fmt.Sprintf("GET %s: %d, the server has no %s (kubectl: no matches for kind %q in version %q; ensure CRDs are installed first)",
+		return fmt.Sprintf("GET %s: %d, the server has no %s (kubectl --validate=false: no matches for kind %q in version %q; ensure CRDs are installed first)",
 			base, code, apiVersion, kind, apiVersion)
 	}
 	var discovery struct {
