@@ -194,44 +194,14 @@ func (l conductedLW) Watch(ctx context.Context, opts meta.ListOptions) (meta.Wat
 	if err != nil {
 		return nil, err
 	}
-	cw := &conductedWatch{in: w, out: make(chan meta.Event), stop: make(chan struct{})}
-	go cw.relay(l.c, l.resource)
-	return cw, nil
-}
-
-// conductedWatch relays a watch's events one turn at a time.
-type conductedWatch struct {
-	in       meta.WatchInterface
-	out      chan meta.Event
-	stop     chan struct{}
-	stopOnce sync.Once
-}
-
-func (w *conductedWatch) ResultChan() <-chan meta.Event { return w.out }
-
-func (w *conductedWatch) Stop() {
-	w.stopOnce.Do(func() { close(w.stop) })
-	w.in.Stop()
-}
-
-func (w *conductedWatch) relay(c *Conductor, resource string) {
-	defer close(w.out)
-	defer w.in.Stop()
-	for e := range w.in.ResultChan() {
+	return informer.HoldWatch(w, func(e meta.Event, stopped <-chan struct{}) bool {
 		rv := ""
 		if e.Object != nil {
 			rv = e.Object.GetObjectMeta().ResourceVersion
 		}
 		// Pad the resourceVersion so that keys sort by it.
-		if !c.Turn(w.stop, fmt.Sprintf("%s %20s %s %s", turnWatch, rv, resource, e.Type)) {
-			return
-		}
-		select {
-		case w.out <- e:
-		case <-w.stop:
-			return
-		}
-	}
+		return l.c.Turn(stopped, fmt.Sprintf("%s %20s %s %s", turnWatch, rv, l.resource, e.Type))
+	}), nil
 }
 
 // conductedQueue is a controller's queue whose worker takes a ticket

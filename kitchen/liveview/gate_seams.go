@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver/meta"
@@ -74,39 +73,10 @@ func (l gatedLW) Watch(ctx context.Context, opts meta.ListOptions) (meta.WatchIn
 	if err != nil {
 		return nil, err
 	}
-	gw := &gatedWatch{in: w, out: make(chan meta.Event), stop: make(chan struct{})}
-	go gw.relay(l.g, l.resource)
-	return gw, nil
-}
-
-// gatedWatch relays a watch's events, each after it passed the gate.
-type gatedWatch struct {
-	in       meta.WatchInterface
-	out      chan meta.Event
-	stop     chan struct{}
-	stopOnce sync.Once
-}
-
-func (w *gatedWatch) ResultChan() <-chan meta.Event { return w.out }
-
-func (w *gatedWatch) Stop() {
-	w.stopOnce.Do(func() { close(w.stop) })
-	w.in.Stop()
-}
-
-func (w *gatedWatch) relay(g *Gate, resource string) {
-	defer close(w.out)
-	defer w.in.Stop()
-	for e := range w.in.ResultChan() {
-		if h, ok := eventHold(e, resource); ok && !g.pass(w.stop, h) {
-			return
-		}
-		select {
-		case w.out <- e:
-		case <-w.stop:
-			return
-		}
-	}
+	return informer.HoldWatch(w, func(e meta.Event, stopped <-chan struct{}) bool {
+		h, ok := eventHold(e, l.resource)
+		return !ok || l.g.pass(stopped, h)
+	}), nil
 }
 
 // eventHold is the hand-off of a watch event; bookmarks and errors are
