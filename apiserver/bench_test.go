@@ -69,3 +69,9 @@ func BenchmarkWrites(b *testing.B) {
 		b.Run(string(w), func(b *testing.B) { apiservertest.BenchmarkWrites(b, w) })
 	}
 }
+
+func BenchmarkDurableCreates(b *testing.B) {
+	for _, writers := range []int{1, 4, 16} {
+		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) { apiservertest.BenchmarkDurableCreates(b, writers) })
+	}
+}

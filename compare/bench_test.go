@@ -1,11 +1,20 @@
 package compare
 
 import (
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/kitchensync/kitchensync/compare/internal/bench"
 )
+
+// TestMain stops what the benchmarks started (the etcd of
+// BenchmarkDurableCreatesVsEtcd) when the tests end.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	bench.Close()
+	os.Exit(code)
+}
 
 // runPairs runs every pair whose name starts with family, as
 // family[/rest]/kitchensync and family[/rest]/client-go.
@@ -44,6 +53,7 @@ func BenchmarkIndexerAdd100k(b *testing.B)       { runPairs(b, "IndexerAdd100k")
 func BenchmarkIndexerByIndex(b *testing.B)       { runPairs(b, "IndexerByIndex") }
 func BenchmarkInformerEndToEnd100k(b *testing.B) { runPairs(b, "InformerEndToEnd100k") }
 func BenchmarkServerWrites(b *testing.B)         { runPairs(b, "ServerWrites") }
+func BenchmarkDurableCreatesVsEtcd(b *testing.B) { runPairs(b, "DurableCreatesVsEtcd") }
 func BenchmarkWatchFanOutVsBareChannels(b *testing.B) {
 	runPairs(b, "WatchFanOutVsBareChannels")
 }

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"time"
 )
@@ -11,7 +12,8 @@ import (
 // Append only adds a write's record to the batch of pending writes, in
 // memory, under the owner's lock; nothing waits there. A writer then
 // calls Wait, outside the owner's lock, for its own resourceVersion. The
-// first writer to find no sync under way becomes the leader: it takes the
+// first writer to find no sync under way becomes the leader: it lets the
+// writers that are ready to run append first (gatherLocked), takes the
 // whole batch, writes it as one frame with one write, syncs the file
 // once, and wakes everyone whose write that sync covered; writers who
 // came meanwhile wait, and the next of them leads the next batch. So
@@ -87,8 +89,9 @@ func (l *Log) Wait(rv int64) error {
 // lead writes and syncs every pending write, as the leader (see above).
 // l.mu must be held; it is released while the disk works.
 func (l *Log) lead() {
-	work, retired, last := l.takeLocked()
 	l.syncing = true
+	l.gatherLocked()
+	work, retired, last := l.takeLocked()
 	l.mu.Unlock()
 	err := writeAndSync(work, retired)
 	if err == nil && l.onSynced != nil {
@@ -106,6 +109,28 @@ func (l *Log) lead() {
 		l.spare, l.spareFrames = work[n-1].buf[:0], work[n-1].frames[:0]
 	}
 	l.cond.Broadcast()
+}
+
+// gatherRounds bounds how often a leader yields to let writers that are
+// about to append join its sync.
+const gatherRounds = 8
+
+// gatherLocked lets the writers that can run now (those the last sync
+// woke, on their way to their next write) append before the leader takes
+// the batch: it yields, and again while each yield brought a write, up to
+// gatherRounds times. One writer alone loses one yield; sixteen share a
+// sync about half again as often as without. l.mu must be held (and is
+// released while yielding), with l.syncing set so that no one else leads.
+func (l *Log) gatherLocked() {
+	for range gatherRounds {
+		n := l.appended
+		l.mu.Unlock()
+		runtime.Gosched()
+		l.mu.Lock()
+		if l.appended == n {
+			return
+		}
+	}
 }
 
 // takeLocked hands the pending writes to the leader, each batch placed in

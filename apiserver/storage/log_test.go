@@ -29,7 +29,7 @@ var three = []storage.Record{rec(1, "ADDED", "ns/a", `{"n":1}`), rec(2, "MODIFIE
 
 // open opens dir, loads it and returns the log, ready for appending, and
 // what it held.
-func open(t *testing.T, dir string, opts storage.Options) (*storage.Log, []storage.Record) {
+func open(t testing.TB, dir string, opts storage.Options) (*storage.Log, []storage.Record) {
 	t.Helper()
 	l, err := storage.Open(dir, opts)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -46,6 +47,12 @@ type front struct {
 // kube-apiserver.
 var frontNames = []string{"kitchensync", "kitchensync-tls", "kube-apiserver"}
 
+// writeFrontNames are the servers of the create rows: those above, and
+// kitchensync keeping its objects on the disk (apiserver.Open, as
+// examples/serve -data), over HTTPS: a write answered only once it is
+// synced, as kube-apiserver answers once etcd has synced it.
+var writeFrontNames = []string{"kitchensync", "kitchensync-tls", "kitchensync-durable-tls", "kube-apiserver"}
+
 // fronts starts the servers once per benchmark and returns them by name.
 // Each kitchensync front has its own server.
 func fronts(b *testing.B) map[string]front {
@@ -53,10 +60,18 @@ func fronts(b *testing.B) map[string]front {
 	installCRD(b, r, "widgets.test.kitchensync.io", widgetCRD)
 	r.client.Transport.(bearer).next.(*http.Transport).MaxIdleConnsPerHost = 200
 	fs := map[string]front{"kube-apiserver": {r.url, r.client, realCPU(r.kubeconfig)}}
-	for _, name := range frontNames[:2] {
-		srv := apiservertest.NewServerWithOptions(b, apiserver.Options{HistorySize: 200_000, WatchBufferSize: 200_000})
+	for _, name := range writeFrontNames[:3] {
+		opts := apiserver.Options{HistorySize: 200_000, WatchBufferSize: 200_000}
+		srv := apiservertest.NewServerWithOptions(b, opts)
+		if name == "kitchensync-durable-tls" {
+			var err error
+			if srv, err = apiserver.Open(apiservertest.NewScheme(), b.TempDir(), opts); err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { srv.Close() })
+		}
 		ks := httptest.NewUnstartedServer(httpapi.NewHandler(srv))
-		if name == "kitchensync-tls" {
+		if strings.HasSuffix(name, "-tls") {
 			ks.StartTLS()
 		} else {
 			ks.Start()
@@ -113,14 +128,20 @@ func (f front) fill(b *testing.B, prefix string, n int, meta string) {
 
 func BenchmarkHTTPFront(b *testing.B) {
 	fs := fronts(b)
-	for _, name := range frontNames {
-		f := fs[name]
-		b.Run("create/"+name, func(b *testing.B) {
-			n := f.loop(b, func(i int) {
-				f.do(b, "POST", widgetsPath, widget(fmt.Sprintf(`"name":"c-%d-%d","labels":{"set":"c"}`, b.N, i), `"spec":{"color":"red"}`), 201)
+	for _, clients := range []int{1, 16} {
+		for _, name := range writeFrontNames {
+			f := fs[name]
+			row := "create/" + name
+			if clients > 1 {
+				row = fmt.Sprintf("create%d/%s", clients, name)
+			}
+			b.Run(row, func(b *testing.B) {
+				n := f.loopConcurrently(b, clients, func(i int) {
+					f.do(b, "POST", widgetsPath, widget(fmt.Sprintf(`"name":"c%d-%d-%d","labels":{"set":"c"}`, clients, b.N, i), `"spec":{"color":"red"}`), 201)
+				})
+				b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "requests/s")
 			})
-			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "requests/s")
-		})
+		}
 	}
 	for _, name := range frontNames {
 		f := fs[name]
@@ -164,6 +185,30 @@ func (f front) loop(b *testing.B, op func(i int)) int {
 	for ; n < b.N || (b.N > 1 && time.Since(start) < minRowTime); n++ {
 		op(n)
 	}
+	b.ReportMetric(0, "ns/op")
+	b.ReportMetric(float64(f.cpu()-cpu)/float64(time.Millisecond)/float64(n), "cpu-ms/op")
+	return n
+}
+
+// loopConcurrently is loop with clients goroutines sharing the
+// operations: op(i) runs once for each i, by one of them. It returns how
+// many ran.
+func (f front) loopConcurrently(b *testing.B, clients int, op func(i int)) int {
+	if clients == 1 {
+		return f.loop(b, op)
+	}
+	start, cpu := time.Now(), f.cpu()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range clients {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < b.N || (b.N > 1 && time.Since(start) < minRowTime); i = int(next.Add(1)) - 1 {
+				op(i)
+			}
+		})
+	}
+	wg.Wait()
+	n := int(next.Load()) - clients
 	b.ReportMetric(0, "ns/op")
 	b.ReportMetric(float64(f.cpu()-cpu)/float64(time.Millisecond)/float64(n), "cpu-ms/op")
 	return n

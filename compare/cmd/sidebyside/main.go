@@ -55,6 +55,7 @@ func main() {
 		rows = append(rows, measure(p, *reps))
 		fmt.Fprintln(os.Stderr)
 	}
+	bench.Close()
 	table := render(rows, strings.Join(os.Args[1:], " "), bt, *reps)
 	fmt.Print(table)
 	if *out != "" {

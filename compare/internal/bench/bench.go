@@ -54,6 +54,13 @@ func Pairs() []Pair {
 	for _, w := range []apiservertest.Write{apiservertest.WriteCreate, apiservertest.WriteUpdate, apiservertest.WriteMergePatch} {
 		out = append(out, Pair{"ServerWrites/" + string(w), writesKS(w), writesCG(w)})
 	}
+	// Not against client-go: the reference column is etcd (durable.go),
+	// when its binary is built.
+	if EtcdBinary() != "" {
+		for _, w := range []int{1, 4, 16} {
+			out = append(out, Pair{"DurableCreatesVsEtcd/writers=" + strconv.Itoa(w), durableKS(w), durableEtcd(w)})
+		}
+	}
 	// Not against client-go: the reference column is bare channels.
 	for _, n := range []int{100, 1000} {
 		out = append(out, Pair{"WatchFanOutVsBareChannels/watchers=" + strconv.Itoa(n), fanOutKS(n), fanOutBare(n)})
