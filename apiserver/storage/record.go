@@ -159,7 +159,8 @@ func decodeRecords(payload []byte, fn func(Record) error) error {
 }
 
 // decodeRecord decodes the record at the start of payload into rec and
-// returns its length, line end included.
+// returns its length, line end included. rec.Object is a copy: a record's
+// object outlives its frame.
 func decodeRecord(payload []byte, rec *Record) (int, error) {
 	n := bytes.IndexByte(payload, '\n')
 	if n < 0 {
@@ -167,8 +168,56 @@ func decodeRecord(payload []byte, rec *Record) (int, error) {
 	} else {
 		n++
 	}
-	if err := json.Unmarshal(payload[:n], rec); err != nil {
-		return 0, err
+	if !readRecord(payload[:n], rec) {
+		if err := json.Unmarshal(payload[:n], rec); err != nil {
+			return 0, err
+		}
 	}
+	rec.Object = bytes.Clone(rec.Object)
 	return n, nil
+}
+
+// readRecord reads a record as appendRecord writes it (its fields in
+// order, plain strings, the object last) without scanning the object:
+// the frame's checksum says these are the bytes that were written. It
+// returns false for anything else, which encoding/json then reads.
+func readRecord(line []byte, rec *Record) bool {
+	line, ok := bytes.CutPrefix(bytes.TrimRight(line, "\n"), []byte(`{"rv":`))
+	end := bytes.IndexByte(line, ',')
+	if !ok || end < 0 {
+		return false
+	}
+	rv, err := strconv.ParseInt(string(line[:end]), 10, 64)
+	if err != nil {
+		return false
+	}
+	*rec = Record{RV: rv}
+	line = line[end:]
+	for _, f := range []struct {
+		name string
+		to   *string
+	}{{"type", &rec.Type}, {"apiVersion", &rec.APIVersion}, {"kind", &rec.Kind}, {"resource", &rec.Resource}, {"key", &rec.Key}} {
+		if line, ok = readField(line, f.name, f.to); !ok {
+			return false
+		}
+	}
+	if obj, ok := bytes.CutPrefix(line, []byte(`,"object":`)); ok {
+		rec.Object, line = obj[:len(obj)-1], obj[len(obj)-1:]
+	}
+	return string(line) == "}" && (rec.Object == nil || len(rec.Object) > 0)
+}
+
+// readField reads `,"name":"value"` at the start of line into to, if it
+// is there and value is a plain string (no escapes).
+func readField(line []byte, name string, to *string) ([]byte, bool) {
+	rest, ok := bytes.CutPrefix(line, []byte(`,"`+name+`":"`))
+	if !ok {
+		return line, true // omitted: empty
+	}
+	end := bytes.IndexByte(rest, '"')
+	if end < 0 || bytes.IndexByte(rest[:end], '\\') >= 0 {
+		return line, false
+	}
+	*to = string(rest[:end])
+	return rest[end+1:], true
 }

@@ -44,10 +44,8 @@ func (fr *frameReader) next() ([]byte, error) {
 	if size == 0 || size > maxFrameBytes {
 		return nil, fmt.Errorf("%w: a length of %d bytes", errNoFrame, size)
 	}
-	// Read what is there rather than allocate what the length claims: a
-	// garbled length can claim a gigabyte.
-	payload, err := io.ReadAll(io.LimitReader(fr.r, int64(size)))
-	if err != nil || len(payload) < int(size) {
+	payload, err := readPayload(fr.r, int(size))
+	if err != nil {
 		return nil, fmt.Errorf("%w: a frame cut short (%d of %d bytes)", errNoFrame, len(payload), size)
 	}
 	if crc32.Checksum(payload, castagnoli) != binary.BigEndian.Uint32(head[4:]) {
@@ -55,6 +53,22 @@ func (fr *frameReader) next() ([]byte, error) {
 	}
 	fr.off += int64(headerBytes + len(payload))
 	return payload, nil
+}
+
+// readPayload reads a payload of size bytes. Past a few megabytes it
+// reads what is there rather than allocate what the length claims: a
+// garbled length can claim a gigabyte.
+func readPayload(r io.Reader, size int) ([]byte, error) {
+	if size <= 4<<20 {
+		payload := make([]byte, size)
+		n, err := io.ReadFull(r, payload)
+		return payload[:n], err
+	}
+	payload, err := io.ReadAll(io.LimitReader(r, int64(size)))
+	if err == nil && len(payload) < size {
+		err = io.ErrUnexpectedEOF
+	}
+	return payload, err
 }
 
 // classifyTail tells what rest, the bytes of a log from where a frame
