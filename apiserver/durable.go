@@ -30,7 +30,7 @@ func Open(scheme *meta.Scheme, dir string, opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := NewServer(scheme, opts)
-	last, err := log.Load(s.applyRecord)
+	last, err := log.Load(s.loader())
 	if err == nil {
 		s.hist = newHistory(s.opts, max(last, s.opts.ResourceVersionStart))
 		err = log.Start(s.hist.last, s.synced, s.state)
@@ -133,7 +133,7 @@ func (s *Server) Snapshot(w io.Writer) (resourceVersion string, err error) {
 // snapshot that cannot be read is a [*storage.StorageError].
 func Restore(scheme *meta.Scheme, r io.Reader, opts Options) (*Server, error) {
 	s := NewServer(scheme, opts)
-	last, err := storage.ReadSnapshot(r, "snapshot", s.applyRecord)
+	last, err := storage.ReadSnapshot(r, "snapshot", s.loader())
 	if err != nil {
 		return nil, err
 	}
@@ -141,38 +141,55 @@ func Restore(scheme *meta.Scheme, r io.Reader, opts Options) (*Server, error) {
 	return s, nil
 }
 
+// loader takes in a data directory's records: decodeRecord (on several
+// goroutines at once), then applyRecord, in order.
+func (s *Server) loader() storage.Loader {
+	return storage.Loader{Decode: s.decodeRecord, Apply: s.applyRecord}
+}
+
+// decoded is a logged write made ready to apply: its resource, and the
+// entry it stores (nil for a delete).
+type decoded struct {
+	gr meta.GroupResource
+	e  *entry
+}
+
+// decodeRecord decodes the object of a logged write, of a registered kind.
+func (s *Server) decodeRecord(rec storage.Record) (any, error) {
+	gvk := meta.ParseGroupVersion(rec.APIVersion).WithKind(rec.Kind)
+	info, ok := s.scheme.KindForGVK(gvk)
+	switch typ := meta.EventType(rec.Type); {
+	case !ok:
+		return nil, fmt.Errorf("kind %s is not registered: register every kind the data holds in the scheme before opening it", gvk)
+	case typ == meta.EventDeleted:
+		return decoded{gr: info.GroupResource()}, nil
+	case typ != meta.EventAdded && typ != meta.EventModified:
+		return nil, fmt.Errorf("unknown record type %q", rec.Type)
+	}
+	obj := info.New()
+	if err := json.Unmarshal(rec.Object, obj); err != nil {
+		return nil, fmt.Errorf("%s %q: %v", gvk.Kind, rec.Key, err)
+	}
+	*obj.GetTypeMeta() = info.TypeMeta()
+	obj.GetObjectMeta().ResourceVersion = formatRV(rec.RV)
+	return decoded{info.GroupResource(), &entry{obj: obj, content: rec.Object, rv: rec.RV}}, nil
+}
+
 // applyRecord makes one logged write the state of its key, as
 // commitLocked did when it was made, without history or watchers. A
 // record that cannot follow the ones before it (a create of a present
 // object, a change of an absent one) is an error, never skipped.
-func (s *Server) applyRecord(rec storage.Record) error {
-	gvk := meta.ParseGroupVersion(rec.APIVersion).WithKind(rec.Kind)
-	info, ok := s.scheme.KindForGVK(gvk)
+func (s *Server) applyRecord(rec storage.Record, v any) error {
+	d := v.(decoded)
 	typ := meta.EventType(rec.Type)
-	var e *entry
-	switch {
-	case !ok:
-		return fmt.Errorf("kind %s is not registered: register every kind the data holds in the scheme before opening it", gvk)
-	case typ == meta.EventAdded || typ == meta.EventModified:
-		obj := info.New()
-		if err := json.Unmarshal(rec.Object, obj); err != nil {
-			return fmt.Errorf("%s %q: %v", gvk.Kind, rec.Key, err)
-		}
-		*obj.GetTypeMeta() = info.TypeMeta()
-		obj.GetObjectMeta().ResourceVersion = formatRV(rec.RV)
-		e = &entry{obj: obj, content: rec.Object, rv: rec.RV}
-	case typ != meta.EventDeleted:
-		return fmt.Errorf("unknown record type %q", rec.Type)
-	}
-	gr := info.GroupResource()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	prev := s.objects[gr][rec.Key]
+	prev := s.objects[d.gr][rec.Key]
 	if (typ == meta.EventAdded) != (prev == nil) {
-		return fmt.Errorf("a write (%s) of %s %q, which the writes before it leave %s", typ, gvk.Kind, rec.Key,
+		return fmt.Errorf("a write (%s) of %s %q, which the writes before it leave %s", typ, rec.Kind, rec.Key,
 			map[bool]string{true: "absent", false: "present"}[prev == nil])
 	}
 	s.orders = nil // restored writes have no history to tell stale orders by
-	s.storeLocked(gr, rec.Key, typ, cmp.Or(e, prev), prev)
+	s.storeLocked(d.gr, rec.Key, typ, cmp.Or(d.e, prev), prev)
 	return nil
 }

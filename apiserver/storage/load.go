@@ -17,19 +17,19 @@ const adviceDamaged = "the data directory is damaged: to start from what comes b
 	"or start from a backup (Server.Snapshot)"
 
 // Load reads the data directory, its snapshot and then its logs in order,
-// and calls apply for every record: the snapshot's objects as ADDED, then
-// each logged write. It returns the newest resourceVersion.
+// and gives every record to in (see [Loader]): the snapshot's objects as
+// ADDED, then each logged write. It returns the newest resourceVersion.
 //
 // Only the end of the last log may be cut off: a frame there that a crash
 // cut short (the writes of a sync that never finished, which were never
 // acknowledged) or zeros are dropped, the log is cut back to its last good
 // frame, and the repair is logged ([Options.Logger], [Log.Repairs]). Any
-// other bad frame, a record apply refuses, or a record that is not newer
+// other bad frame, a record in refuses, or a record that is not newer
 // than the one before it (two processes wrote the directory) is a
 // [*StorageError] naming the file and the byte, and Load stops there:
 // nothing is skipped without a word.
-func (l *Log) Load(apply func(Record) error) (int64, error) {
-	snapRV, err := l.loadSnapshot(apply)
+func (l *Log) Load(in Loader) (int64, error) {
+	snapRV, err := l.loadSnapshot(in)
 	if err != nil {
 		return 0, err
 	}
@@ -37,7 +37,7 @@ func (l *Log) Load(apply func(Record) error) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	ld := loader{l: l, snapRV: snapRV, last: snapRV, apply: apply}
+	ld := loader{l: l, snapRV: snapRV, last: snapRV, a: &applier{Loader: in}}
 	for i, name := range names {
 		laterEmpty := func() bool { return allEmpty(names[i+1:]) }
 		if err := ld.log(name, froms[i], laterEmpty); err != nil {
@@ -49,7 +49,7 @@ func (l *Log) Load(apply func(Record) error) (int64, error) {
 
 // loadSnapshot reads the directory's snapshot, if it has one, and
 // returns its resourceVersion (0 if none).
-func (l *Log) loadSnapshot(apply func(Record) error) (int64, error) {
+func (l *Log) loadSnapshot(in Loader) (int64, error) {
 	snap := filepath.Join(l.dir, snapshotName)
 	f, err := os.Open(snap)
 	switch {
@@ -60,7 +60,7 @@ func (l *Log) loadSnapshot(apply func(Record) error) (int64, error) {
 		return 0, &StorageError{Path: snap, Offset: -1, Err: err}
 	}
 	defer f.Close()
-	rv, err := ReadSnapshot(f, snap, apply)
+	rv, err := ReadSnapshot(f, snap, in)
 	if err != nil {
 		return 0, err
 	}
@@ -75,7 +75,7 @@ type loader struct {
 	l      *Log
 	snapRV int64 // the snapshot's resourceVersion
 	last   int64 // the newest resourceVersion applied
-	apply  func(Record) error
+	a      *applier
 }
 
 // log applies the records of the log path, whose first resourceVersion
@@ -101,37 +101,42 @@ func (ld *loader) log(path string, from int64, laterEmpty func() bool) error {
 		case err != nil:
 			err = &StorageError{Path: path, Offset: at, Err: err}
 		default:
-			err = decodeRecords(payload, func(rec Record) error { return ld.record(rec, from, &ll) })
-			if err != nil {
+			err = fr.records(payload, func(rec Record) error {
+				ll.nonEmpty, ll.lastRV = true, rec.RV
+				return ld.a.add(pending{rec: rec, path: path, at: at, check: func(rec Record) (bool, error) { return ld.check(rec, from) }})
+			})
+			if errors.As(err, new(*StorageError)) {
+				return err
+			} else if err != nil {
 				err = &StorageError{Path: path, Offset: at, Err: fmt.Errorf("%w; %s", err, adviceDamaged)}
 			}
 		}
 		if err != nil || payload == nil {
 			ll.end = fr.off
 			ld.l.last = ll
-			return err
+			if err != nil {
+				return err
+			}
+			return ld.a.flush()
 		}
 		ld.l.counts.bytes += int64(headerBytes + len(payload))
 	}
 }
 
-// record checks that rec is newer than everything before it, and
-// applies it.
-func (ld *loader) record(rec Record, from int64, ll *loadedLog) error {
-	ll.nonEmpty, ll.lastRV = true, rec.RV
+// check checks, just before rec is applied, that it is newer than
+// everything before it, and counts it; a record the snapshot has already
+// is skipped.
+func (ld *loader) check(rec Record, from int64) (skip bool, err error) {
 	switch {
 	case from <= ld.snapRV && rec.RV <= ld.snapRV:
-		return nil // in the snapshot already
+		return true, nil // in the snapshot already
 	case rec.RV <= ld.last || rec.RV < from:
-		return fmt.Errorf("a write at resourceVersion %d after one at %d (a log from %d): two processes wrote this "+
+		return false, fmt.Errorf("a write at resourceVersion %d after one at %d (a log from %d): two processes wrote this "+
 			"directory at once, or it was put together from two", rec.RV, ld.last, from)
-	}
-	if err := ld.apply(rec); err != nil {
-		return err
 	}
 	ld.last = rec.RV
 	ld.l.counts.writes++
-	return nil
+	return false, nil
 }
 
 // repairTail decides what the bytes of the log f from at on, where no

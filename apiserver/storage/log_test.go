@@ -36,7 +36,7 @@ func open(t testing.TB, dir string, opts storage.Options) (*storage.Log, []stora
 		t.Fatal(err)
 	}
 	var got []storage.Record
-	last, err := l.Load(func(r storage.Record) error { got = append(got, r); return nil })
+	last, err := l.Load(storage.Loader{Apply: func(r storage.Record, _ any) error { got = append(got, r); return nil }})
 	if err != nil {
 		l.Close()
 		t.Fatal(err)
@@ -57,7 +57,7 @@ func load(t *testing.T, dir string) ([]storage.Record, []storage.Repair, error) 
 	}
 	defer l.Close()
 	var got []storage.Record
-	_, err = l.Load(func(r storage.Record) error { got = append(got, r); return nil })
+	_, err = l.Load(storage.Loader{Apply: func(r storage.Record, _ any) error { got = append(got, r); return nil }})
 	return got, l.Repairs(), err
 }
 
@@ -187,7 +187,7 @@ func openOwned(t *testing.T, dir string, opts storage.Options) (*storage.Log, *o
 		t.Fatal(err)
 	}
 	o := &owner{objects: map[string]storage.Record{}}
-	last, err := l.Load(func(r storage.Record) error {
+	last, err := l.Load(storage.Loader{Apply: func(r storage.Record, _ any) error {
 		if r.Type == "DELETED" {
 			delete(o.objects, r.Key)
 		} else {
@@ -195,7 +195,7 @@ func openOwned(t *testing.T, dir string, opts storage.Options) (*storage.Log, *o
 			o.objects[r.Key] = r
 		}
 		return nil
-	})
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -140,13 +140,13 @@ func appendFrame(buf []byte, rec Record) []byte {
 // decodeRecords calls fn for each record of a frame's payload, in order.
 // A payload that is not records is an error (the checksum matched, so
 // it is not a crash's work: something else wrote it).
-func decodeRecords(payload []byte, fn func(Record) error) error {
+func decodeRecords(payload []byte, names names, fn func(Record) error) error {
 	if len(payload) == 0 {
 		return errors.New("an empty frame")
 	}
 	for len(payload) > 0 {
 		var rec Record
-		n, err := decodeRecord(payload, &rec)
+		n, err := decodeRecord(payload, names, &rec)
 		if err != nil {
 			return fmt.Errorf("a record that is not JSON: %v", err)
 		}
@@ -161,14 +161,14 @@ func decodeRecords(payload []byte, fn func(Record) error) error {
 // decodeRecord decodes the record at the start of payload into rec and
 // returns its length, line end included. rec.Object is a copy: a record's
 // object outlives its frame.
-func decodeRecord(payload []byte, rec *Record) (int, error) {
+func decodeRecord(payload []byte, names names, rec *Record) (int, error) {
 	n := bytes.IndexByte(payload, '\n')
 	if n < 0 {
 		n = len(payload) // a record alone in its frame, as an older version wrote it
 	} else {
 		n++
 	}
-	if !readRecord(payload[:n], rec) {
+	if !readRecord(payload[:n], names, rec) {
 		if err := json.Unmarshal(payload[:n], rec); err != nil {
 			return 0, err
 		}
@@ -181,7 +181,7 @@ func decodeRecord(payload []byte, rec *Record) (int, error) {
 // order, plain strings, the object last) without scanning the object:
 // the frame's checksum says these are the bytes that were written. It
 // returns false for anything else, which encoding/json then reads.
-func readRecord(line []byte, rec *Record) bool {
+func readRecord(line []byte, names names, rec *Record) bool {
 	line, ok := bytes.CutPrefix(bytes.TrimRight(line, "\n"), []byte(`{"rv":`))
 	end := bytes.IndexByte(line, ',')
 	if !ok || end < 0 {
@@ -197,7 +197,7 @@ func readRecord(line []byte, rec *Record) bool {
 		name string
 		to   *string
 	}{{"type", &rec.Type}, {"apiVersion", &rec.APIVersion}, {"kind", &rec.Kind}, {"resource", &rec.Resource}, {"key", &rec.Key}} {
-		if line, ok = readField(line, f.name, f.to); !ok {
+		if line, ok = readField(line, f.name, f.to, names); !ok {
 			return false
 		}
 	}
@@ -208,8 +208,9 @@ func readRecord(line []byte, rec *Record) bool {
 }
 
 // readField reads `,"name":"value"` at the start of line into to, if it
-// is there and value is a plain string (no escapes).
-func readField(line []byte, name string, to *string) ([]byte, bool) {
+// is there and value is a plain string (no escapes); every value but a
+// key is one of a few, kept once in names.
+func readField(line []byte, name string, to *string, names names) ([]byte, bool) {
 	rest, ok := bytes.CutPrefix(line, []byte(`,"`+name+`":"`))
 	if !ok {
 		return line, true // omitted: empty
@@ -218,6 +219,24 @@ func readField(line []byte, name string, to *string) ([]byte, bool) {
 	if end < 0 || bytes.IndexByte(rest[:end], '\\') >= 0 {
 		return line, false
 	}
-	*to = string(rest[:end])
+	if name == "key" {
+		*to = string(rest[:end])
+	} else {
+		*to = names.of(rest[:end])
+	}
 	return rest[end+1:], true
+}
+
+// names keeps one copy of each name it is asked for.
+type names map[string]string
+
+func (n names) of(b []byte) string {
+	if s, ok := n[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(n) < 1024 {
+		n[s] = s
+	}
+	return s
 }

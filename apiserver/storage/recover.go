@@ -74,7 +74,7 @@ func findDamage(dir string) (*StorageError, error) {
 		return nil, err
 	}
 	defer l.Close()
-	_, err = l.Load(func(Record) error { return nil })
+	_, err = l.Load(Loader{Apply: func(Record, any) error { return nil }})
 	var se *StorageError
 	switch {
 	case err == nil:
@@ -92,7 +92,7 @@ func lastRV(dir string) (int64, error) {
 		return 0, err
 	}
 	defer l.Close()
-	return l.Load(func(Record) error { return nil })
+	return l.Load(Loader{Apply: func(Record, any) error { return nil }})
 }
 
 // keepLogPrefix moves the damaged log and every later one to moved, and

@@ -11,14 +11,23 @@ import (
 )
 
 // frameReader reads frames one after another and counts where each
-// starts, so that a log can be cut back to its last good frame.
+// starts, so that a log can be cut back to its last good frame. The
+// payload it returns is good until the next frame is read (records copy
+// what they keep), and the names its records share are kept once.
 type frameReader struct {
-	r   *bufio.Reader
-	off int64 // where the next frame starts
+	r     *bufio.Reader
+	off   int64 // where the next frame starts
+	buf   []byte
+	names names
 }
 
 func newFrameReader(r io.Reader) *frameReader {
-	return &frameReader{r: bufio.NewReaderSize(r, 256<<10)}
+	return &frameReader{r: bufio.NewReaderSize(r, 256<<10), names: names{}}
+}
+
+// records calls fn for each record of payload, a frame's, in order.
+func (fr *frameReader) records(payload []byte, fn func(Record) error) error {
+	return decodeRecords(payload, fr.names, fn)
 }
 
 // errNoFrame is what a frame reader finds where a frame should be but is
@@ -44,7 +53,7 @@ func (fr *frameReader) next() ([]byte, error) {
 	if size == 0 || size > maxFrameBytes {
 		return nil, fmt.Errorf("%w: a length of %d bytes", errNoFrame, size)
 	}
-	payload, err := readPayload(fr.r, int(size))
+	payload, err := fr.readPayload(int(size))
 	if err != nil {
 		return nil, fmt.Errorf("%w: a frame cut short (%d of %d bytes)", errNoFrame, len(payload), size)
 	}
@@ -55,16 +64,18 @@ func (fr *frameReader) next() ([]byte, error) {
 	return payload, nil
 }
 
-// readPayload reads a payload of size bytes. Past a few megabytes it
-// reads what is there rather than allocate what the length claims: a
-// garbled length can claim a gigabyte.
-func readPayload(r io.Reader, size int) ([]byte, error) {
+// readPayload reads a payload of size bytes, into the reader's buffer.
+// Past a few megabytes it reads what is there rather than allocate what
+// the length claims: a garbled length can claim a gigabyte.
+func (fr *frameReader) readPayload(size int) ([]byte, error) {
 	if size <= 4<<20 {
-		payload := make([]byte, size)
-		n, err := io.ReadFull(r, payload)
-		return payload[:n], err
+		if cap(fr.buf) < size {
+			fr.buf = make([]byte, size)
+		}
+		n, err := io.ReadFull(fr.r, fr.buf[:size])
+		return fr.buf[:n], err
 	}
-	payload, err := io.ReadAll(io.LimitReader(r, int64(size)))
+	payload, err := io.ReadAll(io.LimitReader(fr.r, int64(size)))
 	if err == nil && len(payload) < size {
 		err = io.ErrUnexpectedEOF
 	}

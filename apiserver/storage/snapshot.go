@@ -55,42 +55,54 @@ func WriteSnapshot(w io.Writer, rv int64, records iter.Seq[Record]) error {
 	return err
 }
 
-// ReadSnapshot reads a snapshot written by [WriteSnapshot], calling apply
-// for each object's record, and returns its resourceVersion. name names
-// the snapshot in errors. A snapshot is written whole and renamed into
-// place, so anything but whole frames is damage here: a [*StorageError].
-func ReadSnapshot(r io.Reader, name string, apply func(Record) error) (int64, error) {
+// ReadSnapshot reads a snapshot written by [WriteSnapshot], giving each
+// object's record to in (see [Loader]), and returns its resourceVersion.
+// name names the snapshot in errors. A snapshot is written whole and
+// renamed into place, so anything but whole frames is damage here: a
+// [*StorageError].
+func ReadSnapshot(r io.Reader, name string, in Loader) (int64, error) {
 	fr := newFrameReader(r)
+	a := &applier{Loader: in}
 	head := Record{RV: -1}
 	for {
 		at := fr.off
 		payload, err := fr.next()
 		switch {
 		case err == io.EOF && head.RV >= 0:
-			return head.RV, nil
+			return head.RV, a.flush()
 		case err == io.EOF:
 			err = errors.New("no snapshot header: this is not a snapshot")
 		case err == nil:
-			err = decodeRecords(payload, func(rec Record) error { return snapshotRecord(&head, rec, apply) })
+			err = fr.records(payload, func(rec Record) error {
+				if head.RV < 0 {
+					return snapshotHeader(&head, rec)
+				}
+				return a.add(pending{rec: rec, path: name, at: at, check: head.check})
+			})
 		}
-		if err != nil {
+		if errors.As(err, new(*StorageError)) {
+			return 0, err
+		} else if err != nil {
 			return 0, &StorageError{Path: name, Offset: at, Err: err}
 		}
 	}
 }
 
-// snapshotRecord checks one record of a snapshot whose header (RV -1
-// until it is read) is head, and applies it.
-func snapshotRecord(head *Record, rec Record, apply func(Record) error) error {
-	switch {
-	case head.RV < 0 && rec.Type != SnapshotType:
+// snapshotHeader reads the first record of a snapshot, its header, into
+// head.
+func snapshotHeader(head *Record, rec Record) error {
+	if rec.Type != SnapshotType {
 		return fmt.Errorf("the first record is %q, not a snapshot header: this is not a snapshot", rec.Type)
-	case head.RV < 0:
-		*head = rec
-		head.RV = max(head.RV, 0)
-		return nil
-	case rec.Type != "ADDED" || rec.RV > head.RV:
-		return fmt.Errorf("a %s record at resourceVersion %d in a snapshot taken at %d", rec.Type, rec.RV, head.RV)
 	}
-	return apply(rec)
+	*head = rec
+	head.RV = max(head.RV, 0)
+	return nil
+}
+
+// check checks a record of the snapshot whose header is h.
+func (h *Record) check(rec Record) (bool, error) {
+	if rec.Type != "ADDED" || rec.RV > h.RV {
+		return false, fmt.Errorf("a %s record at resourceVersion %d in a snapshot taken at %d", rec.Type, rec.RV, h.RV)
+	}
+	return false, nil
 }
