@@ -142,9 +142,9 @@
 // A server from [NewServer] lives in memory: when its process ends, its
 // objects are gone. [Open] gives one that keeps them in a directory, as
 // the real API server keeps them in etcd: every write is appended to a
-// log and synced to the disk before it is acknowledged, and a server
-// opened on the same directory later holds the same objects at the same
-// resourceVersions. What it does not keep is the history of events: a
+// log and synced to the disk before it is acknowledged (writers at once
+// share a sync), and a server opened on the same directory later holds
+// the same objects at the same resourceVersions. What it does not keep is the history of events: a
 // client of the old process that watches from its last resourceVersion
 // gets 410 Expired and lists again, as after a compaction. A server
 // started afresh (no directory) should not pretend to be the old one:

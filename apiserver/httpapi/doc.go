@@ -125,11 +125,14 @@
 // # The door
 //
 // The handler answers only requests whose Host header names the loopback
-// interface, as `kubectl proxy` does by default: a web page rebound to
-// 127.0.0.1 gets 403. [WithAcceptHosts] widens that, and
-// [WithBearerToken] asks every request for a token (401 without it), as
-// a server that other machines can reach needs. A request built with
-// httptest.NewRequest carries Host example.com: set its Host to
+// interface (exactly localhost, 127.0.0.0/8 or ::1), as `kubectl proxy`
+// does by default: a web page rebound to 127.0.0.1 gets 403.
+// [WithAcceptHosts] widens that, and [WithBearerToken] asks every request
+// for a token (401 without it; the scheme in any case), as a server that
+// other machines can reach needs. A write that a browser marks as coming
+// from another site is 403, and a write whose body names no Content-Type
+// is 415 (see door.go for why kube-apiserver differs). A request built
+// with httptest.NewRequest carries Host example.com: set its Host to
 // "localhost" to hand it to ServeHTTP.
 //
 // # Errors
