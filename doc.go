@@ -181,36 +181,36 @@
 //   - Example_step23_theDeltaFIFOIsHistory: 餐厅 §2 and §3's DeltaFIFO is
 //     client-go's informer queue until 1.33; since then a RealFIFO in
 //     event order, and since 1.36 a relist in one atomic step.
-//   - Example_step24_listersTakeLabelSelectors: 餐厅 §5's
+//   - Example_step28_listersTakeLabelSelectors: 餐厅 §5's
 //     Lister().List(FieldSelector{...}); a lister takes label selectors,
 //     field selectors go to the server (List and Watch).
-//   - Example_step25_customResourcesLiveUnderApis: 餐厅 §3's
+//   - Example_step29_customResourcesLiveUnderApis: 餐厅 §3's
 //     /api/v1/orders is the core group's path; custom resources live under
 //     /apis/GROUP/VERSION.
-//   - Example_step26_expiredIsAboutHistory: 餐厅 §4's IsResourceExpired is
+//   - Example_step30_expiredIsAboutHistory: 餐厅 §4's IsResourceExpired is
 //     410 Gone, "too old resource version", not ingredients that went off.
-//   - Example_step27_queuesHaveNoBufferSize: 餐厅 §5's "bigger WorkQueue
+//   - Example_step31_queuesHaveNoBufferSize: 餐厅 §5's "bigger WorkQueue
 //     buffer": queues are unbounded, and dedupe keys.
-//   - Example_step28_aWatchTimeoutIsNotAReportInterval: 餐厅 §5's "lower
+//   - Example_step32_aWatchTimeoutIsNotAReportInterval: 餐厅 §5's "lower
 //     the ListAndWatch timeout": a dropped watch resumes from its last
 //     resourceVersion; nothing is polled.
-//   - Example_step29_theStoryDishYAML: 餐厅 §4's Dish is refused (400), and
+//   - Example_step33_theStoryDishYAML: 餐厅 §4's Dish is refused (400), and
 //     why; the same dish with its ingredients as a map is created.
-//   - Example_step30_theFrontDeskDoesNotPoll: 蛋糕店 §1.2's "check every 30
+//   - Example_step34_theFrontDeskDoesNotPoll: 蛋糕店 §1.2's "check every 30
 //     seconds": one List, one Watch, resyncs from the cache.
-//   - Example_step31_anErrorOverridesRequeueAfter: 蛋糕店 §4.2 and §7.1
+//   - Example_step35_anErrorOverridesRequeueAfter: 蛋糕店 §4.2 and §7.1
 //     return RequeueAfter with an error; the error wins.
-//   - Example_step32_theAlertIsP90NotTheAverage: 蛋糕店 §5.2's alert is a
+//   - Example_step36_theAlertIsP90NotTheAverage: 蛋糕店 §5.2's alert is a
 //     p90, described as an average, on a metric that does not exist.
-//   - Example_step33_clusterAPIMakesClusters: 蛋糕店 §3.1's "like Cluster
+//   - Example_step37_clusterAPIMakesClusters: 蛋糕店 §3.1's "like Cluster
 //     API": Cluster API creates clusters; placing work across them is a
 //     controller with one client per cluster.
-//   - Example_step34_theCakeStoryYAML: 蛋糕店's YAML (order form,
+//   - Example_step38_theCakeStoryYAML: 蛋糕店's YAML (order form,
 //     autoscaler, wedding cake, alert) applied, and each refusal explained.
-//   - Example_step35_theRailLimitsNewTicketsByChoice: the story's token
+//   - Example_step40_theRailLimitsNewTicketsByChoice: the story's token
 //     bucket limits only AddRateLimited in client-go; this kitchen's rail
 //     limits new tickets by its own choice.
-//   - Example_step36_whoOwnsTheField: two waiters apply one order with
+//   - Example_step41_whoOwnsTheField: two waiters apply one order with
 //     server-side apply; metadata.managedFields says who owns each field,
 //     and a conflict names the owner.
 //
@@ -270,7 +270,7 @@
 //	informer.NewSharedIndexInformer            cache.NewSharedIndexInformer                 mgr.GetCache().GetInformer
 //	informer.NewSharedInformerFactory          informers.NewSharedInformerFactory           the manager's cache
 //	informer.InformerFor[T](factory)           factory.Core().V1().Pods().Informer()        mgr.GetCache().GetInformer(ctx, &T{})
-//	informer.WithTweakListOptions              informers.WithTweakListOptions               cache.Options.ByObject (Field, Label)
+//	informer.WithListerWatcher                 informers.WithTweakListOptions               cache.Options.ByObject (Field, Label)
 //	informer.NewFilteredListWatch              cache.NewFilteredListWatchFromClient         cache.Options.ByObject
 //	informer.Lister[T]                         generated listers (corev1listers)            client.Client reads (from the cache)
 //	informer.WaitForCacheSync                  cache.WaitForCacheSync                       mgr.GetCache().WaitForCacheSync

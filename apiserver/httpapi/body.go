@@ -135,11 +135,63 @@ func describeJSONError(info meta.KindInfo, body []byte, err error) string {
 	case errors.As(err, &typ) && typ.Field == "":
 		return fmt.Sprintf("%sthe body is a JSON %s: send a JSON object", prefix, typ.Value)
 	case errors.As(err, &typ):
+		// In the words of a CRD's schema validation, not Go's: the field,
+		// the type sent, the type wanted, and how to write it.
 		line, col := position(body, typ.Offset)
-		return fmt.Sprintf("%sfield %s: cannot use a JSON %s as a Go %s (the value ends at line %d, column %d)",
-			prefix, typ.Field, typ.Value, typ.Type, line, col)
+		want := schemaType(typ.Type)
+		return fmt.Sprintf("%s%s: Invalid value: %q: must be of type %s; %s (the value ends at line %d, column %d of the body)",
+			prefix, typ.Field, valueType(typ.Value), want, howToWrite[want], line, col)
 	}
 	return prefix + err.Error()
+}
+
+// schemaType names a Go type as an OpenAPI schema does.
+func schemaType(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Map, reflect.Struct, reflect.Interface:
+		return "object"
+	case reflect.Slice, reflect.Array:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return "string" // []byte is base64 text
+		}
+		return "array"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Float32, reflect.Float64:
+		return "number"
+	case reflect.String:
+		return "string"
+	}
+	return "integer"
+}
+
+// valueType names the JSON value an UnmarshalTypeError describes ("array",
+// "number 5", "bool") as an OpenAPI schema does.
+func valueType(v string) string {
+	switch {
+	case v == "bool":
+		return "boolean"
+	case strings.HasPrefix(v, "number"):
+		if n := strings.TrimSpace(strings.TrimPrefix(v, "number")); n != "" && !strings.ContainsAny(n, ".eE") {
+			return "integer"
+		}
+		return "number"
+	}
+	return v
+}
+
+// howToWrite says, for each schema type, how to write a value of it in
+// YAML or JSON.
+var howToWrite = map[string]string{
+	"object":  "write it as name: value pairs (a map), not a list or a single value",
+	"array":   "write it as a list, one \"- \" line (or one [ ] entry) per item",
+	"string":  "write it as text, in quotes if it looks like a number or true/false",
+	"integer": "write a whole number, without quotes or units",
+	"number":  "write a number, without quotes or units",
+	"boolean": "write true or false, without quotes",
 }
 
 // summarize shows the start of a body in an error, as kube-apiserver

@@ -46,7 +46,7 @@ func TestCreate(t *testing.T) {
 			want: failure(400, "BadRequest", "the object provided is unrecognized (must be of type Widget): couldn't get version/kind; json parse error: invalid character '}' looking for beginning of object key string ({\n  \"metadata\": {\"name\": \"w4\", ...)", "")},
 		{name: "wrong type names the field", method: "POST", path: wPath, header: ct, code: 400,
 			body: `{"metadata":{"name":"w4"},"spec":{"size":"big"}}`,
-			want: failure(400, "BadRequest", `Widget in version "v1" cannot be handled as a Widget: field spec.size: cannot use a JSON string as a Go int (the value ends at line 1, column 46)`, "")},
+			want: failure(400, "BadRequest", `Widget in version "v1" cannot be handled as a Widget: spec.size: Invalid value: "string": must be of type integer; write a whole number, without quotes or units (the value ends at line 1, column 46 of the body)`, "")},
 		{name: "not an object", method: "POST", path: wPath, header: ct, code: 400, body: `["w4"]`,
 			want: failure(400, "BadRequest", `the object provided is unrecognized (must be of type Widget): couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\"apiVersion,omitempty\""; Kind string "json:\"kind,omitempty\"" } (5b227734225d)`, "")},
 		{name: "empty body", method: "POST", path: wPath, header: ct, code: 400,

@@ -111,6 +111,10 @@ var wrong = []struct {
 	run   func(io.Writer)
 }{
 	{"餐厅: the DeltaFIFO is history: informers queue in order", TheDeltaFIFOIsHistory},
+	{"餐厅: status is not spec: no DeepEqual of the two", DeepEqualOfStatusAndSpec},
+	{"餐厅: a shared informer shares; it does not partition", ASharedInformerDoesNotPartition},
+	{"餐厅: an update is an event; a rolling update is a choice", AnUpdateIsNotARollingUpdate},
+	{"餐厅: ListAndWatch is one list, one stream, one cache", ListAndWatchIsNotDoubleBuffered},
 	{"餐厅: a lister takes label selectors", ListersTakeLabelSelectors},
 	{"餐厅: custom resources live under /apis", CustomResourcesLiveUnderApis},
 	{"餐厅: 410 Expired is about history, not ingredients", ExpiredIsAboutHistory},
@@ -122,6 +126,7 @@ var wrong = []struct {
 	{"蛋糕店: the alert is a p90, not the average", TheAlertIsP90NotTheAverage},
 	{"蛋糕店: Cluster API makes clusters; placing work is another job", ClusterAPIMakesClusters},
 	{"蛋糕店: the story's YAML, applied", TheCakeStoryYAML},
+	{"蛋糕店: the form's fields have Kubernetes names", TheFormsFieldsHaveKubernetesNames},
 	{"both: the rail's limit on new tickets is a choice", TheRailLimitsNewTicketsByChoice},
 	{"both: two waiters apply one order: who owns the field?", WhoOwnsTheField},
 }

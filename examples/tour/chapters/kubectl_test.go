@@ -34,7 +34,7 @@ func TestStoriesYAMLWithKubectl(t *testing.T) {
 		want                   string // in stdout if ok, else in stderr
 	}{
 		{"the story's dish", kitchenURL.URL, storyDish, nil, false,
-			`Dish in version "v1" cannot be handled as a Dish: field spec.ingredients: cannot use a JSON array as a Go map[string]kitchen.Quantity`},
+			`Dish in version "v1" cannot be handled as a Dish: spec.ingredients: Invalid value: "array": must be of type object; write it as name: value pairs (a map)`},
 		{"the dish with a map", kitchenURL.URL, strings.Replace(storyDish, "    - ", "    ", 2), nil, true,
 			"dish.menu.example.com/beef-wellington created"},
 		{"the order form", shopURL.URL, storyCakeManifests[0].yaml, nil, false,

@@ -29,7 +29,8 @@ import (
 // answers "which orders are in the VIP room?" from the cache. A field
 // selector belongs to the server: give it to the informer's List and
 // Watch (client-go's WithTweakListOptions, here
-// [informer.NewFilteredListWatch] or [informer.WithTweakListOptions]),
+// [informer.NewFilteredListWatch], or [informer.WithListerWatcher] for a
+// factory),
 // and the informer caches the VIP room only — that is what saves the
 // API server's work. A label selector works in the lister, on labels.
 // And "spec.section=vip" typed as a label selector is no error: it is a

@@ -37,9 +37,11 @@ spec:
 // resources.requests — and the story writes a list of one-entry maps.
 // The front desk decodes the body into the kind's type, as a real API
 // server checks it against the CRD's schema, and refuses a shape that
-// does not fit, naming the field; nothing is stored. (A real cluster,
+// does not fit in the schema's words — the field, the type sent, the
+// type wanted, and how to write it; nothing is stored. (A real cluster,
 // with a schema saying "object", answers 422 Invalid with
-// `spec.ingredients: Invalid value: "array": must be of type object`.)
+// `spec.ingredients: Invalid value: "array": must be of type object`;
+// this desk, decoding into a Go type, answers 400 Bad Request.)
 //
 // kitchensync keeps the map rather than accept the story's shape: a map
 // cannot list filet-mignon twice, and a server that rewrote one shape
@@ -54,9 +56,9 @@ func TheStoryDishYAML(w io.Writer) {
 }
 
 // The cake story's manifests, as 蛋糕店 §1.1, §3.2, §7.1 and §5.2 write them.
-var storyCakeManifests = []struct{ what, yaml string }{
-	{"§1.1 the order form", "蛋糕类型: 双层巧克力\n尺寸: 8英寸\n装饰要求: 生日快乐糖牌\n取货时间: 2023-08-20 14:00\n特殊说明: 坚果过敏\n"},
-	{"§3.2 the autoscaler", `apiVersion: autoscaling/v2
+var storyCakeManifests = []struct{ what, add, yaml string }{
+	{"§1.1 the order form", "apiVersion: bakery.example.com/v1 and kind: Cake at the top, and the fields under spec:", "蛋糕类型: 双层巧克力\n尺寸: 8英寸\n装饰要求: 生日快乐糖牌\n取货时间: 2023-08-20 14:00\n特殊说明: 坚果过敏\n"},
+	{"§3.2 the autoscaler", "", `apiVersion: autoscaling/v2
 kind: HorizontalPodAutoscaler
 metadata:
   name: cake-baker
@@ -75,7 +77,7 @@ spec:
         type: Utilization
         averageUtilization: 70
 `},
-	{"§7.1 the wedding cake", `apiVersion: bakery/v1
+	{"§7.1 the wedding cake", "", `apiVersion: bakery/v1
 kind: Cake
 metadata:
   name: wedding-cake
@@ -86,7 +88,7 @@ spec:
     maxOvenTime: 6h
     icingMemory: 2GB
 `},
-	{"§5.2 the alert", `groups:
+	{"§5.2 the alert", "apiVersion: monitoring.coreos.com/v1 and kind: PrometheusRule, and the groups under spec:", `groups:
 - name: cake-operator
   rules:
   - alert: HighReconcileLatency
@@ -121,6 +123,9 @@ func TheCakeStoryYAML(w io.Writer) {
 	front := httpapi.NewHandler(bakery.NewServer())
 	for _, m := range storyCakeManifests {
 		fmt.Fprintf(w, "%s: %s\n", m.what, apply(front, "shop", m.yaml))
+		if m.add != "" {
+			fmt.Fprintf(w, "  to make it one, add %s\n", m.add)
+		}
 	}
 	fixed := strings.Replace(storyCakeManifests[2].yaml, "apiVersion: bakery/v1", "apiVersion: bakery.example.com/v1", 1)
 	fmt.Fprintf(w, "the wedding cake in group bakery.example.com: %s\n", apply(front, "shop", fixed))
