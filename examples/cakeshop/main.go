@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,22 +12,51 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/examples/cakeshop/bakery"
+	"github.com/kitchensync/kitchensync/examples/internal/cli"
 )
 
 func main() {
-	var o options
-	flag.StringVar(&o.scene, "scene", "", "run only this scene (default: all); one of "+names())
-	flag.Int64Var(&o.seed, "seed", 1, "seed of whatever is drawn at random (the Valentine's rush)")
-	flag.DurationVar(&o.minute, "minute", bakery.DefaultMinute, "real duration of one shop minute")
-	flag.BoolVar(&o.quiet, "q", false, "print the summaries only")
-	flag.BoolVar(&o.verbose, "v", false, "also print the controllers' structured debug logs to stderr")
-	flag.Parse()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	o, code := parse(os.Args[1:], os.Stderr)
+	if code >= 0 {
+		os.Exit(code)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), max(time.Minute, 2000*o.minute))
 	defer cancel()
 	if err := run(ctx, os.Stdout, os.Stderr, o); err != nil {
 		fmt.Fprintln(os.Stderr, "cakeshop:", err)
 		os.Exit(1)
 	}
+}
+
+// parse reads the command line. A code of 0 or more means: exit with it
+// (0 after -h, 2 for a bad command line, told to errOut); -1 means run.
+func parse(args []string, errOut io.Writer) (options, int) {
+	var o options
+	fs := flag.NewFlagSet("cakeshop", flag.ContinueOnError)
+	fs.SetOutput(errOut)
+	fs.StringVar(&o.scene, "scene", "", "run only this scene (default: all); one of "+names())
+	fs.Int64Var(&o.seed, "seed", 1, "seed of whatever is drawn at random (the Valentine's rush)")
+	minute := cli.Duration(fs, "minute", bakery.DefaultMinute, time.Microsecond, time.Minute, "real duration of one shop minute")
+	fs.BoolVar(&o.quiet, "q", false, "print the summaries only")
+	fs.BoolVar(&o.verbose, "v", false, "also print the controllers' structured debug logs to stderr")
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return o, 0
+	}
+	if err == nil {
+		err = cli.NoArgs(fs)
+	}
+	if _, ok := bakery.SceneByName(o.scene); err == nil && o.scene != "" && !ok {
+		err = fmt.Errorf("-scene %s: no such scene; the scenes are %s", o.scene, names())
+	}
+	if err != nil {
+		if !strings.HasPrefix(err.Error(), "invalid value") && !strings.HasPrefix(err.Error(), "flag provided") {
+			fmt.Fprintln(errOut, "cakeshop:", err) // the flag package has told the others
+		}
+		return o, 2
+	}
+	o.minute = *minute
+	return o, -1
 }
 
 type options struct {

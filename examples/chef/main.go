@@ -13,6 +13,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver/builtin"
 	"github.com/kitchensync/kitchensync/apiserver/rest"
+	"github.com/kitchensync/kitchensync/examples/internal/cli"
 	"github.com/kitchensync/kitchensync/examples/internal/stock"
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/kitchen/narration"
@@ -23,15 +24,22 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := run(ctx, os.Args[1:], os.Stdout)
-	if errors.Is(err, flag.ErrHelp) {
-		return
-	}
-	if err != nil {
+	var bad usageError
+	switch err := run(ctx, os.Args[1:], os.Stdout); {
+	case errors.Is(err, flag.ErrHelp):
+	case errors.As(err, &bad):
+		fmt.Fprintln(os.Stderr, "chef:", err)
+		os.Exit(2)
+	case err != nil:
 		fmt.Fprintln(os.Stderr, "chef:", err)
 		os.Exit(1)
 	}
 }
+
+// usageError is a command line the program refuses: main exits 2 on it.
+type usageError struct{ error }
+
+func (e usageError) Unwrap() error { return e.error }
 
 // options are the command's flags.
 type options struct {
@@ -52,19 +60,33 @@ func parse(args []string, out io.Writer) (options, error) {
 	fs.StringVar(&o.namespace, "namespace", "", "namespace of the orders and the Lease (default: the context's, else dinner)")
 	fs.StringVar(&o.id, "id", fmt.Sprintf("%s-%d", host, os.Getpid()), "this chef's identity in the Lease")
 	fs.StringVar(&o.lease, "lease", "kitchensync-chef", "name of the Lease the chefs compete for")
-	fs.DurationVar(&o.minute, "minute", 200*time.Millisecond, "real length of one kitchen minute")
-	fs.IntVar(&o.chefs, "chefs", 2, "chef workers")
-	fs.Float64Var(&o.qps, "qps", 50, "requests per second to the API server (client-go's default is 5; controllers raise it)")
-	fs.IntVar(&o.burst, "burst", 100, "burst of requests above -qps")
-	fs.IntVar(&o.verbosity, "v", 0, "narration: 0 leadership only, 1 every hand-off, 2 everything")
-	fs.DurationVar(&o.leaseDuration, "lease-duration", 15*time.Second, "how long a Lease must go unrenewed before another chef takes it")
-	fs.DurationVar(&o.renewDeadline, "renew-deadline", 10*time.Second, "how long the leader tries to renew before it stops cooking")
-	fs.DurationVar(&o.retryPeriod, "retry-period", 2*time.Second, "time between attempts to acquire or renew")
-	if err := fs.Parse(args); err != nil {
+	minute := cli.Duration(fs, "minute", 200*time.Millisecond, time.Microsecond, time.Minute, "real length of one kitchen minute")
+	chefs := cli.Int(fs, "chefs", 2, 1, 64, "chef workers")
+	qps := cli.Float(fs, "qps", 50, 0.1, 100_000, "requests per second to the API server (client-go's default is 5; controllers raise it)")
+	burst := cli.Int(fs, "burst", 100, 1, 100_000, "burst of requests above -qps")
+	verbosity := cli.Int(fs, "v", 0, 0, 2, "narration: 0 leadership only, 1 every hand-off, 2 everything")
+	leaseDuration := cli.Duration(fs, "lease-duration", 15*time.Second, time.Second, time.Hour, "how long a Lease must go unrenewed before another chef takes it")
+	renewDeadline := cli.Duration(fs, "renew-deadline", 10*time.Second, time.Second, time.Hour, "how long the leader tries to renew before it stops cooking")
+	retryPeriod := cli.Duration(fs, "retry-period", 2*time.Second, 100*time.Millisecond, time.Hour, "time between attempts to acquire or renew")
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
 		return o, err
 	}
-	if o.kubeconfig == "" {
-		return o, errors.New("-kubeconfig is required")
+	o.minute, o.chefs, o.qps, o.burst, o.verbosity = *minute, *chefs, *qps, *burst, *verbosity
+	o.leaseDuration, o.renewDeadline, o.retryPeriod = *leaseDuration, *renewDeadline, *retryPeriod
+	switch {
+	case err != nil:
+	case fs.NArg() > 0:
+		err = cli.NoArgs(fs)
+	case o.kubeconfig == "":
+		err = errors.New("-kubeconfig is required")
+	case o.renewDeadline >= o.leaseDuration:
+		err = fmt.Errorf("-renew-deadline %v must be shorter than -lease-duration %v, as client-go's leader election requires", o.renewDeadline, o.leaseDuration)
+	case float64(o.renewDeadline) <= 1.2*float64(o.retryPeriod):
+		err = fmt.Errorf("-renew-deadline %v must be longer than 1.2 × -retry-period %v, as client-go's leader election requires", o.renewDeadline, o.retryPeriod)
+	}
+	if err != nil {
+		return o, usageError{err}
 	}
 	return o, nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/common/expfmt"
 
+	"github.com/kitchensync/kitchensync/examples/internal/cli"
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/kitchen/dinner"
 	"github.com/kitchensync/kitchensync/kitchen/narration"
@@ -19,14 +21,40 @@ import (
 	"github.com/kitchensync/kitchensync/reconcile/prommetrics"
 )
 
-func main() {
-	seed := flag.Int64("seed", 1, "seed of the service: who comes when and orders what")
-	orders := flag.Int("orders", 30, "how many orders arrive")
-	speed := flag.Duration("speed", kitchen.DefaultMinute, "real duration of one kitchen minute")
-	verbose := flag.Bool("v", false, "narrate every event, not just the hand-offs")
-	quiet := flag.Bool("q", false, "print the summary only")
-	metrics := flag.Bool("metrics", false, "print the controllers' Prometheus metrics at the end")
-	flag.Parse()
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// run plays the service the command line asks for and returns the exit
+// status: 0, 1 if the service failed, 2 for a bad command line.
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("restaurant", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: go run ./examples/restaurant [-seed N] [-orders N] [-speed D] [-v | -q] [-metrics]\n\n"+
+			"Plays a seeded dinner service, narrating each hand-off, then prints a summary.\n\n")
+		fs.PrintDefaults()
+	}
+	seed := fs.Int64("seed", 1, "seed of the service: who comes when and orders what")
+	orders := cli.Int(fs, "orders", 30, 1, 10_000, "how many orders arrive")
+	speed := cli.Duration(fs, "speed", kitchen.DefaultMinute, time.Microsecond, time.Minute, "real duration of one kitchen minute")
+	verbose := fs.Bool("v", false, "narrate every event, not just the hand-offs")
+	quiet := fs.Bool("q", false, "print the summary only")
+	metrics := fs.Bool("metrics", false, "print the controllers' Prometheus metrics at the end")
+	err := fs.Parse(args)
+	if err == nil {
+		err = cli.NoArgs(fs)
+		if err == nil && *verbose && *quiet {
+			err = errors.New("-v and -q: choose one")
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "restaurant:", err)
+		}
+	}
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case err != nil:
+		return 2
+	}
 	level := narration.HandOffs
 	switch {
 	case *quiet:
@@ -35,21 +63,22 @@ func main() {
 		level = narration.Everything
 	}
 	if level > narration.Quiet {
-		narration.WhoIsWho(os.Stdout)
-		fmt.Println()
+		narration.WhoIsWho(stdout)
+		fmt.Fprintln(stdout)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), max(time.Minute, 5000**speed))
 	defer cancel()
-	s, err := dinner.Run(ctx, os.Stdout, dinner.Config{Seed: *seed, Orders: *orders, Minute: *speed, Verbosity: level})
-	fmt.Println()
-	s.Write(os.Stdout)
+	s, err := dinner.Run(ctx, stdout, dinner.Config{Seed: *seed, Orders: *orders, Minute: *speed, Verbosity: level})
+	fmt.Fprintln(stdout)
+	s.Write(stdout)
 	if err == nil && *metrics {
-		err = writeMetrics(os.Stdout, s.Counters)
+		err = writeMetrics(stdout, s.Counters)
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "restaurant:", err)
-		os.Exit(1)
+		fmt.Fprintln(stderr, "restaurant:", err)
+		return 1
 	}
+	return 0
 }
 
 // snapshot is a controller's metrics as they were at the end of the

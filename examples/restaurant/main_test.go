@@ -90,3 +90,37 @@ func TestNarrationGolden(t *testing.T) {
 		return out.String(), err
 	})
 }
+
+// Each bad command line is refused before anything runs: exit status 2,
+// and a message that gives the valid range.
+func TestBadFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-orders", "-5"}, "-5 is out of range: give one from 1 to 10000"},
+		{[]string{"-orders", "0"}, "0 is out of range: give one from 1 to 10000"},
+		{[]string{"-orders", "lots"}, "not a whole number: give one from 1 to 10000"},
+		{[]string{"-speed", "0"}, "0s is out of range: give one from 1µs to 1m0s"},
+		{[]string{"-speed", "-5ms"}, "-5ms is out of range"},
+		{[]string{"-seed", "abc"}, `invalid value "abc" for flag -seed`},
+		{[]string{"-v", "-q"}, "-v and -q: choose one"},
+		{[]string{"-q", "extra"}, `unexpected argument "extra"`},
+		{[]string{"-chef"}, "flag provided but not defined: -chef"},
+	} {
+		var out, errOut bytes.Buffer
+		if code := run(tc.args, &out, &errOut); code != 2 {
+			t.Errorf("run %q = %d, want 2", tc.args, code)
+		}
+		if !strings.Contains(errOut.String(), tc.want) {
+			t.Errorf("run %q said %q, want %q", tc.args, errOut.String(), tc.want)
+		}
+		if out.Len() != 0 {
+			t.Errorf("run %q printed %q on stdout", tc.args, out.String())
+		}
+	}
+	var out, errOut bytes.Buffer
+	if code := run([]string{"-h"}, &out, &errOut); code != 0 || !strings.Contains(errOut.String(), "usage: go run ./examples/restaurant") {
+		t.Errorf("-h: exit %d, %q", code, errOut.String())
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver/storage"
+	"github.com/kitchensync/kitchensync/examples/internal/cli"
 	"github.com/kitchensync/kitchensync/examples/internal/stock"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/kitchen/liveview"
@@ -23,11 +24,22 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
+	var bad usageError
+	switch err := run(ctx, os.Args[1:], os.Stdout); {
+	case errors.Is(err, flag.ErrHelp):
+	case errors.As(err, &bad):
+		fmt.Fprintln(os.Stderr, "serve:", err)
+		os.Exit(2)
+	case err != nil:
 		fmt.Fprintln(os.Stderr, "serve:", err)
 		os.Exit(1)
 	}
 }
+
+// usageError is a command line the program refuses: main exits 2 on it.
+type usageError struct{ error }
+
+func (e usageError) Unwrap() error { return e.error }
 
 // options are the command's flags.
 type options struct {
@@ -44,8 +56,8 @@ func parse(args []string, out io.Writer) (options, error) {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(out)
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:0", "address to listen on (port 0 picks a free one); one other machines can reach needs -token")
-	fs.DurationVar(&o.minute, "minute", 200*time.Millisecond, "real length of one kitchen minute (the page's speed control changes it)")
-	fs.IntVar(&o.chefs, "chefs", 2, "chef workers")
+	minute := cli.Duration(fs, "minute", 200*time.Millisecond, time.Microsecond, time.Minute, "real length of one kitchen minute (the page's speed control changes it)")
+	chefs := cli.Int(fs, "chefs", 2, 1, 64, "chef workers")
 	fs.StringVar(&o.data, "data", "", "keep the API's objects in this directory, as etcd does, and start from what it holds (empty: in memory)")
 	fs.BoolVar(&o.recover, "recover", false, "if the -data directory is damaged, keep the writes before the damage and move the rest aside (storage.Recover), then start")
 	fs.BoolVar(&o.chef, "chef", true, "run the chef in this process (false: the desk only; run examples/chef beside it)")
@@ -59,10 +71,18 @@ func parse(args []string, out io.Writer) (options, error) {
 		return nil
 	})
 	o.door.register(fs)
-	if err := fs.Parse(args); err != nil {
-		return o, err
+	err := fs.Parse(args)
+	if err == nil {
+		err = cli.NoArgs(fs)
 	}
-	return o, o.door.check(o.addr)
+	if err == nil {
+		err = o.door.check(o.addr)
+	}
+	o.minute, o.chefs = *minute, *chefs
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		return o, usageError{err}
+	}
+	return o, err
 }
 
 // kitchenConfig is the restaurant the command serves.

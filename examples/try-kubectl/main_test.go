@@ -151,10 +151,28 @@ func TestRun(t *testing.T) {
 	}
 }
 
+// Each bad command line is refused as such (main exits 2 on badUsage),
+// saying what would do, and starts nothing.
 func TestRunBadFlag(t *testing.T) {
-	var out bytes.Buffer
-	if err := run(context.Background(), []string{"-addr"}, &out); err == nil || !strings.Contains(out.String(), "flag needs an argument: -addr") {
-		t.Errorf("run -addr: %v\n%s", err, out.String())
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-addr"}, "flag needs an argument: -addr"},
+		{[]string{"-seed", "abc"}, `unexpected argument "abc" (flags come before it; a true/false flag takes its value after =`},
+		{[]string{"-seed", "false"}, `unexpected argument "false"`},
+		{[]string{"-duration", "-1m"}, "-1m0s is out of range: give one from 0s to 24h0m0s"},
+		{[]string{"-duration", "soon"}, "not a duration"},
+	} {
+		var out bytes.Buffer
+		err := run(context.Background(), tc.args, &out)
+		var bad badUsage
+		if !errors.As(err, &bad) || !strings.Contains(err.Error()+out.String(), tc.want) {
+			t.Errorf("run %q: %v\n%s\nwant a bad usage saying %q", tc.args, err, out.String(), tc.want)
+		}
+		if strings.Contains(out.String(), "serving") || strings.Contains(out.String(), "kubeconfig:") {
+			t.Errorf("run %q started serving:\n%s", tc.args, out.String())
+		}
 	}
 }
 
@@ -165,7 +183,7 @@ func TestHelp(t *testing.T) {
 	if !errors.Is(err, flag.ErrHelp) {
 		t.Fatalf("run -h = %v, want flag.ErrHelp", err)
 	}
-	if !strings.HasPrefix(out.String(), "Usage of kubectl:\n") || strings.Contains(out.String(), "serving") {
+	if !strings.HasPrefix(out.String(), "Usage of try-kubectl:\n") || strings.Contains(out.String(), "serving") {
 		t.Errorf("run -h printed %q, want the usage only", out.String())
 	}
 }

@@ -20,35 +20,49 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/httpapi"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
+	"github.com/kitchensync/kitchensync/examples/internal/cli"
 	"github.com/kitchensync/kitchensync/kitchen"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	var bad badUsage
 	switch err := run(ctx, os.Args[1:], os.Stdout); {
 	case errors.Is(err, flag.ErrHelp): // -h: the usage is printed, and that is all
+	case errors.As(err, &bad):
+		fmt.Fprintln(os.Stderr, "try-kubectl:", err)
+		os.Exit(2)
 	case err != nil:
-		fmt.Fprintln(os.Stderr, "kubectl example:", err)
+		fmt.Fprintln(os.Stderr, "try-kubectl:", err)
 		os.Exit(1)
 	}
 }
 
+// badUsage is a command line the program refuses: main exits 2 on it.
+type badUsage struct{ error }
+
 // run parses the flags, starts the server and serves until ctx is done or
 // -duration has passed.
 func run(ctx context.Context, args []string, out io.Writer) error {
-	fs := flag.NewFlagSet("kubectl", flag.ContinueOnError)
+	fs := flag.NewFlagSet("try-kubectl", flag.ContinueOnError)
 	fs.SetOutput(out)
 	addr := fs.String("addr", "127.0.0.1:8001", "address to listen on (host:port; port 0 picks a free one); one that is not loopback needs -token")
 	seed := fs.Bool("seed", true, "create a menu and a few orders to look at")
-	duration := fs.Duration("duration", 0, "stop after this long (0: run until interrupted)")
+	duration := cli.Duration(fs, "duration", 0, 0, 24*time.Hour, "stop after this long (0: run until interrupted)")
 	var door doorFlags
 	fs.StringVar(&door.token, "token", "", "bearer token every request must carry (written into the kubeconfig)")
 	fs.StringVar(&door.acceptHosts, "accept-hosts", "", "regular expression of the Host names to answer, as kubectl proxy --accept-hosts (default: loopback names, or any host with -token)")
 	fs.StringVar(&door.certFile, "tls-cert", "", "serve HTTPS with this certificate (PEM; with -tls-key)")
 	fs.StringVar(&door.keyFile, "tls-key", "", "the private key of -tls-cert (PEM)")
 	if err := fs.Parse(args); err != nil {
-		return err
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return badUsage{err}
+	}
+	if err := cli.NoArgs(fs); err != nil {
+		return badUsage{err}
 	}
 	opts, err := door.options(*addr)
 	if err != nil {

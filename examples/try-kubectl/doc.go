@@ -1,8 +1,10 @@
-// Command kubectl serves the restaurant's API over HTTP so that the real
-// kubectl can talk to it: the front desk gets a phone line.
+// Command try-kubectl serves the restaurant's API over HTTP so that the real
+// kubectl can talk to it: the front desk gets a phone line. (It is not
+// named kubectl, so that go install ./examples/... puts nothing on your
+// PATH that hides the real one.)
 //
-//	go run ./examples/kubectl            # serve until Ctrl-C
-//	go run ./examples/kubectl -duration 1m -seed=false
+//	go run ./examples/try-kubectl            # serve until Ctrl-C
+//	go run ./examples/try-kubectl -duration 1m -seed=false
 //
 // It starts an in-memory API server with the kitchen's kinds (Dish, Order,
 // Cook in menu.example.com/v1), seeds a small menu and a few orders, puts
@@ -17,5 +19,5 @@
 // other machines, give a token, which the kubeconfig then carries, and
 // optionally a certificate:
 //
-//	go run ./examples/kubectl -addr 0.0.0.0:8443 -token "$(openssl rand -hex 16)" -tls-cert cert.pem -tls-key key.pem
+//	go run ./examples/try-kubectl -addr 0.0.0.0:8443 -token "$(openssl rand -hex 16)" -tls-cert cert.pem -tls-key key.pem
 package main
