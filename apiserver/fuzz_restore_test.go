@@ -118,12 +118,12 @@ func (r *repairLog) Handle(_ context.Context, rec slog.Record) error {
 	return nil
 }
 
-// hasWholeFrame reports whether a frame with a matching checksum starts
-// anywhere in b.
+// hasWholeFrame reports whether a frame of records (its payload starts
+// one) with a matching checksum starts anywhere in b.
 func hasWholeFrame(b []byte) bool {
 	for at := 0; at+8 < len(b); at++ {
 		size := int(binary.BigEndian.Uint32(b[at:]))
-		if size == 0 || size > len(b)-at-8 {
+		if size == 0 || size > len(b)-at-8 || b[at+8] != '{' {
 			continue
 		}
 		if crc32.Checksum(b[at+8:at+8+size], crc32.MakeTable(crc32.Castagnoli)) == binary.BigEndian.Uint32(b[at+4:]) {

@@ -123,8 +123,11 @@ func partlyWritten(payload []byte) bool {
 }
 
 // nextGoodFrame returns where in rest, after its first byte, a whole
-// frame with a matching checksum starts, if one does.
+// frame with a matching checksum starts, if one does. Past
+// maxScanBytes of checksums (bytes crafted to look like many frames) it
+// gives up and says yes, which refuses the tail: never a silent loss.
 func nextGoodFrame(rest []byte) (int, bool) {
+	scanned := 0
 	for at := 1; at+headerBytes < len(rest); at++ {
 		if rest[at+headerBytes] != '{' { // every payload starts a record
 			continue
@@ -134,12 +137,16 @@ func nextGoodFrame(rest []byte) (int, bool) {
 		if size == 0 || end > len(rest) || end < at {
 			continue
 		}
-		if crc32.Checksum(rest[at+headerBytes:end], castagnoli) == binary.BigEndian.Uint32(rest[at+4:]) {
+		if scanned += size; scanned > maxScanBytes ||
+			crc32.Checksum(rest[at+headerBytes:end], castagnoli) == binary.BigEndian.Uint32(rest[at+4:]) {
 			return at, true
 		}
 	}
 	return 0, false
 }
+
+// maxScanBytes bounds the checksums nextGoodFrame computes.
+const maxScanBytes = 256 << 20
 
 // isZero reports whether b is all zero bytes.
 func isZero(b []byte) bool {
