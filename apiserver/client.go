@@ -8,6 +8,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/fieldmanager"
+	"github.com/kitchensync/kitchensync/apiserver/internal/jsonenc"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/namespaces"
 )
@@ -149,6 +150,11 @@ func (s *Server) newEntry(obj meta.Object) (*entry, error) {
 func (s *Server) entryOf(obj meta.Object, enc encoded) (*entry, error) {
 	if len(enc.content) > s.opts.MaxObjectBytes { // kube-apiserver's answer when etcd refuses the write
 		return nil, meta.NewStatusError(500, "", "etcdserver: request is too large", nil)
+	}
+	if m := obj.GetObjectMeta(); len(m.Annotations) > 0 {
+		if shared := jsonenc.ShareAnnotations(m.Annotations, enc.content); shared != nil {
+			m.Annotations = shared // long values read from content: held once, not twice
+		}
 	}
 	return &entry{obj: obj, content: enc.content, spec: enc.spec}, nil
 }
