@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
-	"strconv"
 	"strings"
 
 	"github.com/kitchensync/kitchensync/apiserver/internal/jsonenc"
@@ -101,7 +100,7 @@ func nextGeneration(old *entry, next meta.Object, enc encoded, kf kindFields) (e
 	nm.Generation++
 	if enc.meta.end > 0 {
 		om := enc.content[enc.meta.start:enc.meta.end]
-		if out, at, grew, ok := setGeneration(enc.content, om, nm.Generation); ok {
+		if out, at, grew, ok := jsonenc.SetNumber(enc.content, om, "generation", nm.Generation); ok {
 			if sp.end > 0 && int(sp.start) > at {
 				sp.start, sp.end = sp.start+int32(grew), sp.end+int32(grew)
 			}
@@ -109,27 +108,6 @@ func nextGeneration(old *entry, next meta.Object, enc encoded, kf kindFields) (e
 		}
 	}
 	return encodeContent(next, kf)
-}
-
-// setGeneration rewrites the number of metadata.generation in content to
-// gen, meta being the metadata's value in content, at offset at, growing
-// the content by grew bytes (0 or a few, or fewer than 0); ok is false if
-// there is no such number to rewrite.
-func setGeneration(content, om []byte, gen int64) (out []byte, at, grew int, ok bool) {
-	num, ok := jsonenc.Member(om, "generation")
-	if !ok {
-		return nil, 0, 0, false
-	}
-	at = jsonenc.Offset(content, num)
-	var digits [20]byte
-	d := strconv.AppendInt(digits[:0], gen, 10)
-	if len(d) == len(num) {
-		copy(content[at:], d)
-		return content, at, 0, true
-	}
-	out = make([]byte, 0, len(content)-len(num)+len(d))
-	out = append(append(append(out, content[:at]...), d...), content[at+len(num):]...)
-	return out, at, len(d) - len(num), true
 }
 
 // jsonKeys finds the JSON member names of a kind's Spec field and

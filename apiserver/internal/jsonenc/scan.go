@@ -1,6 +1,9 @@
 package jsonenc
 
-import "bytes"
+import (
+	"bytes"
+	"strconv"
+)
 
 // Reading encoded JSON: the server finds members of an object's stored
 // JSON (its spec, its metadata.generation) without decoding it.
@@ -101,4 +104,25 @@ func skipValue(doc []byte, i int) int {
 		return -1
 	}
 	return j
+}
+
+// SetNumber rewrites the number of member key of obj, an object inside
+// doc (a subslice of it), to n: in place when n has as many digits, or
+// in a copy of doc that is grew bytes longer (or shorter). at is where
+// the number starts in doc; ok is false if obj has no such member.
+func SetNumber(doc, obj []byte, key string, n int64) (out []byte, at, grew int, ok bool) {
+	num, ok := Member(obj, key)
+	if !ok {
+		return nil, 0, 0, false
+	}
+	at = Offset(doc, num)
+	var digits [20]byte
+	d := strconv.AppendInt(digits[:0], n, 10)
+	if len(d) == len(num) {
+		copy(doc[at:], d)
+		return doc, at, 0, true
+	}
+	out = make([]byte, 0, len(doc)-len(num)+len(d))
+	out = append(append(append(out, doc[:at]...), d...), doc[at+len(num):]...)
+	return out, at, len(d) - len(num), true
 }

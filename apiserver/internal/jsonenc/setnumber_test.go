@@ -1,4 +1,4 @@
-package apiserver
+package jsonenc_test
 
 import (
 	"encoding/json"
@@ -9,15 +9,15 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
-// setGeneration rewrites the generation in place, or into a longer or
+// SetNumber rewrites a generation in place, or into a longer or
 // shorter document when its digits change in number, and gives up where
 // there is none to rewrite.
-func TestSetGenerationRewritesTheNumber(t *testing.T) {
+func TestSetNumberRewritesTheGeneration(t *testing.T) {
 	for _, tc := range []struct{ from, to int64 }{{1, 2}, {9, 10}, {10, 9}, {99, 100}} {
 		m := meta.ObjectMeta{Name: "w", Generation: tc.from, Labels: map[string]string{"generation": "7"}}
 		raw, _ := json.Marshal(map[string]any{"metadata": m, "spec": map[string]int{"generation": 5}})
 		om, _ := jsonenc.Member(raw, "metadata")
-		got, _, _, ok := setGeneration(raw, om, tc.to)
+		got, _, _, ok := jsonenc.SetNumber(raw, om, "generation", tc.to)
 		if !ok {
 			t.Fatalf("%d -> %d: not rewritten", tc.from, tc.to)
 		}
@@ -29,10 +29,10 @@ func TestSetGenerationRewritesTheNumber(t *testing.T) {
 	}
 	raw, _ := json.Marshal(map[string]any{"metadata": meta.ObjectMeta{Name: "w"}})
 	om, _ := jsonenc.Member(raw, "metadata")
-	if _, _, _, ok := setGeneration(raw, om, 1); ok {
+	if _, _, _, ok := jsonenc.SetNumber(raw, om, "generation", 1); ok {
 		t.Error("rewrote a generation that is not there")
 	}
-	if _, _, _, ok := setGeneration(raw, nil, 1); ok {
+	if _, _, _, ok := jsonenc.SetNumber(raw, nil, "generation", 1); ok {
 		t.Error("rewrote a generation without knowing where metadata is")
 	}
 }
