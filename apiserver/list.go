@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/kitchensync/kitchensync/apiserver/meta"
@@ -158,6 +159,9 @@ func (c *ResourceClient) listEntries(ctx context.Context, info meta.KindInfo, op
 		}
 	}
 	list, selected := selectPage(info, sel, entries, rv, at.after, opts.Limit)
+	if list.Continue != "" {
+		c.srv.rememberPages(info.GroupResource(), c.ns, rv, entries)
+	}
 	return list, selected, nil
 }
 
@@ -172,10 +176,12 @@ func selectPage(info meta.KindInfo, sel selectors, entries []*entry, rv int64, a
 		Items:    []meta.Object{},
 	}
 	var selected []*entry
-	for i, e := range entries {
-		if after != nil && compareKeys(e.obj, after) <= 0 {
-			continue
-		}
+	from := 0
+	if after != nil { // the first key after it: entries are sorted
+		from = sort.Search(len(entries), func(i int) bool { return compareKeys(entries[i].obj, after) > 0 })
+	}
+	for i := from; i < len(entries); i++ {
+		e := entries[i]
 		if !sel.matches(info, e.obj) {
 			continue
 		}
@@ -272,6 +278,9 @@ func (s *Server) snapshot(gr meta.GroupResource, ns string, at readPoint) (entri
 		return nil, 0, false, errContinueExpired
 	case at.exact && at.rv < max(s.hist.compacted, s.hist.listFloor):
 		return nil, 0, false, errListTooOld
+	}
+	if entries, ok := s.pageSnapshotLocked(gr, ns, at.rv); ok && at.cont {
+		return entries, at.rv, true, nil
 	}
 	if !at.exact {
 		if entries, ok := s.sortedLocked(gr, ns); ok {

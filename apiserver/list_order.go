@@ -37,8 +37,15 @@ func (s *Server) sortedLocked(gr meta.GroupResource, ns string) ([]*entry, bool)
 }
 
 // forgetOrdersLocked forgets the remembered orders a write to gr in ns
-// makes stale: that of ns and that of all namespaces. s.mu must be held.
+// makes stale: that of ns and that of all namespaces; and the paged
+// lists' entries whose resourceVersion has left the history. s.mu must
+// be held.
 func (s *Server) forgetOrdersLocked(gr meta.GroupResource, ns string) {
+	for _, key := range [2]listOrderKey{{gr, ns}, {gr, ""}} {
+		if o, ok := s.pages[key]; ok && o.rv < s.hist.compacted {
+			delete(s.pages, key) // its pages would be 410 now: keep no replaced object alive for it
+		}
+	}
 	if len(s.orders) == 0 {
 		return
 	}
@@ -77,4 +84,30 @@ func (s *Server) rememberOrder(gr meta.GroupResource, ns string, rv int64, entri
 	if o, ok := s.orders[key]; !ok || o.rv <= rv {
 		s.orders[key] = listOrder{rv, entries}
 	}
+}
+
+// A paged list reads every page at its first page's resourceVersion. The
+// server remembers the sorted entries of the latest paged list of each
+// resource and namespace at that resourceVersion (writes since do not
+// change them), so that a page after the first needs neither to rebuild
+// that state from the history nor to sort it: a list of N objects in
+// pages costs O(N) in all, not O(N) per page.
+
+// pageSnapshotLocked returns the remembered entries of the paged list of
+// gr in ns at rv, if any (shared: not to be changed). s.mu must be held.
+func (s *Server) pageSnapshotLocked(gr meta.GroupResource, ns string, rv int64) ([]*entry, bool) {
+	o, ok := s.pages[listOrderKey{gr, ns}]
+	return o.entries, ok && o.rv == rv
+}
+
+// rememberPages remembers entries, the entries of gr in ns at rv sorted
+// by key, for the pages of a list that follow. entries must not be
+// changed from now on.
+func (s *Server) rememberPages(gr meta.GroupResource, ns string, rv int64, entries []*entry) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.pages == nil || len(s.pages) >= listOrderKept {
+		s.pages = make(map[listOrderKey]listOrder)
+	}
+	s.pages[listOrderKey{gr, ns}] = listOrder{rv, entries}
 }

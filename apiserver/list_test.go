@@ -172,3 +172,39 @@ func TestListResourceVersionSemantics(t *testing.T) {
 		}
 	})
 }
+
+// Two paged lists taken at different resourceVersions, their pages
+// interleaved: each page shows its own list's state, whichever list the
+// server remembers the entries of.
+func TestInterleavedPagedListsKeepTheirState(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFixture(t, apiserver.Options{})
+		for _, n := range []string{"a", "b", "c", "d"} {
+			f.create(t, n, "red", nil)
+		}
+		first, err := f.res.List(f.ctx, meta.ListOptions{Limit: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.widgets.Delete(f.ctx, "c", meta.DeleteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		f.create(t, "bb", "red", nil)
+		second, err := f.res.List(f.ctx, meta.ListOptions{Limit: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rest := func(cont string) []string {
+			page, err := f.res.List(f.ctx, meta.ListOptions{Limit: 10, Continue: cont})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return names(page)
+		}
+		got := [][]string{names(first), rest(first.Continue), names(second), rest(second.Continue), rest(first.Continue)}
+		want := [][]string{{"ns/a", "ns/b"}, {"ns/c", "ns/d"}, {"ns/a", "ns/b"}, {"ns/bb", "ns/d"}, {"ns/c", "ns/d"}}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("pages (-want +got)\n%s", diff)
+		}
+	})
+}

@@ -206,6 +206,9 @@ type Server struct {
 	dependents map[string]map[objectRef]struct{}
 	// orders are the sorted entries of the latest lists (list_order.go).
 	orders map[listOrderKey]listOrder
+	// pages are the sorted entries of the latest paged lists, at their
+	// first page's resourceVersion, for the pages that follow (list_order.go).
+	pages map[listOrderKey]listOrder
 	// hooks are called after each commit to their resource (hooks.go).
 	hooks map[meta.GroupResource]CommitHook
 
