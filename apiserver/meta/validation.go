@@ -280,7 +280,14 @@ func ValidateLabels(field string, labels map[string]string) FieldErrors {
 	if len(labels) == 0 {
 		return nil
 	}
-	var errs FieldErrors
+	valid := true
+	for k, v := range labels { // the common case, without sorting the keys
+		valid = valid && len(IsLabelKey(k)) == 0 && len(IsLabelValue(v)) == 0
+	}
+	if valid {
+		return nil
+	}
+	var errs FieldErrors // in key order, so that the messages always come alike
 	for _, k := range slices.Sorted(maps.Keys(labels)) {
 		for _, msg := range IsLabelKey(k) {
 			errs.Invalid(field, k, msg)
@@ -300,8 +307,16 @@ func ValidateAnnotations(field string, annotations map[string]string) FieldError
 	if len(annotations) == 0 {
 		return nil
 	}
-	var errs FieldErrors
-	total := 0
+	total, valid := 0, true
+	for k, v := range annotations { // the common case, without sorting the keys
+		total += len(k) + len(v)
+		valid = valid && len(IsLabelKey(strings.ToLower(k))) == 0
+	}
+	if valid && total <= TotalAnnotationSizeLimit {
+		return nil
+	}
+	var errs FieldErrors // in key order, so that the messages always come alike
+	total = 0
 	for _, k := range slices.Sorted(maps.Keys(annotations)) {
 		for _, msg := range IsLabelKey(strings.ToLower(k)) {
 			errs.Invalid(field, k, msg)
