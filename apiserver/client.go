@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver/client"
@@ -156,7 +157,8 @@ func (s *Server) entryOf(obj meta.Object, enc encoded) (*entry, error) {
 			m.Annotations = shared // long values read from content: held once, not twice
 		}
 	}
-	return &entry{obj: obj, content: enc.content, spec: enc.spec}, nil
+	at, comma, _ := jsonenc.ResourceVersionPlace(enc.content)
+	return &entry{obj: obj, content: enc.content, spec: enc.spec, rvAt: int32(min(at, math.MaxInt32)), rvComma: comma}, nil
 }
 
 // Get returns the object name (in the client's namespace).

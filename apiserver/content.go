@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
-	"strings"
 
 	"github.com/kitchensync/kitchensync/apiserver/internal/jsonenc"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
@@ -120,26 +119,11 @@ func (kf *kindFields) jsonKeys(t reflect.Type) {
 		return
 	}
 	if kf.spec >= 0 {
-		kf.specKey = jsonName(t.Elem().Field(kf.spec))
+		kf.specKey = jsonenc.MemberName(t.Elem().Field(kf.spec))
 	}
 	if f, ok := t.Elem().FieldByName("ObjectMeta"); ok && len(f.Index) == 1 && f.Type == reflect.TypeFor[meta.ObjectMeta]() {
-		kf.metaKey = jsonName(f)
+		kf.metaKey = jsonenc.MemberName(f)
 	}
-}
-
-// jsonName is the member name encoding/json gives the field f, or "" if
-// it is left out or flattened.
-func jsonName(f reflect.StructField) string {
-	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-	switch {
-	case name == "-" && f.Tag.Get("json") == "-":
-		return ""
-	case name != "":
-		return name
-	case f.Anonymous:
-		return ""
-	}
-	return f.Name
 }
 
 // errUnencodable is the 400 for an object encoding/json cannot encode.

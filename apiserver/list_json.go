@@ -85,7 +85,11 @@ func (s *Server) AppendObjectJSON(out []byte, obj meta.Object) ([]byte, error) {
 // resourceVersion spliced in, or, for an object whose JSON does not have
 // the shape of ObjectMeta, the object encoded afresh.
 func appendEntryJSON(out []byte, e *entry) ([]byte, error) {
-	if b, ok := jsonenc.AppendWithResourceVersion(out, e.content, e.obj.GetObjectMeta().ResourceVersion); ok {
+	at, comma := int(e.rvAt), e.rvComma
+	if at == 0 { // not found when it was made (read from a file)
+		at, comma, _ = jsonenc.ResourceVersionPlace(e.content)
+	}
+	if b, ok := jsonenc.SpliceResourceVersion(out, e.content, at, comma, e.obj.GetObjectMeta().ResourceVersion); ok {
 		return b, nil
 	}
 	return jsonenc.Append(out, e.obj)

@@ -86,12 +86,10 @@ func (s *Server) rememberOrder(gr meta.GroupResource, ns string, rv int64, entri
 	}
 }
 
-// A paged list reads every page at its first page's resourceVersion. The
+// A paged list reads every page at its first page's resourceVersion: the
 // server remembers the sorted entries of the latest paged list of each
-// resource and namespace at that resourceVersion (writes since do not
-// change them), so that a page after the first needs neither to rebuild
-// that state from the history nor to sort it: a list of N objects in
-// pages costs O(N) in all, not O(N) per page.
+// resource and namespace, so that later pages neither rebuild nor sort
+// them (N objects in pages cost O(N) in all, not O(N) a page).
 
 // pageSnapshotLocked returns the remembered entries of the paged list of
 // gr in ns at rv, if any (shared: not to be changed). s.mu must be held.

@@ -28,6 +28,11 @@ type entry struct {
 	// process's json.Marshal of obj (not read back from a file), so that
 	// it can be compared with another entry's (see nextGeneration).
 	spec span
+	// rvAt is where the resourceVersion goes in content, and rvComma
+	// where its comma goes (see [jsonenc.ResourceVersionPlace]); 0: not
+	// found yet.
+	rvAt    int32
+	rvComma byte
 	// committedJSON is the object's JSON as committed, kept only with
 	// [Options].CacheMutationDetector on, to catch a change made to it
 	// afterwards by anyone it was shared with.

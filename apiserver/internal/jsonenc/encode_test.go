@@ -361,3 +361,25 @@ func randomAny(r *rand.Rand, depth int) any {
 	}
 	return Embedded{B: 1}
 }
+
+// MemberName names a field as json.Marshal does, or "" where it leaves
+// the field out or flattens it.
+func TestMemberName(t *testing.T) {
+	ty := reflect.TypeFor[kitchenSink]()
+	for field, want := range map[string]string{
+		"Embedded": "", "inner": "", "unexported": "", "Skip": "", "Dash": "-", "Bad": "Bad", "Quoted": "<html>&",
+		"S": "S", "SE": "SE", "I8": "i8", "T": "t",
+	} {
+		f, _ := ty.FieldByName(field)
+		if got := jsonenc.MemberName(f); got != want {
+			t.Errorf("%s: %q, want %q", field, got, want)
+		}
+	}
+	w := reflect.TypeFor[apiservertest.Widget]()
+	for field, want := range map[string]string{"TypeMeta": "", "ObjectMeta": "metadata", "Spec": "spec", "Status": "status"} {
+		f, _ := w.FieldByName(field)
+		if got := jsonenc.MemberName(f); got != want {
+			t.Errorf("Widget.%s: %q, want %q", field, got, want)
+		}
+	}
+}

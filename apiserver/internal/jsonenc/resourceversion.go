@@ -9,8 +9,23 @@ import "bytes"
 // appended, when content does not have the shape of a kind with
 // ObjectMeta (see rvOffset) or rv is not a number.
 func AppendWithResourceVersion(out, content []byte, rv string) (_ []byte, ok bool) {
-	at, comma, ok := rvOffset(content)
-	if !ok || !isDigits(rv) {
+	at, comma, ok := ResourceVersionPlace(content)
+	if !ok {
+		return out, false
+	}
+	return SpliceResourceVersion(out, content, at, comma, rv)
+}
+
+// ResourceVersionPlace is where AppendWithResourceVersion puts the
+// resourceVersion in content: at offset at, with a comma before it
+// (comma ','), after it ('>') or neither (0). A server that keeps
+// content finds it once and splices with [SpliceResourceVersion].
+func ResourceVersionPlace(content []byte) (at int, comma byte, ok bool) { return rvOffset(content) }
+
+// SpliceResourceVersion is AppendWithResourceVersion at a place found
+// by [ResourceVersionPlace] (at 0: none found).
+func SpliceResourceVersion(out, content []byte, at int, comma byte, rv string) (_ []byte, ok bool) {
+	if at <= 0 || at > len(content) || !isDigits(rv) {
 		return out, false
 	}
 	out = append(out, content[:at]...)

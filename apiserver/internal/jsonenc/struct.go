@@ -162,3 +162,19 @@ func validTag(s string) bool {
 	}
 	return true
 }
+
+// MemberName is the member name json.Marshal gives the struct field f,
+// or "" if it leaves the field out or flattens it into its parent.
+func MemberName(f reflect.StructField) string {
+	tag := f.Tag.Get("json")
+	name, _, _ := strings.Cut(tag, ",")
+	switch {
+	case tag == "-" || (!f.IsExported() && !f.Anonymous):
+		return ""
+	case validTag(name):
+		return name
+	case f.Anonymous && (f.Type.Kind() == reflect.Struct || f.Type.Kind() == reflect.Pointer && f.Type.Elem().Kind() == reflect.Struct):
+		return ""
+	}
+	return f.Name
+}
