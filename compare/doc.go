@@ -137,4 +137,8 @@
 //
 // runs each pair in alternation and prints a markdown table of medians with
 // the ratio kitchensync / client-go. RESULTS.md holds the latest table.
+//
+// The scale package has no client-go side: it holds one server, in a child
+// process, with many objects and watchers over HTTP, and reports its memory
+// and timings (see its BenchmarkScale).
 package compare
