@@ -48,7 +48,9 @@ const (
 //   - to-all-ms: the time from one create until every watcher has read
 //     its event (active), the median of 3.
 //
-// Run it once per row:
+// The child inherits the environment: GOGC and GOMEMLIMIT set for the
+// run apply to the server (by default its RSS is about twice its live
+// heap, as GOGC=100 lets it be). Run it once per row:
 //
 //	cd compare && go test -run '^$' -bench Scale -benchtime 1x ./scale/
 //	cd compare && go test -run '^$' -bench Scale -benchtime 1x -timeout 60m ./scale/ -scale.max 1000000
@@ -68,8 +70,8 @@ func benchScale(b *testing.B, n int) {
 	fill(b, c.url, n)
 	b.ReportMetric(float64(n)/time.Since(start).Seconds(), "fill-objects/s")
 	full := c.memory(b)
-	b.ReportMetric(float64(full.Heap-empty.Heap)/float64(n), "heap-B/object")
-	b.ReportMetric(float64(full.RSS-empty.RSS)/float64(n), "rss-B/object")
+	b.ReportMetric(grew(empty.Heap, full.Heap)/float64(n), "heap-B/object")
+	b.ReportMetric(grew(empty.RSS, full.RSS)/float64(n), "rss-B/object")
 	start = time.Now()
 	if got := listAll(b, c.url); got != n {
 		b.Fatalf("listed %d objects, want %d", got, n)
@@ -81,9 +83,9 @@ func benchScale(b *testing.B, n int) {
 		ws.open(b, w)
 		m := c.memory(b)
 		tag := fmt.Sprintf("w%d-", w)
-		b.ReportMetric(float64(m.Heap-full.Heap)/float64(w), tag+"heap-B/watch")
-		b.ReportMetric(float64(m.Stacks-full.Stacks)/float64(w), tag+"stack-B/watch")
-		b.ReportMetric(float64(m.RSS-full.RSS)/float64(w), tag+"rss-B/watch")
+		b.ReportMetric(grew(full.Heap, m.Heap)/float64(w), tag+"heap-B/watch")
+		b.ReportMetric(grew(full.Stacks, m.Stacks)/float64(w), tag+"stack-B/watch")
+		b.ReportMetric(grew(full.RSS, m.RSS)/float64(w), tag+"rss-B/watch")
 		b.ReportMetric(float64(m.RSS)/(1<<20), tag+"rss-MiB")
 		var lat []float64
 		for i := range 3 {
@@ -94,6 +96,10 @@ func benchScale(b *testing.B, n int) {
 	}
 	b.ReportMetric(0, "ns/op")
 }
+
+// grew is how much a figure grew from before to after (negative if it
+// shrank: the RSS does when the collector returns memory).
+func grew(before, after uint64) float64 { return float64(after) - float64(before) }
 
 // widget is the JSON of the i-th object, named prefix-i.
 func widget(prefix string, i int) string {
