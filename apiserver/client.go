@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver/client"
@@ -157,8 +156,7 @@ func (s *Server) entryOf(obj meta.Object, enc encoded) (*entry, error) {
 			m.Annotations = shared // long values read from content: held once, not twice
 		}
 	}
-	at, comma, _ := jsonenc.ResourceVersionPlace(enc.content)
-	return &entry{obj: obj, content: enc.content, spec: enc.spec, rvAt: int32(min(at, math.MaxInt32)), rvComma: comma}, nil
+	return &entry{obj: obj, content: enc.content, spec: enc.spec}, nil
 }
 
 // Get returns the object name (in the client's namespace).

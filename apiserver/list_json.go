@@ -85,11 +85,13 @@ func (s *Server) AppendObjectJSON(out []byte, obj meta.Object) ([]byte, error) {
 // resourceVersion spliced in, or, for an object whose JSON does not have
 // the shape of ObjectMeta, the object encoded afresh.
 func appendEntryJSON(out []byte, e *entry) ([]byte, error) {
-	at, comma := int(e.rvAt), e.rvComma
-	if at == 0 { // not found when it was made (read from a file)
-		at, comma, _ = jsonenc.ResourceVersionPlace(e.content)
+	place := e.rvPlace.Load()
+	if place == 0 { // found once per entry, as the entry is read-only and shared
+		at, comma, _ := jsonenc.ResourceVersionPlace(e.content)
+		place = uint64(at)<<8 | uint64(comma)
+		e.rvPlace.Store(place)
 	}
-	if b, ok := jsonenc.SpliceResourceVersion(out, e.content, at, comma, e.obj.GetObjectMeta().ResourceVersion); ok {
+	if b, ok := jsonenc.SpliceResourceVersion(out, e.content, int(place>>8), byte(place), e.obj.GetObjectMeta().ResourceVersion); ok {
 		return b, nil
 	}
 	return jsonenc.Append(out, e.obj)

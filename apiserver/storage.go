@@ -28,11 +28,9 @@ type entry struct {
 	// process's json.Marshal of obj (not read back from a file), so that
 	// it can be compared with another entry's (see nextGeneration).
 	spec span
-	// rvAt is where the resourceVersion goes in content, and rvComma
-	// where its comma goes (see [jsonenc.ResourceVersionPlace]); 0: not
-	// found yet.
-	rvAt    int32
-	rvComma byte
+	// rvPlace is where the resourceVersion goes in content, found by the
+	// first list or event that writes it (see appendEntryJSON); 0: not yet.
+	rvPlace atomic.Uint64
 	// committedJSON is the object's JSON as committed, kept only with
 	// [Options].CacheMutationDetector on, to catch a change made to it
 	// afterwards by anyone it was shared with.

@@ -177,7 +177,7 @@ func (s *Server) encodeUpdate(info meta.KindInfo, old *entry, next meta.Object, 
 // resourceVersion it read (no write made it).
 func deleteDuringUpdate(old, next *entry) change {
 	next.obj.GetObjectMeta().ResourceVersion = old.obj.GetObjectMeta().ResourceVersion
-	last := &entry{obj: old.obj.DeepCopyObject(), content: old.content, spec: old.spec, rvAt: old.rvAt, rvComma: old.rvComma}
+	last := &entry{obj: old.obj.DeepCopyObject(), content: old.content, spec: old.spec}
 	return change{typ: meta.EventDeleted, obj: last, reply: next}
 }
 
