@@ -18,6 +18,39 @@
 // network once). go run golang.org/x/pkgsite/cmd/pkgsite@latest serves
 // the same pages with pkgsite itself.
 //
+// # A reading path
+//
+// The machinery in the order to read it, from the cache a controller
+// reads to the server it writes to — about 5900 lines of Go, comments
+// included (a test keeps the counts within a few percent):
+//
+//	store/indexer.go              358  the cache: objects by key, its indexes, and how far it has got
+//	store/index.go                158  one index: a function from an object to values, and back
+//	informer/delta.go             131  what a change is: Added, Updated, Deleted, Replaced, Sync
+//	informer/fifo.go              319  what every informer queue shares: keys, Pop, HasSynced
+//	informer/realfifo.go          232  the queue between the watch and the cache, client-go v0.37's
+//	informer/reflector.go         468  list, then watch from the list's resourceVersion; 410 relists
+//	informer/informer_process.go  238  each change applied to the cache, then told to the handlers
+//	informer/processor.go         255  one buffered, ordered delivery per handler
+//	informer/shared_informer.go   365  one list and watch, one cache, many handlers
+//	informer/factory.go           235  one informer per resource in a process
+//	workqueue/queue.go            213  keys, never objects; dedup; one worker per key
+//	workqueue/delaying_queue.go   246  AddAfter
+//	workqueue/rate_limiters.go    217  how long a failed key waits
+//	reconcile/source.go           223  events to keys: For, Owns, Watches, predicates
+//	reconcile/worker.go           130  a key at a time; errors back off; RequeueAfter
+//	reconcile/controller.go       283  workers, the queue, the sources, metrics
+//	reconcile/freshness.go        163  reading your own writes (Kubernetes 1.36)
+//	apiserver/server.go           406  the front desk: one resourceVersion counter, the history
+//	apiserver/client.go           333  create and get
+//	apiserver/update.go           266  update, 409 Conflict, generation, finalizers
+//	apiserver/watch.go            176  a watch from a resourceVersion: every change after it, or 410
+//	apiserver/watch_fanout.go     279  one event, every watcher
+//	examples/build/step8/cake.go  237  a controller of your own, on all of the above
+//
+// Each package's doc (go doc ./store, ./informer, ./workqueue,
+// ./reconcile, ./apiserver) says the same in prose first.
+//
 // # The restaurant (餐厅后厨)
 //
 // A waiter writes a table's order and pins it at the front desk. A runner
@@ -46,7 +79,7 @@
 //	several runners, one memory      多个传菜员共享记忆      SharedInformer, informer factory    informer.SharedInformerFactory
 //	ticket rail                      订单看板                WorkQueue (keys, deduped)           workqueue, kitchen.TicketRail
 //	VIP tickets first                VIP 订单插队 / 优先级   priority queue                      workqueue.PriorityQueue
-//	"10 tickets per minute"          高峰期限流              token bucket (see chapter 35)       kitchen.RailOptions
+//	"10 tickets per minute"          高峰期限流              token bucket (a choice: tour)       kitchen.RailOptions
 //	chef                             主厨 / 行政总厨         Reconciler (an Operator's heart)    reconcile.Reconciler, kitchen.Chef
 //	the pass, the prep counter       出菜口 / 备餐台         actual state: what really is        kitchen.Stations, Pantry, Cooks
 //	what the table asked for         食谱要求                desired state: the spec             kitchen.OrderSpec
@@ -118,10 +151,10 @@
 // The chapters are functions of package
 // [github.com/kitchensync/kitchensync/examples/tour/chapters], one each,
 // with the chapter's prose as their doc comment. go run ./examples/tour
-// prints them; the Examples of this package (in tour_test.go) run them and
-// pin their output with // Output:, so go test checks every chapter, and
-// go doc -http shows them in order. They use only the exported API, as
-// your code would.
+// prints them; the Examples of this package (tour_test.go, build_test.go,
+// stories_test.go: one file per part) run them and pin their output with
+// // Output:, so go test checks every chapter, and go doc -http shows them
+// in order. They use only the exported API, as your code would.
 //
 //   - Example_step01_anOrderIsAnObject: an order is an object with a
 //     resourceVersion; every write makes a new one.
@@ -181,6 +214,18 @@
 //   - Example_step23_theDeltaFIFOIsHistory: 餐厅 §2 and §3's DeltaFIFO is
 //     client-go's informer queue until 1.33; since then a RealFIFO in
 //     event order, and since 1.36 a relist in one atomic step.
+//   - Example_step24_deepEqualOfStatusAndSpec: 餐厅 §1 and §4 compare
+//     DeepEqual(status, spec), which is always false: a chef who never
+//     stops; observedGeneration says "done for this spec".
+//   - Example_step25_aSharedInformerDoesNotPartition: 餐厅 §5's "shared
+//     informers partition a large cluster": one informer, every handler
+//     sees everything; selectors split the work.
+//   - Example_step26_anUpdateIsNotARollingUpdate: 餐厅 §3's "an update
+//     triggers a rolling update": an update is an event; the chef keeps
+//     the pasta's cook and replaces only the changed item's.
+//   - Example_step27_listAndWatchIsNotDoubleBuffered: 餐厅 §3's
+//     "double-buffered" ListAndWatch: one list, one stream from its
+//     resourceVersion, one cache; nothing lost between them.
 //   - Example_step28_listersTakeLabelSelectors: 餐厅 §5's
 //     Lister().List(FieldSelector{...}); a lister takes label selectors,
 //     field selectors go to the server (List and Watch).
@@ -207,6 +252,9 @@
 //     controller with one client per cluster.
 //   - Example_step38_theCakeStoryYAML: 蛋糕店's YAML (order form,
 //     autoscaler, wedding cake, alert) applied, and each refusal explained.
+//   - Example_step39_theFormsFieldsHaveKubernetesNames: 蛋糕店 §1.1's field
+//     table (spec.kind, spec.annotations, spec.schedule), refused by name,
+//     and why the shop's Cake says flavor, notes and pickupTime.
 //   - Example_step40_theRailLimitsNewTicketsByChoice: the story's token
 //     bucket limits only AddRateLimited in client-go; this kitchen's rail
 //     limits new tickets by its own choice.
@@ -326,6 +374,7 @@
 //
 // Data flows one way: apiserver (the front desk) → informer (the runner)
 // → store (its memory) → workqueue (the rail) → reconcile (the chef's
-// routine) → kitchen (the restaurant). Start with the doc of each, in
-// that order.
+// routine) → kitchen (the restaurant). Read them from the cache outwards:
+// store, informer, workqueue, reconcile, then apiserver (see the reading
+// path above).
 package kitchensync

@@ -67,3 +67,20 @@ func TestBreakIt(t *testing.T) {
 		t.Logf("go %s:\n%s", strings.Join(args, " "), out)
 	}
 }
+
+// The README's "test your own controller" is step 8's test, word for word.
+func TestREADMEShowsStep8sTest(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const mark = "<!-- the file examples/build/step8/cake_test.go -->\n```go\n"
+	_, after, ok := strings.Cut(string(readme), mark)
+	if !ok {
+		t.Fatalf("the README has no %q", mark)
+	}
+	shown, _, _ := strings.Cut(after, "```\n")
+	if want := build.Steps()[7].Test(); shown != want {
+		t.Errorf("the README's copy of step8/cake_test.go differs from the file; copy the file there again")
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"go/format"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -138,6 +139,32 @@ func TestDocsNameTheExamples(t *testing.T) {
 			if !exists[name] {
 				t.Errorf("%s names %s, which is no chapter's Example", path, name)
 			}
+		}
+	}
+}
+
+// TestReadingPath checks the root package doc's reading path: every file
+// it names exists, with about the number of lines it says (within 15%, so
+// that small edits elsewhere do not break this test; update the figure
+// when one drifts further).
+func TestReadingPath(t *testing.T) {
+	doc, err := os.ReadFile("../../doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := regexp.MustCompile(`(?m)^//\t(\S+\.go)\s+(\d+)  `).FindAllStringSubmatch(string(doc), -1)
+	if len(rows) < 10 {
+		t.Fatalf("the reading path names %d files; want the machinery's", len(rows))
+	}
+	for _, r := range rows {
+		text, err := os.ReadFile("../../" + r[1])
+		if err != nil {
+			t.Errorf("the reading path names %s: %v", r[1], err)
+			continue
+		}
+		said, _ := strconv.Atoi(r[2])
+		if n := strings.Count(string(text), "\n"); float64(n) < 0.85*float64(said) || float64(n) > 1.15*float64(said) {
+			t.Errorf("the reading path says %s has %d lines; it has %d", r[1], said, n)
 		}
 	}
 }
