@@ -22,7 +22,7 @@
 //
 // The machinery in the order to read it, from the cache a controller
 // reads to the server it writes to — about 5900 lines of Go, comments
-// included (a test keeps the counts within a few percent):
+// included (a test keeps each count within 15%):
 //
 //	store/indexer.go              358  the cache: objects by key, its indexes, and how far it has got
 //	store/index.go                158  one index: a function from an object to values, and back
@@ -72,7 +72,7 @@
 //	customer edits the order         顾客修改订单 / 加急     Update; a stale copy gets 409       409 Conflict, RetryOnConflict
 //	runner                           传菜员                  Informer (List + Watch)             informer.SharedIndexInformer
 //	runner's first round             首次抄录所有桌号        List, then Watch from its RV        informer.Reflector
-//	notes: new, extra, gone          便签：新单/加菜/退单    Added/Updated/Deleted deltas        informer.RealFIFO (chapter 14)
+//	notes: new, extra, gone          便签：新单/加菜/退单    Added/Updated/Deleted deltas        informer.RealFIFO (not a DeltaFIFO)
 //	runner's memory                  传菜员的记忆            the local cache                     store.Indexer, informer.Lister
 //	"what does table 7 have?"        按桌号查                an index                            kitchen.OrderTableIndex
 //	only the VIP room, please        只关注VIP区域订单       a field selector on List and Watch  informer.NewFilteredListWatch

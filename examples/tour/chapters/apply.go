@@ -11,7 +11,7 @@ import (
 	"github.com/kitchensync/kitchensync/kitchen"
 )
 
-// Both stories have one waiter per order. With two, the 409 of chapter 2
+// Both stories have one waiter per order. With two, the 409 of the tour's second chapter
 // says only "someone wrote first"; server-side apply says who owns which
 // field. Each waiter applies just the fields it cares about, and the
 // front desk records each one's fields in metadata.managedFields. Alice
