@@ -192,6 +192,14 @@ func BuildATest(w io.Writer) {
 //
 //	go run ./examples/build/baker -kubeconfig ~/.kube/config
 //
+// A Go type or a definition? On a cluster a kind always comes from a
+// CustomResourceDefinition: the server has none of your Go types. In
+// process, register the Go type when the controller is what you test: the
+// server hands back your type and checks your Go rules. Install the
+// definition instead when the schema is what you test (defaults, pruning,
+// CEL rules), or when the kind is someone else's and ships as CRD files
+// (go doc ./apiserver/apiextensions).
+//
 // Here the same, in one process: a front desk on a loopback port, the
 // definitions applied over HTTP, step 8's baker over HTTP.
 func BuildOverHTTP(w io.Writer) {
