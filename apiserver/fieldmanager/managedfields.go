@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/kitchensync/kitchensync/apiserver/internal/jsonenc"
 )
 
 // fieldSet is a set of field paths. A path is its path elements ("f:spec",
@@ -79,7 +81,7 @@ func encodeFields(s fieldSet) json.RawMessage {
 		node["."] = map[string]any{}
 	}
 	dropLeafDots(root)
-	b, _ := json.Marshal(root) // maps of maps: cannot fail
+	b, _ := jsonenc.Marshal(root) // maps of maps: cannot fail (jsonenc: json.Marshal's bytes, faster)
 	return b
 }
 

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/kitchensync/kitchensync/apiserver/internal/jsonenc"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
@@ -163,7 +164,7 @@ func (ms managers) takeFrom(id meta.ManagedFieldsEntry, fields fieldSet) manager
 
 // objectTree returns obj as decoded JSON, numbers as json.Number.
 func objectTree(obj any) (map[string]any, error) {
-	b, err := json.Marshal(obj)
+	b, err := jsonenc.Marshal(obj)
 	if err != nil {
 		return nil, meta.NewInternalError(err)
 	}
