@@ -169,10 +169,10 @@ func medians(rs []testing.BenchmarkResult) result {
 
 func render(rows []row, args, bt string, reps int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Medians of %d alternating runs of %s each; \"100k\" workloads at %d objects; ratio = kitchensync / client-go (below 1: kitchensync faster or leaner); the time ratio's spread is the lowest and highest ratio of one round; %s (and cpu-ns/op) is process CPU time (user + system, all threads, GC included) in the same timed region, with its ratio and spread.\n", reps, bt, bench.Scale, bench.CPUUnit)
+	fmt.Fprintf(&b, "Medians of %d alternating runs of %s each; \"100k\" workloads at %d objects; ratio = kitchensync / reference (below 1: kitchensync faster or leaner); the reference is client-go (or controller-runtime) unless the row names another: bare channels for WatchFanOutVsBareChannels, client-go's fake clientset tracker for ServerWrites, etcd's own client for DurableCreatesVsEtcd; the time ratio's spread is the lowest and highest ratio of one round; %s (and cpu-ns/op) is process CPU time (user + system, all threads, GC included) in the same timed region, with its ratio and spread.\n", reps, bt, bench.Scale, bench.CPUUnit)
 	fmt.Fprintf(&b, "Command: `cd compare && go run ./cmd/sidebyside %s` (%s, %s/%s, %d CPUs, %s).\n\n",
 		args, runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), time.Now().UTC().Format("2006-01-02 15:04 MST"))
-	b.WriteString("| Benchmark | kitchensync | client-go | time ratio (spread) | B/op ks / cg | allocs/op ks / cg | other (ks / cg) |\n")
+	b.WriteString("| Benchmark | kitchensync | reference | time ratio (spread) | B/op ks / ref | allocs/op ks / ref | other (ks / ref) |\n")
 	b.WriteString("|---|---:|---:|---:|---:|---:|---|\n")
 	for _, r := range rows {
 		fmt.Fprintf(&b, "| %s | %s | %s | %.2f (%.2f–%.2f) | %s / %s (%.2f) | %s / %s (%.2f) | %s |\n",
