@@ -79,7 +79,10 @@ type Chef struct {
 	// the chef's last writes yet — kube-controller-manager's staleness
 	// mitigation. The chef then trusts its cooks cache before creating a
 	// cook; without Freshness it asks the API server first (a LIST), as
-	// it cannot know whether its cache has its last creations.
+	// it cannot know whether its cache has its last creations. Set it
+	// only over caches that report a resourceVersion (an informer behind
+	// informer.QueueAtomic): over others Freshness holds nothing back,
+	// and the chef would trust a cache that may lag.
 	Freshness *reconcile.Freshness
 }
 

@@ -50,7 +50,8 @@
 //     kitchen, sends [Cook]s, adapts to amendments, handles cancellations
 //     through its finalizer and writes the status; it records what it
 //     writes ([Chef].Freshness), so that a ticket waits until the
-//     runner's memory shows the chef's own last writes;
+//     runner's memory shows the chef's own last writes (behind the
+//     runner's default, atomic queue: the only one whose memory can say);
 //   - the [Brigade] is the cooks' reconciler (the kubelet of this
 //     kitchen): it puts each cook to work on the [Stations] and reports
 //     its phase.

@@ -149,8 +149,10 @@
 // clears the record. It needs caches that know how far they have got
 // ([store.Indexer.LastStoreSyncResourceVersion], kept by an informer
 // behind its default, atomic queue), and resourceVersions that compare
-// as integers (see [Freshness], "What it assumes"). Opt-in, per
-// controller.
+// as integers (see [Freshness], "What it assumes"). A cache that reports
+// no resourceVersion (behind the other queues) holds nothing back, as in
+// kube-controller-manager (see [Freshness], "A cache that cannot tell").
+// Opt-in, per controller.
 //
 // # Workers, queue and shutdown
 //

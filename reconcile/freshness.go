@@ -41,13 +41,24 @@ import (
 // unsigned integers. kitchensync's server promises that: one global
 // counter that only increases, like etcd's revision; and Kubernetes 1.35
 // documents resourceVersions as comparable integers, which is what
-// kube-controller-manager relies on. A resourceVersion that is not a
-// decimal integer is refused by WroteAt and never counts as caught up.
+// kube-controller-manager relies on. A write's resourceVersion that is
+// not a decimal integer is refused by WroteAt.
 //
-// The caches must be behind an atomic queue (the informer default,
-// [informer.QueueAtomic]): only then do they record a resourceVersion.
-// A cache that reports "" is never ready, so a write recorded against it
-// holds its owner's reconciles back until it is cleared.
+// # A cache that cannot tell
+//
+// Only a cache behind an atomic queue (the informer default,
+// [informer.QueueAtomic]) records a resourceVersion; behind
+// [informer.QueueInOrder] or [informer.QueueDeltaFIFO] its
+// LastStoreSyncResourceVersion stays "", as client-go's store returns ""
+// with its AtomicFIFO gate off. Such a cache cannot say how far it has
+// caught up, so it holds nothing back: EnsureReady passes over it, as it
+// passes over a resource that is not tracked, and over a cache whose
+// resourceVersion is not a number. That is kube-controller-manager's
+// rule (pkg/controller/util/consistency, ownerRecord.EnsureReady: a ""
+// read means the feature is off, and a comparison error must not block
+// syncing). Freshness then protects nothing: a controller that relies on
+// it to trust its cache (as the kitchen's chef does) should leave it off
+// behind such a queue and read from the API server instead.
 //
 // The zero value is not usable; use [NewFreshness]. Safe for concurrent
 // use.
@@ -99,9 +110,10 @@ func (f *Freshness) WroteAt(owner NamespacedName, gr meta.GroupResource, rv stri
 
 // EnsureReady reports whether the caches have caught up with every write
 // recorded for owner: each written resource's cache is at or past the
-// newest write. An owner with no recorded write is ready. A write to a
-// resource that is not tracked cannot be checked and does not hold the
-// owner back.
+// newest write. An owner with no recorded write is ready. A write that
+// cannot be checked does not hold the owner back: one to a resource that
+// is not tracked, or whose cache reports no resourceVersion ("", behind a
+// queue that is not atomic) or one that is not a number.
 func (f *Freshness) EnsureReady(owner NamespacedName) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -111,7 +123,10 @@ func (f *Freshness) EnsureReady(owner NamespacedName) bool {
 			continue
 		}
 		at, err := parseRV(cache.LastStoreSyncResourceVersion())
-		if err != nil || at < wrote {
+		if err != nil {
+			continue // "" or not a number: the cache cannot tell
+		}
+		if at < wrote {
 			return false
 		}
 	}

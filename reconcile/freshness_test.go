@@ -41,8 +41,9 @@ var (
 
 // TestFreshnessStepByStep checks EnsureReady after each step: writes are
 // compared with each resource's cache as integers, the newest write per
-// resource counts, an untracked resource holds nothing back, a cache
-// without a resourceVersion is never ready, and Clear forgets.
+// resource counts, an untracked resource holds nothing back, nor does a
+// cache without a resourceVersion (or with one that is not a number),
+// and Clear forgets.
 func TestFreshnessStepByStep(t *testing.T) {
 	f := reconcile.NewFreshness()
 	podCache := &watermark{rv: "9"}
@@ -60,7 +61,10 @@ func TestFreshnessStepByStep(t *testing.T) {
 		{"wrote at 100 (a longer number, compared as one)", func() error { return f.WroteAt(rs, pods, "100") }, map[string]bool{"rs": false, "other": true}},
 		{"an older write does not lower the mark", func() error { return f.WroteAt(rs, pods, "11") }, map[string]bool{"rs": false, "other": true}},
 		{"an untracked resource is not checked", func() error { podCache.set("100"); return f.WroteAt(rs, events, "500") }, map[string]bool{"rs": true, "other": true}},
-		{"a cache without a resourceVersion is never ready", func() error { podCache.set(""); return nil }, map[string]bool{"rs": false, "other": true}},
+		{"a cache behind again holds it back", func() error { podCache.set("99"); return nil }, map[string]bool{"rs": false, "other": true}},
+		{"a cache without a resourceVersion cannot tell, and holds nothing back", func() error { podCache.set(""); return nil }, map[string]bool{"rs": true, "other": true}},
+		{"nor does one whose resourceVersion is not a number", func() error { podCache.set("x7"); return nil }, map[string]bool{"rs": true, "other": true}},
+		{"the write is still recorded: a cache that reports again is checked", func() error { podCache.set("99"); return nil }, map[string]bool{"rs": false, "other": true}},
 		{"Clear forgets", func() error { f.Clear(rs); return nil }, map[string]bool{"rs": true, "other": true}},
 	}
 	for _, s := range steps {
@@ -177,4 +181,71 @@ func TestFreshnessRetryWaitsAFixedTime(t *testing.T) {
 			t.Errorf("reconciled %d times, want 1", got)
 		}
 	})
+}
+
+// Behind a queue that is not atomic the informer's cache reports no
+// resourceVersion (client-go's store with AtomicFIFO off), so Freshness
+// cannot tell how far it has got and holds nothing back, as
+// kube-controller-manager's consistency store: every change is
+// reconciled, none is skipped, though the recorded writes are far ahead
+// of anything the cache has.
+func TestFreshnessOverACacheThatCannotTell(t *testing.T) {
+	for _, k := range []informer.QueueKind{informer.QueueInOrder, informer.QueueDeltaFIFO} {
+		t.Run(k.String(), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				srv := apiservertest.NewServer(t)
+				fac := informer.NewSharedInformerFactory(srv, 0, informer.WithQueue(k))
+				inf := informer.InformerFor[*apiservertest.Widget](fac)
+				widgetsGR := meta.GroupResource{Group: "example.com", Resource: "widgets"}
+				fresh := reconcile.NewFreshness()
+				fresh.Track(widgetsGR, inf.GetIndexer())
+				var mu sync.Mutex
+				var sizes []int
+				r := reconcile.ReconcilerFunc(func(_ context.Context, req reconcile.Request) (reconcile.Result, error) {
+					w, exists, _ := inf.GetIndexer().GetByKey(req.String())
+					if !exists {
+						return reconcile.Result{}, nil
+					}
+					mu.Lock()
+					sizes = append(sizes, w.Spec.Size)
+					mu.Unlock()
+					return reconcile.Result{}, fresh.WroteAt(req.NamespacedName, widgetsGR, "1000000") // far ahead
+				})
+				c := newController(t, r, reconcile.Options{Freshness: fresh})
+				if err := reconcile.For(c, inf); err != nil {
+					t.Fatal(err)
+				}
+				fac.Start(t.Context())
+				defer fac.Shutdown()
+				stop := start(t, c)
+				defer stop()
+				widgets := client.New[*apiservertest.Widget](srv).Namespace("ns")
+				w, err := widgets.Create(t.Context(), apiservertest.NewWidget("ns", "a"), meta.CreateOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				synctest.Wait()
+				w.Spec.Size = 2
+				if _, err := widgets.Update(t.Context(), w, meta.UpdateOptions{}); err != nil {
+					t.Fatal(err)
+				}
+				time.Sleep(time.Minute)
+				synctest.Wait()
+				if rv := inf.GetIndexer().LastStoreSyncResourceVersion(); rv != "" {
+					t.Errorf("LastStoreSyncResourceVersion = %q behind %s, want \"\"", rv, k)
+				}
+				mu.Lock()
+				if diff := cmp.Diff([]int{0, 2}, sizes); diff != "" {
+					t.Errorf("sizes reconciled (-want +got):\n%s", diff)
+				}
+				mu.Unlock()
+				if got := c.Metrics().StaleSyncSkips; got != 0 {
+					t.Errorf("StaleSyncSkips = %d, want 0", got)
+				}
+				if got := c.Metrics().StoreResourceVersions; !cmp.Equal(got, []reconcile.StoreResourceVersion{{Resource: widgetsGR, Version: 0}}) {
+					t.Errorf("StoreResourceVersions = %v, want version 0 (none)", got)
+				}
+			})
+		})
+	}
 }

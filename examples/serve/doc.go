@@ -12,6 +12,12 @@
 //	go run ./examples/serve -chef=false -kubeconfig /tmp/kitchen.yaml   # the desk only
 //	go run ./examples/chef -kubeconfig /tmp/kitchen.yaml                # the chef, apart
 //
+// With -queue inorder or deltafifo the runner's caches cannot say how far
+// they have caught up (their resourceVersion stays "", as in client-go
+// with AtomicFIFO off), so the chef does not read his own writes through
+// reconcile.Freshness: he asks the API server for an order's cooks before
+// he sends one, as controllers did before Kubernetes 1.36.
+//
 // With -kubeconfig the server writes a kubeconfig for itself, for kubectl
 // and for examples/chef (with the token and the certificate, when there
 // are). With -chef=false it serves the front desk (the

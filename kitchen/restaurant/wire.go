@@ -8,6 +8,7 @@ import (
 
 	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
+	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/reconcile"
 	"github.com/kitchensync/kitchensync/store"
@@ -24,14 +25,7 @@ func (r *Restaurant) wire(cfg Config, scheme *meta.Scheme) error {
 	if cfg.Queue != nil {
 		rail = cfg.Queue(kitchen.RailName, r.Rail)
 	}
-	// The chef reads its own writes: a ticket whose caches do not show
-	// what the chef last wrote for the order waits (see kitchen.Chef),
-	// a few real milliseconds at a time: the runner catches up in real
-	// time, whatever the kitchen's clock (the rail's failure backoff
-	// counts kitchen minutes, an hour each in some lessons).
-	fresh := reconcile.NewFreshness()
-	fresh.Track(kitchen.OrderResource.GroupResource(), r.Runner.Orders.GetIndexer())
-	fresh.Track(kitchen.CookResource.GroupResource(), r.Runner.Cooks.GetIndexer())
+	fresh := r.freshness()
 	r.Chef.Freshness = fresh
 	r.chefs, err = reconcile.NewController("chef", r.Chef, reconcile.Options{
 		MaxConcurrentReconciles: cfg.Chefs, Tracer: r.Tracer, Freshness: fresh, FreshnessRetry: StaleRetry,
@@ -62,6 +56,30 @@ func (r *Restaurant) wire(cfg Config, scheme *meta.Scheme) error {
 		r.cooks.Queue().Add(reconcile.Request{NamespacedName: reconcile.NamespacedName{Namespace: ns, Name: name}})
 	})
 	return nil
+}
+
+// freshness returns what lets the chef read his own writes: a ticket
+// whose caches do not show what the chef last wrote for the order waits
+// (see kitchen.Chef), a few real milliseconds at a time (StaleRetry): the
+// runner catches up in real time, whatever the kitchen's clock (the
+// rail's failure backoff counts kitchen minutes, an hour each in some
+// lessons).
+//
+// Only behind the runner's default queue, informer.QueueAtomic, do its
+// caches say how far they have caught up. Behind QueueInOrder or
+// QueueDeltaFIFO they report no resourceVersion, as client-go's with its
+// AtomicFIFO gate off, and a Freshness over them would hold nothing back
+// (see reconcile.Freshness, "A cache that cannot tell") while the chef
+// trusted his cooks cache: freshness returns nil there, and the chef asks
+// the API server before he sends a cook, as he did before Kubernetes 1.36.
+func (r *Restaurant) freshness() *reconcile.Freshness {
+	if r.Runner.Orders.QueueKind() != informer.QueueAtomic || r.Runner.Cooks.QueueKind() != informer.QueueAtomic {
+		return nil
+	}
+	fresh := reconcile.NewFreshness()
+	fresh.Track(kitchen.OrderResource.GroupResource(), r.Runner.Orders.GetIndexer())
+	fresh.Track(kitchen.CookResource.GroupResource(), r.Runner.Cooks.GetIndexer())
+	return fresh
 }
 
 // StaleRetry is how long the chef's controller waits before it tries a
