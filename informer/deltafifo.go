@@ -25,8 +25,8 @@ type DeltaFIFOOptions[T meta.Object] struct {
 	// already. An error fails the call and queues nothing.
 	Transform func(T) (T, error)
 	// Tracer, when set, receives a record of every delta recorded
-	// (trace.DeltaRecorded) and every Pop (trace.DeltaPopped), named
-	// Name. Nil means none, at no cost.
+	// (trace.DeltaRecorded) and every Pop (trace.DeltaPopped), from
+	// component trace.DeltaFIFO, named Name. Nil means none, at no cost.
 	Tracer *trace.Tracer
 	// Name names the FIFO in its trace records, e.g. its resource.
 	Name string
@@ -71,7 +71,7 @@ type DeltaFIFO[T meta.Object] struct {
 func NewDeltaFIFO[T meta.Object](opts DeltaFIFOOptions[T]) *DeltaFIFO[T] {
 	f := &DeltaFIFO[T]{items: map[string]Deltas[T]{}}
 	f.init(opts.KeyFunc, opts.KnownObjects, opts.Transform)
-	f.tracer, f.name = opts.Tracer, opts.Name
+	f.tracer, f.component, f.name = opts.Tracer, trace.DeltaFIFO, opts.Name
 	return f
 }
 

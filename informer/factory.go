@@ -77,7 +77,8 @@ func WithQueue(k QueueKind) FactoryOption {
 
 // WithTracer gives every informer of the factory t, as their
 // [Options].Tracer: each records its reflector's lists and watches, its
-// DeltaFIFO's deltas, its cache updates and handler calls.
+// queue's deltas (as trace.RealFIFO, or trace.DeltaFIFO with
+// QueueDeltaFIFO), its cache updates and handler calls.
 func WithTracer(t *trace.Tracer) FactoryOption {
 	return func(f *SharedInformerFactory) { f.tracer = t }
 }

@@ -13,7 +13,7 @@ import (
 
 // ErrFIFOClosed is returned by [DeltaFIFO.Pop] and [RealFIFO.Pop] once the
 // FIFO is closed and everything queued has been popped.
-var ErrFIFOClosed = errors.New("informer: DeltaFIFO closed and drained; nothing more to pop")
+var ErrFIFOClosed = errors.New("informer: FIFO closed and drained; nothing more to pop")
 
 // KeyListerGetter is what a [DeltaFIFO] or [RealFIFO] needs to know about
 // its consumer's cache ("known objects"), to make tombstones on Replace
@@ -36,8 +36,9 @@ type fifoCore[T meta.Object] struct {
 	keyFunc   store.KeyFunc
 	known     KeyListerGetter[T]
 	transform func(T) (T, error)
-	tracer    *trace.Tracer // nil: no trace
-	name      string        // for the trace
+	tracer    *trace.Tracer   // nil: no trace
+	component trace.Component // for the trace: trace.DeltaFIFO or trace.RealFIFO
+	name      string          // for the trace
 	// unlockWhileProcessing lets Pop release mu while process runs (an
 	// atomic RealFIFO's option; see RealFIFOOptions).
 	unlockWhileProcessing bool

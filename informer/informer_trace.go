@@ -26,7 +26,7 @@ func (i *SharedIndexInformer[T]) traceCached(key string, d Delta[T]) {
 func (c *fifoCore[T]) traceRecorded(key string, d Delta[T], depth int) {
 	if c.tracer.Enabled() {
 		r := objectRecord(key, d.Object)
-		r.Component, r.Name, r.Action = trace.DeltaFIFO, c.name, trace.DeltaRecorded
+		r.Component, r.Name, r.Action = c.component, c.name, trace.DeltaRecorded
 		r.DeltaType, r.Depth = string(d.Type), depth
 		if d.Info != nil { // a ReplacedAll or Bookmark: its resourceVersion, and how many objects
 			r.ResourceVersion, r.Count = d.Info.ResourceVersion, len(d.Info.Objects)
@@ -41,7 +41,7 @@ func (c *fifoCore[T]) tracePopped(key string, deltas Deltas[T], depth int) {
 	if c.tracer.Enabled() && len(deltas) > 0 {
 		d := deltas[len(deltas)-1]
 		r := objectRecord(key, d.Object)
-		r.Component, r.Name, r.Action = trace.DeltaFIFO, c.name, trace.DeltaPopped
+		r.Component, r.Name, r.Action = c.component, c.name, trace.DeltaPopped
 		r.DeltaType, r.Count, r.Depth = string(d.Type), len(deltas), depth
 		if d.Info != nil {
 			r.ResourceVersion = d.Info.ResourceVersion

@@ -65,3 +65,46 @@ func TestTraceInformerCacheAndHandlers(t *testing.T) {
 		}
 	})
 }
+
+// An informer's queue records under the name of the queue that is there:
+// realfifo behind the default atomic queue and QueueInOrder, deltafifo
+// behind QueueDeltaFIFO.
+func TestTraceNamesTheInformersQueue(t *testing.T) {
+	for _, tc := range []struct {
+		queue informer.QueueKind
+		want  trace.Component
+	}{
+		{informer.QueueAtomic, trace.RealFIFO},
+		{informer.QueueInOrder, trace.RealFIFO},
+		{informer.QueueDeltaFIFO, trace.DeltaFIFO},
+	} {
+		t.Run(tc.queue.String(), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				tr := trace.New()
+				rec := trace.NewRecorder(tr)
+				srv := apiservertest.NewServer(t)
+				f := informer.NewSharedInformerFactory(srv, 0, informer.WithTracer(tr), informer.WithQueue(tc.queue))
+				informer.InformerFor[*apiservertest.Widget](f)
+				f.Start(t.Context())
+				defer f.Shutdown()
+				synctest.Wait()
+				if _, err := client.New[*apiservertest.Widget](srv).Namespace("ns").Create(t.Context(), apiservertest.NewWidget("ns", "a"), meta.CreateOptions{}); err != nil {
+					t.Fatal(err)
+				}
+				synctest.Wait()
+				got := map[trace.Component][]trace.Action{}
+				for _, r := range rec.Records() {
+					if r.Action == trace.DeltaRecorded || r.Action == trace.DeltaPopped {
+						if r.Key == "ns/a" {
+							got[r.Component] = append(got[r.Component], r.Action)
+						}
+					}
+				}
+				want := map[trace.Component][]trace.Action{tc.want: {trace.DeltaRecorded, trace.DeltaPopped}}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("queue records of ns/a by component (-want +got):\n%s", diff)
+				}
+			})
+		})
+	}
+}

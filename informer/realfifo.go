@@ -34,8 +34,8 @@ type RealFIFOOptions[T meta.Object] struct {
 	// [DeltaFIFOOptions].Transform.
 	Transform func(T) (T, error)
 	// Tracer, when set, receives a record of every delta recorded
-	// (trace.DeltaRecorded) and every Pop (trace.DeltaPopped), named
-	// Name. Nil means none, at no cost.
+	// (trace.DeltaRecorded) and every Pop (trace.DeltaPopped), from
+	// component trace.RealFIFO, named Name. Nil means none, at no cost.
 	Tracer *trace.Tracer
 	// Name names the FIFO in its trace records, e.g. its resource.
 	Name string
@@ -81,7 +81,7 @@ func NewRealFIFO[T meta.Object](opts RealFIFOOptions[T]) *RealFIFO[T] {
 		known = nil
 	}
 	f.init(opts.KeyFunc, known, opts.Transform)
-	f.tracer, f.name = opts.Tracer, opts.Name
+	f.tracer, f.component, f.name = opts.Tracer, trace.RealFIFO, opts.Name
 	f.unlockWhileProcessing = f.atomic && opts.UnlockWhileProcessing
 	return f
 }

@@ -59,8 +59,8 @@ func Example_trace() {
 	}
 	// Output:
 	// apiserver created Widget kitchen/soup rv=2
-	// deltafifo[widgets] delta-recorded Widget kitchen/soup rv=2 delta=Added depth=1
-	// deltafifo[widgets] delta-popped Widget kitchen/soup rv=2 delta=Added count=1
+	// realfifo[widgets] delta-recorded Widget kitchen/soup rv=2 delta=Added depth=1
+	// realfifo[widgets] delta-popped Widget kitchen/soup rv=2 delta=Added count=1
 	// informer[widgets] cache-updated Widget kitchen/soup rv=2 delta=Added
 	// informer[widgets] handler-called Widget kitchen/soup rv=2 worker=1 detail=OnAdd
 	// workqueue[widgets] added kitchen/soup depth=1
@@ -69,8 +69,8 @@ func Example_trace() {
 	// controller[widgets] reconcile-finished kitchen/soup worker=1 result=success
 	// workqueue[widgets] done kitchen/soup
 	// apiserver deleted Widget kitchen/soup rv=3
-	// deltafifo[widgets] delta-recorded Widget kitchen/soup rv=3 delta=Deleted depth=1
-	// deltafifo[widgets] delta-popped Widget kitchen/soup rv=3 delta=Deleted count=1
+	// realfifo[widgets] delta-recorded Widget kitchen/soup rv=3 delta=Deleted depth=1
+	// realfifo[widgets] delta-popped Widget kitchen/soup rv=3 delta=Deleted count=1
 	// informer[widgets] cache-updated Widget kitchen/soup rv=3 delta=Deleted
 	// informer[widgets] handler-called Widget kitchen/soup rv=3 worker=1 detail=OnDelete
 	// workqueue[widgets] added kitchen/soup depth=1

@@ -97,7 +97,7 @@ func TestTraceOneObjectsLife(t *testing.T) {
 func lifeOfA() []trace.Record {
 	const w = "Widget"
 	fifo := func(a trace.Action, rv, delta string, depth, count int) trace.Record {
-		return trace.Record{Component: trace.DeltaFIFO, Name: "widgets", Action: a, Kind: w, Key: "ns/a",
+		return trace.Record{Component: trace.RealFIFO, Name: "widgets", Action: a, Kind: w, Key: "ns/a",
 			ResourceVersion: rv, DeltaType: delta, Depth: depth, Count: count}
 	}
 	cache := func(a trace.Action, rv, delta, detail string) trace.Record {

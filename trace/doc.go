@@ -17,21 +17,22 @@
 //
 // # Records
 //
-// A [Record] says which [Component] acted (the API server, a reflector, a
-// DeltaFIFO, an informer, a work queue, a controller), which instance
+// A [Record] says which [Component] acted (the API server, a reflector, an
+// informer's queue — a RealFIFO or a DeltaFIFO —, an informer, a work
+// queue, a controller), which instance
 // (Name), what it did ([Action]) and to which object (Kind, Key,
 // ResourceVersion), plus the fields its Action documents: the delta type,
 // the queue's depth, a priority, a reconcile's result, a duration, an
-// error. Each Action belongs to one component; the constants are grouped
-// by component, in the order data flows.
+// error. Each Action belongs to one component (the queue's to either
+// FIFO); the constants are grouped by component, in the order data flows.
 //
 // One object's life, seen by an informer and a controller with one
 // worker, reads like this (as [Record.String] prints it; the reconcile
 // package's Example_trace runs it):
 //
 //	apiserver created Widget kitchen/soup rv=2
-//	deltafifo[widgets] delta-recorded Widget kitchen/soup rv=2 delta=Added depth=1
-//	deltafifo[widgets] delta-popped Widget kitchen/soup rv=2 delta=Added count=1
+//	realfifo[widgets] delta-recorded Widget kitchen/soup rv=2 delta=Added depth=1
+//	realfifo[widgets] delta-popped Widget kitchen/soup rv=2 delta=Added count=1
 //	informer[widgets] cache-updated Widget kitchen/soup rv=2 delta=Added
 //	informer[widgets] handler-called Widget kitchen/soup rv=2 worker=1 detail=OnAdd
 //	workqueue[widgets] added kitchen/soup depth=1

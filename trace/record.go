@@ -16,8 +16,14 @@ const (
 	APIServer Component = "apiserver"
 	// Reflector is informer.Reflector: its lists and watches.
 	Reflector Component = "reflector"
-	// DeltaFIFO is informer.DeltaFIFO: deltas recorded and popped.
+	// DeltaFIFO is informer.DeltaFIFO, an informer's queue with
+	// informer.QueueDeltaFIFO (client-go before 1.33): deltas recorded
+	// and popped.
 	DeltaFIFO Component = "deltafifo"
+	// RealFIFO is informer.RealFIFO, an informer's queue by default
+	// (informer.QueueAtomic, client-go v0.37's) and with
+	// informer.QueueInOrder: the same actions as a DeltaFIFO's.
+	RealFIFO Component = "realfifo"
 	// Informer is informer.SharedIndexInformer: its cache and its handlers.
 	Informer Component = "informer"
 	// Workqueue is any queue of package workqueue.
@@ -74,14 +80,18 @@ const (
 	Expired Action = "expired"
 )
 
-// What a DeltaFIFO does.
+// What an informer's queue does, a [DeltaFIFO] or a [RealFIFO].
 const (
-	// DeltaRecorded: a delta was appended to a key's list (DeltaType,
-	// ResourceVersion of its object, Depth keys pending after it).
+	// DeltaRecorded: a delta was queued, appended to its key's list in a
+	// DeltaFIFO, an entry of its own in a RealFIFO (DeltaType,
+	// ResourceVersion of its object, Depth entries pending after it; for
+	// a RealFIFO's ReplacedAll or Bookmark, the list's or the bookmark's
+	// ResourceVersion and Count its objects).
 	DeltaRecorded Action = "delta-recorded"
-	// DeltaPopped: a key and all its deltas were handed to the informer
-	// (DeltaType and ResourceVersion of the newest delta, Count deltas,
-	// Depth keys still pending).
+	// DeltaPopped: an entry was handed to the informer, a key and all its
+	// deltas from a DeltaFIFO, one delta or an atomic batch from a
+	// RealFIFO (DeltaType and ResourceVersion of the newest delta, Count
+	// deltas, Depth entries still pending).
 	DeltaPopped Action = "delta-popped"
 )
 

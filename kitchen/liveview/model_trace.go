@@ -86,7 +86,7 @@ func stageOf(rec trace.Record) string {
 		return stageAPIServer
 	case trace.Reflector:
 		return stageReflector
-	case trace.DeltaFIFO:
+	case trace.RealFIFO, trace.DeltaFIFO:
 		return stageQueue
 	case trace.Informer:
 		if rec.Action == trace.CacheUpdated {

@@ -37,7 +37,7 @@ func (s *Story) Tell(r trace.Record) {
 		s.apiserver(r)
 	case trace.Reflector:
 		s.reflector(r)
-	case trace.DeltaFIFO, trace.Informer:
+	case trace.RealFIFO, trace.DeltaFIFO, trace.Informer:
 		s.runner(r)
 	case trace.Workqueue:
 		s.queue(r)
