@@ -15,6 +15,7 @@ import (
 func TestThePassBehindAToken(t *testing.T) {
 	url := openKitchen(t, 40*time.Millisecond, liveview.WithBearerToken("s3cret"))
 	ctx := browser(t, 1280, 720, 60*time.Second)
+	watchConsole(t, ctx)
 	run(t, ctx, "open the page with ?token=",
 		chromedp.Navigate(url+"?token=s3cret"),
 		chromedp.WaitVisible(chromedp.CSS(`#conn.live`)),
