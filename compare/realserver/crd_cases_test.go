@@ -147,6 +147,12 @@ func TestRealServerCRDs(t *testing.T) {
 	t.Cleanup(ks.Close)
 	var table strings.Builder
 	agree, compared := 0, 0
+	// Logged in a defer, so that a case that stops the test still shows
+	// what was compared before it.
+	defer func() {
+		t.Logf("CustomResourceDefinition requests against a real kube-apiserver and kitchensync:\n%sagree %d / compared %d",
+			table.String(), agree, compared)
+	}()
 	play := func(c diffCase) {
 		var mr, mk memory
 		for i, st := range c.Steps {
@@ -202,8 +208,6 @@ func TestRealServerCRDs(t *testing.T) {
 		{Method: "GET", Path: crdPath + "/" + tableCRDName},
 		{Method: "GET", Path: tablesPath},
 	}})
-	t.Logf("CustomResourceDefinition requests against a real kube-apiserver and kitchensync:\n%sagree %d / compared %d",
-		table.String(), agree, compared)
 }
 
 // newCRDServer is kitchensync's server for the CRD cases: namespaces
@@ -334,23 +338,48 @@ func waitCondition(t *testing.T, c *http.Client, base, name, typ string) {
 	})
 }
 
-// waitGone waits, with a watch, until the definition name is deleted.
+// waitGone waits, with a watch, until the definition name is deleted. It
+// lists the definition first and watches from the list's
+// resourceVersion, so that a deletion between the two is still seen: a
+// watch from no resourceVersion starts from now and would miss it.
 func waitGone(t *testing.T, c *http.Client, base, name string) {
 	t.Helper()
-	resp, err := c.Get(base + crdPath + "/" + name)
+	resp, err := c.Get(base + crdPath + "?fieldSelector=metadata.name%3D" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
+	var list struct {
+		Metadata struct{ ResourceVersion string }
+		Items    []json.RawMessage
+	}
+	err = json.NewDecoder(resp.Body).Decode(&list)
 	resp.Body.Close()
-	if resp.StatusCode == http.StatusNotFound {
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("%s at %s: list: %s %v", name, base, resp.Status, err)
+	}
+	if len(list.Items) == 0 {
 		return
 	}
-	watchCRD(t, c, base, name, func(typ string, _ []struct{ Type, Status string }) bool { return typ == "DELETED" })
+	watchCRDFrom(t, c, base, name, list.Metadata.ResourceVersion,
+		func(typ string, _ []struct{ Type, Status string }) bool { return typ == "DELETED" })
 }
 
+// watchCRD watches the definition name from now (its current state
+// first, as an ADDED event) until done is true.
 func watchCRD(t *testing.T, c *http.Client, base, name string, done func(typ string, conds []struct{ Type, Status string }) bool) {
 	t.Helper()
-	resp, err := c.Get(base + crdPath + "?watch=true&timeoutSeconds=30&fieldSelector=metadata.name%3D" + name)
+	watchCRDFrom(t, c, base, name, "", done)
+}
+
+// watchCRDFrom watches the definition name from resourceVersion rv ("":
+// from now, with its current state) until done is true.
+func watchCRDFrom(t *testing.T, c *http.Client, base, name, rv string, done func(typ string, conds []struct{ Type, Status string }) bool) {
+	t.Helper()
+	url := base + crdPath + "?watch=true&timeoutSeconds=30&fieldSelector=metadata.name%3D" + name
+	if rv != "" {
+		url += "&resourceVersion=" + rv
+	}
+	resp, err := c.Get(url)
 	if err != nil {
 		t.Fatal(err)
 	}
