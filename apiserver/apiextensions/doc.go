@@ -82,7 +82,11 @@
 //
 // Every served version is served; objects are stored in the storage
 // version and relabelled for the others (conversion None). In process,
-// clients reach the storage version; over HTTP, every served version.
+// clients reach the storage version; over HTTP, every served version,
+// and only those: a storage version marked served: false still stores
+// the objects but is neither routed (404) nor discovered
+// ([meta.KindInfo.NotServed]), and discovery prefers the highest served
+// version (v1 before v1beta1), as on the real server.
 //
 // # What is left out
 //

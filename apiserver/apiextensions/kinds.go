@@ -12,7 +12,7 @@ import (
 )
 
 // served is what the server serves for one definition: the kind of its
-// storage version and the other served versions. terminating is shared
+// storage version (served or not) and the other served versions. terminating is shared
 // with the kinds' hooks: once set, they take no new objects.
 type served struct {
 	kind        meta.KindInfo
@@ -35,6 +35,9 @@ func kindsOf(crd *CustomResourceDefinition, terminating *atomic.Bool) (served, e
 			return served{}, err
 		}
 		if v.Name == storage {
+			// Stored even when not served: the real server keeps
+			// writing the storage version, and serves only the others.
+			info.NotServed = !v.Served
 			out.kind = info
 			continue
 		}

@@ -105,8 +105,12 @@ func isBuiltin(k meta.KindInfo) bool {
 
 // storageVersionHash is kube-apiserver's hash of a kind's storage
 // version: the first 8 bytes of the SHA-256 of "group/version/Kind",
-// base64-encoded.
+// base64-encoded. A CRD whose storage version is not served has none:
+// the real server hashes the storage version only among the served ones.
 func storageVersionHash(k meta.KindInfo) string {
+	if k.NotServed {
+		return ""
+	}
 	version := k.Version
 	if v, ok := builtinStorageVersions[k.GroupResource()]; ok {
 		version = v
@@ -144,7 +148,7 @@ func (h *Handler) version() (any, error) {
 // announced version with no resources as an error.
 func (h *Handler) coreVersions() (any, error) {
 	versions := []string{}
-	for _, k := range h.srv.Scheme().Kinds() {
+	for _, k := range h.servedKinds() {
 		if k.Group == "" && !slices.Contains(versions, k.Version) {
 			versions = append(versions, k.Version)
 		}
@@ -241,10 +245,11 @@ func (h *Handler) resourceList(group, version string) (any, error) {
 	return list, nil
 }
 
-// servedKinds returns every registered kind, then the kinds of the
+// servedKinds returns every registered kind served over HTTP (not a
+// CRD's storage version marked served: false), then the kinds of the
 // served versions ([meta.ServedVersion]): all that discovery lists.
 func (h *Handler) servedKinds() []meta.KindInfo {
-	kinds := h.srv.Scheme().Kinds()
+	kinds := slices.DeleteFunc(h.srv.Scheme().Kinds(), func(k meta.KindInfo) bool { return k.NotServed })
 	for _, v := range h.srv.Scheme().ServedVersions() {
 		kinds = append(kinds, v.Info)
 	}

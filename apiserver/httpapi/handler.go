@@ -188,6 +188,7 @@ func (h *Handler) parseTarget(gv meta.GroupVersion, rest []string) (target, erro
 	}
 	gvr := meta.GroupVersionResource{Group: gv.Group, Version: gv.Version, Resource: rest[0]}
 	info, ok := h.srv.Scheme().KindForResource(gvr)
+	ok = ok && !info.NotServed
 	if st, served := h.servedTarget(gvr); !ok && served {
 		t.served, t.stored, info, ok = st.served, st.stored, st.info, true
 	}

@@ -115,6 +115,12 @@ type KindInfo struct {
 	// (a CRD's transition rules, with oldSelf). It must not modify obj
 	// or old.
 	ValidateUpdate func(obj, old Object) FieldErrors
+	// NotServed keeps the kind stored but not served over HTTP, as a
+	// CRD's storage version marked served: false: the server stores its
+	// objects (and the in-process clients reach them), but the HTTP front
+	// neither routes its resource (404 NotFound) nor lists it in
+	// discovery; its other versions ([ServedVersion]) serve the objects.
+	NotServed bool
 	// BeforeDelete, when set, may change an object whose deletion has
 	// been asked for before the server decides how it goes: add a
 	// finalizer that holds it and a condition saying why, in the same
