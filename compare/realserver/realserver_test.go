@@ -41,9 +41,6 @@ var knownDifferences = map[string]string{
 	// answers a built-in kind's 406, as kitchensync answers both.
 	"metadata-only/8": "the list form of one custom resource is 406 NotAcceptable (real: 500 \"content is not a list\")",
 	"invalid-label/4": "an update's invalid label is one cause (real: the same cause three times)",
-	// CustomResourceDefinitions (crd_cases_test.go).
-	"crd-delete/3": "the real server deletes a definition's objects after its DELETE has answered, kitchensync inside it: " +
-		"the PATCH that removes an object's finalizer finds it not yet (real) or already (kitchensync) marked for deletion",
 }
 
 const notAcceptable = "406's message names the forms kitchensync serves (no YAML); " +
