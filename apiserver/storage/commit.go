@@ -44,12 +44,19 @@ func (l *Log) Append(rec Record) error {
 		l.frames = append(l.frames, len(l.pend))
 		l.pend = append(l.pend, make([]byte, headerBytes)...)
 	}
+	now := time.Now()
+	if l.counts.since.IsZero() {
+		// The first write no snapshot holds: the log says when it came,
+		// so that its age goes on across restarts (see Load).
+		rec.Time = now.UTC().Truncate(time.Microsecond)
+		l.counts.since = rec.Time
+	}
 	before := len(l.pend)
 	l.pend = appendRecord(l.pend, rec)
 	l.appended = rec.RV
 	l.counts.writes++
 	l.counts.bytes += int64(len(l.pend) - before)
-	if l.rotation == nil && l.state != nil && snapshotDue(l.counts, l.opts, time.Now()) {
+	if l.rotation == nil && l.state != nil && snapshotDue(l.counts, l.opts, now) {
 		l.rotateLocked(rec.RV)
 	}
 	return nil

@@ -62,7 +62,7 @@ func TestTornTailIsRepaired(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Load: %v", err)
 			}
-			if diff := cmp.Diff(recs[:9], got); diff != "" {
+			if diff := cmp.Diff(recs[:9], got, ignoreTime); diff != "" {
 				t.Errorf("loaded (-want +got):\n%s", diff)
 			}
 			if len(repairs) != 1 || repairs[0].Offset != int64(len(good)) || repairs[0].Dropped != int64(len(tt.tail)) ||
@@ -180,7 +180,7 @@ func TestRecover(t *testing.T) {
 		t.Errorf("the damaged log was not kept as it was in %s", r.MovedTo)
 	}
 	got, _, err := load(t, dir)
-	if diff := cmp.Diff(recs[:6], got); diff != "" || err != nil {
+	if diff := cmp.Diff(recs[:6], got, ignoreTime); diff != "" || err != nil {
 		t.Errorf("after Recover (-want +got):\n%s\n%v", diff, err)
 	}
 	if r, err := storage.Recover(dir); err != nil || r.Damage != nil {

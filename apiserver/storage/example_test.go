@@ -68,6 +68,6 @@ func ExampleRecover() {
 	r, _ := storage.Recover(dir)
 	fmt.Println("kept up to", r.Kept, "moved to damaged-…:", filepath.Dir(r.MovedTo) == dir)
 	// Output:
-	// true wal-00000000000000000002.log 95
+	// true wal-00000000000000000002.log 132
 	// kept up to 2 moved to damaged-…: true
 }

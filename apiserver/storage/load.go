@@ -44,6 +44,9 @@ func (l *Log) Load(in Loader) (int64, error) {
 			return 0, err
 		}
 	}
+	if l.counts.writes == 0 {
+		l.counts.since = time.Time{} // a time the snapshot took in; the next write starts the count
+	}
 	return ld.last, nil
 }
 
@@ -54,7 +57,6 @@ func (l *Log) loadSnapshot(in Loader) (int64, error) {
 	f, err := os.Open(snap)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		l.counts.since = time.Now()
 		return 0, nil
 	case err != nil:
 		return 0, &StorageError{Path: snap, Offset: -1, Err: err}
@@ -65,7 +67,7 @@ func (l *Log) loadSnapshot(in Loader) (int64, error) {
 		return 0, err
 	}
 	if info, err := f.Stat(); err == nil {
-		l.counts.snapBytes, l.counts.since = info.Size(), info.ModTime()
+		l.counts.snapBytes = info.Size()
 	}
 	return rv, nil
 }
@@ -126,7 +128,15 @@ func (ld *loader) log(path string, from int64, laterEmpty func() bool) error {
 // check checks, just before rec is applied, that it is newer than
 // everything before it, and counts it; a record the snapshot has already
 // is skipped.
+//
+// The age of what no snapshot holds is counted from the newest Time up
+// to the first write counted: the first write after the last rotation
+// has one (see Append), and the snapshot may hold it and a few more. A
+// log an older version wrote has none; then from the first Time after.
 func (ld *loader) check(rec Record, from int64) (skip bool, err error) {
+	if c := &ld.l.counts; !rec.Time.IsZero() && (c.writes == 0 || c.since.IsZero()) {
+		c.since = rec.Time
+	}
 	switch {
 	case from <= ld.snapRV && rec.RV <= ld.snapRV:
 		return true, nil // in the snapshot already

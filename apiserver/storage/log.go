@@ -36,12 +36,14 @@ type Options struct {
 	// Default [DefaultSnapshotBytes].
 	SnapshotBytes int64
 	// SnapshotAge: a snapshot is due once the oldest logged write not in
-	// a snapshot is this old (counted from the last snapshot, or from
-	// when the directory was first opened). Default [DefaultSnapshotAge].
+	// a snapshot is this old, counted from the time the log keeps with
+	// that write ([Record.Time]), so across restarts too: a process that
+	// never lives an hour still snapshots an hour after the write.
+	// Default [DefaultSnapshotAge].
 	SnapshotAge time.Duration
 	// SnapshotEvery, if positive, also makes a snapshot due every so many
 	// writes. The counts go on across restarts: Load counts the writes
-	// and bytes the logs hold.
+	// and bytes the logs hold, and reads the oldest write's time.
 	SnapshotEvery int
 	// Logger receives the repairs that [Log.Load] makes (a write cut short
 	// by a crash, dropped). Default [slog.Default].
@@ -105,7 +107,7 @@ type counts struct {
 	writes    int
 	bytes     int64     // of logs since the last snapshot
 	snapBytes int64     // of the last snapshot
-	since     time.Time // the last snapshot, or the first Open
+	since     time.Time // the first write since the last snapshot (zero: none yet)
 }
 
 // loadedLog is the newest log as Load found it.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"strconv"
+	"time"
 	"unicode/utf8"
 )
 
@@ -41,6 +42,10 @@ const (
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
+// timeFormat is how a record's Time is written: RFC 3339 in UTC with
+// microseconds, as Kubernetes writes a MicroTime, always as long.
+const timeFormat = "2006-01-02T15:04:05.000000Z07:00"
+
 // Record is one committed write (Type ADDED, MODIFIED or DELETED), or a
 // snapshot's header (Type [SnapshotType]).
 type Record struct {
@@ -55,6 +60,12 @@ type Record struct {
 	Resource string `json:"resource,omitempty"`
 	// Key is "namespace/name", or "name" for a cluster-scoped object.
 	Key string `json:"key,omitempty"`
+	// Time is when [Log.Append] took the write, to the microsecond, on
+	// the first write after a snapshot (or into an empty directory) only:
+	// it is what the age of the writes no snapshot holds yet is counted
+	// from ([Options.SnapshotAge]), across restarts. Zero on every other
+	// record, which Append writes with the Time it is given.
+	Time time.Time `json:"time,omitzero"`
 	// Object is the object's JSON without metadata.resourceVersion; empty
 	// for DELETED. It must be valid JSON: it is written as it is, not
 	// encoded again.
@@ -72,6 +83,11 @@ func appendRecord(buf []byte, rec Record) []byte {
 	buf = appendField(buf, "kind", rec.Kind, false)
 	buf = appendField(buf, "resource", rec.Resource, false)
 	buf = appendField(buf, "key", rec.Key, false)
+	if !rec.Time.IsZero() {
+		buf = append(buf, `,"time":"`...)
+		buf = rec.Time.UTC().AppendFormat(buf, timeFormat)
+		buf = append(buf, '"')
+	}
 	if len(rec.Object) > 0 {
 		buf = append(buf, `,"object":`...)
 		if bytes.IndexByte(rec.Object, '\n') < 0 {
@@ -180,7 +196,8 @@ func decodeRecord(payload []byte, names names, rec *Record) (int, error) {
 // readRecord reads a record as appendRecord writes it (its fields in
 // order, plain strings, the object last) without scanning the object:
 // the frame's checksum says these are the bytes that were written. It
-// returns false for anything else, which encoding/json then reads.
+// returns false for anything else, which encoding/json then reads (as
+// it does the rare record with a Time).
 func readRecord(line []byte, names names, rec *Record) bool {
 	line, ok := bytes.CutPrefix(bytes.TrimRight(line, "\n"), []byte(`{"rv":`))
 	end := bytes.IndexByte(line, ',')

@@ -48,7 +48,7 @@ func (l *Log) rotateLocked(rv int64) {
 	}
 	l.retired = append(l.retired, l.seg)
 	l.seg, l.rotation = seg, &rotation{at: rv}
-	l.counts.writes, l.counts.bytes = 0, 0
+	l.counts.writes, l.counts.bytes, l.counts.since = 0, 0, time.Time{}
 	l.snapshotDue.Store(true)
 }
 
@@ -79,7 +79,7 @@ func (l *Log) writeSnapshot(r *rotation) {
 	l.mu.Lock()
 	l.rotation = nil
 	if err == nil {
-		l.counts.snapBytes, l.counts.since = size, time.Now()
+		l.counts.snapBytes = size
 	}
 	l.mu.Unlock()
 	if err != nil {
