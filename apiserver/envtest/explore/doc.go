@@ -93,9 +93,14 @@
 //
 // [ParsePlan] reads it back, and the test flag -explore.plan replays it:
 // with the flag set, every exploration in the test binary runs the
-// reference and that plan only. A failing plan is shrunk before it is
-// reported: the explorer leaves out, one at a time, the perturbations and
-// then the workload steps that the failure does not need.
+// reference and that plan only. A [Violation] carries the whole command,
+// to run from the root of the test's module:
+//
+//	go test ./pkg -run '^TestMine$' -explore.plan='crash:ctrl@4.w1,skip:1,skip:3,skip:5-8'
+//
+// A failing plan is shrunk before it is reported: the explorer leaves
+// out, one at a time, the perturbations and then the workload steps that
+// the failure does not need.
 //
 // # Reports
 //

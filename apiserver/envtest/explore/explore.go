@@ -68,6 +68,7 @@ func Check(t *testing.T, s Scenario, opts Options) *Report {
 // explorer explores one scenario.
 type explorer struct {
 	t     *testing.T
+	pkg   string // the test's package, for replay lines
 	s     Scenario
 	opts  Options
 	dir   string // for kubeconfigs, over HTTP
@@ -80,7 +81,7 @@ func newExplorer(t *testing.T, s Scenario, opts Options) (*explorer, error) {
 	if err := validate(s); err != nil {
 		return nil, err
 	}
-	return &explorer{t: t, s: s, opts: opts, refs: map[string]*run{}}, nil
+	return &explorer{t: t, pkg: testPackage(), s: s, opts: opts, refs: map[string]*run{}}, nil
 }
 
 // validate checks a scenario before any run, naming what is wrong.

@@ -143,3 +143,36 @@ func TestFrames(t *testing.T) {
 		t.Errorf("expire sent %s, want an ERROR event with a 410", got)
 	}
 }
+
+// TestReplayLineNamesThePackage: the replay line names the test's
+// package as go test takes it from the module's root, so that it runs
+// from there as printed; a call off the test's goroutine names none.
+func TestReplayLineNamesThePackage(t *testing.T) {
+	pkg := testPackage()
+	if pkg != "./apiserver/envtest/explore" {
+		t.Errorf("testPackage() = %q, want ./apiserver/envtest/explore", pkg)
+	}
+	t.Run("a subtest", func(t *testing.T) {
+		if got := testPackage(); got != pkg {
+			t.Errorf("in a subtest, testPackage() = %q, want %q", got, pkg)
+		}
+	})
+	off := make(chan string)
+	go func() { off <- testPackage() }()
+	if got := <-off; got != "" {
+		t.Errorf("off the test's goroutine, testPackage() = %q, want \"\"", got)
+	}
+	plan, err := ParsePlan("crash:ctrl@2.w1,skip:3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ pkg, test, want string }{
+		{pkg, "TestGallery/stale_cache", `go test ./apiserver/envtest/explore -run '^TestGallery$/^stale_cache$' -explore.plan='crash:ctrl@2.w1,skip:3'`},
+		{".", "TestX", `go test . -run '^TestX$' -explore.plan='crash:ctrl@2.w1,skip:3'`},
+		{"", "Test.X", `go test -run '^Test\.X$' -explore.plan='crash:ctrl@2.w1,skip:3'`},
+	} {
+		if got := replayLine(tc.pkg, tc.test, plan); got != tc.want {
+			t.Errorf("replayLine(%q, %q) = %s, want %s", tc.pkg, tc.test, got, tc.want)
+		}
+	}
+}

@@ -2,7 +2,10 @@ package explore
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"time"
 )
@@ -58,7 +61,9 @@ type Violation struct {
 	// Diff is, for an end state that differs, go-cmp's diff between the
 	// reference run's end state (-) and this run's (+).
 	Diff string
-	// Replay is the command that replays Plan.
+	// Replay is the command that replays Plan, to run from the root of
+	// the test's module: go test, the test's package, -run and
+	// -explore.plan.
 	Replay string
 }
 
@@ -70,17 +75,66 @@ func (x *explorer) violation(found, small Plan, r *run, plans int) *Violation {
 		Plan: small, Found: found, After: plans, Hits: 1, Failing: []Plan{found},
 		What: f.kind, Message: f.msg, Diff: f.diff,
 		Narration: narrate(r.records(), f.at),
-		Replay:    replayLine(x.t.Name(), small),
+		Replay:    replayLine(x.pkg, x.t.Name(), small),
 	}
 }
 
-// replayLine is the go test command that runs test name with plan.
-func replayLine(test string, plan Plan) string {
+// replayLine is the go test command that runs test name of package pkg
+// (as [testPackage] names it; "" leaves it out) with plan.
+func replayLine(pkg, test string, plan Plan) string {
 	parts := strings.Split(test, "/")
 	for i, p := range parts {
 		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
 	}
-	return fmt.Sprintf("go test -run '%s' -explore.plan='%s'", strings.Join(parts, "/"), plan)
+	if pkg != "" {
+		pkg += " "
+	}
+	return fmt.Sprintf("go test %s-run '%s' -explore.plan='%s'", pkg, strings.Join(parts, "/"), plan)
+}
+
+// testPackage returns the package of the running test as go test takes
+// it from the root of its module: "./dir/of/pkg", or "." for the root.
+// It is found from the source file of the test function (the function
+// that testing.tRunner called, up the caller's stack) and the go.mod
+// above it. Built with -trimpath, source files are named by import path:
+// the import path then; without a go.mod above, the absolute directory.
+// "" if the stack holds no test function (Explore called from a
+// goroutine of its own).
+func testPackage() string {
+	pcs := make([]uintptr, 256)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+	file := ""
+	for {
+		f, more := frames.Next()
+		if f.Function == "testing.tRunner" {
+			break
+		}
+		if !more {
+			return ""
+		}
+		file = f.File
+	}
+	if file == "" {
+		return ""
+	}
+	dir := filepath.Dir(file)
+	if !filepath.IsAbs(dir) {
+		return filepath.ToSlash(dir)
+	}
+	for root := dir; ; {
+		if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
+			rel, err := filepath.Rel(root, dir)
+			if err != nil || rel == "." {
+				return "."
+			}
+			return "./" + filepath.ToSlash(rel)
+		}
+		parent := filepath.Dir(root)
+		if parent == root {
+			return dir
+		}
+		root = parent
+	}
 }
 
 // String formats the violation for a test log: what went wrong, the
