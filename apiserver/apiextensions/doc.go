@@ -60,6 +60,13 @@
 // already (ratcheting). With a status subresource, status is written
 // only through it, and a spec change moves metadata.generation.
 //
+// Server-side apply merges and owns fields as the schema's markers say,
+// as structured-merge-diff reads them: a list of x-kubernetes-list-type
+// map item by item (by its x-kubernetes-list-map-keys), a set value by
+// value, an object of x-kubernetes-map-type atomic whole; other lists are
+// atomic, other objects granular ([meta.KindInfo.ListMapKeys], ListSets
+// and AtomicMaps, filled from the schema).
+//
 // # A definition or a Go type
 //
 // A kind you build may come from either. Choose a definition when the

@@ -62,9 +62,11 @@ func versionKind(crd *CustomResourceDefinition, v *CustomResourceDefinitionVersi
 		Singular:   n.Singular, ShortNames: n.ShortNames, Categories: n.Categories,
 		StatusSubresource: hasStatus(v),
 		Fields:            selectableFields(v),
-		ListMapKeys:       listMapKeys(sch.root, "", nil),
 		Schema:            openAPISchema(v),
 	}
+	var markers mergeMarkers
+	markers.collect(sch.root, "")
+	info.ListMapKeys, info.ListSets, info.AtomicMaps = markers.mapKeys, markers.sets, markers.atomic
 	if sc := v.Subresources; sc != nil && sc.Scale != nil {
 		info.Scale = &meta.ScaleSubresource{SpecReplicasPath: sc.Scale.SpecReplicasPath, StatusReplicasPath: sc.Scale.StatusReplicasPath}
 		if sc.Scale.LabelSelectorPath != nil {

@@ -35,23 +35,44 @@ func selectableFields(v *CustomResourceDefinitionVersion) map[string]meta.FieldF
 	return out
 }
 
-// listMapKeys finds the lists of type map in s, by their path without
-// indices ("spec.lines"), for server-side apply.
-func listMapKeys(s *structural.Schema, path string, out map[string][]string) map[string][]string {
+// mergeMarkers are a schema's list-type and map-type markers, as
+// server-side apply reads them, by field path without indices
+// ("spec.lines"): [meta.KindInfo.ListMapKeys], ListSets and AtomicMaps.
+type mergeMarkers struct {
+	mapKeys map[string][]string
+	sets    []string
+	atomic  []string
+}
+
+// collect adds the markers of s, at path, and of the values below it
+// that server-side apply merges on their own: not below an atomic object
+// or list (owned whole), nor below a map's values (whose names are not
+// in the schema).
+func (m *mergeMarkers) collect(s *structural.Schema, path string) {
 	if s == nil {
-		return out
+		return
 	}
-	if s.ListType == "map" && path != "" {
-		if out == nil {
-			out = map[string][]string{}
+	if path != "" {
+		switch {
+		case s.Type == "object" && s.MapType == "atomic":
+			m.atomic = append(m.atomic, path)
+			return
+		case s.Type == "array" && s.ListType == "map":
+			if m.mapKeys == nil {
+				m.mapKeys = map[string][]string{}
+			}
+			m.mapKeys[path] = s.ListMapKeys
+		case s.Type == "array" && s.ListType == "set":
+			m.sets = append(m.sets, path)
+			return
+		case s.Type == "array":
+			return // atomic, the default
 		}
-		out[path] = s.ListMapKeys
 	}
 	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
-		out = listMapKeys(s.Properties[name], joinPath(path, name), out)
+		m.collect(s.Properties[name], joinPath(path, name))
 	}
-	out = listMapKeys(s.Items, path, out)
-	return out
+	m.collect(s.Items, path)
 }
 
 func joinPath(path, name string) string {

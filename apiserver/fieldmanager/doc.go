@@ -14,8 +14,12 @@
 //
 // [Apply] takes a field manager's whole intent, "these fields, these
 // values" (a patch of [meta.ApplyPatchType]), and merges it into the
-// stored object: maps field by field; lists whole, unless the kind
-// declares them keyed in [meta.KindInfo.ListMapKeys]. It records in
+// stored object: maps field by field, unless the kind declares them
+// atomic ([meta.KindInfo.AtomicMaps]); lists whole, unless the kind
+// declares them keyed ([meta.KindInfo.ListMapKeys]) or sets
+// ([meta.KindInfo.ListSets]). A CustomResourceDefinition's schema
+// declares them with its x-kubernetes-map-type and x-kubernetes-list-type
+// markers (package apiserver/apiextensions). It records in
 // metadata.managedFields ([meta.ManagedFieldsEntry]) which manager owns
 // which field. Applying a different value to a field another manager owns
 // is a 409 Conflict naming both ("Apply failed with 1 conflict: conflict
@@ -46,9 +50,12 @@
 // Server-side apply works here on the decoded JSON of objects. Where it
 // differs from the real algorithm:
 //
-//   - The schema is the kind's Go type plus [meta.KindInfo.ListMapKeys]
-//     and [meta.KindInfo.AtomicMaps]: objects are granular unless declared
-//     atomic, lists atomic unless declared keyed; there are no unions.
+//   - The schema is the kind's Go type plus [meta.KindInfo.ListMapKeys],
+//     [meta.KindInfo.ListSets] and [meta.KindInfo.AtomicMaps]: objects are
+//     granular unless declared atomic, lists atomic unless declared keyed
+//     or sets; there are no unions. They are named by static field paths,
+//     so a marker below a map's values (additionalProperties) is not seen:
+//     those values are granular objects and atomic lists.
 //   - A field the kind's schema ([meta.SchemaOf]) does not declare is refused,
 //     as for a CRD; one the Go type still drops (an omitempty field
 //     applied at its zero value) is owned by nobody. A removed field of a

@@ -93,5 +93,5 @@ func isResetManagedFields(mf []meta.ManagedFieldsEntry) bool {
 
 // fieldSchemaOf returns how the lists and objects of kind k merge.
 func fieldSchemaOf(k meta.KindInfo) fieldSchema {
-	return fieldSchema{mapKeys: k.ListMapKeys, atomic: k.AtomicMaps}
+	return fieldSchema{mapKeys: k.ListMapKeys, sets: k.ListSets, atomic: k.AtomicMaps}
 }

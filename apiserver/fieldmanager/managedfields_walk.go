@@ -11,10 +11,12 @@ import (
 
 // The walks below work on an object as decoded JSON (objects are
 // map[string]any, lists []any, numbers json.Number). A null value counts
-// as absent. Objects are always granular: each field has its own owner.
-// Lists are atomic (owned and replaced whole) unless the kind declares
-// them keyed ([meta.KindInfo.ListMapKeys]); metadata.finalizers is a set and
-// metadata.ownerReferences is keyed by uid, as in Kubernetes.
+// as absent. Objects are granular (each field has its own owner) unless
+// the kind declares them atomic ([meta.KindInfo.AtomicMaps]). Lists are
+// atomic (owned and replaced whole) unless the kind declares them keyed
+// ([meta.KindInfo.ListMapKeys]) or sets ([meta.KindInfo.ListSets]);
+// metadata.finalizers is a set and metadata.ownerReferences is keyed by
+// uid, as in Kubernetes.
 
 // listType is how a list merges: structured-merge-diff's
 // x-kubernetes-list-type.
@@ -30,6 +32,7 @@ const (
 // merge.
 type fieldSchema struct {
 	mapKeys map[string][]string // list field path -> key field names
+	sets    []string            // field paths of sets
 	atomic  []string            // field paths of atomic objects
 }
 
@@ -48,6 +51,9 @@ func (fs fieldSchema) list(spath string) (listType, []string) {
 	}
 	if keys, ok := fs.mapKeys[spath]; ok {
 		return listMap, keys
+	}
+	if slices.Contains(fs.sets, spath) {
+		return listSet, nil
 	}
 	return listAtomic, nil
 }

@@ -50,6 +50,12 @@ type KindInfo struct {
 	// merges such a list item by item, each item with its own owners;
 	// every other list is atomic, owned and replaced whole.
 	ListMapKeys map[string][]string
+	// ListSets names the kind's lists of scalars that merge as sets, by
+	// field path without indices ("spec.tags"), as a CRD schema's
+	// x-kubernetes-list-type: set (a Go field marked +listType=set)
+	// declares: server-side apply owns each value on its own, so that
+	// the values several managers apply are kept side by side.
+	ListSets []string
 	// AtomicMaps names the kind's objects that are owned and replaced
 	// whole, by field path ("involvedObject"), as a Go struct marked
 	// +structType=atomic is in Kubernetes (x-kubernetes-map-type: atomic):

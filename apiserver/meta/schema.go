@@ -3,6 +3,7 @@ package meta
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -48,7 +49,7 @@ func SchemaOf(info KindInfo) *Schema {
 	if info.Schema != nil {
 		return info.Schema
 	}
-	d := deriver{keys: info.ListMapKeys, seen: map[reflect.Type]bool{}}
+	d := deriver{keys: info.ListMapKeys, sets: info.ListSets, seen: map[reflect.Type]bool{}}
 	s := d.schema(reflect.TypeOf(info.New()), "")
 	if p := s.Properties["apiVersion"]; p != nil {
 		p.Description = apiVersionDoc
@@ -62,6 +63,7 @@ func SchemaOf(info KindInfo) *Schema {
 // deriver builds a schema from a Go type.
 type deriver struct {
 	keys map[string][]string   // list field path -> keys
+	sets []string              // field paths of sets
 	seen map[reflect.Type]bool // structs being derived, to stop recursion
 }
 
@@ -153,11 +155,14 @@ func (d deriver) schema(t reflect.Type, spath string) *Schema {
 	return &Schema{PreserveUnknownFields: true}
 }
 
-// list derives the schema of a slice, keyed if the kind declares it.
+// list derives the schema of a slice, keyed or a set if the kind
+// declares it.
 func (d deriver) list(t reflect.Type, spath string) *Schema {
 	s := &Schema{Type: "array", Items: d.schema(t.Elem(), spath)}
 	if keys, ok := d.keys[spath]; ok {
 		s.ListType, s.ListMapKeys = "map", keys
+	} else if slices.Contains(d.sets, spath) {
+		s.ListType = "set"
 	}
 	return s
 }
