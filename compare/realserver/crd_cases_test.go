@@ -57,6 +57,7 @@ const tablesCRD = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourc
      "port":{"x-kubernetes-int-or-string":true},
      "extra":{"type":"object","x-kubernetes-preserve-unknown-fields":true},
      "note":{"type":"string","nullable":true},
+     "cloth":{"type":"object","x-kubernetes-map-type":"atomic","properties":{"color":{"type":"string"},"size":{"type":"string"}}},
      "vip":{"type":"boolean"}}},
    "status":{"type":"object","properties":{"seated":{"type":"integer"},"selector":{"type":"string"}}}}}}}]}}`
 
@@ -73,6 +74,12 @@ func tbl(meta, rest string) string {
 		rest = "," + rest
 	}
 	return fmt.Sprintf(`{"apiVersion":"probe.example.com/v1","kind":"Table","metadata":{%s}%s}`, meta, rest)
+}
+
+// tblApply is a Table named name to apply, its spec (YAML) indented
+// under spec:.
+func tblApply(name, spec string) string {
+	return "apiVersion: probe.example.com/v1\nkind: Table\nmetadata:\n  name: " + name + "\nspec:\n" + spec
 }
 
 // crdCases are played after tablesCRD is established on both servers.
@@ -113,6 +120,20 @@ var crdCases = []diffCase{
 		{Method: "PATCH", Path: tablesPath + "/ap?fieldManager=chef", ContentType: "application/apply-patch+yaml",
 			Body: "apiVersion: probe.example.com/v1\nkind: Table\nmetadata:\n  name: ap\nspec:\n  lines:\n  - name: stew\n"},
 		{Method: "GET", Path: tablesPath + "?watch=true&resourceVersion={{rv:0}}&fieldSelector=metadata.name%3Dap&timeoutSeconds=1"},
+	}},
+	// Two managers apply one Table: lines is keyed, tags a set, cloth
+	// atomic, and the merges and conflicts show who owns what.
+	{"crd-apply-markers", []step{
+		{Method: "PATCH", Path: tablesPath + "/mk?fieldManager=waiter", ContentType: "application/apply-patch+yaml",
+			Body: tblApply("mk", "  seats: 3\n  tags: [a, b]\n  lines:\n  - {name: soup, qty: 2}\n  cloth: {color: white, size: L}\n")},
+		{Method: "PATCH", Path: tablesPath + "/mk?fieldManager=chef", ContentType: "application/apply-patch+yaml",
+			Body: tblApply("mk", "  tags: [c]\n  lines:\n  - {name: soup, qty: 3}\n  - {name: stew}\n  cloth: {color: red}\n")},
+		{Method: "PATCH", Path: tablesPath + "/mk?fieldManager=chef&force=true", ContentType: "application/apply-patch+yaml",
+			Body: tblApply("mk", "  tags: [c]\n  lines:\n  - {name: soup, qty: 3}\n  - {name: stew}\n  cloth: {color: red}\n")},
+		{Method: "PATCH", Path: tablesPath + "/mk?fieldManager=waiter", ContentType: "application/apply-patch+yaml",
+			Body: tblApply("mk", "  seats: 3\n  tags: [a]\n")},
+		{Method: "PATCH", Path: tablesPath + "/mk?fieldManager=waiter", ContentType: "application/apply-patch+yaml",
+			Body: tblApply("mk", "  seats: 3\n  cloth: {color: blue}\n")},
 	}},
 	{"crd-subresources", []step{
 		{Method: "POST", Path: tablesPath, Body: tbl(`"name":"sr"`, `"spec":{"seats":2}`)},
