@@ -335,7 +335,10 @@ func (r *run) readEnd() {
 	}
 }
 
-// shutdown stops every controller and watch, and waits for them.
+// shutdown stops every controller and watch, and waits for them. The
+// watches end before the wait, as the server's do when their context
+// ends: a controller may read a watch until it is closed, without
+// looking at its context.
 func (r *run) shutdown() {
 	for _, c := range r.ctrls {
 		if c.inc != nil {
@@ -344,17 +347,13 @@ func (r *run) shutdown() {
 		}
 	}
 	r.srv.CloseWatches()
+	r.sched.finishAll()
 	for _, c := range r.ctrls {
 		if c.inc != nil {
 			<-c.inc.done
 		}
 	}
-	r.sched.mu.Lock()
-	for _, w := range r.sched.watches {
-		w.finish()
-	}
-	r.sched.watches = nil
-	r.sched.mu.Unlock()
+	r.sched.finishAll() // any started meanwhile
 	for _, c := range r.ctrls {
 		if c.inc != nil {
 			for _, f := range c.inc.closers {

@@ -186,6 +186,16 @@ func (s *scheduler) finishEndedLocked() {
 	})
 }
 
+// finishAll closes every watch's outlet and forgets them.
+func (s *scheduler) finishAll() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, w := range s.watches {
+		w.finish()
+	}
+	s.watches = nil
+}
+
 // finish closes w's outlet once. Must be called with mu held.
 func (w *watch) finish() {
 	if !w.finished {
