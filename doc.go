@@ -41,11 +41,12 @@
 //	reconcile/worker.go           130  a key at a time; errors back off; RequeueAfter
 //	reconcile/controller.go       283  workers, the queue, the sources, metrics
 //	reconcile/freshness.go        163  reading your own writes (Kubernetes 1.36)
-//	apiserver/server.go           406  the front desk: one resourceVersion counter, the history
+//	apiserver/server.go           204  the front desk: the objects, the history, the watchers
+//	apiserver/commit.go           197  every write: the next resourceVersion, the history, the fan-out
 //	apiserver/client.go           333  create and get
-//	apiserver/update.go           266  update, 409 Conflict, generation, finalizers
-//	apiserver/watch.go            176  a watch from a resourceVersion: every change after it, or 410
-//	apiserver/watch_fanout.go     279  one event, every watcher
+//	apiserver/update.go           274  update, 409 Conflict, generation, finalizers
+//	apiserver/watch_open.go       195  a watch from a resourceVersion: every change after it, or 410
+//	apiserver/watch_fanout.go     256  one event, every watcher
 //	examples/build/step8/cake.go  237  a controller of your own, on all of the above
 //
 // Each package's doc (go doc ./store, ./informer, ./workqueue,

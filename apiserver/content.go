@@ -3,9 +3,7 @@ package apiserver
 import (
 	"bytes"
 	"cmp"
-	"encoding/json"
 	"math"
-	"reflect"
 
 	"github.com/kitchensync/kitchensync/apiserver/internal/jsonenc"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
@@ -17,10 +15,6 @@ import (
 // JSON documents (each entry remembers where its spec lies), not by
 // encoding both specs again; when it did, the generation is rewritten in
 // the content in place.
-
-// span is where a member's value lies in an entry's content, [start,
-// end); end 0 means unknown.
-type span struct{ start, end int32 }
 
 // encoded is an object's content, and where its metadata and its spec
 // lie in it (the encoder notes both as it writes them).
@@ -109,24 +103,23 @@ func nextGeneration(old *entry, next meta.Object, enc encoded, kf kindFields) (e
 	return encodeContent(next, kf)
 }
 
-// jsonKeys finds the JSON member names of a kind's Spec field and
-// embedded ObjectMeta (t is the pointer type), leaving them empty where
-// the content cannot be read that way: a kind or metadata with its own
-// MarshalJSON, a field left out of JSON or flattened into its parent.
-func (kf *kindFields) jsonKeys(t reflect.Type) {
-	marshaler := reflect.TypeFor[json.Marshaler]()
-	if t.Implements(marshaler) || t.Elem().Implements(marshaler) {
-		return
-	}
-	if kf.spec >= 0 {
-		kf.specKey = jsonenc.MemberName(t.Elem().Field(kf.spec))
-	}
-	if f, ok := t.Elem().FieldByName("ObjectMeta"); ok && len(f.Index) == 1 && f.Type == reflect.TypeFor[meta.ObjectMeta]() {
-		kf.metaKey = jsonenc.MemberName(f)
-	}
-}
-
 // errUnencodable is the 400 for an object encoding/json cannot encode.
 func errUnencodable(err error) error {
 	return meta.NewBadRequest("the object cannot be encoded as JSON: " + err.Error())
+}
+
+// appendEntryJSON appends the JSON of e's object: its content with the
+// resourceVersion spliced in, or, for an object whose JSON does not have
+// the shape of ObjectMeta, the object encoded afresh.
+func appendEntryJSON(out []byte, e *entry) ([]byte, error) {
+	place := e.rvPlace.Load()
+	if place == 0 { // found once per entry, as the entry is read-only and shared
+		at, comma, _ := jsonenc.ResourceVersionPlace(e.content)
+		place = uint64(at)<<8 | uint64(comma)
+		e.rvPlace.Store(place)
+	}
+	if b, ok := jsonenc.SpliceResourceVersion(out, e.content, int(place>>8), byte(place), e.obj.GetObjectMeta().ResourceVersion); ok {
+		return b, nil
+	}
+	return jsonenc.Append(out, e.obj)
 }

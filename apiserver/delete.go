@@ -210,8 +210,34 @@ func checkPreconditions(info meta.KindInfo, m *meta.ObjectMeta, p *meta.Precondi
 	return nil
 }
 
-// preconditionError words a failed precondition as Kubernetes does (with a
-// capital letter, which Go style discourages for error strings).
-type preconditionError string
+// prepareNamespaceDelete is kube-apiserver's delete of a namespace that
+// is not being deleted yet, or still holds spec.finalizers. The first
+// delete only marks it, finalizers or not: deletionTimestamp (with no
+// grace period and no generation change, unlike other kinds), phase
+// Terminating, and the propagation policy's finalizer; it answers the
+// namespace so marked. Later deletes change nothing while spec.finalizers
+// remain. (Once they are gone, a delete is an ordinary one: the
+// namespace goes, or waits for its metadata.finalizers.)
+func (s *Server) prepareNamespaceDelete(old *entry, opts meta.DeleteOptions) (change, error) {
+	if old.obj.GetObjectMeta().DeletionTimestamp != nil {
+		return change{obj: old}, nil // terminating already
+	}
+	next := old.obj.DeepCopyObject()
+	nm := next.GetObjectMeta()
+	ts := meta.NewTime(time.Now())
+	nm.DeletionTimestamp = &ts
+	next.(namespaces.Object).SetNamespacePhase(namespaces.NamespaceTerminating)
+	if !s.opts.DisableGarbageCollection {
+		nm.Finalizers = propagationFinalizers(nm.Finalizers, opts)
+	}
+	return s.modified(next)
+}
 
-func (e preconditionError) Error() string { return string(e) }
+// modified is the change that stores next, a modified copy.
+func (s *Server) modified(next meta.Object) (change, error) {
+	e, err := s.newEntry(next)
+	if err != nil {
+		return change{}, err
+	}
+	return change{typ: meta.EventModified, obj: e}, nil
+}

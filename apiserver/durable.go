@@ -11,37 +11,10 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver/storage"
 )
 
-// Open returns a server that keeps every acknowledged write in dir, as
-// the real API server keeps them in etcd, and starts from what dir holds:
-// the same objects at the same resourceVersions (a watch from before the
-// restart gets 410, as after a compaction). A write is answered once it
-// is synced to the disk (writers at once share a sync, made outside the
-// server's lock), and nothing leaves the server before: watchers hear of
-// writes, and reads answer, only once what they show is on the disk. A
-// crash loses no acknowledged write; damage is a [*storage.StorageError]
-// naming file and byte (package [storage] tells what is repaired, what is
-// refused, and how to recover). After a failed sync every write fails
-// (500) until a restart. dir is locked while open: a second Open fails
-// naming the holder. Register dir's kinds in scheme first; a backup from
-// [Server.Snapshot] in an empty dir, as "snapshot", opens too.
-func Open(scheme *meta.Scheme, dir string, opts Options) (*Server, error) {
-	log, err := storage.Open(dir, opts.Storage)
-	if err != nil {
-		return nil, err
-	}
-	s := NewServer(scheme, opts)
-	last, err := log.Load(s.loader())
-	if err == nil {
-		s.hist = newHistory(s.opts, max(last, s.opts.ResourceVersionStart))
-		err = log.Start(s.hist.last, s.synced, s.state)
-	}
-	if err != nil {
-		log.Close()
-		return nil, err
-	}
-	s.log = log
-	return s, nil
-}
+// A durable server (see [Open]) appends every commit to its log
+// (persistLocked) and answers once the log has synced it (awaitDurable);
+// the log says when it has (synced). A snapshot is the state at one
+// resourceVersion (state), and a restart reads the records back (loader).
 
 // Close closes a durable server's log: later writes fail with 500
 // InternalError, reads go on. On a server made by [NewServer] or
@@ -123,24 +96,6 @@ func (s *Server) Snapshot(w io.Writer) (resourceVersion string, err error) {
 	return formatRV(rv), storage.WriteSnapshot(w, rv, records)
 }
 
-// Restore returns an in-memory server holding what a snapshot written by
-// [Server.Snapshot] holds: the same objects at the same resourceVersions
-// (etcdctl snapshot restore, or Velero): clients of the old server must
-// list again. It counts on from the snapshot's resourceVersion, or from
-// opts.ResourceVersionStart if higher (e.g. [ResourceVersionFromClock],
-// as etcdutl's --bump-revision, when the old server went on writing), and
-// every older resourceVersion answers 410 Expired (--mark-compacted). A
-// snapshot that cannot be read is a [*storage.StorageError].
-func Restore(scheme *meta.Scheme, r io.Reader, opts Options) (*Server, error) {
-	s := NewServer(scheme, opts)
-	last, err := storage.ReadSnapshot(r, "snapshot", s.loader())
-	if err != nil {
-		return nil, err
-	}
-	s.hist = newHistory(s.opts, max(last, s.opts.ResourceVersionStart))
-	return s, nil
-}
-
 // loader takes in a data directory's records: decodeRecord (on several
 // goroutines at once), then applyRecord, in order.
 func (s *Server) loader() storage.Loader {
@@ -189,7 +144,7 @@ func (s *Server) applyRecord(rec storage.Record, v any) error {
 		return fmt.Errorf("a write (%s) of %s %q, which the writes before it leave %s", typ, rec.Kind, rec.Key,
 			map[bool]string{true: "absent", false: "present"}[prev == nil])
 	}
-	s.orders = nil // restored writes have no history to tell stale orders by
+	s.orders.latest = nil // restored writes have no history to tell stale orders by
 	s.storeLocked(d.gr, rec.Key, typ, cmp.Or(d.e, prev), prev)
 	return nil
 }

@@ -13,39 +13,8 @@ import (
 // writes follow that commit's event directly, and carries out Foreground
 // and Orphan policies a moment later ([gc.Delay]), as the real one does.
 
-// garbageAfterLocked returns what the garbage collector must look at after
-// committing ch to key: for an object that is gone, its dependents (whose
-// owner may now be missing) and its owners (which may be waiting for it
-// in the foreground); for an object that names owners, or that holds a
-// propagation finalizer while being deleted, the object itself. s.mu
-// must be held.
-func (s *Server) garbageAfterLocked(gr meta.GroupResource, key string, ch change) []gc.Work {
-	if s.opts.DisableGarbageCollection {
-		return nil
-	}
-	m := ch.obj.obj.GetObjectMeta()
-	if ch.typ == meta.EventDeleted {
-		var out []gc.Work
-		for _, ref := range s.dependentsLocked(m.UID) {
-			out = append(out, gc.Work{Ref: gcRef(ref)})
-		}
-		for _, o := range m.OwnerReferences {
-			if ref, e := s.ownerLocked(m.Namespace, o); e != nil && gc.WaitsForDependents(e.obj.GetObjectMeta()) {
-				out = append(out, gc.Work{Ref: gcRef(ref), OwnerOnly: true})
-			}
-		}
-		return out
-	}
-	if len(m.OwnerReferences) > 0 || m.DeletionTimestamp != nil && gc.HasPropagationFinalizer(m) {
-		return []gc.Work{{Ref: gc.Ref{Resource: gr, Key: key}}}
-	}
-	return nil
-}
-
 // gcStore is the server as the garbage collector's [gc.Store].
 type gcStore struct{ s *Server }
-
-func gcRef(r objectRef) gc.Ref { return gc.Ref{Resource: r.gr, Key: r.key} }
 
 func (g gcStore) Get(ref gc.Ref) meta.Object {
 	if e := g.s.lookup(objectRef{ref.Resource, ref.Key}); e != nil {
@@ -92,13 +61,25 @@ func (g gcStore) Write(ref gc.Ref, decide func(cur meta.Object) gc.Write) {
 	})
 }
 
-// modified is the change that stores next, a modified copy.
-func (s *Server) modified(next meta.Object) (change, error) {
-	e, err := s.newEntry(next)
-	if err != nil {
-		return change{}, err
-	}
-	return change{typ: meta.EventModified, obj: e}, nil
+// dependentsOf returns, sorted, the objects that name uid as an owner.
+func (s *Server) dependentsOf(uid string) []objectRef {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.owners.dependents(uid)
+}
+
+// owner is ownerLocked, taking s.mu.
+func (s *Server) owner(ns string, o meta.OwnerReference) (objectRef, *entry) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ownerLocked(ns, o)
+}
+
+// knowsKind reports whether the server serves the kind o names. Like the
+// real collector, it leaves alone a reference it cannot check.
+func (s *Server) knowsKind(o meta.OwnerReference) bool {
+	_, ok := s.kindOf(o)
+	return ok
 }
 
 // updated is the change that stores next, a modified copy of old: an

@@ -14,38 +14,6 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
-// selectors are the parsed label and field selectors of a list or watch.
-type selectors struct {
-	labels *meta.LabelSelector
-	fields *meta.FieldSelector
-}
-
-// parseSelectors parses and checks the selectors of opts for kind info.
-func parseSelectors(info meta.KindInfo, opts meta.ListOptions) (selectors, error) {
-	labels, err := meta.ParseLabelSelector(opts.LabelSelector)
-	if err != nil {
-		return selectors{}, err
-	}
-	fields, err := meta.ParseFieldSelector(opts.FieldSelector)
-	if err != nil {
-		return selectors{}, err
-	}
-	if err := info.ValidateFieldSelector(fields); err != nil {
-		return selectors{}, err
-	}
-	return selectors{labels: labels, fields: fields}, nil
-}
-
-// matches reports whether obj is selected.
-func (s selectors) matches(info meta.KindInfo, obj meta.Object) bool {
-	if !s.labels.Matches(obj.GetObjectMeta().Labels) {
-		return false
-	}
-	return s.fields.Empty() || s.fields.Matches(info.FieldSet(obj))
-}
-
-func (s selectors) empty() bool { return s.labels.Empty() && s.fields.Empty() }
-
 // continueToken is what a continue string encodes (base64 of JSON), in the
 // shape Kubernetes uses: the resourceVersion of the first page, and the
 // key to start after.
@@ -264,7 +232,7 @@ func validateListOptions(opts meta.ListOptions) error {
 
 // snapshot returns the entries of resource gr in namespace ns ("" for all)
 // at the read point, and the resourceVersion they were read at: sorted by
-// key and shared (see [Server.sortedLocked]), or unsorted and the
+// key and shared (see [listOrders.sorted]), or unsorted and the
 // caller's. A past state is rebuilt by undoing, newest first, the events
 // after it.
 func (s *Server) snapshot(gr meta.GroupResource, ns string, at readPoint) (entries []*entry, rv int64, sorted bool, err error) {
@@ -279,11 +247,11 @@ func (s *Server) snapshot(gr meta.GroupResource, ns string, at readPoint) (entri
 	case at.exact && at.rv < max(s.hist.compacted, s.hist.listFloor):
 		return nil, 0, false, errListTooOld
 	}
-	if entries, ok := s.pageSnapshotLocked(gr, ns, at.rv); ok && at.cont {
+	if entries, ok := s.orders.pageSnapshot(gr, ns, at.rv); ok && at.cont {
 		return entries, at.rv, true, nil
 	}
 	if !at.exact {
-		if entries, ok := s.sortedLocked(gr, ns); ok {
+		if entries, ok := s.orders.sorted(gr, ns); ok {
 			return entries, last, true, nil
 		}
 		return s.currentLocked(gr, ns), last, false, nil
@@ -308,14 +276,18 @@ func (s *Server) snapshot(gr meta.GroupResource, ns string, at readPoint) (entri
 	return slices.Collect(maps.Values(state)), at.rv, false, nil
 }
 
-// currentLocked returns the current entries of gr in namespace ns ("" for
-// all), unsorted. s.mu must be held.
-func (s *Server) currentLocked(gr meta.GroupResource, ns string) []*entry {
-	out := make([]*entry, 0, len(s.objects[gr]))
-	for _, e := range s.objects[gr] {
-		if ns == "" || e.obj.GetObjectMeta().Namespace == ns {
-			out = append(out, e)
-		}
-	}
-	return out
+// rememberOrder remembers entries, the current entries of gr in ns at rv
+// sorted by key, for the lists that follow (see [listOrders.remember]).
+func (s *Server) rememberOrder(gr meta.GroupResource, ns string, rv int64, entries []*entry) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.orders.remember(s.hist, gr, ns, rv, entries)
+}
+
+// rememberPages remembers entries, the entries of gr in ns at rv sorted
+// by key, for the pages of a list that follow.
+func (s *Server) rememberPages(gr meta.GroupResource, ns string, rv int64, entries []*entry) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.orders.rememberPages(gr, ns, rv, entries)
 }

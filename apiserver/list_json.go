@@ -81,18 +81,5 @@ func (s *Server) AppendObjectJSON(out []byte, obj meta.Object) ([]byte, error) {
 	return jsonenc.Append(out, obj)
 }
 
-// appendEntryJSON appends the JSON of e's object: its content with the
-// resourceVersion spliced in, or, for an object whose JSON does not have
-// the shape of ObjectMeta, the object encoded afresh.
-func appendEntryJSON(out []byte, e *entry) ([]byte, error) {
-	place := e.rvPlace.Load()
-	if place == 0 { // found once per entry, as the entry is read-only and shared
-		at, comma, _ := jsonenc.ResourceVersionPlace(e.content)
-		place = uint64(at)<<8 | uint64(comma)
-		e.rvPlace.Store(place)
-	}
-	if b, ok := jsonenc.SpliceResourceVersion(out, e.content, int(place>>8), byte(place), e.obj.GetObjectMeta().ResourceVersion); ok {
-		return b, nil
-	}
-	return jsonenc.Append(out, e.obj)
-}
+// listJSONPiece is about how many bytes WriteListJSON writes at a time.
+const listJSONPiece = 64 << 10

@@ -37,9 +37,6 @@ func (c *ResourceClient) AppendListItemsJSON(ctx context.Context, out []byte, op
 	return out, list.ResourceVersion, nil
 }
 
-// listJSONPiece is about how many bytes WriteListJSON writes at a time.
-const listJSONPiece = 64 << 10
-
 // WriteListJSON writes what [ResourceClient.ListJSON] returns to the
 // writer that start returns, in pieces of about 64 KiB, so that a large
 // list is never whole in memory and its reader can start on it at once.

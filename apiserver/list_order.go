@@ -28,61 +28,66 @@ type listOrder struct {
 	entries []*entry
 }
 
-// sortedLocked returns the current entries of gr in ns sorted by key, if
-// the server remembers them (shared: not to be changed). s.mu must be
-// held.
-func (s *Server) sortedLocked(gr meta.GroupResource, ns string) ([]*entry, bool) {
-	o, ok := s.orders[listOrderKey{gr, ns}]
+// listOrders are the orders the server remembers. Guarded by the
+// server's mu: each method must be called with s.mu held.
+type listOrders struct {
+	latest map[listOrderKey]listOrder // of the latest lists
+	// pages are the sorted entries of the latest paged lists, at their
+	// first page's resourceVersion, for the pages that follow.
+	pages map[listOrderKey]listOrder
+}
+
+// sorted returns the current entries of gr in ns sorted by key, if
+// they are remembered (shared: not to be changed).
+func (l *listOrders) sorted(gr meta.GroupResource, ns string) ([]*entry, bool) {
+	o, ok := l.latest[listOrderKey{gr, ns}]
 	return o.entries, ok
 }
 
-// forgetOrdersLocked forgets the remembered orders a write to gr in ns
-// makes stale: that of ns and that of all namespaces; and the paged
-// lists' entries whose resourceVersion has left the history. s.mu must
-// be held.
-func (s *Server) forgetOrdersLocked(gr meta.GroupResource, ns string) {
+// forget forgets the remembered orders a write to gr in ns makes stale:
+// that of ns and that of all namespaces; and the paged lists' entries
+// whose resourceVersion has left the history (is at or below compacted).
+func (l *listOrders) forget(gr meta.GroupResource, ns string, compacted int64) {
 	for _, key := range [2]listOrderKey{{gr, ns}, {gr, ""}} {
-		if o, ok := s.pages[key]; ok && o.rv < s.hist.compacted {
-			delete(s.pages, key) // its pages would be 410 now: keep no replaced object alive for it
+		if o, ok := l.pages[key]; ok && o.rv < compacted {
+			delete(l.pages, key) // its pages would be 410 now: keep no replaced object alive for it
 		}
 	}
-	if len(s.orders) == 0 {
+	if len(l.latest) == 0 {
 		return
 	}
-	delete(s.orders, listOrderKey{gr, ns})
-	delete(s.orders, listOrderKey{gr, ""})
+	delete(l.latest, listOrderKey{gr, ns})
+	delete(l.latest, listOrderKey{gr, ""})
 }
 
-// unwrittenSinceLocked reports whether the history shows no write to gr
-// in ns ("" for any) after rv. It looks at up to catchUpScan events: a
-// list after more writes than that sorts again. s.mu must be held.
-func (s *Server) unwrittenSinceLocked(gr meta.GroupResource, ns string, rv int64) bool {
-	if rv < s.hist.compacted || s.hist.last-rv > catchUpScan {
+// unwrittenSince reports whether the history shows no write to gr in ns
+// ("" for any) after rv. It looks at up to catchUpScan events: a list
+// after more writes than that sorts again. s.mu must be held.
+func (h *history) unwrittenSince(gr meta.GroupResource, ns string, rv int64) bool {
+	if rv < h.compacted || h.last-rv > catchUpScan {
 		return false
 	}
-	for r := rv + 1; r <= s.hist.last; r++ {
-		if ev := s.hist.at(r); ev == nil || (ev.gr == gr && (ns == "" || ev.ns == ns)) {
+	for r := rv + 1; r <= h.last; r++ {
+		if ev := h.at(r); ev == nil || (ev.gr == gr && (ns == "" || ev.ns == ns)) {
 			return false
 		}
 	}
 	return true
 }
 
-// rememberOrder remembers entries, the current entries of gr in ns at rv
-// sorted by key, for the lists that follow. entries must not be changed
-// from now on.
-func (s *Server) rememberOrder(gr meta.GroupResource, ns string, rv int64, entries []*entry) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.orders == nil || len(s.orders) >= listOrderKept {
-		s.orders = make(map[listOrderKey]listOrder)
+// remember remembers entries, the current entries of gr in ns at rv
+// sorted by key, for the lists that follow, unless h shows a write to
+// them since. entries must not be changed from now on.
+func (l *listOrders) remember(h *history, gr meta.GroupResource, ns string, rv int64, entries []*entry) {
+	if l.latest == nil || len(l.latest) >= listOrderKept {
+		l.latest = make(map[listOrderKey]listOrder)
 	}
-	if !s.unwrittenSinceLocked(gr, ns, rv) {
+	if !h.unwrittenSince(gr, ns, rv) {
 		return // written while the list was sorted: stale already
 	}
 	key := listOrderKey{gr, ns}
-	if o, ok := s.orders[key]; !ok || o.rv <= rv {
-		s.orders[key] = listOrder{rv, entries}
+	if o, ok := l.latest[key]; !ok || o.rv <= rv {
+		l.latest[key] = listOrder{rv, entries}
 	}
 }
 
@@ -91,21 +96,19 @@ func (s *Server) rememberOrder(gr meta.GroupResource, ns string, rv int64, entri
 // resource and namespace, so that later pages neither rebuild nor sort
 // them (N objects in pages cost O(N) in all, not O(N) a page).
 
-// pageSnapshotLocked returns the remembered entries of the paged list of
-// gr in ns at rv, if any (shared: not to be changed). s.mu must be held.
-func (s *Server) pageSnapshotLocked(gr meta.GroupResource, ns string, rv int64) ([]*entry, bool) {
-	o, ok := s.pages[listOrderKey{gr, ns}]
+// pageSnapshot returns the remembered entries of the paged list of gr in
+// ns at rv, if any (shared: not to be changed).
+func (l *listOrders) pageSnapshot(gr meta.GroupResource, ns string, rv int64) ([]*entry, bool) {
+	o, ok := l.pages[listOrderKey{gr, ns}]
 	return o.entries, ok && o.rv == rv
 }
 
 // rememberPages remembers entries, the entries of gr in ns at rv sorted
 // by key, for the pages of a list that follow. entries must not be
 // changed from now on.
-func (s *Server) rememberPages(gr meta.GroupResource, ns string, rv int64, entries []*entry) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.pages == nil || len(s.pages) >= listOrderKept {
-		s.pages = make(map[listOrderKey]listOrder)
+func (l *listOrders) rememberPages(gr meta.GroupResource, ns string, rv int64, entries []*entry) {
+	if l.pages == nil || len(l.pages) >= listOrderKept {
+		l.pages = make(map[listOrderKey]listOrder)
 	}
-	s.pages[listOrderKey{gr, ns}] = listOrder{rv, entries}
+	l.pages[listOrderKey{gr, ns}] = listOrder{rv, entries}
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"slices"
 	"strings"
+
+	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
 // sortEntries sorts entries by namespace, then name, as compareKeys
@@ -62,4 +64,13 @@ func compareNames(a, b sortKey) int {
 		return c
 	}
 	return strings.Compare(a.name, b.name)
+}
+
+// compareKeys orders objects by namespace, then name, as lists are sorted.
+func compareKeys(a, b meta.Object) int {
+	am, bm := a.GetObjectMeta(), b.GetObjectMeta()
+	if c := strings.Compare(am.Namespace, bm.Namespace); c != 0 {
+		return c
+	}
+	return strings.Compare(am.Name, bm.Name)
 }

@@ -3,26 +3,10 @@ package apiserver
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"strconv"
 
 	"github.com/kitchensync/kitchensync/apiserver/internal/jsonenc"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
-
-// CacheMutationDetectorEnv names the environment variable that turns on
-// [Options].CacheMutationDetector for every server a process makes, like
-// client-go's KUBE_CACHE_MUTATION_DETECTOR:
-//
-//	KITCHENSYNC_CACHE_MUTATION_DETECTOR=true go test ./...
-const CacheMutationDetectorEnv = "KITCHENSYNC_CACHE_MUTATION_DETECTOR"
-
-// cacheMutationDetectorFromEnv reports whether [CacheMutationDetectorEnv]
-// is set to a true value ("1", "true", ...).
-func cacheMutationDetectorFromEnv() bool {
-	on, _ := strconv.ParseBool(os.Getenv(CacheMutationDetectorEnv))
-	return on
-}
 
 // rememberJSONLocked records the JSON of a just-committed entry, when the
 // detector is on. s.mu must be held (e is not shared before it is

@@ -2,7 +2,6 @@ package apiserver
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/namespaces"
@@ -42,27 +41,4 @@ func (s *Server) checkNamespace(info meta.KindInfo, m *meta.ObjectMeta) error {
 	err.ErrStatus.Details.Causes = []meta.StatusCause{{Type: namespaces.CauseTypeNamespaceTerminating,
 		Message: fmt.Sprintf("namespace %s is being terminated", m.Namespace), Field: "metadata.namespace"}}
 	return err
-}
-
-// prepareNamespaceDelete is kube-apiserver's delete of a namespace that
-// is not being deleted yet, or still holds spec.finalizers. The first
-// delete only marks it, finalizers or not: deletionTimestamp (with no
-// grace period and no generation change, unlike other kinds), phase
-// Terminating, and the propagation policy's finalizer; it answers the
-// namespace so marked. Later deletes change nothing while spec.finalizers
-// remain. (Once they are gone, a delete is an ordinary one: the
-// namespace goes, or waits for its metadata.finalizers.)
-func (s *Server) prepareNamespaceDelete(old *entry, opts meta.DeleteOptions) (change, error) {
-	if old.obj.GetObjectMeta().DeletionTimestamp != nil {
-		return change{obj: old}, nil // terminating already
-	}
-	next := old.obj.DeepCopyObject()
-	nm := next.GetObjectMeta()
-	ts := meta.NewTime(time.Now())
-	nm.DeletionTimestamp = &ts
-	next.(namespaces.Object).SetNamespacePhase(namespaces.NamespaceTerminating)
-	if !s.opts.DisableGarbageCollection {
-		nm.Finalizers = propagationFinalizers(nm.Finalizers, opts)
-	}
-	return s.modified(next)
 }

@@ -17,30 +17,6 @@ import (
 // it. The DELETE of a namespace still answers the namespace as it marked
 // it (Terminating); the events that follow tell the rest.
 
-// namespaceAfterLocked returns the name of the namespace the namespace
-// controller must look at after committing ch to resource gr, or "": a
-// namespace marked for deletion that holds the controller's finalizer,
-// or the namespace of an object deleted while its namespace is being
-// deleted. The controller's own deletes give it no new work. s.mu must
-// be held.
-func (s *Server) namespaceAfterLocked(gr meta.GroupResource, ch change) string {
-	if s.opts.DisableNamespaceController || ch.by == trace.NamespaceController {
-		return ""
-	}
-	m := ch.obj.obj.GetObjectMeta()
-	nsGR := namespaces.Resource.GroupResource()
-	if gr == nsGR {
-		if ch.typ != meta.EventDeleted && namespaces.AwaitsController(ch.obj.obj) {
-			return m.Name
-		}
-		return ""
-	}
-	if ch.typ != meta.EventDeleted || m.Namespace == "" || !awaitsController(s.objects[nsGR][m.Namespace]) {
-		return ""
-	}
-	return m.Namespace
-}
-
 // contentsOf returns, sorted by resource and key, every object stored in
 // namespace ns.
 func (s *Server) contentsOf(ns string) []objectRef {
@@ -126,19 +102,6 @@ func (c *ResourceClient) Finalize(ctx context.Context, obj meta.Object, opts met
 		return nil, err
 	}
 	return e.obj.DeepCopyObject(), nil
-}
-
-// awaitsController is [namespaces.AwaitsController] of a stored entry.
-func awaitsController(e *entry) bool {
-	return e != nil && namespaces.AwaitsController(e.obj)
-}
-
-// syncNamespace runs the namespace controller on namespace name ("" is
-// none).
-func (s *Server) syncNamespace(name string) {
-	if name != "" {
-		s.namespaces.Sync(name)
-	}
 }
 
 // nsStore is the server as the namespace controller's [namespaces.Store].

@@ -14,7 +14,7 @@ const tooLargeRVWait = 3 * time.Second
 // once if it has), or, if it does not within [tooLargeRVWait], the 504
 // "Too large resource version" with the resourceVersion it reached; or
 // ctx's error if ctx ends first.
-func (s *Server) waitForRV(ctx context.Context, rv int64) error {
+func (s *watchCache) waitForRV(ctx context.Context, rv int64) error {
 	var timeout <-chan time.Time
 	for {
 		s.mu.Lock()
@@ -45,7 +45,7 @@ func (s *Server) waitForRV(ctx context.Context, rv int64) error {
 
 // announceAdvanceLocked wakes every waitForRV: the server has a new
 // resourceVersion. s.mu must be held.
-func (s *Server) announceAdvanceLocked() {
+func (s *watchCache) announceAdvanceLocked() {
 	if s.advanced != nil {
 		close(s.advanced)
 		s.advanced = nil

@@ -95,3 +95,9 @@ func errClusterScoped(info meta.KindInfo, ns string) *meta.StatusError {
 func errEmptyName() *meta.StatusError {
 	return meta.NewBadRequest("resource name may not be empty")
 }
+
+// preconditionError words a failed precondition as Kubernetes does (with a
+// capital letter, which Go style discourages for error strings).
+type preconditionError string
+
+func (e preconditionError) Error() string { return string(e) }

@@ -1,12 +1,7 @@
 package apiserver
 
 import (
-	"cmp"
-	"encoding/json"
-	"reflect"
-	"slices"
 	"strconv"
-	"sync"
 	"sync/atomic"
 
 	"github.com/kitchensync/kitchensync/apiserver/meta"
@@ -37,27 +32,15 @@ type entry struct {
 	committedJSON []byte
 }
 
+// span is where a member's value lies in an entry's content, [start,
+// end); end 0 means unknown.
+type span struct{ start, end int32 }
+
 // stored is one stored object with the resource and key it is kept under.
 type stored struct {
 	gr  meta.GroupResource
 	key string
 	e   *entry
-}
-
-// storedLocked returns every stored object, sorted by group, resource and
-// key: the same state always comes out in the same order. s.mu must be
-// held.
-func (s *Server) storedLocked() []stored {
-	var all []stored
-	for gr, objs := range s.objects {
-		for key, e := range objs {
-			all = append(all, stored{gr, key, e})
-		}
-	}
-	slices.SortFunc(all, func(a, b stored) int {
-		return cmp.Or(cmp.Compare(a.gr.Group, b.gr.Group), cmp.Compare(a.gr.Resource, b.gr.Resource), cmp.Compare(a.key, b.key))
-	})
-	return all
 }
 
 // key returns the storage key of an object: "namespace/name", or "name" for
@@ -81,6 +64,18 @@ type event struct {
 	ns   string
 	obj  *entry
 	prev *entry
+}
+
+// change is what a mutation wants to commit. An empty typ commits nothing
+// and obj is returned as it is (a no-op or a dry run).
+type change struct {
+	typ meta.EventType
+	obj *entry
+	by  string // who made the change, when no client did (trace.GarbageCollector, trace.NamespaceController)
+	// reply, when set, is what the caller gets instead of obj: the
+	// update that removes a deleting object's last finalizer answers
+	// the object it asked for, while the event carries the stored one.
+	reply *entry
 }
 
 // history is a ring of the most recent events. Every resourceVersion is
@@ -188,77 +183,6 @@ func (h *history) compact() {
 		h.buf[i].Store(nil)
 	}
 	h.compacted, h.bytes = h.last, 0
-}
-
-// kindFields says where a kind keeps its Spec and Status, found by
-// reflection once per Go type. An index of -1 means the kind has no such
-// field.
-type kindFields struct {
-	spec, status int
-	// specKey and metaKey are the JSON member names of Spec and of the
-	// embedded ObjectMeta, or "" where the content cannot be read that
-	// way (see [kindFields.jsonKeys]).
-	specKey, metaKey string
-}
-
-var kindFieldsCache sync.Map // reflect.Type -> kindFields
-
-// fieldsOf returns the Spec and Status field indexes of obj's struct type.
-func fieldsOf(obj meta.Object) kindFields {
-	t := reflect.TypeOf(obj)
-	if kf, ok := kindFieldsCache.Load(t); ok {
-		return kf.(kindFields)
-	}
-	kf := kindFields{spec: -1, status: -1}
-	if t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct {
-		if f, ok := t.Elem().FieldByName("Spec"); ok && len(f.Index) == 1 {
-			kf.spec = f.Index[0]
-		}
-		if f, ok := t.Elem().FieldByName("Status"); ok && len(f.Index) == 1 {
-			kf.status = f.Index[0]
-		}
-		kf.jsonKeys(t)
-	}
-	kindFieldsCache.Store(t, kf)
-	return kf
-}
-
-// copyField sets field i of dst's struct to the value it has in src. The
-// value is shared, not copied: only ever used with src an immutable entry
-// and dst a new state about to be committed.
-func copyField(dst, src meta.Object, i int) {
-	reflect.ValueOf(dst).Elem().Field(i).Set(reflect.ValueOf(src).Elem().Field(i))
-}
-
-// clearField sets field i of obj's struct to its zero value.
-func clearField(obj meta.Object, i int) {
-	f := reflect.ValueOf(obj).Elem().Field(i)
-	f.Set(reflect.Zero(f.Type()))
-}
-
-// specJSON returns the JSON of obj's desired state: its Spec field, or, for
-// a kind without one, everything but metadata and status (as Kubernetes
-// bumps the generation of such custom resources on any non-metadata
-// change).
-func specJSON(obj meta.Object, kf kindFields) ([]byte, error) {
-	if u, ok := obj.(*meta.Unstructured); ok {
-		return json.Marshal(u.Content) // all but metadata, as for a custom resource
-	}
-	if kf.spec >= 0 {
-		return json.Marshal(reflect.ValueOf(obj).Elem().Field(kf.spec).Interface())
-	}
-	raw, err := json.Marshal(obj)
-	if err != nil {
-		return nil, err
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, err
-	}
-	for _, k := range []string{"apiVersion", "kind", "metadata", "status"} {
-		delete(m, k)
-	}
-	return json.Marshal(m)
 }
 
 func formatRV(rv int64) string { return strconv.FormatInt(rv, 10) }

@@ -264,3 +264,11 @@ func (c *ResourceClient) updateTracker(manager string) fieldTracker {
 		return fieldmanager.TrackUpdate(info, vs, live, next, c.writer(manager, status))
 	}
 }
+
+// UpdateObject is [ResourceClient.Update], and also reports whether the
+// update created the object: for a kind with [meta.KindInfo.AllowCreateOnUpdate],
+// an update of an object that does not exist creates it, and the HTTP
+// front answers 201 Created instead of 200 OK, as kube-apiserver does.
+func (c *ResourceClient) UpdateObject(ctx context.Context, obj meta.Object, opts meta.UpdateOptions) (meta.Object, bool, error) {
+	return c.updateObject(ctx, obj, opts, false)
+}

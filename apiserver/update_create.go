@@ -1,19 +1,9 @@
 package apiserver
 
 import (
-	"context"
-
 	"github.com/kitchensync/kitchensync/apiserver/fieldmanager"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
-
-// UpdateObject is [ResourceClient.Update], and also reports whether the
-// update created the object: for a kind with [meta.KindInfo.AllowCreateOnUpdate],
-// an update of an object that does not exist creates it, and the HTTP
-// front answers 201 Created instead of 200 OK, as kube-apiserver does.
-func (c *ResourceClient) UpdateObject(ctx context.Context, obj meta.Object, opts meta.UpdateOptions) (meta.Object, bool, error) {
-	return c.updateObject(ctx, obj, opts, false)
-}
 
 // prepareCreateOnUpdate is the change of an update that creates next, an
 // object not stored yet, as kube-apiserver's registry makes it when the

@@ -1,7 +1,8 @@
 package apiserver
 
 import (
-	"strings"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver/meta"
@@ -11,6 +12,32 @@ import (
 // that do not fit wait in the server's history instead, where they cost
 // the watcher nothing (see [watcher]).
 const watchOutBuffer = 128
+
+// watchCache is what watchers read, like the Kubernetes watch cache: the
+// history of committed events, the watchers, the fan-out that offers
+// them each event (watch_fanout.go), and the readers that wait for a
+// resourceVersion not reached yet (rv_wait.go). It does not know the
+// objects: the [Server] embeds it, so that its mu is the server's lock,
+// which guards the server's maps too, and its methods, like the
+// server's, call their receiver s.
+type watchCache struct {
+	// fanMu guards the watchers' delivery state; it is taken before mu
+	// (see watch_fanout.go).
+	fanMu      sync.Mutex
+	lagging    map[*watcher]struct{} // live watchers with a full channel; guarded by fanMu
+	fanningOut bool                  // a fan-out goroutine runs; guarded by mu
+	mu         sync.Mutex            // guards hist, watchers, fanLists, advanced, and the Server's maps
+	hist       *history
+	watchers   map[meta.GroupResource]map[*watcher]struct{}
+	fanLists   map[meta.GroupResource]*watcherList // the watchers as the fan-out walks them
+	// advanced, when not nil, is closed at the next write: readers
+	// waiting for a resourceVersion the server has not reached wait on it.
+	advanced chan struct{}
+	// bufferSize and bookmarkInterval are [Options.WatchBufferSize] and
+	// [Options.BookmarkInterval].
+	bufferSize       int
+	bookmarkInterval time.Duration
+}
 
 // watcher is one running watch. Every watcher of a resource reads the
 // same committed events, like a cursor into the watch cache's cyclic
@@ -37,18 +64,18 @@ const watchOutBuffer = 128
 // the history has dropped, is cut off: the watch ends with a plain close
 // and its client re-watches from the last resourceVersion it saw.
 type watcher struct {
-	srv  *Server
-	gr   meta.GroupResource
-	info meta.KindInfo
-	ns   string // "" watches all namespaces
-	sel  selectors
-	all  bool // sel is empty: every object matches
+	cache *watchCache
+	gr    meta.GroupResource
+	info  meta.KindInfo
+	ns    string // "" watches all namespaces
+	sel   selectors
+	all   bool // sel is empty: every object matches
 
 	out       chan meta.Event
 	bookmarks bool
 
-	// Guarded by srv.fanMu (and set before the watcher is registered);
-	// ending a watch needs srv.mu as well:
+	// Guarded by s.fanMu (and set before the watcher is registered);
+	// ending a watch needs s.mu as well:
 	live     bool
 	ended    bool
 	done     chan struct{} // closed when a catching-up watch ends
@@ -64,17 +91,6 @@ type watcher struct {
 // ResultChan returns the channel of events; see [meta.WatchInterface].
 func (w *watcher) ResultChan() <-chan meta.Event { return w.out }
 
-// Stop ends the watch; see [meta.WatchInterface].
-func (w *watcher) Stop() {
-	s := w.srv
-	s.fanMu.Lock()
-	defer s.fanMu.Unlock()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	w.feedFromHistoryLocked() // what was committed before the stop is delivered, if there is room
-	w.endLocked()
-}
-
 // endLocked ends the watch, once: a live watch's channel closes now (the
 // events already in it can still be read), a catching-up one's when its
 // goroutine sees done. s.fanMu and s.mu must be held.
@@ -83,9 +99,9 @@ func (w *watcher) endLocked() {
 		return
 	}
 	w.ended = true
-	delete(w.srv.watchers[w.gr], w)
-	delete(w.srv.lagging, w)
-	w.srv.removeWatcherLocked(w)
+	delete(w.cache.watchers[w.gr], w)
+	delete(w.cache.lagging, w)
+	w.cache.removeWatcherLocked(w)
 	if w.stopCtx != nil {
 		w.stopCtx()
 	}
@@ -106,7 +122,7 @@ func (w *watcher) endLocked() {
 // resourceVersion: more than [Options.WatchBufferSize] resourceVersions
 // (of any resource) waiting, its channel's included. s.fanMu must be held.
 func (w *watcher) behind(sentRV, last int64) bool {
-	return last-sentRV+int64(len(w.out)) > int64(w.srv.opts.WatchBufferSize)
+	return last-sentRV+int64(len(w.out)) > int64(w.cache.bufferSize)
 }
 
 // translate turns a stored change into the event this watcher sees, as the
@@ -149,15 +165,6 @@ func (w *watcher) translate(ev *event) (meta.EventType, meta.Object) {
 	return "", nil
 }
 
-// compareKeys orders objects by namespace, then name, as lists are sorted.
-func compareKeys(a, b meta.Object) int {
-	am, bm := a.GetObjectMeta(), b.GetObjectMeta()
-	if c := strings.Compare(am.Namespace, bm.Namespace); c != 0 {
-		return c
-	}
-	return strings.Compare(am.Name, bm.Name)
-}
-
 // errorWatch is a finished watch holding a single ERROR event, as the
 // server answers a watch from a compacted resourceVersion.
 type errorWatch struct{ ch chan meta.Event }
@@ -174,3 +181,50 @@ func (w *errorWatch) ResultChan() <-chan meta.Event { return w.ch }
 
 // Stop does nothing: the watch has already ended.
 func (w *errorWatch) Stop() {}
+
+// watcherList is what the fan-out walks: a resource's watchers in a
+// slice, which a round reads as it stood when the round began. A new
+// watcher is appended (past the end of every earlier round's view); an
+// ended one stays until more than half of the list has ended, and the
+// list is then copied without them (earlier views keep the old copy).
+// Rounds skip ended watchers. Guarded by s.mu (and s.fanMu to remove).
+type watcherList struct {
+	ws    []*watcher
+	ended int
+}
+
+// addWatcherLocked puts w in its resource's list. s.mu must be held.
+func (s *watchCache) addWatcherLocked(w *watcher) {
+	l := s.fanLists[w.gr]
+	if l == nil {
+		l = &watcherList{}
+		s.fanLists[w.gr] = l
+	}
+	l.ws = append(l.ws, w)
+}
+
+// removeWatcherLocked notes that w, in its resource's list, has ended.
+// s.fanMu and s.mu must be held.
+func (s *watchCache) removeWatcherLocked(w *watcher) {
+	l := s.fanLists[w.gr]
+	if l == nil {
+		return
+	}
+	if l.ended++; 2*l.ended > len(l.ws) {
+		l.ws = slices.DeleteFunc(slices.Clone(l.ws), func(w *watcher) bool { return w.ended })
+		l.ended = 0
+	}
+}
+
+// bookmarkObject returns a new empty object of the watched kind carrying
+// only its type, resourceVersion rv and, at the end of the initial events
+// of a watch-list, the [meta.InitialEventsEndAnnotation].
+func (w *watcher) bookmarkObject(rv int64, initialEnd bool) meta.Object {
+	obj := w.info.New()
+	*obj.GetTypeMeta() = meta.TypeMeta{APIVersion: w.info.GroupVersionKind().GroupVersion().String(), Kind: w.info.Kind}
+	obj.GetObjectMeta().ResourceVersion = formatRV(rv)
+	if initialEnd {
+		obj.GetObjectMeta().Annotations = map[string]string{meta.InitialEventsEndAnnotation: "true"}
+	}
+	return obj
+}

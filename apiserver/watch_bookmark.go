@@ -50,7 +50,7 @@ func nextBookmarkTime(now, deadline time.Time, interval time.Duration) (at time.
 // scheduleBookmarkLocked sets the bookmark timer for the next bookmark
 // after now, if there is one. s.mu must be held.
 func (w *watcher) scheduleBookmarkLocked(now time.Time) {
-	at, ok := nextBookmarkTime(now, w.deadline, w.srv.opts.BookmarkInterval)
+	at, ok := nextBookmarkTime(now, w.deadline, w.cache.bookmarkInterval)
 	if !ok {
 		return
 	}
@@ -72,7 +72,7 @@ func (w *watcher) scheduleBookmarkLocked(now time.Time) {
 // full skips this one: it will hear newer events soon anyway. After the
 // pre-timeout bookmark there is no other.
 func (w *watcher) sendBookmark() {
-	s := w.srv
+	s := w.cache
 	s.fanMu.Lock()
 	defer s.fanMu.Unlock()
 	s.mu.Lock()
@@ -96,17 +96,4 @@ func (w *watcher) sendBookmark() {
 		return // that was the last one
 	}
 	w.scheduleBookmarkLocked(now)
-}
-
-// bookmarkObject returns a new empty object of the watched kind carrying
-// only its type, resourceVersion rv and, at the end of the initial events
-// of a watch-list, the [meta.InitialEventsEndAnnotation].
-func (w *watcher) bookmarkObject(rv int64, initialEnd bool) meta.Object {
-	obj := w.info.New()
-	*obj.GetTypeMeta() = meta.TypeMeta{APIVersion: w.info.GroupVersionKind().GroupVersion().String(), Kind: w.info.Kind}
-	obj.GetObjectMeta().ResourceVersion = formatRV(rv)
-	if initialEnd {
-		obj.GetObjectMeta().Annotations = map[string]string{meta.InitialEventsEndAnnotation: "true"}
-	}
-	return obj
 }

@@ -18,7 +18,8 @@ const (
 // initial events (a snapshot, sorted by key), the end-of-initial-events
 // bookmark of a watch-list, then the history from sentRV on, until it has
 // sent everything and the watcher is live again, or the watch ends. done
-// is the watcher's done channel of this catch-up.
+// is the watcher's done channel of this catch-up. The initial events are
+// on the disk already (see [Server.startCatchUp]).
 func (w *watcher) catchUp(initial []*entry, endBookmark bool, startRV int64, done chan struct{}) {
 	told := int64(0)
 	send := func(typ meta.EventType, obj meta.Object) bool {
@@ -33,10 +34,6 @@ func (w *watcher) catchUp(initial []*entry, endBookmark bool, startRV int64, don
 		case <-done:
 			return false
 		}
-	}
-	if (initial != nil || endBookmark) && w.srv.awaitDurable(startRV) != nil {
-		w.Stop() // the initial events tell of startRV: never before it is on the disk
-		initial, endBookmark = nil, false
 	}
 	// Only what the selectors let through needs sorting.
 	initial = slices.DeleteFunc(initial, func(e *entry) bool { return !w.sel.matches(w.info, e.obj) })
@@ -81,7 +78,7 @@ func (w *watcher) catchUp(initial []*entry, endBookmark bool, startRV int64, don
 // closing, which nextBatch does).
 func (w *watcher) nextBatch(told int64, buf []*event) (batch []*event, more bool) {
 	batch = buf[:0]
-	s := w.srv
+	s := w.cache
 	s.fanMu.Lock()
 	defer s.fanMu.Unlock()
 	s.mu.Lock()

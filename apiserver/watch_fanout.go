@@ -35,7 +35,7 @@ import (
 
 // fanOutAfterCommitLocked is called by a writer after it appended an event
 // of gr to the history. s.mu must be held.
-func (s *Server) fanOutAfterCommitLocked(gr meta.GroupResource) {
+func (s *watchCache) fanOutAfterCommitLocked(gr meta.GroupResource) {
 	switch {
 	case s.fanningOut, s.hist.shown < s.hist.last:
 		// The running fan-out picks the event up, or the sync that makes
@@ -50,7 +50,7 @@ func (s *Server) fanOutAfterCommitLocked(gr meta.GroupResource) {
 
 // fanOut is the fan-out goroutine: it runs rounds while there are new
 // events, or lagging watchers whose receivers make progress.
-func (s *Server) fanOut() {
+func (s *watchCache) fanOut() {
 	r := fanOutRound{progress: true}
 	for r.next(s) {
 		r.run(s)
@@ -81,45 +81,11 @@ type fanOutRound struct {
 	progress, lagging bool
 }
 
-// watcherList is what the fan-out walks: a resource's watchers in a
-// slice, which a round reads as it stood when the round began. A new
-// watcher is appended (past the end of every earlier round's view); an
-// ended one stays until more than half of the list has ended, and the
-// list is then copied without them (earlier views keep the old copy).
-// Rounds skip ended watchers. Guarded by s.mu (and s.fanMu to remove).
-type watcherList struct {
-	ws    []*watcher
-	ended int
-}
-
-// addWatcherLocked puts w in its resource's list. s.mu must be held.
-func (s *Server) addWatcherLocked(w *watcher) {
-	l := s.fanLists[w.gr]
-	if l == nil {
-		l = &watcherList{}
-		s.fanLists[w.gr] = l
-	}
-	l.ws = append(l.ws, w)
-}
-
-// removeWatcherLocked notes that w, in its resource's list, has ended.
-// s.fanMu and s.mu must be held.
-func (s *Server) removeWatcherLocked(w *watcher) {
-	l := s.fanLists[w.gr]
-	if l == nil {
-		return
-	}
-	if l.ended++; 2*l.ended > len(l.ws) {
-		l.ws = slices.DeleteFunc(slices.Clone(l.ws), func(w *watcher) bool { return w.ended })
-		l.ended = 0
-	}
-}
-
 // fanOutNextLocked reads the watchers of the next round into r. When
 // there is no new event, and no lagging watcher took one in the last
 // round, it hands the lagging watchers to goroutines of their own, ends
 // the fan-out and returns false. s.fanMu and s.mu must be held.
-func (s *Server) fanOutNextLocked(r *fanOutRound) bool {
+func (s *watchCache) fanOutNextLocked(r *fanOutRound) bool {
 	if s.hist.fannedOut >= s.hist.shown && (len(s.lagging) == 0 || !r.progress) {
 		for w := range s.lagging {
 			w.catchUpLocked()
@@ -156,7 +122,7 @@ func (s *Server) fanOutNextLocked(r *fanOutRound) bool {
 
 // next takes s.fanMu and s.mu to read the next round; see fanOutNextLocked.
 // It releases s.mu, and s.fanMu too if there is no round.
-func (r *fanOutRound) next(s *Server) bool {
+func (r *fanOutRound) next(s *watchCache) bool {
 	s.fanMu.Lock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -169,7 +135,7 @@ func (r *fanOutRound) next(s *Server) bool {
 
 // run offers the round's watchers the events up to r.last, ends the
 // watches that fell too far behind, and releases s.fanMu.
-func (r *fanOutRound) run(s *Server) {
+func (r *fanOutRound) run(s *watchCache) {
 	defer s.fanMu.Unlock()
 	var cut []*watcher
 	r.progress = false
@@ -218,7 +184,7 @@ func (w *watcher) feedLocked(last int64, recent []*event) bool {
 	first := last - int64(len(recent)) + 1
 	var older cursor // read from where recent does not reach, if anywhere
 	if w.sentRV+1 < first {
-		older = w.srv.hist.cursor(w.sentRV + 1)
+		older = w.cache.hist.cursor(w.sentRV + 1)
 	}
 	for rv := w.sentRV + 1; rv <= last; rv++ {
 		var ev *event
@@ -243,7 +209,7 @@ func (w *watcher) feedLocked(last int64, recent []*event) bool {
 			if w.behind(rv-1, last) {
 				return false
 			}
-			w.srv.lagging[w] = struct{}{}
+			w.cache.lagging[w] = struct{}{}
 			return true
 		}
 	}
@@ -256,7 +222,7 @@ func (w *watcher) feedLocked(last int64, recent []*event) bool {
 // leaves a watcher that is not live alone, and cuts one off that cannot
 // catch up. s.fanMu and s.mu must be held.
 func (w *watcher) feedFromHistoryLocked() {
-	s := w.srv
+	s := w.cache
 	if !w.live || w.ended {
 		return
 	}
@@ -272,8 +238,19 @@ func (w *watcher) feedFromHistoryLocked() {
 // catchUpLocked hands a lagging watcher to a goroutine of its own, which
 // waits for its receiver. s.fanMu and s.mu must be held.
 func (w *watcher) catchUpLocked() {
-	delete(w.srv.lagging, w)
+	delete(w.cache.lagging, w)
 	w.live = false
 	w.done = make(chan struct{})
 	go w.catchUp(nil, false, 0, w.done)
+}
+
+// Stop ends the watch; see [meta.WatchInterface].
+func (w *watcher) Stop() {
+	s := w.cache
+	s.fanMu.Lock()
+	defer s.fanMu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w.feedFromHistoryLocked() // what was committed before the stop is delivered, if there is room
+	w.endLocked()
 }

@@ -88,7 +88,7 @@ func (c *ResourceClient) Watch(ctx context.Context, opts meta.ListOptions) (meta
 		}
 	}
 	w := &watcher{
-		srv: c.srv, gr: info.GroupResource(), info: info, ns: c.ns, sel: sel, all: sel.empty(),
+		cache: &c.srv.watchCache, gr: info.GroupResource(), info: info, ns: c.ns, sel: sel, all: sel.empty(),
 		out:       make(chan meta.Event, min(c.srv.opts.WatchBufferSize, watchOutBuffer)),
 		bookmarks: opts.AllowWatchBookmarks,
 	}
@@ -149,11 +149,26 @@ func (s *Server) startWatch(ctx context.Context, w *watcher, opts meta.ListOptio
 	s.addWatcherLocked(w)
 	w.startRV = max(w.sentRV, last)
 	if !w.live {
-		w.done = make(chan struct{})
-		go w.catchUp(initial, initialEvents && w.bookmarks, w.sentRV, w.done)
+		s.startCatchUp(w, initial, initialEvents && w.bookmarks)
 	}
 	w.watchContextLocked(ctx, timeout)
 	return w, nil
+}
+
+// startCatchUp starts the goroutine of w, which is not live (see
+// [watcher.catchUp]). Its initial events or end bookmark, if any, tell of
+// the watch's start: they wait until that is on the disk. s.mu must be
+// held.
+func (s *Server) startCatchUp(w *watcher, initial []*entry, endBookmark bool) {
+	startRV, done := w.sentRV, make(chan struct{})
+	w.done = done
+	go func() {
+		if (initial != nil || endBookmark) && s.awaitDurable(startRV) != nil {
+			w.Stop() // the initial events tell of startRV: never before it is on the disk
+			initial, endBookmark = nil, false
+		}
+		w.catchUp(initial, endBookmark, startRV, done)
+	}()
 }
 
 // validateWatchOptions rejects the combinations Kubernetes rejects for a
