@@ -56,6 +56,11 @@
 //
 //	spec.seats: Invalid value: 99: spec.seats in body should be less than or equal to 12
 //
+// An embedded resource (x-kubernetes-embedded-resource) needs an
+// apiVersion and a kind, and its metadata is read as an ObjectMeta (what
+// ObjectMeta lacks is dropped; a value of the wrong type is 400) and held
+// to ObjectMeta's rules, but for a name, which it need not have.
+//
 // An update is not held to rules that a field it leaves unchanged broke
 // already (ratcheting). With a status subresource, status is written
 // only through it, and a spec change moves metadata.generation.
@@ -97,13 +102,20 @@
 //
 // # What is left out
 //
-// A server opened from a data directory (apiserver.Open) restores only
-// objects of kinds its scheme has before it reads them, so custom objects
-// written there do not survive a restart yet. Conversion webhooks (a
-// definition that asks for one is accepted, and
-// its versions are relabelled as with None), the
-// InstanceDeletionCheck condition of a deletion that waits for
-// finalizers, defaulting when an object is read (defaults are applied
-// when it is written), typed CEL (see package cel), and the validation of
-// the metadata of embedded resources beyond pruning it.
+//   - Restarts: a server opened from a data directory (apiserver.Open)
+//     restores only objects of kinds its scheme has before it reads them,
+//     so custom objects written there do not survive a restart yet.
+//   - Conversion webhooks: a definition that asks for one is accepted, and
+//     its versions are relabelled as with None.
+//   - The InstanceDeletionCheck condition of a deletion that waits for
+//     finalizers.
+//   - Defaulting when an object is read (defaults are applied when it is
+//     written).
+//   - Typed CEL (see package cel).
+//   - Of an embedded resource's metadata, the ownerReferences and
+//     managedFields are not validated, and unknown fields nested below its
+//     top level (inside an owner reference) are dropped without a warning.
+//   - Server-side apply does not see list-type and map-type markers below
+//     a map's values (additionalProperties): those values merge as
+//     granular objects with atomic lists.
 package apiextensions

@@ -82,7 +82,7 @@ func versionKind(crd *CustomResourceDefinition, v *CustomResourceDefinitionVersi
 			return nil, meta.NewForbidden(meta.GroupResource{Group: crd.Spec.Group, Resource: n.Plural}, obj.GetObjectMeta().Name,
 				fmt.Errorf("create not allowed while custom resource definition is terminating"))
 		}
-		return sch.normalize(obj), nil
+		return sch.normalize(obj)
 	}
 	sch.scale = info.Scale
 	info.Validate = func(obj meta.Object) meta.FieldErrors { return sch.validate(obj, nil) }
@@ -114,9 +114,10 @@ func servedVersion(crd *CustomResourceDefinition, info meta.KindInfo, storage st
 
 // schema is one version's structural schema and its CEL rules.
 type schema struct {
-	root  *structural.Schema
-	rules *cel.Validator
-	scale *meta.ScaleSubresource // the version's, or nil
+	version string // the version's name, for messages
+	root    *structural.Schema
+	rules   *cel.Validator
+	scale   *meta.ScaleSubresource // the version's, or nil
 }
 
 func newSchema(v *CustomResourceDefinitionVersion) (*schema, error) {
@@ -131,25 +132,33 @@ func newSchema(v *CustomResourceDefinitionVersion) (*schema, error) {
 	if len(errs) > 0 {
 		return nil, errs.ToError(crdKind, v.Name)
 	}
-	return &schema{root: root, rules: rules}, nil
+	return &schema{version: v.Name, root: root, rules: rules}, nil
 }
 
-// normalize defaults and prunes obj's content, and returns the pruned
-// fields' paths.
-func (s *schema) normalize(obj meta.Object) []string {
+// normalize defaults and prunes obj's content and coerces its embedded
+// resources, and returns the paths of the fields it dropped (the pruned
+// ones, then the embedded metadata's, as the real server lists them). An
+// embedded resource that cannot be coerced is 400 BadRequest, in the
+// words of the real server's decoder.
+func (s *schema) normalize(obj meta.Object) ([]string, error) {
 	u, ok := obj.(*meta.Unstructured)
 	if !ok || s.root == nil {
-		return nil
+		return nil, nil
 	}
 	if u.Content == nil {
 		u.Content = map[string]any{}
 	}
 	structural.Default(s.root, u.Content)
 	pruned := structural.Prune(s.root, u.Content, "")
+	dropped, errs := structural.CoerceEmbedded(s.root, u.Content, "")
 	if len(u.Content) == 0 {
 		u.Content = nil
 	}
-	return pruned
+	if len(errs) > 0 {
+		return nil, meta.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %s: %s",
+			u.Kind, s.version, u.Kind, errs[0].Field, errs[0].Message))
+	}
+	return append(pruned, dropped...), nil
 }
 
 // validate checks obj by the schema, its lists and its CEL rules; for
@@ -170,6 +179,9 @@ func (s *schema) validate(obj, old meta.Object) meta.FieldErrors {
 		oldDoc = rootValue(o)
 		errs = ratchet(errs, doc, oldDoc)
 	}
+	// Not ratcheted: the real server checks embedded resources alike on
+	// create and update.
+	errs = append(errs, structural.ValidateEmbedded(s.root, doc, "")...)
 	if s.rules != nil {
 		if blocking(errs) {
 			errs.Invalid("<nil>", nil, "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation")

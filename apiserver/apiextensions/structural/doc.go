@@ -3,8 +3,9 @@
 // server does: it defaults them ([Default]), prunes the fields the schema
 // does not know ([Prune]), and validates them ([Validate] for types,
 // formats, enums, bounds, patterns and required fields, [ValidateLists]
-// for x-kubernetes-list-type set and map), with the real server's field
-// paths and wording.
+// for x-kubernetes-list-type set and map), and coerces and validates
+// the embedded resources in them ([CoerceEmbedded], [ValidateEmbedded]),
+// with the real server's field paths and wording.
 //
 // In the kitchen: the order form's printed boxes. A box left empty gets
 // the house default, scribbles outside the boxes are ignored (and the

@@ -11,7 +11,8 @@ import (
 // kube-apiserver prunes a custom resource, and returns their paths
 // ("spec.colour", "spec.lines[0].size"), sorted: the real server's
 // "unknown field" warnings, or with fieldValidation=Strict its errors.
-// The metadata of an embedded resource is pruned to ObjectMeta's fields.
+// An embedded resource's apiVersion, kind and metadata are left to
+// [CoerceEmbedded], as the real server leaves them.
 // path is where value sits ("" for an object's content).
 func Prune(s *Schema, value any, path string) []string {
 	var out []string
@@ -35,7 +36,7 @@ func prune(s *Schema, value any, path string, out *[]string) {
 }
 
 // objectMetaFields are the fields of ObjectMeta, which an embedded
-// resource's metadata keeps.
+// resource's metadata keeps (see [CoerceEmbedded]).
 var objectMetaFields = map[string]bool{
 	"name": true, "generateName": true, "namespace": true, "selfLink": true, "uid": true,
 	"resourceVersion": true, "generation": true, "creationTimestamp": true, "deletionTimestamp": true,
@@ -48,32 +49,14 @@ func pruneObject(s *Schema, x map[string]any, path string, out *[]string) {
 		at := join(path, k)
 		p := s.Property(k)
 		switch {
-		case s.EmbeddedResource && (k == "apiVersion" || k == "kind") && p == nil:
-			continue
-		case s.EmbeddedResource && k == "metadata":
-			pruneMetadata(x[k], at, out)
-			continue
+		case s.EmbeddedResource && (k == "apiVersion" || k == "kind" || k == "metadata"):
+			continue // see CoerceEmbedded
 		case p != nil:
 			prune(p, x[k], at, out)
 		case s.AdditionalAny || s.PreserveUnknownFields:
 		default:
 			delete(x, k)
 			*out = append(*out, at)
-		}
-	}
-}
-
-// pruneMetadata prunes the metadata of an embedded resource to the
-// fields of ObjectMeta.
-func pruneMetadata(v any, path string, out *[]string) {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return
-	}
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		if !objectMetaFields[k] {
-			delete(m, k)
-			*out = append(*out, join(path, k))
 		}
 	}
 }
