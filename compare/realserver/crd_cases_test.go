@@ -194,6 +194,7 @@ func TestRealServerCRDs(t *testing.T) {
 	waitCondition(t, ks.Client(), ks.URL, "chairs.probe.example.com", "NamesAccepted")
 	play(diffCase{"crd-names-conflict-status", []step{{Method: "GET", Path: crdPath + "/chairs.probe.example.com"}}})
 	playVersions(t, r, ks, play)
+	playEmbedded(t, r, ks, play)
 	play(diffCase{"crd-delete", []step{
 		{Method: "POST", Path: tablesPath, Body: tbl(`"name":"held","finalizers":["example.com/hold"]`, `"spec":{"seats":2}`)},
 		{Method: "DELETE", Path: crdPath + "/" + tableCRDName},
