@@ -45,15 +45,15 @@ func BenchmarkWorkqueueAddAfter100k(b *testing.B) { runPairs(b, "WorkqueueAddAft
 func BenchmarkWorkqueueAddAfterUntilDone100k(b *testing.B) {
 	runPairs(b, "WorkqueueAddAfterUntilDone100k")
 }
-func BenchmarkDeltaFIFOAddPop100k(b *testing.B)  { runPairs(b, "DeltaFIFOAddPop100k") }
-func BenchmarkDeltaFIFOReplace100k(b *testing.B) { runPairs(b, "DeltaFIFOReplace100k") }
-func BenchmarkRealFIFOAddPop100k(b *testing.B)   { runPairs(b, "RealFIFOAddPop100k") }
-func BenchmarkRealFIFOReplace100k(b *testing.B)  { runPairs(b, "RealFIFOReplace100k") }
-func BenchmarkIndexerAdd100k(b *testing.B)       { runPairs(b, "IndexerAdd100k") }
-func BenchmarkIndexerByIndex(b *testing.B)       { runPairs(b, "IndexerByIndex") }
-func BenchmarkInformerEndToEnd100k(b *testing.B) { runPairs(b, "InformerEndToEnd100k") }
-func BenchmarkServerWrites(b *testing.B)         { runPairs(b, "ServerWrites") }
-func BenchmarkDurableCreatesVsEtcd(b *testing.B) { runPairs(b, "DurableCreatesVsEtcd") }
+func BenchmarkDeltaFIFOAddPop100k(b *testing.B)    { runPairs(b, "DeltaFIFOAddPop100k") }
+func BenchmarkDeltaFIFOReplace100k(b *testing.B)   { runPairs(b, "DeltaFIFOReplace100k") }
+func BenchmarkRealFIFOAddPop100k(b *testing.B)     { runPairs(b, "RealFIFOAddPop100k") }
+func BenchmarkRealFIFOReplacePop100k(b *testing.B) { runPairs(b, "RealFIFOReplacePop100k") }
+func BenchmarkIndexerAdd100k(b *testing.B)         { runPairs(b, "IndexerAdd100k") }
+func BenchmarkIndexerByIndex(b *testing.B)         { runPairs(b, "IndexerByIndex") }
+func BenchmarkInformerEndToEnd100k(b *testing.B)   { runPairs(b, "InformerEndToEnd100k") }
+func BenchmarkServerWrites(b *testing.B)           { runPairs(b, "ServerWrites") }
+func BenchmarkDurableCreatesVsEtcd(b *testing.B)   { runPairs(b, "DurableCreatesVsEtcd") }
 func BenchmarkWatchFanOutVsBareChannels(b *testing.B) {
 	runPairs(b, "WatchFanOutVsBareChannels")
 }

@@ -40,9 +40,10 @@
 //     resourceVersion, tombstones), isInInitialList, HasSynced transitions
 //     and the consumer's final cache, over reflector-like sequences with
 //     missed changes and relists, some chaos steps, and a transform on half
-//     the seeds. RealFIFO (what the informer's QueueInOrder uses) is
-//     compared the same way with cache.NewRealFIFOWithOptions (one delta
-//     per Pop).
+//     the seeds. RealFIFO without AtomicEvents (the queue of an informer
+//     with QueueInOrder) is compared the same way with
+//     cache.NewRealFIFOWithOptions (one delta per Pop); the atomic RealFIFO
+//     of the default QueueAtomic is compared through the informer, below.
 //   - Indexer against cache.NewIndexer: ListKeys, List, ListIndexFuncValues,
 //     IndexKeys, ByIndex and Index after every Add/Update/Delete/Replace,
 //     and AddIndexers on a filled store.

@@ -37,7 +37,7 @@ func Pairs() []Pair {
 		Pair{"DeltaFIFOAddPop100k", fifoAddPopKS, fifoAddPopCG},
 		Pair{"DeltaFIFOReplace100k", fifoReplaceKS, fifoReplaceCG},
 		Pair{"RealFIFOAddPop100k", realFIFOAddPopKS, realFIFOAddPopCG},
-		Pair{"RealFIFOReplace100k", realFIFOReplaceKS, realFIFOReplaceCG},
+		Pair{"RealFIFOReplacePop100k", realFIFOReplacePopKS, realFIFOReplacePopCG},
 		Pair{"IndexerAdd100k", indexerAddKS, indexerAddCG},
 		Pair{"IndexerByIndex", byIndexKS, byIndexCG},
 		// kitchensync's default queue (atomic RealFIFO, as client-go
