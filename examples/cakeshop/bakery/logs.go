@@ -8,40 +8,52 @@ import (
 )
 
 // journalHandler is a log/slog handler that writes the records it keeps
-// into the journal, as "[log]" lines without the time, so that structured
-// logs can be part of a deterministic narration.
+// into the journal, so that structured logs can be part of a
+// deterministic narration: tell turns a record (its level, message and
+// all its attributes) into a journal line, or drops it.
 type journalHandler struct {
 	j     *Journal
 	who   string
-	keep  func(level slog.Level, attrs []slog.Attr) bool
+	tell  func(r slog.Record, attrs []slog.Attr) (key, event, text string, ok bool)
 	attrs []slog.Attr
 }
 
 // newJournalLogger returns a logger whose records that keep accepts (given
-// their level and all their attributes) are narrated by j as who.
+// their level and all their attributes) are narrated by j as who, as
+// "[log]" lines without the time.
 func newJournalLogger(j *Journal, who string, keep func(slog.Level, []slog.Attr) bool) *slog.Logger {
-	return slog.New(&journalHandler{j: j, who: who, keep: keep})
+	return slog.New(&journalHandler{j: j, who: who, tell: func(r slog.Record, attrs []slog.Attr) (string, string, string, bool) {
+		if !keep(r.Level, attrs) {
+			return "", "", "", false
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s %s", r.Level, r.Message)
+		for _, a := range attrs {
+			fmt.Fprintf(&b, " %s=%v", a.Key, a.Value)
+		}
+		return "", "log", b.String(), true
+	}})
 }
 
-// Enabled accepts every level; Handle filters with keep.
+// newNarratingLogger returns a logger whose records tell turns into
+// journal lines in the narration's own words, as who.
+func newNarratingLogger(j *Journal, who string, tell func(slog.Record, []slog.Attr) (key, event, text string, ok bool)) *slog.Logger {
+	return slog.New(&journalHandler{j: j, who: who, tell: tell})
+}
+
+// Enabled accepts every level; Handle filters with tell.
 func (h *journalHandler) Enabled(context.Context, slog.Level) bool { return true }
 
-// Handle narrates r if keep accepts it.
+// Handle narrates r if tell has words for it.
 func (h *journalHandler) Handle(_ context.Context, r slog.Record) error {
 	attrs := append([]slog.Attr(nil), h.attrs...)
 	r.Attrs(func(a slog.Attr) bool {
 		attrs = append(attrs, a)
 		return true
 	})
-	if !h.keep(r.Level, attrs) {
-		return nil
+	if key, event, text, ok := h.tell(r, attrs); ok {
+		h.j.Say(h.who, key, event, "%s", text)
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s", r.Level, r.Message)
-	for _, a := range attrs {
-		fmt.Fprintf(&b, " %s=%v", a.Key, a.Value)
-	}
-	h.j.Say(h.who, "", "log", "%s", b.String())
 	return nil
 }
 
@@ -63,4 +75,15 @@ func hasAttr(attrs []slog.Attr, key string) bool {
 		}
 	}
 	return false
+}
+
+// attrString returns the value of the attribute named key as a string,
+// or "" if attrs has none.
+func attrString(attrs []slog.Attr, key string) string {
+	for _, a := range attrs {
+		if a.Key == key {
+			return a.Value.String()
+		}
+	}
+	return ""
 }

@@ -44,12 +44,14 @@ func weddingLesson(ctx context.Context, cfg Config, r *Report, withError bool) e
 	branch := map[bool]string{true: "bug", false: "fixed"}[withError]
 	if withError {
 		e.j.Say("manager", "", "lesson", "the story's code: return ctrl.Result{RequeueAfter: 1h}, fmt.Errorf(\"糖霜内存不足...\")")
+		e.j.Say("manager", "", "lesson", "the controller, which calls the baker's Reconcile and puts the order back on the rack, will say what it makes of that")
 	} else {
 		e.j.Say("manager", "", "lesson", "the fix: waiting is not an error → return ctrl.Result{RequeueAfter: 1h}, nil")
 	}
 	o := e.shop(ShopOptions{ErrorWithRequeue: withError, Brief: true})
-	// Show the controller's own warning about the ignored Result.
-	o.Logger = newJournalLogger(e.j, "controller", func(l slog.Level, _ []slog.Attr) bool { return l == slog.LevelWarn })
+	// Tell the controller's own warning about the ignored Result, in the
+	// narration's words and the shop's time.
+	o.Logger = newNarratingLogger(e.j, "controller", ignoredRequeue(e.clock))
 	shop, err := NewShop(o)
 	if err != nil {
 		return err
@@ -87,7 +89,7 @@ func weddingDay(ctx context.Context, e *env, shop *Shop, branch string, withErro
 	if withError {
 		// Four retries come within 75 shop minutes: nowhere near an hour each.
 		// (Wait for the fourth warning, the last line of the fourth try.)
-		if err := e.j.Await(ctx, 4, IsEvent("log")); err != nil {
+		if err := e.j.Await(ctx, 4, Is(k, "requeue-ignored")); err != nil {
 			return err
 		}
 		e.j.Say("manager", "", "lesson", "the Result was ignored: the error's backoff decided, and every try counts as an error")
@@ -109,6 +111,29 @@ func weddingDay(ctx context.Context, e *env, shop *Shop, branch string, withErro
 			map[bool]string{true: "no earlier than", false: "LESS than"}[e.clock.Now()-first >= time.Hour])
 	}
 	return e.await(ctx, k, "completed", 1)
+}
+
+// ignoredRequeue tells the controller's warning that a reconciler
+// returned both a RequeueAfter and an error (controller-runtime logs the
+// same): the order's name, and the RequeueAfter in shop time (the
+// controller saw it in real time), as the rest of the scene says it.
+// Every other log record is left out.
+func ignoredRequeue(clock *Clock) func(slog.Record, []slog.Attr) (string, string, string, bool) {
+	return func(r slog.Record, attrs []slog.Attr) (string, string, string, bool) {
+		if r.Level != slog.LevelWarn || !strings.Contains(r.Message, "the RequeueAfter is ignored") {
+			return "", "", "", false
+		}
+		name := attrString(attrs, "name")
+		key := attrString(attrs, "namespace") + "/" + name
+		var after time.Duration
+		for _, a := range attrs {
+			if a.Key == "requeueAfter" && a.Value.Kind() == slog.KindDuration {
+				after = a.Value.Duration()
+			}
+		}
+		wait := FormatShop(clock.Kitchen(after).Round(time.Minute))
+		return key, "requeue-ignored", fmt.Sprintf("%s: RequeueAfter %s came with an error → warns that it ignores the %s: the error's backoff decides", name, wait, wait), true
+	}
 }
 
 // vipFirst shows the priority queue: while the only baker on duty is

@@ -2,6 +2,7 @@ package bakery_test
 
 import (
 	"bytes"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -193,6 +194,7 @@ func TestFaultsRetryWithBackoffAndFallBack(t *testing.T) {
 // delays are the rate limiter's, never the hour; without the error, one
 // requeue after an hour and no errors.
 func TestEdgeErrorBeatsRequeueAfter(t *testing.T) {
+	realDuration := regexp.MustCompile(`\b\d+(\.\d+)?(ms|µs|ns)\b`)
 	rep := runScene(t, "edge")
 	m := time.Minute
 	delays := rep.Delays["bug/wedding"]
@@ -211,10 +213,24 @@ func TestEdgeErrorBeatsRequeueAfter(t *testing.T) {
 	if looks := rep.Numbers["bug-icing-looks"]; looks != len(delays) {
 		t.Errorf("buggy version: %d looks at the icing, want one per error (%d)", looks, len(delays))
 	}
+	// The controller's warning about the ignored Result is told once per
+	// try, in the narration's words and shop time (the hour the baker
+	// asked for), never as a log line in real milliseconds.
+	var warned []string
 	for _, en := range rep.Entries {
 		if en.Key == "fixed/wedding" && strings.Contains(en.Text, "LESS than") {
 			t.Errorf("fixed version looked again too soon: %s", en.Text)
 		}
+		if en.Event == "requeue-ignored" {
+			warned = append(warned, en.Who+" "+en.Key+": "+en.Text)
+		}
+		if en.Event == "log" || strings.Contains(en.Text, "WARN") || realDuration.MatchString(en.Text) {
+			t.Errorf("a log line in the scene's narration: [%s] %s", en.Who, en.Text)
+		}
+	}
+	const warning = "controller bug/wedding: wedding: RequeueAfter 1h came with an error → warns that it ignores the 1h: the error's backoff decides"
+	if diff := cmp.Diff([]string{warning, warning, warning, warning}, warned); diff != "" {
+		t.Errorf("the controller's warnings (-want +got):\n%s", diff)
 	}
 	want := []string{"early-bird", "vip-chen", "regular-1", "regular-2", "regular-3", "regular-4", "regular-5"}
 	if diff := cmp.Diff(want, rep.Served); diff != "" {

@@ -176,6 +176,10 @@ func TestStaleChef(t *testing.T) {
 		`\[chef\] dinner/table-7: my memory shows no cook on the caesar-salad: sends one`,
 		`\[apiserver\] ADDED cook dinner/table-7-\w{5} \(rv \d+\)`,
 		`\[chef\] dinner/table-7: my memory shows 2 cooks on one caesar-salad: one too many`,
+		// The second chef's predicate is introduced before it drops the
+		// earlier table's order, which the informer replays to him.
+		`\[chef\] a chef starts for table 8 alone: his predicate, tableFilter, passes only`,
+		`\[runner\] tableFilter drops the Create of dinner/table-7`,
 		`\[chef\] dinner/table-8: notes that he wrote cooks at rv \d+ \(Freshness.WroteAt\)`,
 		`\[chef\] dinner/table-8: my memory does not show my own last writes for it yet: skipped`,
 		`\[runner\] cache: cook dinner/table-8-\w{5} now at rv \d+`,

@@ -299,6 +299,10 @@ func (k *staleKitchen) startChef(ctx context.Context, table string, fresh *recon
 	if err != nil {
 		return nil, err
 	}
+	// Introduce the predicate before it acts: a chef started after an
+	// earlier table's order hears of it (the informer replays its cache
+	// to a new handler), and his filter drops it.
+	k.log.Say("chef", "a chef starts for table %s alone: his predicate, tableFilter, passes only that table's order and its cooks", table[len("table-"):])
 	if err := reconcile.For(ctrl, k.orders, tableFilter[*kitchen.Order](table)); err != nil {
 		return nil, err
 	}
