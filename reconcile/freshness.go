@@ -60,6 +60,12 @@ import (
 // it to trust its cache (as the kitchen's chef does) should leave it off
 // behind such a queue and read from the API server instead.
 //
+// One simplification the other way: kube-controller-manager forgets an
+// owner's record once EnsureReady has found it ready; Freshness keeps it
+// until [Freshness.Clear] or a newer write, so a cache that falls back
+// behind that write (a relist from an older view) holds the owner back
+// again.
+//
 // The zero value is not usable; use [NewFreshness]. Safe for concurrent
 // use.
 type Freshness struct {
