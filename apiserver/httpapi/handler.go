@@ -94,19 +94,27 @@ func NewHandler(srv *apiserver.Server, opts ...Option) *Handler {
 
 // ServeHTTP lets in the requests the door admits (see [WithAcceptHosts]
 // and [WithBearerToken]) and routes each: discovery, version, or a
-// resource.
+// resource. A watch streams from here, once the routing has returned
+// (see [watchStream]).
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if ws := h.route(w, r); ws != nil {
+		ws.run()
+	}
+}
+
+// route serves a request, or starts the watch it asks for and returns it.
+func (h *Handler) route(w http.ResponseWriter, r *http.Request) *watchStream {
 	if !h.admit(w, r) {
-		return
+		return nil
 	}
 	segs := splitPath(r.URL.Path)
 	switch {
 	case len(segs) == 1 && segs[0] == "version":
 		h.serveDiscovery(w, r, h.version)
 	case len(segs) >= 1 && segs[0] == "api":
-		h.serveGroup(w, r, "", segs[1:])
+		return h.serveGroup(w, r, "", segs[1:])
 	case len(segs) >= 2 && segs[0] == "apis" && segs[1] != "":
-		h.serveGroup(w, r, segs[1], segs[2:])
+		return h.serveGroup(w, r, segs[1], segs[2:])
 	case len(segs) == 1 && segs[0] == "apis":
 		h.serveDiscovery(w, r, h.groupList)
 	case len(segs) >= 1 && segs[0] == "openapi":
@@ -114,11 +122,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		writeError(w, errNotFound())
 	}
+	return nil
 }
 
 // serveGroup serves what lies under /api (group "") or /apis/{group}:
-// rest holds the version, then the resource path.
-func (h *Handler) serveGroup(w http.ResponseWriter, r *http.Request, group string, rest []string) {
+// rest holds the version, then the resource path. It returns the watch
+// to stream, if the request started one.
+func (h *Handler) serveGroup(w http.ResponseWriter, r *http.Request, group string, rest []string) *watchStream {
 	switch {
 	case len(rest) == 0 && group == "":
 		h.serveDiscovery(w, r, h.coreVersions)
@@ -130,10 +140,11 @@ func (h *Handler) serveGroup(w http.ResponseWriter, r *http.Request, group strin
 		t, err := h.parseTarget(meta.GroupVersion{Group: group, Version: rest[0]}, rest[1:])
 		if err != nil {
 			writeError(w, err)
-			return
+			return nil
 		}
-		h.serveResource(w, r, t)
+		return h.serveResource(w, r, t)
 	}
+	return nil
 }
 
 // splitPath splits a URL path into its segments; "/apis/g/v" gives

@@ -9,13 +9,15 @@ import (
 )
 
 // serveResource dispatches a request on a resource path by method and by
-// whether it names an object.
-func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target) {
+// whether it names an object. It returns the watch to stream, if the
+// request started one (see [watchStream]).
+func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target) *watchStream {
 	t.path, t.includeObject = r.URL.Path, r.URL.Query().Get("includeObject")
 	var err error
+	var ws *watchStream
 	switch {
 	case t.name == "" && r.Method == http.MethodGet:
-		err = h.list(w, r, t)
+		ws, err = h.list(w, r, t)
 	case r.Method == http.MethodPost && t.subresource == "" && t.namespaced == t.info.Namespaced:
 		// Like a custom resource's: POST on an object's path creates
 		// too, the object named in the body.
@@ -49,6 +51,7 @@ func (h *Handler) serveResource(w http.ResponseWriter, r *http.Request, t target
 	if err != nil {
 		writeResourceError(w, r, t.info, servedError(t, err))
 	}
+	return ws
 }
 
 // errVerbNotServed is kube-apiserver's 405 for a verb a subresource does
@@ -60,34 +63,35 @@ func errVerbNotServed() error {
 	return err
 }
 
-// list answers GET on a collection: a list, or with watch=true a watch.
-func (h *Handler) list(w http.ResponseWriter, r *http.Request, t target) error {
+// list answers GET on a collection: a list, or with watch=true a watch,
+// which it returns to be streamed.
+func (h *Handler) list(w http.ResponseWriter, r *http.Request, t target) (*watchStream, error) {
 	if t.served != nil {
 		return h.listServed(w, r, t)
 	}
 	opts, watch, err := listOptions(r.URL.Query())
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if watch {
 		as, err := negotiateOne(r, t.info) // each event carries one object
 		if err != nil {
-			return err
+			return nil, err
 		}
 		return h.watch(w, r, t, opts, as)
 	}
 	as, err := negotiateList(r, t.info)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if as == asObject && !isBuiltin(t.info) {
-		return writeListJSON(w, r, h.client(t), opts)
+		return nil, writeListJSON(w, r, h.client(t), opts)
 	}
 	list, err := h.client(t).List(r.Context(), opts)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return h.writeList(w, t, t.info, as, list)
+	return nil, h.writeList(w, t, t.info, as, list)
 }
 
 // writeList sends list, of the kind info, as the client asked (as): a Table

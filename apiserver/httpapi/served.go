@@ -43,30 +43,30 @@ func (h *Handler) servedTarget(gvr meta.GroupVersionResource) (target, bool) {
 
 // listServed lists, or watches, a served version's objects: its field
 // selector translated to the stored kind's names, each object converted.
-func (h *Handler) listServed(w http.ResponseWriter, r *http.Request, t target) error {
+func (h *Handler) listServed(w http.ResponseWriter, r *http.Request, t target) (*watchStream, error) {
 	opts, watch, err := listOptions(r.URL.Query())
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if opts.FieldSelector, err = t.served.StoredFieldSelector(opts.FieldSelector); err != nil {
-		return err
+		return nil, err
 	}
 	if watch {
 		as, err := negotiateOne(r, t.info)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		return h.watch(w, r, t, opts, as)
 	}
 	as, err := negotiateList(r, t.stored)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	list, err := h.client(t).List(r.Context(), opts)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return h.writeServedList(w, t, as, list)
+	return nil, h.writeServedList(w, t, as, list)
 }
 
 // writeServedList sends list, of stored objects, as writeList does: a

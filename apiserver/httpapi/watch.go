@@ -16,7 +16,9 @@ type watchEvent struct {
 	Object any            `json:"object"`
 }
 
-// watch streams the events of a watch as newline-delimited JSON, one
+// watch starts a watch and its response, and returns the stream that
+// sends its events (see [watchStream.run]), or nil if there is nothing
+// more to send. Events go out as newline-delimited JSON, one
 // {"type":...,"object":...} per line, flushed whenever no further event is
 // waiting (or, for protobuf, as length-prefixed frames). Each event is
 // encoded once for all the watchers that receive it in one form (see
@@ -30,7 +32,7 @@ type watchEvent struct {
 // their code, before any event; the others, such as 410 for a compacted
 // resourceVersion or 504 "Too large resource version" in watch-list
 // mode, travel as ERROR events, as from the real server.
-func (h *Handler) watch(w http.ResponseWriter, r *http.Request, t target, opts meta.ListOptions, as representation) error {
+func (h *Handler) watch(w http.ResponseWriter, r *http.Request, t target, opts meta.ListOptions, as representation) (*watchStream, error) {
 	ctx := r.Context()
 	if opts.TimeoutSeconds == nil || *opts.TimeoutSeconds == 0 {
 		secs := max(int64((DefaultWatchTimeout+rand.N(DefaultWatchTimeout))/time.Second), 1)
@@ -38,49 +40,74 @@ func (h *Handler) watch(w http.ResponseWriter, r *http.Request, t target, opts m
 	}
 	ws, err := h.startWatch(ctx, t, opts, as)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	wi := ws.wi
-	defer wi.Stop()
-	rc := http.NewResponseController(w)
+	s := &watchStream{h: h, w: w, wi: ws.wi, t: t, as: as}
 	w.Header().Set("Content-Type", watchMediaType(as))
 	w.WriteHeader(http.StatusOK)
 	batch := ws.initial
 	if ws.first != nil {
 		line, err := h.eventLine(t, *ws.first, as)
 		if err != nil {
-			return nil
+			ws.wi.Stop()
+			return nil, nil
 		}
 		batch = append(batch[:len(batch):len(batch)], line...) // a copy: the snapshot is shared
 	}
-	if _, err := w.Write(batch); err != nil || rc.Flush() != nil {
-		return nil // the client is gone, or cannot stream: nothing more to say
+	if !s.write(batch) {
+		ws.wi.Stop()
+		return nil, nil // the client is gone, or cannot stream: nothing more to say
 	}
-	batch = nil
-	for {
-		select {
-		case ev, ok := <-wi.ResultChan():
-			if !ok {
-				return nil
-			}
-			line, err := h.eventLine(t, ev, as)
-			if err != nil {
-				return nil
-			}
-			batch = append(batch, line...)
-			// One write, and a few system calls, for all the events
-			// waiting (up to watchBatchBytes of them).
-			if len(wi.ResultChan()) > 0 && len(batch) < watchBatchBytes {
-				continue
-			}
-			if _, err := w.Write(batch); err != nil || rc.Flush() != nil {
-				return nil
-			}
-			batch = batch[:0]
-		case <-ctx.Done():
-			return nil
+	return s, nil
+}
+
+// watchStream is a watch whose response has begun. The handler starts it
+// deep in its routing, where the request is read, and runs it from
+// ServeHTTP once those frames have returned, so that an idle watch
+// blocks with only net/http's frames and run's below it: the collector
+// then shrinks its goroutine's stack to net/http's own floor (8 KiB),
+// where the routing frames (about 10 KiB of them) would keep it at
+// 16 KiB. Nothing is held for the events until one arrives: the batch
+// buffer is made by the first.
+type watchStream struct {
+	h  *Handler
+	w  http.ResponseWriter
+	wi meta.WatchInterface // started with the request's context
+	t  target
+	as representation
+}
+
+// run sends the watch's events until it ends, then stops it. It waits on
+// the watch's channel alone: the server's watch ends, and closes it,
+// when the request's context does (the client went away), so a second
+// case for the context would only cost an idle watch more memory.
+func (s *watchStream) run() {
+	defer s.wi.Stop()
+	var batch []byte
+	for ev := range s.wi.ResultChan() {
+		line, err := s.h.eventLine(s.t, ev, s.as)
+		if err != nil {
+			return
 		}
+		batch = append(batch, line...)
+		// One write, and a few system calls, for all the events waiting
+		// (up to watchBatchBytes of them).
+		if len(s.wi.ResultChan()) > 0 && len(batch) < watchBatchBytes {
+			continue
+		}
+		if !s.write(batch) {
+			return
+		}
+		batch = batch[:0]
 	}
+}
+
+// write writes b and flushes it, and reports whether both worked.
+func (s *watchStream) write(b []byte) bool {
+	if _, err := s.w.Write(b); err != nil {
+		return false
+	}
+	return http.NewResponseController(s.w).Flush() == nil
 }
 
 // watchBatchBytes is about how many bytes of events a watch writes at
