@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiextensions"
@@ -61,7 +62,11 @@ func Start(tb testing.TB, opts Options) *Environment {
 	if _, err := apiextensions.Install(srv); err != nil {
 		tb.Fatalf("envtest: serving CustomResourceDefinitions: %v", err)
 	}
-	ts := httptest.NewServer(httpapi.NewHandler(srv, opts.HTTP...))
+	ts := httptest.NewUnstartedServer(httpapi.NewHandler(srv, opts.HTTP...))
+	// As any server should: a client that sends half a header, or keeps
+	// an idle connection open, does not hold it for ever.
+	ts.Config.ReadHeaderTimeout, ts.Config.IdleTimeout = 10*time.Second, 2*time.Minute
+	ts.Start()
 	tb.Cleanup(ts.Close)
 	// Cleanups run last-in first-out: watches end first, so that Close
 	// does not wait for streams no client will close.

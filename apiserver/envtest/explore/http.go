@@ -34,10 +34,20 @@ type overHTTP struct {
 
 // open serves r's server.
 func (h *overHTTP) open(r *run) {
-	h.upstream = httptest.NewServer(httpapi.NewHandler(r.srv))
+	h.upstream = startServer(httpapi.NewHandler(r.srv))
 	h.transport = &http.Transport{MaxIdleConnsPerHost: 16}
 	h.client = &http.Client{Transport: h.transport}
 	h.changed = time.Now()
+}
+
+// startServer serves h on a loopback port, with the timeouts any server
+// should have: a client that sends half a header, or keeps an idle
+// connection open, does not hold it for ever.
+func startServer(h http.Handler) *httptest.Server {
+	ts := httptest.NewUnstartedServer(h)
+	ts.Config.ReadHeaderTimeout, ts.Config.IdleTimeout = 10*time.Second, 2*time.Minute
+	ts.Start()
+	return ts
 }
 
 // close stops serving; every watch must have ended.
@@ -48,7 +58,7 @@ func (h *overHTTP) close() {
 }
 
 func (h *overHTTP) connect(r *run, c *ctrlState, inc *incarnation) (Conn, error) {
-	ts := httptest.NewServer(&proxy{h: h, r: r, c: c, inc: inc})
+	ts := startServer(&proxy{h: h, r: r, c: c, inc: inc})
 	api, err := rest.New(&rest.Config{Host: ts.URL, QPS: -1}, r.scheme)
 	if err != nil {
 		ts.Close()

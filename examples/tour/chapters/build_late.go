@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http/httptest"
+	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/apiextensions"
@@ -207,7 +208,9 @@ func BuildOverHTTP(w io.Writer) {
 	if _, err := apiextensions.Install(desk); err != nil {
 		panic(err)
 	}
-	front := httptest.NewServer(httpapi.NewHandler(desk))
+	front := httptest.NewUnstartedServer(httpapi.NewHandler(desk))
+	front.Config.ReadHeaderTimeout, front.Config.IdleTimeout = 10*time.Second, 2*time.Minute // as any server should
+	front.Start()
 	defer front.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
