@@ -43,6 +43,8 @@ func (s *Server) ResourceFor(gvr meta.GroupVersionResource, ns string) client.Re
 	return &ResourceClient{srv: s, gvr: gvr, ns: ns}
 }
 
+var _ client.Interface = (*Server)(nil)
+
 // Namespace returns a copy of c scoped to namespace ns ("" means all
 // namespaces).
 func (c *ResourceClient) Namespace(ns string) *ResourceClient {

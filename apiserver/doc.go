@@ -189,6 +189,19 @@
 //   - apiserver/namespaces: the namespace lifecycle and controller;
 //   - apiserver/storage: the data directory of a durable server.
 //
+// (JSON and merge patches are applied by apiserver/internal/patch.)
+//
+// Served versions and their conversion are not a package of their own,
+// as the server stores, validates and watches the stored kind only, so
+// that they own no state and no step of a request: a seam there would
+// have nothing behind it. The scheme declares them, in the vocabulary
+// (apiserver/meta's served_version.go: [meta.ServedVersion]); the HTTP
+// front converts the objects of a request made in one, and of its answer
+// (apiserver/httpapi's served.go); the field manager records each
+// writer's managedFields in the version it wrote in
+// (apiserver/fieldmanager's versions.go); and the core holds a write made
+// through [ResourceClient.InVersion] to that version's rules.
+//
 // Around it: [github.com/kitchensync/kitchensync/apiserver/httpapi]
 // serves a Server over HTTP, to kubectl and client-go; apiserver/rest is
 // the client that talks to it; apiserver/builtin has the built-in kinds

@@ -37,12 +37,14 @@ func (c *Client) Resource(gvr meta.GroupVersionResource) *ResourceClient {
 }
 
 // ResourceFor returns a client for the resource gvr in namespace ns, as
-// a [client.ResourceInterface]: with it, the server is a
+// a [client.ResourceInterface]: with it, the client is a
 // [client.Interface], which the typed [client.Client], informer factories
 // and reconcilers take.
 func (c *Client) ResourceFor(gvr meta.GroupVersionResource, ns string) client.ResourceInterface {
 	return &ResourceClient{c: c, gvr: gvr, ns: ns}
 }
+
+var _ client.Interface = (*Client)(nil)
 
 // Namespace returns a copy of r scoped to namespace ns ("" means all
 // namespaces).

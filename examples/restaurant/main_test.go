@@ -80,7 +80,7 @@ func TestSummaryGolden(t *testing.T) {
 // TestNarrationGolden pins the whole narration of the program's default
 // service (seed 1, 30 orders, hand-offs) and its whole summary, counters
 // included, against testdata/seed1-narration.golden: in virtual time and
-// one hand-off at a time (a kitchen.Conductor, see package golden).
+// one hand-off at a time (a kitchentest.Conductor, see package golden).
 func TestNarrationGolden(t *testing.T) {
 	golden.Check(t, "testdata/seed1-narration.golden", func(ctx context.Context, c *kitchentest.Conductor) (string, error) {
 		var out bytes.Buffer
