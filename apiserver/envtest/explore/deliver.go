@@ -2,6 +2,7 @@ package explore
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/kitchensync/kitchensync/trace"
 )
@@ -68,6 +69,7 @@ func (r *run) perturbWatchLocked(w *watch, k Kind, at string) {
 		w.stopUp()
 		w.finish()
 	case Expire:
+		st.relist = true
 		r.emit(trace.Record{Component: component, Name: who, Action: actExpired, Kind: st.kind, Detail: "before " + at})
 		w.out.expire()
 		w.stopUp()
@@ -93,4 +95,28 @@ func (r *run) releaseHeld() bool {
 	st.hold = ""
 	r.emit(trace.Record{Component: component, Name: st.ctrl.Name + "/" + st.res, Action: actReleased, Kind: st.kind, Detail: detail})
 	return true
+}
+
+// relistGrace is how long a run waits, at most, for an informer whose
+// watch it expired to list again, even past Options.Settle: client-go's
+// reflector backs off 0.8 to 1.6 s after a watch error before it lists
+// (more than the 300ms a run over HTTP settles in by default).
+const relistGrace = 3 * time.Second
+
+// relistDue reports whether an informer of a running controller has not
+// yet listed again after its watch was expired.
+func (r *run) relistDue() bool {
+	r.sched.mu.Lock()
+	defer r.sched.mu.Unlock()
+	for _, c := range r.ctrls {
+		if c.inc == nil || c.inc.isDead() {
+			continue
+		}
+		for _, st := range c.inc.streams {
+			if st.relist {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -246,7 +246,7 @@ func (r *run) settle() bool {
 			idle, q = 0, opts.firstIdle()
 			continue
 		}
-		if idle >= opts.Settle {
+		if idle >= opts.Settle && (idle >= relistGrace || !r.relistDue()) {
 			return true
 		}
 		before := r.sched.activityCount()

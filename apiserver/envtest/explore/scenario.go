@@ -115,7 +115,9 @@ type Options struct {
 	// in doubling slices, from a millisecond. Default one minute. Over
 	// HTTP it is real time, in slices from Quiet: default 10 × Quiet, more
 	// than the 100ms that client-go's WaitForCacheSync polls in, so that a
-	// restarted controller-runtime manager has started its workers.
+	// restarted controller-runtime manager has started its workers. After
+	// an [Expire], it waits up to 3 s (real or fake) for the informer to
+	// list again: client-go's reflector backs off up to 1.6 s first.
 	Settle time.Duration
 	// MaxSteps caps the events delivered and writes made after one
 	// workload step; a run that goes past it "does not settle" (a hot

@@ -61,6 +61,9 @@ type stream struct {
 	kind  string          // its kind, for narration
 	known map[string]bool // keys in the informer's cache, as far as the explorer knows
 	hold  Kind            // Lag or Coalesce while held back, else ""
+	// relist is set when the explorer has ended the informer's watch with
+	// 410 Expired, until the informer asks to list again.
+	relist bool
 }
 
 // listReq is a list waiting for its turn: lists are granted one at a
@@ -137,6 +140,7 @@ func (s *scheduler) changeCount() int {
 func (s *scheduler) waitList(ctx context.Context, st *stream) bool {
 	req := &listReq{stream: st, grant: make(chan struct{})}
 	s.mu.Lock()
+	st.relist = false
 	s.lists = append(s.lists, req)
 	s.activity++
 	s.mu.Unlock()
