@@ -20,7 +20,11 @@ const svg = (tag, attrs = {}, text) => {
   return e;
 };
 const short = (key) => (key || "").split("/").pop();
+// The setters of the per-frame drawing touch the DOM only where a value
+// changed: an unchanged write still costs the page style and layout work.
 const setText = (node, s) => { if (node.textContent !== s) node.textContent = s; };
+const setAttr = (node, k, v) => { if (node.getAttribute(k) !== v) node.setAttribute(k, v); };
+const setProp = (node, k, v) => { if (node[k] !== v) node[k] = v; };
 const reduceMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 // ---- the pipeline's stages ---------------------------------------------
@@ -177,15 +181,15 @@ function render(f) {
   setText($("#rv"), f.rv);
   renderSpeed(String(Math.round(f.minuteMs)));
   const slow = $("#slow");
-  slow.setAttribute("aria-pressed", String(f.slowMs > 0));
+  setAttr(slow, "aria-pressed", String(f.slowMs > 0));
   setText(slow.lastChild, f.slowMs > 0 ? ` desk slowed (${f.slowMs} ms)` : " slow the desk");
   renderGate(f.gate);
   renderScene(f.scene);
   renderCounters(f);
   renderOrders(f.orders || []);
   renderFollowBar(f);
-  $("#scrub").max = String(snaps.length - 1);
-  if (replayAt < 0) { $("#scrub").value = String(snaps.length - 1); renderPipe(f); }
+  setProp($("#scrub"), "max", String(snaps.length - 1));
+  if (replayAt < 0) { setProp($("#scrub"), "value", String(snaps.length - 1)); renderPipe(f); }
 }
 
 const shownFrame = () => (replayAt >= 0 ? snaps[replayAt] : lastFrame);
@@ -209,7 +213,7 @@ function renderPipe(f) {
   fill("reflector", orders.lists, [
     ...refl.map((r) => [`${r.resource}: ${r.lists} list, ${r.watches} watch`, ""]),
     ["now: " + orders.now.replace(" orders", ""), /410|LIST/.test(orders.now) ? "hot" : "dim"]]);
-  boxes.queue.title.textContent = p.queue || "queue";
+  setText(boxes.queue.title, p.queue || "queue");
   fill("queue", p.fifoLen, (p.fifo || []).length ? (p.fifo || []).map((e) => [`${short(e.key)} ${e.deltas.join(", ")}`, ""]) : [["empty: each event goes", "dim"], ["straight to the indexer", "dim"]]);
   fill("indexer", p.cache, [["index by section:", "dim"],
     ...(p.index || []).map((r) => [`${r.value} ${r.count}: ${r.names.join(" ")}`, ""]), [`${c.cached} updates`, "dim"]]);
@@ -251,8 +255,7 @@ function fill(id, count, lines) {
     const [text, cls] = ls[i] || ["", ""];
     const s = text.length > b.maxChars ? text.slice(0, b.maxChars - 1) + "…" : text;
     setText(t, i === b.lines.length - 1 && ls.length > b.lines.length ? `… ${ls.length - i} more` : s);
-    const want = "line" + (cls ? " " + cls : "");
-    if (t.getAttribute("class") !== want) t.setAttribute("class", want);
+    setAttr(t, "class", "line" + (cls ? " " + cls : ""));
   });
 }
 
@@ -281,9 +284,9 @@ function renderTokens(f) {
       tokens.set(o.key, t);
     }
     const cls = "tok" + (o.priority >= 100 ? " vip" : "") + (heldKeys.has(o.key) ? " heldtok" : "") + (o.name === followed ? " me" : "");
-    if (t.c.getAttribute("class") !== cls) t.c.setAttribute("class", cls);
+    setAttr(t.c, "class", cls);
     const fillColour = PHASE_FILL[o.phase] || "#5b3fa0";
-    if (t.c.getAttribute("fill") !== fillColour) t.c.setAttribute("fill", fillColour);
+    setAttr(t.c, "fill", fillColour);
     moveToken(t, at, slot - 1);
   }
   for (const [key, t] of tokens) if (!seen.has(key)) { t.c.remove(); tokens.delete(key); }
@@ -303,11 +306,11 @@ const more = {};
 function overflow(stage, n) {
   const cap = slotPos(stage, 0)[2];
   let t = more[stage];
-  if (n <= cap) { if (t) t.textContent = ""; return; }
+  if (n <= cap) { if (t) setText(t, ""); return; }
   if (!t || !t.isConnected) { t = more[stage] = svg("text", { class: "more", "text-anchor": "end" }); $("#tokens").append(t); }
   const [x, y, w, h] = geo[stage];
-  t.setAttribute("x", x + w - 6); t.setAttribute("y", y + h - 4);
-  t.textContent = `+${n - cap + 1}`;
+  setAttr(t, "x", String(x + w - 6)); setAttr(t, "y", String(y + h - 4));
+  setText(t, `+${n - cap + 1}`);
 }
 
 function moveToken(t, stage, slot) {
@@ -349,15 +352,15 @@ function renderNotes(notes) {
 // ---- the gate ----------------------------------------------------------
 function renderGate(g) {
   const on = g && g.on;
-  for (const id of ["#pause", "#step", "#resume"]) $(id).disabled = !on;
+  for (const id of ["#pause", "#step", "#resume"]) setProp($(id), "disabled", !on);
   const st = $("#gate-status");
   if (!on) { setText(st, "(no gate: watch only)"); return; }
-  $("#pause").setAttribute("aria-pressed", String(g.paused));
-  $("#step").disabled = g.waiting.length === 0;
+  setAttr($("#pause"), "aria-pressed", String(g.paused));
+  setProp($("#step"), "disabled", g.waiting.length === 0);
   setText(st, g.paused ? `paused · ${g.waiting.length} held · ${g.stepped} stepped` : (g.waiting.length ? `${g.waiting.length} held for the scene` : "running"));
-  st.className = "gate-status" + (g.paused ? " paused" : "");
-  st.dataset.passed = String(g.passed);
-  st.dataset.stepped = String(g.stepped);
+  setProp(st, "className", "gate-status" + (g.paused ? " paused" : ""));
+  setAttr(st, "data-passed", String(g.passed));
+  setAttr(st, "data-stepped", String(g.stepped));
   const ol = $("#held");
   setText($("#held-count"), g.waiting.length ? `${g.waiting.length} waiting; step lets the oldest go` : "");
   const sig = g.waiting.map((h) => h.id).join(",");
@@ -451,8 +454,8 @@ function renderCounters(f) {
   const max = Math.max(4, ...points.map((p) => Math.max(p.depth, p.backlog)));
   const line = (val) => points.map((p, i) =>
     `${(w * (n - points.length + i) / (n - 1)).toFixed(1)},${(h - 2 - (h - 4) * val(p) / max).toFixed(1)}`).join(" ");
-  $("#chart-depth").setAttribute("points", line((p) => p.depth));
-  $("#chart-backlog").setAttribute("points", line((p) => p.backlog));
+  setAttr($("#chart-depth"), "points", line((p) => p.depth));
+  setAttr($("#chart-backlog"), "points", line((p) => p.backlog));
   setText($("#chart-max"), `(max ${max})`);
 }
 
@@ -473,15 +476,17 @@ function renderSpeed(ms) {
 const rows = new Map();
 function renderOrders(orders) {
   const list = $("#orders");
-  const keep = new Set();
+  // The rows of orders that left go first: removed after the loop below,
+  // each would push every row after it into a move, and a moved row is
+  // styled and laid out again.
+  const keep = new Set(orders.map((o) => o.name));
+  for (const [name, li] of rows) if (!keep.has(name)) { li.remove(); rows.delete(name); }
   orders.forEach((o, i) => {
-    keep.add(o.name);
     let li = rows.get(o.name);
     if (!li) { li = orderRow(o.name); rows.set(o.name, li); }
     updateRow(li.firstChild, o);
     if (list.children[i] !== li) list.insertBefore(li, list.children[i] || null);
   });
-  for (const [name, li] of rows) if (!keep.has(name)) { li.remove(); rows.delete(name); }
 }
 
 function orderRow(name) {
@@ -519,12 +524,12 @@ function updateRow(b, o) {
 function renderFollowBar(f) {
   const bar = $("#follow-bar");
   const o = followed && (f.orders || []).find((x) => x.name === followed);
-  bar.hidden = !followed;
+  setProp(bar, "hidden", !followed);
   if (!followed) return;
   setText($("#follow-name"), followed);
   const phase = o ? phaseOf(o) : "";
   setText($("#follow-phase"), phase);
-  $("#follow-phase").className = "phase " + phase;
+  setProp($("#follow-phase"), "className", "phase " + phase);
   setText($("#follow-at"), o ? STAGE_WORDS[o.at] || o.at : "");
   if (o && o.rv !== yamlRV) refreshYAML(o.rv);
 }
@@ -597,33 +602,55 @@ function addToHistory(ev) {
 
 // The log of hand-offs: oldest first, the newest at the bottom. The list
 // is drawn bottom up (flex-direction: column-reverse), so that it stays at
-// the newest by itself, and stays put while the reader scrolls up.
+// the newest by itself, and stays put while the reader scrolls up. A
+// burst (a rush brings 160 events a frame) adds only its newest
+// LOG_PER_FRAME items and one line that counts the rest: nobody reads
+// faster, and each new item costs the page a layout. The list keeps at
+// most LOG_SHOWN items, and the items that fall off its top are reused.
 const logEvents = [];
-const LOG_KEEP = 2000, LOG_SHOWN = 150;
+const LOG_KEEP = 2000, LOG_SHOWN = 120, LOG_PER_FRAME = 16;
+const logPool = [];
 function takeEvents(evs) {
   if (!evs.length) return;
-  const ol = $("#log");
-  const frag = document.createDocumentFragment();
   const key = followedKey();
-  for (let i = evs.length - 1; i >= 0; i--) {
-    const ev = evs[i];
+  const shown = [];
+  for (const ev of evs) {
     if (key && ev.order === key) addToHistory(ev);
-    if ((!followed || ev.order === key) && frag.childNodes.length < LOG_SHOWN) frag.append(logItem(ev));
+    if (!followed || ev.order === key) shown.push(ev);
   }
   logEvents.push(...evs);
   if (logEvents.length > LOG_KEEP) logEvents.splice(0, logEvents.length - LOG_KEEP);
+  if (!shown.length) return;
+  const ol = $("#log");
+  const frag = document.createDocumentFragment();
+  const left = shown.length - LOG_PER_FRAME;
+  for (let i = shown.length - 1; i >= Math.max(0, left); i--) frag.append(logItem(shown[i]));
+  if (left > 0) frag.append(logItem({ stage: "…", seq: -1, at: shown[left - 1].at, class: "skipped",
+    text: `${left} more hand-offs in this burst, too fast to read: follow an order, or pause, to see each` }));
   ol.prepend(frag);
-  while (ol.childElementCount > LOG_SHOWN) ol.lastElementChild.remove();
+  while (ol.childElementCount > LOG_SHOWN) logPool.push(ol.removeChild(ol.lastElementChild));
 }
 
-const logItem = (ev) => el("li", { class: ev.class || "", "data-stage": ev.stage, "data-seq": String(ev.seq), "data-at": String(ev.at) },
-  el("b", { text: ev.stage + " " }), ev.order && !followed ? short(ev.order) + " " : "", ev.text,
-  ev.rv ? el("span", { class: "ver", text: ` rv ${ev.rv}` }) : null);
+// logItem draws ev as a log line (li > b, text, span.ver), in a line
+// that fell off the list if there is one.
+function logItem(ev) {
+  let li = logPool.pop();
+  if (!li) li = el("li", {}, el("b"), document.createTextNode(""), el("span", { class: "ver" }));
+  li.className = ev.class || "";
+  li.dataset.stage = ev.stage; li.dataset.seq = String(ev.seq); li.dataset.at = String(ev.at);
+  const [b, text, ver] = li.childNodes;
+  b.textContent = ev.stage + " ";
+  text.data = (ev.order && !followed ? short(ev.order) + " " : "") + ev.text;
+  ver.textContent = ev.rv ? ` rv ${ev.rv}` : "";
+  return li;
+}
 
 function refillLog() {
   const key = followed ? `${(lastFrame && lastFrame.orders || []).find((o) => o.name === followed)?.key}` : null;
   const evs = logEvents.filter((e) => !key || e.order === key).slice(-LOG_SHOWN).reverse();
-  $("#log").replaceChildren(...evs.map(logItem));
+  const ol = $("#log");
+  logPool.push(...ol.children);
+  ol.replaceChildren(...evs.map(logItem));
 }
 
 // ---- replay ------------------------------------------------------------
