@@ -30,19 +30,22 @@ const reduceMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
 // ---- the pipeline's stages ---------------------------------------------
 // Each stage: its title, the place of its box in the wide layout (a loop:
 // the runner's half on top, the controller's half below) and how many
-// lines of detail it shows; the narrow layout stacks the boxes.
+// lines of detail it shows; the narrow layout stacks the boxes. A box is
+// wide enough for its lines (a line is 10.5 px monospace, CHAR_W a
+// character); the arrows between boxes join their title bars, and their
+// labels stand above the boxes, so that a narrow gap hides none.
 const STAGES = [
-  { id: "waiter", title: "Waiter", wide: [6, 14, 86, 170], lines: 3 },
-  { id: "apiserver", title: "API server", wide: [108, 14, 186, 170], lines: 7 },
-  { id: "watch", title: "Watch", wide: [310, 14, 120, 170], lines: 5 },
-  { id: "reflector", title: "Reflector", wide: [446, 14, 170, 170], lines: 5 },
-  { id: "queue", title: "RealFIFO", wide: [632, 14, 170, 170], lines: 6 },
-  { id: "indexer", title: "Indexer (cache)", wide: [818, 14, 170, 170], lines: 6 },
-  { id: "handlers", title: "Handlers", wide: [818, 270, 170, 190], lines: 4 },
-  { id: "rail", title: "Ticket rail", wide: [540, 270, 260, 190], lines: 7 },
-  { id: "workers", title: "Workers", wide: [400, 270, 120, 190], lines: 4 },
-  { id: "reconciler", title: "Reconciler", wide: [230, 270, 150, 190], lines: 4 },
-  { id: "stations", title: "Cook stations", wide: [8, 270, 202, 190], lines: 6 },
+  { id: "waiter", title: "Waiter", wide: [6, 16, 100, 168], lines: 3 },
+  { id: "apiserver", title: "API server", wide: [118, 16, 212, 168], lines: 7 },
+  { id: "watch", title: "Watch", wide: [342, 16, 118, 168], lines: 5 },
+  { id: "reflector", title: "Reflector", wide: [472, 16, 162, 168], lines: 5 },
+  { id: "queue", title: "RealFIFO", wide: [646, 16, 164, 168], lines: 6 },
+  { id: "indexer", title: "Indexer (cache)", wide: [822, 16, 172, 168], lines: 6 },
+  { id: "handlers", title: "Handlers", wide: [822, 272, 172, 188], lines: 4 },
+  { id: "rail", title: "Ticket rail", wide: [540, 272, 268, 188], lines: 7 },
+  { id: "workers", title: "Workers", wide: [392, 272, 134, 188], lines: 4 },
+  { id: "reconciler", title: "Reconciler", wide: [228, 272, 150, 188], lines: 5 },
+  { id: "stations", title: "Cook stations", wide: [6, 272, 208, 188], lines: 6 },
 ];
 const ORDER = STAGES.map((s) => s.id);
 const ARROWS = [
@@ -51,7 +54,7 @@ const ARROWS = [
   ["handlers", "rail", "add"], ["rail", "workers", "get"], ["workers", "reconciler", ""],
   ["reconciler", "stations", "cooks"], ["reconciler", "apiserver", "writes back"],
 ];
-const LINE_H = 12.5, HEAD_H = 18, TOK = 13;
+const LINE_H = 12.5, HEAD_H = 18, TOK = 13, CHAR_W = 6.35;
 const geo = {}; // stage id → [x, y, w, h] in the current layout
 let narrow = null;
 
@@ -82,12 +85,14 @@ function drawSkeleton(pipe) {
   m.append(svg("path", { d: "M0,0 L10,5 L0,10 z", fill: "#9a917f" }));
   defs.append(m);
   pipe.append(defs);
-  const arrows = svg("g", { id: "arrows" });
+  const arrows = svg("g", { id: "arrows" }), labels = svg("g", { id: "alabels" });
   for (const [a, b, label] of ARROWS) {
     const d = arrowPath(a, b);
     const p = svg("path", { class: "arrow" + (b === "apiserver" && a !== "waiter" ? " back" : ""), d: d.path, "data-from": a, "data-to": b });
     arrows.append(p);
-    if (label) arrows.append(svg("text", { class: "alabel", x: d.lx, y: d.ly, "text-anchor": "middle" }, label));
+    const at = { class: "alabel", x: d.lx, y: d.ly, "text-anchor": "middle" };
+    if (d.turn) at.transform = `rotate(-90 ${d.lx} ${d.ly})`;
+    if (label) labels.append(svg("text", at, label));
   }
   pipe.append(arrows);
   for (const s of STAGES) {
@@ -104,10 +109,10 @@ function drawSkeleton(pipe) {
       lines.push(t);
       g.append(t);
     }
-    boxes[s.id] = { g, title, count, lines, maxChars: Math.floor((w - 12) / 6.4) };
+    boxes[s.id] = { g, title, count, lines, maxChars: Math.floor((w - 10) / CHAR_W) };
     pipe.append(g);
   }
-  pipe.append(svg("g", { id: "tokens" }));
+  pipe.append(labels, svg("g", { id: "tokens" })); // the labels over the boxes, should one ever reach one
 }
 
 // arrowPath joins two boxes: side to side in a row, bottom to top
@@ -115,9 +120,9 @@ function drawSkeleton(pipe) {
 function arrowPath(a, b) {
   const [ax, ay, aw, ah] = geo[a], [bx, by, bw, bh] = geo[b];
   if (a === "reconciler" && b === "apiserver") {
-    if (narrow) {
+    if (narrow) { // up the right-hand margin, its label along it
       const y1 = ay + 30, y2 = by + 30;
-      return { path: `M${ax + aw},${y1} H${ax + aw + 22} V${y2} H${bx + bw + 2}`, lx: ax + aw + 12, ly: (y1 + y2) / 2 };
+      return { path: `M${ax + aw},${y1} H${ax + aw + 14} V${y2} H${bx + bw + 2}`, lx: ax + aw + 28, ly: (y1 + y2) / 2, turn: true };
     }
     const x1 = ax + aw / 2, x2 = bx + bw / 2;
     return { path: `M${x1},${ay} V${ay - 40} H${x2} V${by + bh + 2}`, lx: (x1 + x2) / 2, ly: ay - 44 };
@@ -127,9 +132,10 @@ function arrowPath(a, b) {
     const [y1, y2] = by > ay ? [ay + ah, by - 2] : [ay, by + bh + 2];
     return { path: `M${x},${y1} V${y2}`, lx: x + 26, ly: (y1 + y2) / 2 + 4 };
   }
-  const y = ay + 40;
+  // Side by side: from title bar to title bar, the label above both.
+  const y = ay + HEAD_H / 2;
   const [x1, x2] = bx > ax ? [ax + aw, bx - 2] : [ax, bx + bw + 2];
-  return { path: `M${x1},${y} H${x2}`, lx: (x1 + x2) / 2, ly: y - 5 };
+  return { path: `M${x1},${y} H${x2}`, lx: (x1 + x2) / 2, ly: ay - 4 };
 }
 
 // ---- the stream --------------------------------------------------------
@@ -201,13 +207,13 @@ function renderPipe(f) {
   const orders = refl.find((r) => r.resource === "orders") || { lists: 0, watches: 0, now: "", events: 0 };
   const gateHeld = (f.gate && f.gate.waiting) || [];
   const heldAt = (stage) => gateHeld.filter((h) => h.stage === stage).length;
-  fill("waiter", f.counters.placed, [["orders placed", "dim"], ["from this page;", "dim"], ["kubectl works too", "dim"]]);
+  fill("waiter", f.counters.placed, [["orders placed", "dim"], ["here, or with", "dim"], ["kubectl", "dim"]]);
   fill("apiserver", "rv " + f.rv, [
     ...(p.commits || []).slice(-5).map((x) => [`${x.rv} ${x.kind} ${x.name} ${x.action}`, ""]),
     c.conflicts ? [`409 Conflict refused: ${c.conflicts}`, "hot"] : [`${c.commits} writes`, "dim"],
-    c.notes ? [`+${c.notes} Events (kubectl describe's notes)`, "dim"] : null]);
+    c.notes ? [`+${c.notes} Events (the chef's notes)`, "dim"] : null]);
   fill("watch", refl.filter((r) => r.watching).length, [
-    ...refl.map((r) => !r.watches ? [`${r.resource} (since before the page)`, "dim"]
+    ...refl.map((r) => !r.watches ? [`${r.resource}: opened earlier`, "dim"]
       : [`${r.resource} ${r.watching ? "← rv " + r.from : "cut"}`, r.watching ? "" : "hot"]),
     [`${c.events} events in`, "dim"], heldAt("watch") ? [`${heldAt("watch")} held at the gate`, "hot"] : null]);
   fill("reflector", orders.lists, [
@@ -216,7 +222,7 @@ function renderPipe(f) {
   setText(boxes.queue.title, p.queue || "queue");
   fill("queue", p.fifoLen, (p.fifo || []).length ? (p.fifo || []).map((e) => [`${short(e.key)} ${e.deltas.join(", ")}`, ""]) : [["empty: each event goes", "dim"], ["straight to the indexer", "dim"]]);
   fill("indexer", p.cache, [["index by section:", "dim"],
-    ...(p.index || []).map((r) => [`${r.value} ${r.count}: ${r.names.join(" ")}`, ""]), [`${c.cached} updates`, "dim"]]);
+    ...(p.index || []).map((r) => [`${r.value} ${r.count}:`, "", r.names]), [`${c.cached} updates`, "dim"]]);
   fill("handlers", c.handled, [["OnAdd/OnUpdate/OnDelete", "dim"], ["→ the chef's For, Owns", "dim"],
     [`dropped by predicates: ${c.dropped}`, ""], [`${c.pinned} tickets, ${c.merged} merged`, "dim"]]);
   const r = p.rail;
@@ -231,9 +237,9 @@ function renderPipe(f) {
     ...gateHeld.filter((h) => h.stage === "workers").map((h) => [`held: ${short(h.key)}`, "hot"])]);
   fill("reconciler", f.counters.reconciles, [
     [`errors ${f.counters.errors}`, f.counters.errors ? "hot" : "dim"], [`409s: ${c.conflicts}`, c.conflicts ? "hot" : "dim"],
-    ["reads the cache, writes", "dim"], ["the API server", "dim"]]);
+    ["reads the cache,", "dim"], ["writes the API server", "dim"]]);
   fill("stations", (p.stations || []).reduce((n, s) => n + s.busy, 0), (p.stations || []).map((s) =>
-    [`${s.name} ${s.busy}: ${s.cooks.map((k) => short(k.order)).join(" ") || "free"}`, s.cooks.length ? "" : "dim"]));
+    s.cooks.length ? [`${s.name} ${s.busy}:`, "", s.cooks.map((k) => short(k.order))] : [`${s.name} ${s.busy}: free`, "dim"]));
   for (const s of STAGES) boxes[s.id].g.classList.toggle("held", heldAt(s.id) > 0);
   renderTokens(f);
   renderFollowPath(f);
@@ -247,16 +253,45 @@ function ticketText(t) {
 }
 
 // fill writes a stage's count and lines, touching only what changed.
+// Each line is [text, class] or [text, class, names]: a text too long for
+// the box breaks between words onto a second line; names follow the text
+// as many as fit, then "+N".
 function fill(id, count, lines) {
-  const b = boxes[id];
+  const b = boxes[id], n = b.maxChars;
   setText(b.count, String(count));
-  const ls = lines.filter(Boolean);
+  const ls = [];
+  for (const l of lines) {
+    if (!l) continue;
+    const [text, cls, names] = l;
+    for (const part of names ? [fitNames(text, names, n)] : wrap(text, n)) ls.push([part, cls]);
+  }
   b.lines.forEach((t, i) => {
     const [text, cls] = ls[i] || ["", ""];
-    const s = text.length > b.maxChars ? text.slice(0, b.maxChars - 1) + "…" : text;
-    setText(t, i === b.lines.length - 1 && ls.length > b.lines.length ? `… ${ls.length - i} more` : s);
+    setText(t, i === b.lines.length - 1 && ls.length > b.lines.length ? `… ${ls.length - i} more` : text);
     setAttr(t, "class", "line" + (cls ? " " + cls : ""));
   });
+}
+
+// wrap breaks text into at most two lines of n characters, between words
+// (the second indented), and cuts what still does not fit.
+function wrap(text, n) {
+  if (text.length <= n) return [text];
+  let at = text.lastIndexOf(" ", n);
+  if (at < n / 2) at = n;
+  const rest = "  " + text.slice(at).trimStart();
+  return [text.slice(0, at), rest.length <= n ? rest : rest.slice(0, n - 1) + "…"];
+}
+
+// fitNames is text and as many of names as fit in n characters, then
+// "+N" for the rest.
+function fitNames(text, names, n) {
+  let out = text;
+  for (let i = 0; i < names.length; i++) {
+    const more = i < names.length - 1 ? ` +${names.length - i - 1}` : "";
+    if ((out + " " + names[i] + more).length > n) return `${out} +${names.length - i}`;
+    out += " " + names[i];
+  }
+  return out;
 }
 
 // Tokens: one dot per open order, at the stage it is at now; a dot that
