@@ -16,37 +16,49 @@ func checkQueue[T comparable](t *testing.T, q *Queue[T]) {
 	defer q.mu.Unlock()
 	seen := map[T]bool{}
 	for i := range q.queue.len() {
-		n := q.queue.at(i)
+		s := q.queue.at(i)
+		n := q.items.node(s)
 		if seen[n.item] {
 			t.Fatalf("item %v is queued twice", n.item)
 		}
 		seen[n.item] = true
-		if s := n.itemState(); s != stateDirty {
-			t.Fatalf("queued item %v has state %b, want dirty and not processing", n.item, s)
+		if st := n.itemState(); st != stateDirty {
+			t.Fatalf("queued item %v has state %b, want dirty and not processing", n.item, st)
 		}
-		if got := q.items.lookup(n.item, q.items.hash(n.item)); got != n {
-			t.Fatalf("queued item %v is a node the index does not hold", n.item)
+		if got, gotN := q.items.lookup(n.item, q.items.hash(n.item)); got != s || gotN != n {
+			t.Fatalf("queued item %v is in slot %d, but the index holds it in slot %d", n.item, s, got)
 		}
 	}
 	processing, idle := 0, 0
 	count := 0
 	idx := q.items.index.Load()
+	if idx.nodes != q.items.nodes {
+		t.Fatalf("the index numbers the nodes of another slab")
+	}
 	for pos := range idx.buckets {
-		n := idx.buckets[pos].Load()
-		if n == nil {
+		b := idx.buckets[pos].Load()
+		if b == 0 {
 			continue
 		}
 		count++
-		item := n.item
-		if got := q.items.lookup(item, q.items.hash(item)); got != n {
-			t.Fatalf("item %v in bucket %d is found as %p, want %p", item, pos, got, n)
+		s := slot(b) - 1
+		if s >= q.items.nodes.used {
+			t.Fatalf("bucket %d holds slot %d, but only %d are used", pos, s, q.items.nodes.used)
 		}
-		switch s := n.itemState(); {
-		case s == stateForgotten:
+		n := q.items.node(s)
+		item := n.item
+		if h := q.items.hash(item); b>>32 != h&(1<<32-1) {
+			t.Fatalf("bucket %d of item %v holds hash %#x, want %#x", pos, item, b>>32, h&(1<<32-1))
+		}
+		if got, _ := q.items.lookup(item, q.items.hash(item)); got != s {
+			t.Fatalf("item %v in bucket %d is found in slot %d, want %d", item, pos, got, s)
+		}
+		switch st := n.itemState(); {
+		case st == stateForgotten:
 			t.Fatalf("item %v is forgotten but still indexed", item)
-		case s == 0:
+		case st == 0:
 			idle++
-		case s&stateProcessing != 0:
+		case st&stateProcessing != 0:
 			processing++
 		case !seen[item]:
 			t.Fatalf("dirty item %v is neither queued nor processing", item)

@@ -49,3 +49,36 @@ func TestQueueForgetsIdleItems(t *testing.T) {
 	}
 	checkQueue(t, q)
 }
+
+// TestNodeSlabChunks: slots fill chunks of 8, 8, 16, 32, 64 and 128
+// nodes, then of 256, in order and without gaps, and a node stays where
+// it was put while the slab grows.
+func TestNodeSlabChunks(t *testing.T) {
+	var sl nodeSlab[int]
+	const n = 2000
+	nodes := make([]*itemNode[int], n)
+	for i := range n {
+		s, node := sl.alloc()
+		if s != slot(i) {
+			t.Fatalf("alloc %d returned slot %d", i, s)
+		}
+		node.item = i
+		nodes[i] = node
+	}
+	var sizes []int
+	for _, c := range sl.chunks {
+		sizes = append(sizes, len(c))
+	}
+	want := []int{8, 8, 16, 32, 64, 128, 256, 256, 256, 256, 256, 256, 256}
+	if diff := cmp.Diff(want, sizes); diff != "" {
+		t.Errorf("chunk sizes (-want +got):\n%s", diff)
+	}
+	for i, node := range nodes {
+		if got := sl.at(slot(i)); got != node || got.item != i {
+			t.Fatalf("slot %d holds item %d at %p, want item %d at %p", i, got.item, got, i, node)
+		}
+		if got := sl.load(slot(i)); got != node {
+			t.Fatalf("slot %d loads as %p without the lock, want %p", i, got, node)
+		}
+	}
+}

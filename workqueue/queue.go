@@ -41,8 +41,8 @@ type Queue[T comparable] struct {
 	lifecycle[T] // the lock, the in-progress count and shutdown
 
 	// lifecycle.mu guards the fields below.
-	queue ring[*itemNode[T]] // the items ready for Get, oldest first; each one is dirty and not processing
-	items itemTable[T]       // every dirty or processing item, and some idle ones
+	queue ring[slot]   // the items ready for Get, oldest first; each one is dirty and not processing
+	items itemTable[T] // every dirty or processing item, and some idle ones
 }
 
 // New returns an empty queue without metrics.
@@ -67,30 +67,31 @@ func (q *Queue[T]) Add(item T) {
 	// Hash outside the lock and wake a worker after unlocking: the less
 	// work under the lock, the less the others wait for it.
 	h := q.items.hash(item)
-	n := q.items.lookup(item, h)
+	s, n := q.items.lookup(item, h)
 	if n != nil && n.itemState()&stateDirty != 0 && q.tracer == nil {
 		// Already queued, or to be queued again at Done: an add now
 		// changes nothing, so it need not wait for the lock. (Traced
 		// adds take it, to record the merge in order.)
 		return
 	}
-	if q.add(item, h, n) {
+	if q.add(item, h, s, n) {
 		q.cond.Signal()
 	}
 }
 
-// add is Add of item whose hash is h, under mu; n is item's node if a
-// lookup without the lock found one. It reports whether it queued the item.
-func (q *Queue[T]) add(item T, h uint64, n *itemNode[T]) (queued bool) {
+// add is Add of item whose hash is h, under mu; n is item's node, in slot
+// s, if a lookup without the lock found one. It reports whether it queued
+// the item.
+func (q *Queue[T]) add(item T, h uint64, s slot, n *itemNode[T]) (queued bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.shuttingDown {
 		return false
 	}
 	if n == nil || n.itemState() == stateForgotten {
-		n = q.items.insert(item, h)
+		s, n = q.items.insert(item, h)
 	}
-	return q.addNodeLocked(n)
+	return q.addNodeLocked(s, n)
 }
 
 // addLocked is Add on a queue that is not shut down, of item whose hash is
@@ -101,8 +102,9 @@ func (q *Queue[T]) addLocked(item T, h uint64) (queued bool) {
 	return q.addNodeLocked(q.items.insert(item, h))
 }
 
-// addNodeLocked is addLocked of the item whose current node is n.
-func (q *Queue[T]) addNodeLocked(n *itemNode[T]) (queued bool) {
+// addNodeLocked is addLocked of the item whose current node is n, in
+// slot sl.
+func (q *Queue[T]) addNodeLocked(sl slot, n *itemNode[T]) (queued bool) {
 	s := n.itemState()
 	if s&stateDirty != 0 {
 		q.trace(trace.Merged, n.item, q.queue.len(), 0, 0)
@@ -114,7 +116,7 @@ func (q *Queue[T]) addNodeLocked(n *itemNode[T]) (queued bool) {
 		q.trace(trace.Deferred, n.item, q.queue.len(), 0, 0)
 		return false // Done will queue it
 	}
-	q.queue.push(n)
+	q.queue.push(sl)
 	q.trace(trace.Added, n.item, q.queue.len(), 0, 0)
 	return true
 }
@@ -140,7 +142,7 @@ func (q *Queue[T]) Get() (item T, shutdown bool) {
 	if q.queue.len() == 0 {
 		return item, true
 	}
-	n := q.queue.pop()
+	n := q.items.node(q.queue.pop())
 	item = n.item
 	q.items.setState(n, stateProcessing) // it was dirty only: dirty and processing items are never in the FIFO
 	q.startProcessing(item)
@@ -155,19 +157,20 @@ func (q *Queue[T]) Done(item T) {
 	// As in Add: find the node before locking (an item in progress always
 	// has one), wake after.
 	h := q.items.hash(item)
-	if q.done(item, h, q.items.lookup(item, h)) {
+	s, n := q.items.lookup(item, h)
+	if q.done(item, h, s, n) {
 		q.cond.Signal()
 	}
 }
 
-// done is Done of item whose hash is h, under mu; n is item's node if a
-// lookup without the lock found one. It reports whether it queued the
-// item again.
-func (q *Queue[T]) done(item T, h uint64, n *itemNode[T]) (requeued bool) {
+// done is Done of item whose hash is h, under mu; n is item's node, in
+// slot sl, if a lookup without the lock found one. It reports whether it
+// queued the item again.
+func (q *Queue[T]) done(item T, h uint64, sl slot, n *itemNode[T]) (requeued bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if n == nil || n.itemState() == stateForgotten {
-		if n = q.items.lookup(item, h); n == nil {
+		if sl, n = q.items.lookup(item, h); n == nil {
 			return false
 		}
 	}
@@ -185,18 +188,19 @@ func (q *Queue[T]) done(item T, h uint64, n *itemNode[T]) (requeued bool) {
 		return false
 	}
 	q.items.setState(n, stateDirty)
-	q.queue.push(n)
+	q.queue.push(sl)
 	q.trace(trace.Requeued, item, q.queue.len(), 0, 0)
 	return true
 }
 
 // sweepLocked forgets idle items (see itemTable.sweep) and points the
-// FIFO at the items' new nodes. Call with mu held.
+// FIFO at the items' new slots. Call with mu held.
 func (q *Queue[T]) sweepLocked() {
-	q.items.sweep()
+	old := q.items.sweep()
 	for i := range q.queue.len() {
-		n := q.queue.at(i)
-		q.queue.set(i, q.items.lookup(n.item, q.items.hash(n.item)))
+		item := old.at(q.queue.at(i)).item
+		s, _ := q.items.lookup(item, q.items.hash(item))
+		q.queue.set(i, s)
 	}
 }
 
