@@ -55,14 +55,20 @@ func runQueueWorkload(q basicQueue, producers int, ks []string) {
 	workers.Wait()
 }
 
+// queueBench runs the Add/Get/Done workload, reporting adds/s and the
+// process's CPU time per workload (CPUUnit), which, unlike the time,
+// hardly depends on what else the machine runs.
 func queueBench(producers int, newQ func() basicQueue) func(*testing.B) {
 	return func(b *testing.B) {
 		ks := keys(queueKeys)
 		b.ReportAllocs()
+		cpu := ProcessCPU()
 		for b.Loop() {
 			runQueueWorkload(newQ(), producers, ks)
 		}
+		cpu = ProcessCPU() - cpu
 		b.ReportMetric(float64(queueAdds)*float64(b.N)/b.Elapsed().Seconds(), "adds/s")
+		b.ReportMetric(float64(cpu)/1e6/float64(b.N), CPUUnit)
 	}
 }
 
