@@ -25,9 +25,9 @@ func openGated(t *testing.T) (*restaurant.Restaurant, *liveview.View, *liveview.
 	if err != nil {
 		t.Fatal(err)
 	}
+	v := liveview.Handler(ctx, r, liveview.WithGate(g)) // before Run, as examples/serve: it sees the first list and watch
 	done := make(chan error, 1)
 	go func() { done <- r.Run(ctx) }()
-	v := liveview.Handler(ctx, r, liveview.WithGate(g))
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {

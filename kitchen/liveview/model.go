@@ -143,8 +143,11 @@ type reflector struct {
 	Watches  int    `json:"watches"` // watches started
 	Now      string `json:"now"`     // its last action, with the rv
 	Watching bool   `json:"watching"`
+	State    string `json:"state"`          // reflWatching, reflCut, ...: what it does now
 	From     string `json:"from,omitempty"` // the rv its watch started from
 	Events   int    `json:"events"`         // watch events it queued
+
+	since time.Time // when its watch started
 }
 
 // worker is a chef worker busy with a reconcile.

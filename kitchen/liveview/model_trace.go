@@ -146,7 +146,7 @@ func (m *model) applyServer(rec trace.Record) {
 		m.counts.Conflicts++
 	case trace.WatchesClosed:
 		for _, w := range m.watches {
-			w.Watching = false
+			w.cut()
 		}
 	}
 }
@@ -183,19 +183,7 @@ func (m *model) applyRunner(rec trace.Record) {
 	case trace.HandlerCalled:
 		m.counts.Handled++
 	case trace.Listed, trace.WatchStarted, trace.WatchEnded, trace.Expired:
-		w := m.reflector(res)
-		switch {
-		case rec.Err != nil:
-		case rec.Action == trace.Listed:
-			w.Lists++
-		case rec.Action == trace.WatchStarted:
-			w.Watches++
-			w.Watching, w.From = true, rec.ResourceVersion
-		}
-		if rec.Action == trace.WatchEnded || rec.Action == trace.Expired {
-			w.Watching = false
-		}
-		w.Now = describe(rec)
+		m.reflector(res).heard(rec)
 	}
 }
 

@@ -2,6 +2,7 @@ package liveview
 
 import (
 	"context"
+	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
@@ -98,6 +99,9 @@ func sceneWatchCut() *scene {
 			"A relist is needed only when that history is gone: the next scene.",
 		Tour: tourDisconn, Chapter: chapterDisconn, Docs: []string{tourDoc + "informer Reflector", tourDoc + "apiserver Server.CloseWatches"},
 		setup: func(ctx context.Context, s *sceneRun) (func(Hold) bool, error) {
+			if err := s.settle(ctx); err != nil {
+				return nil, err
+			}
 			key := callOf("watch", "orders")
 			s.v.gate.HoldOnly(key)
 			s.v.r.Server.CloseWatches()
@@ -131,6 +135,10 @@ func sceneRelist() *scene {
 				return nil, err
 			}
 			g.HoldOnly(either(takeOf(key), callOf("list", "orders")))
+			// Each of the runner's re-watches then gets one of the 410s.
+			if err := s.settle(ctx); err != nil {
+				return nil, err
+			}
 			s.data = s.v.m.countOf("tombstone")
 			srv.CompactHistory()
 			srv.FailNext(apiserver.VerbWatch, runnerWatches, meta.NewResourceExpired("too old resource version: compacted (a guided scene)"))
@@ -347,6 +355,15 @@ func sceneFinalizer() *scene {
 			return s.until(ctx, "the garbage collector", func() bool { return s.v.m.countOf("gc") > before })
 		},
 	}
+}
+
+// settle waits until the runner's watches have been open for longer
+// than a very short watch. A reflector takes a watch that ends sooner,
+// without an event, for a broken connection: it waits out its backoff and
+// lists again, instead of watching again from its resourceVersion (as a
+// scene that cuts the watches at once after another would show).
+func (s *sceneRun) settle(ctx context.Context) error {
+	return s.until(ctx, "the runner's watches to have run a second", func() bool { return s.v.m.watchesSettled(time.Now()) })
 }
 
 // busy waits until every chef worker holds a ticket at the gate: one

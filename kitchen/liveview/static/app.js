@@ -213,8 +213,7 @@ function renderPipe(f) {
     c.conflicts ? [`409 Conflict refused: ${c.conflicts}`, "hot"] : [`${c.commits} writes`, "dim"],
     c.notes ? [`+${c.notes} Events (the chef's notes)`, "dim"] : null]);
   fill("watch", refl.filter((r) => r.watching).length, [
-    ...refl.map((r) => !r.watches ? [`${r.resource}: opened earlier`, "dim"]
-      : [`${r.resource} ${r.watching ? "← rv " + r.from : "cut"}`, r.watching ? "" : "hot"]),
+    ...refl.map(watchLine),
     [`${c.events} events in`, "dim"], heldAt("watch") ? [`${heldAt("watch")} held at the gate`, "hot"] : null]);
   fill("reflector", orders.lists, [
     ...refl.map((r) => [`${r.resource}: ${r.lists} list, ${r.watches} watch`, ""]),
@@ -244,6 +243,18 @@ function renderPipe(f) {
   renderTokens(f);
   renderFollowPath(f);
   renderNotes(f.notes || []);
+}
+
+// watchLine says what a reflector's watch is doing: open from an rv; cut
+// by the server; watching again after a clean close; or, after an error,
+// a 410 or a very short watch, waiting out its backoff before it lists
+// again (the count of watches in the reflector's box is of all so far).
+const WATCH_WORDS = { cut: ["cut", "hot"], "re-watching": ["re-watch", ""], backoff: ["backoff", "hot"], listed: ["listed", ""] };
+function watchLine(r) {
+  if (!r.watches && r.state !== "backoff") return [`${r.resource}: opened earlier`, "dim"];
+  if (r.watching) return [`${r.resource} ← rv ${r.from}`, ""];
+  const [word, cls] = WATCH_WORDS[r.state] || ["cut", "hot"];
+  return [`${r.resource} ${word}`, cls];
 }
 
 function ticketText(t) {
