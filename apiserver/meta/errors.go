@@ -164,11 +164,13 @@ func NewRequestEntityTooLarge(message string) *StatusError {
 
 // NewInternalError reports a failure inside the server (500), e.g.
 // "Internal error occurred: disk on fire". err's text is kept as the one
-// cause.
+// cause. A nil err (a caller's mistake, which apimachinery's twin panics
+// on) is reported as "<nil>" rather than panicking.
 func NewInternalError(err error) *StatusError {
+	text := fmt.Sprint(err)
 	return NewStatusError(reasonCodes[StatusReasonInternalError], StatusReasonInternalError,
-		fmt.Sprintf("Internal error occurred: %v", err),
-		&StatusDetails{Causes: []StatusCause{{Message: err.Error()}}})
+		"Internal error occurred: "+text,
+		&StatusDetails{Causes: []StatusCause{{Message: text}}})
 }
 
 // FromObject turns the object of a watch ERROR event back into an error,

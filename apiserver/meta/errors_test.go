@@ -338,3 +338,18 @@ func TestReasonForCode(t *testing.T) {
 		}
 	}
 }
+
+// A nil error handed to NewInternalError is a caller's mistake; it must be
+// reported, not panic (apimachinery's NewInternalError panics on it).
+func TestNewInternalErrorOfNil(t *testing.T) {
+	err := meta.NewInternalError(nil)
+	if got, want := err.Error(), "Internal error occurred: <nil>"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	if !meta.IsInternalError(err) {
+		t.Errorf("IsInternalError(%v) = false, want true", err)
+	}
+	if diff := cmp.Diff([]meta.StatusCause{{Message: "<nil>"}}, err.ErrStatus.Details.Causes); diff != "" {
+		t.Errorf("causes (-want +got):\n%s", diff)
+	}
+}
