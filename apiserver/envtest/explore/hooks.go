@@ -42,7 +42,8 @@ type writeCall struct {
 
 // write makes w.do's write for a controller, applying the perturbations
 // at this point: a Conflict instead of the write, a Crash or Stale
-// crash right after it. It counts the write and narrates it.
+// crash right after it (the caller then gets errCrashed, as every later
+// request of its incarnation does). It counts the write and narrates it.
 func (r *run) write(w writeCall) error {
 	if w.c == nil {
 		r.sched.mu.Lock()
@@ -76,6 +77,11 @@ func (r *run) write(w writeCall) error {
 			r.sched.mu.Unlock()
 		}
 		r.kill(w.c, w.inc, actCrashed, "after write "+at)
+		// The write is committed, but the process is gone before it
+		// hears so: the code after the call must not run as if it had
+		// succeeded (a side effect outside the API, such as freeing a
+		// resource, would happen that a real crash never makes).
+		return errCrashed
 	}
 	return err
 }

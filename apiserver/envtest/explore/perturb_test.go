@@ -15,8 +15,8 @@ import (
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 )
 
-// journal is what a controller saw and got, one list of lines per run
-// (a run starts the controller once when nothing crashes it).
+// journal is what a controller saw and got, one list of lines each time
+// it is started (once a run, unless a plan crashes it).
 type journal struct {
 	mu   sync.Mutex
 	runs [][]string
@@ -32,13 +32,6 @@ func (j *journal) add(format string, args ...any) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.runs[len(j.runs)-1] = append(j.runs[len(j.runs)-1], fmt.Sprintf(format, args...))
-}
-
-// last returns the last run's lines.
-func (j *journal) last() []string {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return j.runs[len(j.runs)-1]
 }
 
 // watcher is a controller with no informer: it lists and watches widgets
@@ -104,6 +97,8 @@ func paintOnce(ctx context.Context, j *journal, widgets client.ResourceInterface
 		j.add("paint %s: ok", w.Name)
 	case meta.IsConflict(err):
 		j.add("paint %s: 409 Conflict", w.Name)
+	case ctx.Err() != nil: // in process errCrashed, over HTTP the request's context
+		j.add("paint %s: failed, the controller crashed", w.Name)
 	default:
 		j.add("paint %s: %v", w.Name, err)
 	}
@@ -122,12 +117,13 @@ func newWidgets(names ...string) explore.Step {
 	}}
 }
 
-// TestConflictCutAndExpireReachTheController replays a 409, a cut watch
-// and an expired watch, each at a named point, in process and over HTTP,
-// and checks what the controller's own client saw: the 409 at that write
-// and no other (and the write not made: the end state lacks it); the watch
-// ended just before that event, cleanly (the controller watches again
-// from where it was) or with 410 Expired (it lists again).
+// TestConflictCutAndExpireReachTheController replays a 409, a cut watch,
+// an expired watch and a crash, each at a named point, in process and
+// over HTTP, and checks what the controller's own client saw: the 409 at
+// that write and no other (and the write not made: the end state lacks
+// it); the watch ended just before that event, cleanly (the controller
+// watches again from where it was) or with 410 Expired (it lists again);
+// the crashing write made, but answered as the crash.
 func TestConflictCutAndExpireReachTheController(t *testing.T) {
 	workload := []explore.Step{newWidgets("w1"), newWidgets("w2", "w3")}
 	// The reference run: w1's paint is write 1.w1; in step 2, ADDED w2 is
@@ -139,30 +135,40 @@ func TestConflictCutAndExpireReachTheController(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		plan string
-		want []string // the controller's journal in the plan's run
-		diff []string // in the end state's diff; none for no violation
+		want [][]string // the controller's journal in the plan's run, by incarnation
+		diff []string   // in the end state's diff; none for no violation
 	}{
 		// The second write of step 2 (w3's paint) is answered 409, and
 		// never made: w3 ends unpainted.
-		{"conflict:ctrl@2.w2", []string{
+		{"conflict:ctrl@2.w2", [][]string{{
 			"list 0",
 			"ADDED w1", "paint w1: ok", "MODIFIED w1",
 			"ADDED w2", "paint w2: ok", "ADDED w3", "paint w3: 409 Conflict", "MODIFIED w2",
-		}, []string{`"Widget default/w3"`, `-`, `Phase: "painted"`}},
+		}}, []string{`"Widget default/w3"`, `-`, `Phase: "painted"`}},
 		// The watch ends before the second event of step 2 (ADDED w3);
 		// watched again from w2's resourceVersion, it misses nothing.
-		{"cut:ctrl/widgets@2.e2", []string{
+		{"cut:ctrl/widgets@2.e2", [][]string{{
 			"list 0",
 			"ADDED w1", "paint w1: ok", "MODIFIED w1",
 			"ADDED w2", "paint w2: ok", "watch ended", "ADDED w3", "paint w3: ok", "MODIFIED w2", "MODIFIED w3",
-		}, nil},
+		}}, nil},
 		// The watch gets 410 before the same event; listed again, w3
 		// is found unpainted and painted.
-		{"expire:ctrl/widgets@2.e2", []string{
+		{"expire:ctrl/widgets@2.e2", [][]string{{
 			"list 0",
 			"ADDED w1", "paint w1: ok", "MODIFIED w1",
 			"ADDED w2", "paint w2: ok", "ERROR expired=true", "watch ended", "list 3", "paint w3: ok", "MODIFIED w3",
-		}, nil},
+		}}, nil},
+		// A crash right after w2's paint (2.w1): the write is made, but
+		// the controller hears only that it is gone. Restarted, it lists
+		// w2 painted and paints w3.
+		{"crash:ctrl@2.w1", [][]string{{
+			"list 0",
+			"ADDED w1", "paint w1: ok", "MODIFIED w1",
+			"ADDED w2", "paint w2: failed, the controller crashed",
+		}, {
+			"list 3", "paint w3: ok", "MODIFIED w3",
+		}}, nil},
 	} {
 		for _, http := range []bool{false, true} {
 			name := tc.plan
@@ -177,13 +183,13 @@ func TestConflictCutAndExpireReachTheController(t *testing.T) {
 					Workload:    workload,
 				}
 				rep := explore.Explore(t, s, explore.Options{Plan: tc.plan, HTTP: http})
-				if len(j.runs) != 2 {
-					t.Fatalf("the controller started %d times, want twice (the reference run, the plan's)", len(j.runs))
+				if len(j.runs) != 1+len(tc.want) {
+					t.Fatalf("the controller started %d times, want %d (the reference run, the plan's)", len(j.runs), 1+len(tc.want))
 				}
 				if diff := cmp.Diff(reference, j.runs[0]); diff != "" {
 					t.Errorf("the controller's journal in the reference run (-want +got):\n%s", diff)
 				}
-				if diff := cmp.Diff(tc.want, j.last()); diff != "" {
+				if diff := cmp.Diff(tc.want, j.runs[1:]); diff != "" {
 					t.Errorf("the controller's journal (-want +got):\n%s\nthe reference run:\n%s", diff, rep.Reference)
 				}
 				switch {

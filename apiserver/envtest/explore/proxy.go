@@ -219,7 +219,7 @@ func (p *proxy) write(w http.ResponseWriter, req *http.Request, a apiRequest) {
 		},
 		rvNow: func() string { return latestRV(p.r.ctx, p.r.srv.ResourceFor(a.gvr, "")) },
 	})
-	if resp != nil {
+	if resp != nil && !errors.Is(err, errCrashed) {
 		resp.write(w) // the write was made, whatever came of it
 		return
 	}
