@@ -126,6 +126,14 @@ func (r *TicketRail) SetTicketsPerMinute(perMinute float64, burst int) {
 	r.bucket = rate.NewLimiter(limit, r.burst)
 }
 
+// TicketsPerMinute returns the token bucket as [TicketRail.SetTicketsPerMinute]
+// last set it: 0 when there is no limit.
+func (r *TicketRail) TicketsPerMinute() (perMinute float64, burst int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.perMinute, r.burst
+}
+
 // Bucket describes the token bucket: "no limit", or "6 tickets a kitchen
 // minute, bursts of 2".
 func (r *TicketRail) Bucket() string {

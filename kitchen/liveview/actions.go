@@ -110,13 +110,22 @@ func (v *View) placeVIP(r *http.Request) (string, error) {
 	return "placed " + o.Name + " for a VIP table", nil
 }
 
+// rushHour places RushHourOrders orders at once, with the rail's token
+// bucket made the bottleneck until it has admitted them all (as the rush
+// scene does): the tickets back up on the rail, not at the stations.
 func (v *View) rushHour(r *http.Request) (string, error) {
+	restore := v.limitRail()
+	keys := make([]string, 0, RushHourOrders)
 	for i := range RushHourOrders {
-		if _, err := v.placeOne(r.Context(), "", ""); err != nil {
+		o, err := v.placeOne(r.Context(), "", "")
+		if err != nil {
+			go v.restoreWhenAdmitted(keys, restore)
 			return "", fmt.Errorf("rush hour stopped after %d orders: %w", i, err)
 		}
+		keys = append(keys, joinKey(o.Namespace, o.Name))
 	}
-	return fmt.Sprintf("rush hour: %d orders placed", RushHourOrders), nil
+	go v.restoreWhenAdmitted(keys, restore)
+	return fmt.Sprintf("rush hour: %d orders placed; the rail admits %g new tickets a second until all are on it", RushHourOrders, rushPerSecond), nil
 }
 
 // placeOne has the waiter place an order: dish (random when empty) for a

@@ -96,7 +96,9 @@
 //
 // Every button is a POST to /actions/{name} that acts on the real server
 // and answers JSON ({"message": ...} or {"error": ...} with a 4xx status
-// naming the bad field): place, vip, rush, truffle and cancel (the form
+// naming the bad field): place, vip, rush (50 orders at once, with the
+// rail's token bucket made the bottleneck until it has admitted them, as
+// in the rush scene), truffle and cancel (the form
 // field "order", else the newest open order), cut-watches
 // ([apiserver.Server.CloseWatches]), compact
 // ([apiserver.Server.CompactHistory]; the runner's next watches are

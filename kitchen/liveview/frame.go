@@ -121,7 +121,7 @@ func (v *View) frame(events bool) frame {
 	f.Pipe.Stations = v.stations()
 	f.Pipe.Cache, f.Pipe.Index = v.index()
 	f.Pipe.Queue = queueName(v.r.Runner.Orders.QueueKind())
-	f.Pipe.Bucket = v.r.Rail.Bucket()
+	f.Pipe.Bucket = v.bucket()
 	v.m.fill(&f)
 	f.Pipe.Rail.Queued = v.r.Rail.Len()
 	if events {

@@ -165,7 +165,7 @@ func TestButtonsActOnTheServer(t *testing.T) {
 			{"/actions/fail?n=2", "the next 2 updates will fail with 429 Too Many Requests"},
 			{"/actions/cut-watches", "every watch cut: the runner watches again from the last resourceVersion it saw"},
 			{"/actions/vip?dish=tomato-soup", "placed order-001 for a VIP table"},
-			{"/actions/rush", "rush hour: 50 orders placed"},
+			{"/actions/rush", "rush hour: 50 orders placed; the rail admits 5 new tickets a second until all are on it"},
 		} {
 			code, out := post(t, v, tc.path)
 			if code != http.StatusOK || out["message"] != tc.want {

@@ -1,6 +1,9 @@
 package liveview
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // What the guided scenes ask of the model: each takes the lock.
 
@@ -71,4 +74,17 @@ func (m *model) conflicts() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.counts.Conflicts
+}
+
+// onTheRail reports whether every order of keys has had a ticket on the
+// rail (or is gone: it never needs one).
+func (m *model) onTheRail(keys []string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, k := range keys {
+		if o := m.orders[k]; o != nil && !o.Gone && !slices.Contains(o.Stages, stageRail) {
+			return false
+		}
+	}
+	return true
 }

@@ -171,10 +171,8 @@ func sceneRush() *scene {
 			"and it protects the kitchen behind it (client-go's BucketRateLimiter does the same for a controller).",
 		Tour: "go run ./examples/rush-hour", Docs: []string{tourDoc + "kitchen TicketRail", tourDoc + "workqueue RateLimiter"},
 		setup: func(ctx context.Context, s *sceneRun) (func(Hold) bool, error) {
-			perSecond := 5.0
-			perMinute := perSecond * s.v.r.Clock.Minute().Seconds()
-			s.v.r.Rail.SetTicketsPerMinute(perMinute, 2)
-			s.say("the rail's token bucket: %s", s.v.r.Rail.Bucket())
+			s.cleanup(s.v.limitRail())
+			s.say("the rail's token bucket: %s", s.v.bucket())
 			s.v.gate.HoldOnly(anyTake)
 			for range RushHourOrders {
 				if _, err := s.v.placeOne(ctx, "", ""); err != nil {
@@ -186,7 +184,6 @@ func sceneRush() *scene {
 			return anyTake, err
 		},
 		finish: func(ctx context.Context, s *sceneRun) error {
-			defer s.v.r.Rail.SetTicketsPerMinute(0, 0)
 			s.v.gate.Resume()
 			err := s.until(ctx, "the rail to admit every ticket", func() bool { return s.v.m.backlog() == 0 })
 			s.say("every ticket admitted: the bucket's limit is lifted again")

@@ -38,6 +38,7 @@ type View struct {
 	scenes *scenes
 	kick   chan struct{} // a frame now: the gate held or released a hand-off
 	done   <-chan struct{}
+	rush   rushState
 
 	mu       sync.Mutex // guards the fields below
 	names    int        // orders placed from the page, for their names
