@@ -238,19 +238,17 @@ func (c *ResourceClient) Create(ctx context.Context, obj meta.Object, opts meta.
 		return nil, err
 	}
 	for attempt := 0; ; attempt++ {
-		e, err := c.create(info, obj, ns, opts)
+		out, err := c.create(info, obj, ns, opts)
 		if meta.IsAlreadyExists(err) && m.Name == "" && attempt < 8 {
 			continue // a generated name collided: generate another
 		}
-		if err != nil {
-			return nil, err
-		}
-		return e.obj.DeepCopyObject(), nil
+		return out, err
 	}
 }
 
-// create makes one attempt at storing a copy of obj in namespace ns.
-func (c *ResourceClient) create(info meta.KindInfo, obj meta.Object, ns string, opts meta.CreateOptions) (*entry, error) {
+// create makes one attempt at storing a copy of obj in namespace ns, and
+// returns the writer's copy of what it stored.
+func (c *ResourceClient) create(info meta.KindInfo, obj meta.Object, ns string, opts meta.CreateOptions) (meta.Object, error) {
 	in := obj.DeepCopyObject()
 	info.SetTypeMeta(in.GetTypeMeta())
 	m := in.GetObjectMeta()
@@ -271,32 +269,32 @@ func (c *ResourceClient) create(info meta.KindInfo, obj meta.Object, ns string, 
 	if err := fieldmanager.TrackCreate(info, vs, in, c.writer(opts.FieldManager, false)); err != nil {
 		return nil, err
 	}
-	e, err := c.srv.prepareNew(info, in)
+	ch, err := c.srv.createChange(info, in, opts.DryRun)
 	if err != nil {
 		return nil, err
 	}
-	return c.srv.mutate(info.GroupResource(), objectKey(ns, m.Name), func(old *entry) (change, error) {
-		switch {
-		case old != nil:
+	return c.srv.mutateCopy(info.GroupResource(), objectKey(ns, m.Name), func(old *entry) (change, error) {
+		if old != nil {
 			return change{}, meta.NewAlreadyExists(info.GroupResource(), m.Name)
-		case opts.DryRun:
-			return change{obj: e}, nil
 		}
-		return change{typ: meta.EventAdded, obj: e}, nil
+		return ch, nil
 	})
 }
 
 // createChange is the change that creates next, prepared by prepareNew:
-// an ADDED event, or, for a dry run, the object alone.
+// an ADDED event, or, for a dry run, the object alone; with the writer's
+// copy, whose labels the stored state may share with the state stored
+// before it.
 func (s *Server) createChange(info meta.KindInfo, next meta.Object, dryRun bool) (change, error) {
 	e, err := s.prepareNew(info, next)
-	switch {
-	case err != nil:
+	if err != nil {
 		return change{}, err
-	case dryRun:
-		return change{obj: e}, nil
 	}
-	return change{typ: meta.EventAdded, obj: e}, nil
+	ch := change{typ: meta.EventAdded, obj: e, out: s.writerCopy(e, nil)}
+	if dryRun {
+		ch.typ = ""
+	}
+	return ch, nil
 }
 
 // prepareNew applies the rules of Create to in, named and placed in its

@@ -4,6 +4,7 @@ import (
 	"cmp"
 
 	"github.com/kitchensync/kitchensync/apiserver/gc"
+	"github.com/kitchensync/kitchensync/apiserver/internal/owncopy"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/namespaces"
 	"github.com/kitchensync/kitchensync/trace"
@@ -21,20 +22,54 @@ import (
 // meantime; otherwise fn runs again on the newer state. It returns the
 // committed (or returned) entry.
 func (s *Server) mutate(gr meta.GroupResource, key string, fn func(old *entry) (change, error)) (*entry, error) {
+	ch, err := s.write(gr, key, fn)
+	return ch.result(), err
+}
+
+// mutateCopy is mutate for a writer: it returns the writer's own copy of
+// the entry, the one the change made before the commit if any (see
+// owncopy.Split), with the resourceVersion the commit gave it.
+func (s *Server) mutateCopy(gr meta.GroupResource, key string, fn func(old *entry) (change, error)) (meta.Object, error) {
+	ch, err := s.write(gr, key, fn)
+	if err != nil {
+		return nil, err
+	}
+	if ch.out == nil {
+		return ch.result().obj.DeepCopyObject(), nil
+	}
+	ch.out.GetObjectMeta().ResourceVersion = ch.result().obj.GetObjectMeta().ResourceVersion
+	return ch.out, nil
+}
+
+// writerCopy makes the writer's copy of e, the next state of old (nil
+// for a create), before e is committed (see owncopy): e keeps old's
+// labels, if equal, or for a create those of an earlier create. Not with
+// the cache mutation detector on: then no two states share a map, so
+// that the detector names the object that was changed.
+func (s *Server) writerCopy(e, old *entry) meta.Object {
+	switch {
+	case s.opts.CacheMutationDetector:
+		return e.obj.DeepCopyObject()
+	case old == nil:
+		return s.recent.Split(e.obj)
+	}
+	out, _ := owncopy.Split(e.obj, old.obj.GetObjectMeta().Labels)
+	return out
+}
+
+// write is mutate, returning the change it committed (or fn's, with
+// fn's error).
+func (s *Server) write(gr meta.GroupResource, key string, fn func(old *entry) (change, error)) (change, error) {
 	for {
 		s.mu.Lock()
 		old, seen := s.objects[gr][key], s.hist.last
 		s.mu.Unlock()
 		if err := checkShared(gr, key, old); err != nil {
-			return nil, err
+			return change{}, err
 		}
 		ch, err := fn(old)
 		if err != nil || ch.typ == "" {
-			err = cmp.Or(s.awaitDurable(seen), err) // the answer tells of what it read
-			if ch.reply != nil {
-				return ch.reply, err
-			}
-			return ch.obj, err
+			return ch, cmp.Or(s.awaitDurable(seen), err) // the answer tells of what it read
 		}
 		s.mu.Lock()
 		if s.objects[gr][key] != old {
@@ -43,7 +78,7 @@ func (s *Server) mutate(gr meta.GroupResource, key string, fn func(old *entry) (
 		}
 		if err := s.persistLocked(key, ch); err != nil {
 			s.mu.Unlock()
-			return nil, err
+			return change{}, err
 		}
 		s.commitLocked(gr, key, ch, old)
 		rv := s.hist.last
@@ -52,17 +87,14 @@ func (s *Server) mutate(gr meta.GroupResource, key string, fn func(old *entry) (
 		hook := s.hooks[gr]
 		s.mu.Unlock()
 		if err := s.awaitDurable(rv); err != nil {
-			return nil, err
+			return change{}, err
 		}
 		s.collector.Collect(garbage)
 		s.syncNamespace(terminating)
 		if hook != nil {
 			hook(ch.typ, ch.obj.obj)
 		}
-		if ch.reply != nil {
-			return ch.reply, nil
-		}
-		return ch.obj, nil
+		return ch, nil
 	}
 }
 

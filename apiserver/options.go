@@ -80,7 +80,8 @@ type Options struct {
 	// reader sees. A change is reported as a 500 naming the object. It
 	// costs a JSON encoding per write and per object read; for tests and
 	// lessons. Also turned on by the environment variable
-	// [CacheMutationDetectorEnv].
+	// [CacheMutationDetectorEnv]. Without it, stored states with equal
+	// labels may share one map: such a change may show in other objects.
 	CacheMutationDetector bool
 	// Tracer, when set, receives a record of every committed write
 	// (trace.Created, trace.Updated, trace.Deleted, with its

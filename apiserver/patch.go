@@ -78,14 +78,14 @@ func (c *ResourceClient) PatchObject(ctx context.Context, name string, pt meta.P
 		return nil, false, err
 	}
 	var created bool
-	e, err := c.srv.mutate(info.GroupResource(), key, func(old *entry) (change, error) {
+	out, err := c.srv.mutateCopy(info.GroupResource(), key, func(old *entry) (change, error) {
 		created = old == nil
 		return c.preparePatch(info, old, name, pt, data, status, opts)
 	})
 	if err != nil {
 		return nil, false, err
 	}
-	return e.obj.DeepCopyObject(), created, nil
+	return out, created, nil
 }
 
 // patchesStatus reports whether subresources, as Patch takes them, name

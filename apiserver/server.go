@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/kitchensync/kitchensync/apiserver/gc"
+	"github.com/kitchensync/kitchensync/apiserver/internal/owncopy"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/namespaces"
 	"github.com/kitchensync/kitchensync/apiserver/storage"
@@ -83,6 +84,8 @@ type Server struct {
 
 	randMu sync.Mutex // guards rand
 	rand   *rand.Rand // names from generateName, seeded: runs repeat
+
+	recent owncopy.Recent // labels a create's stored state may share (see createChange)
 
 	faults faults // the injected faults and the request counts (requests.go)
 

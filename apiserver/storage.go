@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"cmp"
 	"strconv"
 	"sync/atomic"
 
@@ -76,7 +77,13 @@ type change struct {
 	// update that removes a deleting object's last finalizer answers
 	// the object it asked for, while the event carries the stored one.
 	reply *entry
+	// out, when set, is the writer's own copy of the object of result(),
+	// made before the commit (see [Server.mutateCopy]).
+	out meta.Object
 }
+
+// result is the entry a change answers with: reply, or else obj.
+func (ch change) result() *entry { return cmp.Or(ch.reply, ch.obj) }
 
 // history is a ring of the most recent events. Every resourceVersion is
 // made by exactly one event, so the event with resourceVersion r sits at

@@ -85,7 +85,7 @@ func (c *ResourceClient) updateObject(ctx context.Context, obj meta.Object, opts
 		return nil, false, err
 	}
 	var created bool
-	e, err := c.srv.mutate(info.GroupResource(), objectKey(ns, m.Name), func(old *entry) (change, error) {
+	out, err := c.srv.mutateCopy(info.GroupResource(), objectKey(ns, m.Name), func(old *entry) (change, error) {
 		next := obj.DeepCopyObject()
 		next.GetObjectMeta().Namespace = ns
 		if created = old == nil && info.AllowCreateOnUpdate && !status; created {
@@ -96,7 +96,7 @@ func (c *ResourceClient) updateObject(ctx context.Context, obj meta.Object, opts
 	if err != nil {
 		return nil, false, err
 	}
-	return e.obj.DeepCopyObject(), created, nil
+	return out, created, nil
 }
 
 // prepareUpdate decides what replacing old by next means, applying the
@@ -135,19 +135,18 @@ func (s *Server) prepareUpdate(info meta.KindInfo, old *entry, next meta.Object,
 	if err != nil {
 		return change{}, err
 	}
-	switch {
-	case bytes.Equal(e.content, old.content):
+	if bytes.Equal(e.content, old.content) {
 		return change{obj: old}, nil // a no-op: no new resourceVersion, no event
-	case om.DeletionTimestamp != nil && namespaces.Finalized(next):
-		ch := deleteDuringUpdate(old, e)
-		if dryRun {
-			ch.typ = ""
-		}
-		return ch, nil
-	case dryRun:
-		return change{obj: e}, nil
 	}
-	return change{typ: meta.EventModified, obj: e}, nil
+	ch := change{typ: meta.EventModified, obj: e}
+	if om.DeletionTimestamp != nil && namespaces.Finalized(next) {
+		ch = deleteDuringUpdate(old, e)
+	}
+	if dryRun {
+		ch.typ = ""
+	}
+	ch.out = s.writerCopy(e, old)
+	return ch, nil
 }
 
 // encodeUpdate encodes next, the new state of old, once: its generation
