@@ -220,9 +220,12 @@ func (c *Controller) WithEventFilter(pred Predicate[meta.Object]) *Controller {
 // waits for their caches to sync (at most CacheSyncTimeout), and runs the
 // workers until ctx is done. Then it shuts the queue down, lets the
 // reconciles in progress finish (they see ctx cancelled), drops the
-// requests still queued, removes its event handlers and returns. It returns nil after a normal shutdown, a
-// [*CacheSyncError] if the caches did not sync in time, or an error if the
-// controller was already started or a watch could not be registered.
+// requests still queued, removes its event handlers and returns. It
+// returns nil after a normal shutdown (also when ctx ends while it is
+// still registering its handlers, so that an informer stopped by the same
+// cancellation is no error), a [*CacheSyncError] if the caches did not
+// sync in time, or an error if the controller was already started or a
+// watch could not be registered.
 //
 // Start does not run the informers: run them (or their factory) too, with
 // the same ctx or a longer-lived one.
@@ -244,6 +247,9 @@ func (c *Controller) Start(ctx context.Context) error {
 	c.log.Info("Starting EventSources", "count", len(sources))
 	started, err := startSources(ctx, sources, queue, filters)
 	defer stopSources(started)
+	if err != nil && ctx.Err() != nil {
+		return nil // stopped while starting: its informers may have stopped first
+	}
 	if err != nil {
 		return fmt.Errorf("reconcile: controller %q: %w", c.name, err)
 	}
