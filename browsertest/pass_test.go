@@ -86,15 +86,15 @@ func orderServed(t *testing.T, ctx context.Context, dir string) {
 	if !strings.Contains(yaml, "phase: Served") || !strings.Contains(yaml, "name: order-001") {
 		t.Errorf("the YAML does not show the served order:\n%s", yaml)
 	}
-	checkHistory(t, ctx, "order-001")
+	checkHistory(t, ctx, "order-001", "Ready → Served")
 	screenshot(t, ctx, dir, "02-served-1280.png")
 }
 
 // checkHistory compares the history the page shows with the server's
 // (GET /orders/NAME): every event there, none twice, in cause-and-effect
-// order (resourceVersions never go back), from the waiter's placing to
-// Served.
-func checkHistory(t *testing.T, ctx context.Context, name string) {
+// order (resourceVersions never go back), from the waiter's placing to an
+// event that says last.
+func checkHistory(t *testing.T, ctx context.Context, name, last string) {
 	t.Helper()
 	raw := get(t, ctx, "read the history", chromedp.Evaluate[string](`(async () => {
 		const d = await (await fetch("/orders/`+name+`")).json();
@@ -130,8 +130,8 @@ func checkHistory(t *testing.T, ctx context.Context, name string) {
 			t.Errorf("event %d of the server's history is not shown", seq)
 		}
 	}
-	if len(h.Shown) == 0 || !strings.HasPrefix(h.Shown[0].Text, "waiter") || !strings.Contains(h.Shown[len(h.Shown)-1].Text+allText(h.Shown), "Ready → Served") {
-		t.Errorf("the history does not run from the waiter to Served: %+v", h.Shown)
+	if len(h.Shown) == 0 || !strings.HasPrefix(h.Shown[0].Text, "waiter") || !strings.Contains(allText(h.Shown), last) {
+		t.Errorf("the history does not run from the waiter to %q: %+v", last, h.Shown)
 	}
 }
 
@@ -180,6 +180,9 @@ func orderCancelled(t *testing.T, ctx context.Context, dir string) {
 		chromedp.WaitVisible(chromedp.CSS(`#history li.gc`)),
 		chromedp.WaitVisible(chromedp.CSS(`#history li.deleted`)),
 		chromedp.WaitVisible(chromedp.CSS(`.order[data-name="order-002"][data-phase="Cancelled"]`)))
+	// Where the original bug was seen: "deleted rv 876" before
+	// "Cooking → Cancelled rv 875".
+	checkHistory(t, ctx, "order-002", "order-002 is deleted")
 	history := get(t, ctx, "read its history", chromedp.Text(chromedp.CSS(`#history`)))
 	for _, want := range []string{"deletion started: held by finalizers menu.example.com/chef",
 		"last finalizer removed: order-002 is deleted", "garbage collector deleted cook order-002-0-g1"} {
