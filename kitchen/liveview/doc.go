@@ -88,9 +88,11 @@
 // that cannot keep up is not waited for: when it is ready again, its
 // next frame has the newest state and the events it has not had yet, so
 // it misses nothing without being told. The page fetches a followed
-// order's history once (GET /orders/{name}) and keeps it from the frames'
-// events; it fetches the YAML again only when the order's resourceVersion
-// changes.
+// order's history and YAML (GET /orders/{name}) when it starts following
+// it and keeps the history from the frames' events; it fetches the order
+// again only when its resourceVersion changes, or once it is done if a
+// full frame left some of its events out (each order says the number of
+// its newest event), never once a frame.
 //
 // # Buttons
 //

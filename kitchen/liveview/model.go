@@ -91,6 +91,9 @@ type orderView struct {
 	At string `json:"at"`
 	// N numbers the orders in the order the page heard of them.
 	N uint64 `json:"n"`
+	// Last is the number (Seq) of its newest event: a page whose history
+	// of it stops short lost some to a full frame.
+	Last uint64 `json:"last"`
 
 	last      string // the stage of its newest event
 	cause     uint64 // the newest resourceVersion of it (or its cooks) seen
@@ -246,6 +249,7 @@ func (m *model) emit(ev event) {
 	if o != nil {
 		o.visit(ev.Stage)
 		o.file(ev)
+		o.Last = ev.Seq
 	}
 }
 

@@ -159,8 +159,6 @@ function connect() {
     // Everything is drawn once per animation frame: the events of every
     // frame since the last, and the state of the newest.
     if (f.events && f.events.length) queued.push(...f.events);
-    if (followed && f.coalesced > coalescedSeen && coalescedSeen) loadDetail(followed); // the stream left some out
-    coalescedSeen = f.coalesced;
     const { events, ...state } = f;
     snaps.push(state);
     if (snaps.length > SNAPS) { snaps.shift(); if (replayAt > 0) replayAt--; }
@@ -577,7 +575,7 @@ function renderFollowBar(f) {
   setText($("#follow-phase"), phase);
   setProp($("#follow-phase"), "className", "phase " + phase);
   setText($("#follow-at"), o ? STAGE_WORDS[o.at] || o.at : "");
-  if (o && o.rv !== yamlRV) refreshYAML(o.rv);
+  if (o) syncDetail(o);
 }
 
 const followedKey = () => (followed && lastFrame ? (lastFrame.orders || []).find((o) => o.name === followed)?.key : null);
@@ -587,6 +585,7 @@ function follow(name) {
   $("#detail").hidden = !name;
   $("#follow-bar").hidden = !name;
   hist = [];
+  histTop = 0;
   yamlRV = null;
   $("#history").replaceChildren();
   $("#yaml").textContent = "";
@@ -596,35 +595,44 @@ function follow(name) {
   if (name && matchMedia("(max-width: 900px)").matches) $("#detail").scrollIntoView({ block: "nearest" });
 }
 
-// The history: fetched once when an order is followed, then kept from
-// the frames' events, in cause-and-effect order: by the resourceVersion
-// each event follows from, then by stage, then as told.
+// The history: fetched when an order is followed, then kept from the
+// frames' events, in cause-and-effect order: by the resourceVersion each
+// event follows from, then by stage, then as told.
 let hist = [];
-let yamlRV = null, yamlBusy = false, coalescedSeen = 0;
+let histTop = 0; // the newest event's number in hist
+let yamlRV = null, detailBusy = false;
 const RANK = Object.fromEntries(ORDER.map((s, i) => [s, i + 1]));
 const causal = (a, b) => (a.cause || 0) - (b.cause || 0) || (RANK[a.stage] || 0) - (RANK[b.stage] || 0) || a.seq - b.seq;
 
-async function loadDetail(name) {
-  const res = await fetch(`/orders/${encodeURIComponent(name)}`);
-  const d = await res.json();
-  if (!res.ok || name !== followed) return;
-  const seqs = new Set(d.history.map((e) => e.seq));
-  hist = [...d.history, ...hist.filter((e) => !seqs.has(e.seq))].sort(causal);
-  $("#history").replaceChildren(...hist.map(historyItem));
-  if (d.left) $("#history").prepend(el("li", { text: `(${d.left} events in the middle left out)` }));
-  showYAML(d);
+// syncDetail fetches the followed order o again, its YAML and its
+// history, only when it changed: a new resourceVersion; or, once it is
+// done, events of it (o.last is the newest one's number) that a full
+// frame left out. While it runs, the fetch of its next change brings
+// those. Never once a frame.
+function syncDetail(o) {
+  const missed = o.last > histTop;
+  if (o.rv !== yamlRV || (missed && o.at === "done")) loadDetail(o.name);
 }
 
-async function refreshYAML(rv) {
-  if (yamlBusy || !followed) return;
-  yamlBusy = true;
-  yamlRV = rv;
+// loadDetail fetches the order name (GET /orders/{name}): its history,
+// merged with what the frames told, and its YAML. One fetch at a time;
+// a change while one is under way is fetched after it.
+async function loadDetail(name) {
+  if (detailBusy) return;
+  detailBusy = true;
+  const o = lastFrame && (lastFrame.orders || []).find((x) => x.name === name);
+  if (o) yamlRV = o.rv;
   try {
-    const name = followed;
     const res = await fetch(`/orders/${encodeURIComponent(name)}`);
     const d = await res.json();
-    if (res.ok && name === followed) showYAML(d);
-  } finally { yamlBusy = false; }
+    if (!res.ok || name !== followed) return;
+    const seqs = new Set(d.history.map((e) => e.seq));
+    hist = [...d.history, ...hist.filter((e) => !seqs.has(e.seq))].sort(causal);
+    for (const e of hist) histTop = Math.max(histTop, e.seq);
+    $("#history").replaceChildren(...hist.map(historyItem));
+    if (d.left) $("#history").prepend(el("li", { text: `(${d.left} events in the middle left out)` }));
+    showYAML(d);
+  } catch (e) { say(String(e), true); } finally { detailBusy = false; }
 }
 
 function showYAML(d) {
@@ -637,6 +645,7 @@ const historyItem = (ev) => el("li", { class: ev.class || "", "data-stage": ev.s
 
 function addToHistory(ev) {
   if (hist.some((e) => e.seq === ev.seq)) return;
+  histTop = Math.max(histTop, ev.seq);
   let i = hist.length;
   while (i > 0 && causal(hist[i - 1], ev) > 0) i--;
   hist.splice(i, 0, ev);
