@@ -64,7 +64,7 @@ func BenchmarkScale(b *testing.B) {
 }
 
 func benchScale(b *testing.B, n int) {
-	c := startServer(b)
+	c := startServer(b, "1")
 	empty := c.memory(b)
 	start := time.Now()
 	fill(b, c.url, n)
@@ -93,6 +93,32 @@ func benchScale(b *testing.B, n int) {
 		}
 		slices.Sort(lat)
 		b.ReportMetric(lat[1], tag+"to-all-ms")
+	}
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkIdleWatchFloor is the reference for BenchmarkScale's idle
+// watches: what an idle request held open costs a bare net/http server
+// (see [bareHandler]) in a child process, opened and measured as
+// BenchmarkScale opens and measures its watches. Over HTTP/1.1 each one
+// holds a connection with its read and write buffers and two goroutines
+// (the connection's, which runs the handler, and the one that notices
+// the client going away): no server on net/http can hold an idle watch
+// for less.
+//
+//	cd compare && go test -run '^$' -bench IdleWatchFloor -benchtime 1x ./scale/
+func BenchmarkIdleWatchFloor(b *testing.B) {
+	c := startServer(b, bareServer)
+	before := c.memory(b)
+	ws := &watchers{url: c.url}
+	defer ws.stop()
+	for _, w := range []int{100, 1000, 10_000} {
+		ws.open(b, w)
+		m := c.memory(b)
+		tag := fmt.Sprintf("w%d-", w)
+		b.ReportMetric(grew(before.Heap, m.Heap)/float64(w), tag+"heap-B/watch")
+		b.ReportMetric(grew(before.Stacks, m.Stacks)/float64(w), tag+"stack-B/watch")
+		b.ReportMetric(grew(before.RSS, m.RSS)/float64(w), tag+"rss-B/watch")
 	}
 	b.ReportMetric(0, "ns/op")
 }

@@ -24,23 +24,30 @@ import (
 // TestMain serves apiserver/httpapi for the test kinds on a free port,
 // prints its address and serves until killed. The benchmarks start it
 // as a child process, so that what they measure (its RSS, its heap) is
-// the server's alone, not their clients'.
+// the server's alone, not their clients'. Set to bareServer, it serves
+// bare net/http instead (see [bareHandler]).
 const serverVar = "KITCHENSYNC_SCALE_SERVER"
 
+// bareServer is the value of serverVar for the bare net/http server.
+const bareServer = "bare"
+
 func TestMain(m *testing.M) {
-	if os.Getenv(serverVar) != "" {
-		serve()
+	if mode := os.Getenv(serverVar); mode != "" {
+		serve(mode)
 		return
 	}
 	os.Exit(m.Run())
 }
 
-// serve is the child: the server and, at /scalez, its memory after a
-// collection.
-func serve() {
-	srv := apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{})
+// serve is the child: the server (or, for bareServer, bare net/http)
+// and, at /scalez, its memory after a collection.
+func serve(mode string) {
+	var h http.Handler = httpapi.NewHandler(apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{}))
+	if mode == bareServer {
+		h = http.HandlerFunc(bareHandler)
+	}
 	mux := http.NewServeMux()
-	mux.Handle("/", httpapi.NewHandler(srv))
+	mux.Handle("/", h)
 	mux.HandleFunc("/scalez", func(w http.ResponseWriter, _ *http.Request) {
 		_ = json.NewEncoder(w).Encode(readMemory())
 	})
@@ -51,6 +58,24 @@ func serve() {
 	}
 	fmt.Println(ln.Addr())
 	_ = http.Serve(ln, mux)
+}
+
+// bareHandler is the floor of an idle watch over HTTP: it answers a
+// list with an empty one, and any other request with the headers of a
+// stream, flushed, then holds it without a byte more until the client
+// goes away, as an idle watch does. What one such request costs is
+// net/http's alone.
+func bareHandler(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Query().Get("watch") == "" {
+		_, _ = io.WriteString(w, `{"metadata":{"resourceVersion":"1"}}`)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	if http.NewResponseController(w).Flush() != nil {
+		return
+	}
+	<-r.Context().Done()
 }
 
 // memory is the server's memory after collections, in bytes: what it
@@ -91,10 +116,11 @@ type child struct {
 	cmd *exec.Cmd
 }
 
-// startServer starts the child server and stops it when b ends.
-func startServer(b *testing.B) *child {
+// startServer starts the child server (mode: "1", or bareServer) and
+// stops it when b ends.
+func startServer(b *testing.B, mode string) *child {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), serverVar+"=1")
+	cmd.Env = append(os.Environ(), serverVar+"="+mode)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		b.Fatal(err)
