@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver"
+	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
-	"github.com/kitchensync/kitchensync/apiserver/rest"
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/kitchen/narration"
@@ -51,11 +51,14 @@ type Config struct {
 	// Server configures the API server.
 	Server apiserver.Options
 	// Remote, when set, runs the kitchen against the API server this
-	// client calls (package apiserver/rest), in another process or a real
-	// cluster: Open makes no server of its own ([Restaurant].Server is
-	// nil) and writes no menu — the dishes must be there already (kubectl
-	// apply). The client's scheme must be [kitchen.NewScheme]'s.
-	Remote *rest.Client
+	// client calls: a *rest.Client (package apiserver/rest) of a server in
+	// another process or a real cluster, or any [client.Interface], such
+	// as the view of the server that a test's explorer gives each
+	// controller (package apiserver/envtest/explore). Open makes no server
+	// of its own ([Restaurant].Server is nil) and writes no menu — the
+	// dishes must be there already (kubectl apply). The client's scheme
+	// must be [kitchen.NewScheme]'s.
+	Remote client.Interface
 	// DeskOnly opens the front desk without the kitchen: Run starts the
 	// runner but neither the chef nor the brigade, so that a chef in
 	// another process can cook (examples/serve -chef=false).
