@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"unsafe"
 )
 
 // MergePatch applies the JSON merge patch (RFC 7386) patch, a JSON
@@ -29,16 +30,12 @@ func MergePatch(doc, patch []byte) (out []byte, ok bool) {
 	return out, ok && s.err == nil
 }
 
-// decodePatch decodes a patch that is a JSON object, its numbers kept as
-// written.
+// decodePatch decodes a patch that is a JSON object, and nothing more,
+// its numbers kept as written (see decodeAny).
 func decodePatch(patch []byte) (map[string]any, bool) {
-	dec := json.NewDecoder(bytes.NewReader(patch))
-	dec.UseNumber()
-	var p map[string]any
-	if err := dec.Decode(&p); err != nil || p == nil {
-		return nil, false
-	}
-	if _, err := dec.Token(); err == nil { // more than one value
+	v, end, ok := decodeAny(patch, 0, 1)
+	p, isObject := v.(map[string]any)
+	if !ok || !isObject || skipSpace(patch, end) != len(patch) {
 		return nil, false
 	}
 	return p, true
@@ -49,14 +46,18 @@ func decodePatch(patch []byte) (map[string]any, bool) {
 func mergeObject(s *state, b, doc []byte, p map[string]any) ([]byte, bool) {
 	b = append(b, '{')
 	first := true
-	member := func(key []byte) {
+	comma := func() {
 		if !first {
 			b = append(b, ',')
 		}
 		first = false
-		b = append(append(b, key...), ':')
 	}
-	seen := make(map[string]bool, len(p))
+	keys := make([]string, 0, len(p)) // sorted, so that a doc's key is found without a string of its own
+	for name := range p {
+		keys = append(keys, name)
+	}
+	slices.Sort(keys)
+	seen := make([]bool, len(keys))
 	for i := 1; i < len(doc) && doc[i] == '"'; {
 		k := skipString(doc, i)
 		if k < 0 || k >= len(doc) || doc[k] != ':' {
@@ -67,19 +68,20 @@ func mergeObject(s *state, b, doc []byte, p map[string]any) ([]byte, bool) {
 			return nil, false
 		}
 		rawKey, value := doc[i:k], doc[k+1:v]
-		name, ok := keyOf(rawKey)
+		at, patched, ok := patchKey(keys, rawKey)
 		if !ok {
 			return nil, false
 		}
-		pv, patched := p[name]
 		switch {
 		case !patched:
-			member(rawKey)
-			b = append(b, value...)
-		case pv == nil: // removed
+			comma()
+			b = append(append(append(b, rawKey...), ':'), value...)
+		case p[keys[at]] == nil: // removed
 		default:
-			seen[name] = true
-			member(rawKey)
+			pv := p[keys[at]]
+			seen[at] = true
+			comma()
+			b = append(append(b, rawKey...), ':')
 			pm, isObject := pv.(map[string]any)
 			switch {
 			case isObject && value[0] == '{':
@@ -97,28 +99,30 @@ func mergeObject(s *state, b, doc []byte, p map[string]any) ([]byte, bool) {
 		}
 		i = v + 1
 	}
-	added := make([]string, 0, len(p))
-	for name, pv := range p {
-		if !seen[name] && pv != nil {
-			added = append(added, name)
+	for at, name := range keys {
+		if pv := p[name]; !seen[at] && pv != nil {
+			comma()
+			b = append(appendString(b, name), ':')
+			b = encodeAny(s, b, pruneNulls(pv))
 		}
-	}
-	slices.Sort(added)
-	for _, name := range added {
-		member(appendString(nil, name))
-		b = encodeAny(s, b, pruneNulls(p[name]))
 	}
 	return append(b, '}'), true
 }
 
-// keyOf is the name a JSON string (quotes included) holds.
-func keyOf(raw []byte) (string, bool) {
-	if bytes.IndexByte(raw, '\\') < 0 {
-		return string(raw[1 : len(raw)-1]), true
+// patchKey finds the name the JSON string raw (quotes included) holds
+// among keys, which are sorted: at is its index, found whether it is
+// there; ok is false if raw does not decode.
+func patchKey(keys []string, raw []byte) (at int, found, ok bool) {
+	if bytes.IndexByte(raw, '\\') >= 0 {
+		var name string
+		if err := json.Unmarshal(raw, &name); err != nil {
+			return 0, false, false
+		}
+		at, found = slices.BinarySearch(keys, name)
+		return at, found, true
 	}
-	var name string
-	err := json.Unmarshal(raw, &name)
-	return name, err == nil
+	at, found = slices.BinarySearch(keys, unsafe.String(unsafe.SliceData(raw[1:]), len(raw)-2)) // read in place, never kept
+	return at, found, true
 }
 
 // pruneNulls returns v without the null members of its objects, however

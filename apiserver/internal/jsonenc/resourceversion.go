@@ -1,6 +1,9 @@
 package jsonenc
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+)
 
 // AppendWithResourceVersion appends content, the JSON of an object with
 // metadata.resourceVersion cleared, with that resourceVersion (rv, a
@@ -28,6 +31,7 @@ func SpliceResourceVersion(out, content []byte, at int, comma byte, rv string) (
 	if at <= 0 || at > len(content) || !isDigits(rv) {
 		return out, false
 	}
+	out = slices.Grow(out, len(content)+len(`,"resourceVersion":"",`)+len(rv)) // once, not as it goes
 	out = append(out, content[:at]...)
 	if comma == ',' {
 		out = append(out, ',')
