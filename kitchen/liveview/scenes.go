@@ -23,8 +23,8 @@ type scene struct {
 	Choices  []string `json:"choices"`
 	Answer   int      `json:"-"` // the right choice, told once the scene is done
 	Explain  string   `json:"-"`
-	Tour     string   `json:"tour"`    // the command that opens its tour chapter (or its example)
-	Chapter  string   `json:"chapter"` // the title of that chapter, "" for an example
+	Tour     string   `json:"tour"`    // the command that opens its tour chapter, or "README.md"
+	Chapter  string   `json:"chapter"` // the title of that chapter, or of the README's section
 	Docs     []string `json:"docs"`    // go doc commands
 	// setup arranges the kitchen and returns the scene's key hand-off: the
 	// engine waits until the gate holds it, then pauses the gate.

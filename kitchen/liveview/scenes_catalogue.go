@@ -86,6 +86,10 @@ const (
 	chapterConflict = "Two waiters, one order: 409 Conflict"
 	tourCancel      = tourCommand + "9"
 	chapterCancel   = "The table leaves: finalizer and garbage collector"
+	tourBucket      = tourCommand + "40"
+	chapterBucket   = "both: the rail's limit on new tickets is a choice"
+	// A scene with no tour chapter names the README's section.
+	readme = "README.md"
 )
 
 func sceneWatchCut() *scene {
@@ -168,8 +172,9 @@ func sceneRush() *scene {
 		Explain: "The runner is fast: every order went through its queue, cache and handlers at once. The rail's token " +
 			"bucket admits a new ticket only when it has a token, so the tickets pile up on the rail, each delayed " +
 			"until its token comes due, and the workers take them as they become ready: the rail is the bottleneck, " +
-			"and it protects the kitchen behind it (client-go's BucketRateLimiter does the same for a controller).",
-		Tour: "go run ./examples/rush-hour", Docs: []string{tourDoc + "kitchen TicketRail", tourDoc + "workqueue RateLimiter"},
+			"and it protects the kitchen behind it. That is this rail's own rule: in client-go a queue's " +
+			"BucketRateLimiter paces only AddRateLimited (retries), and an informer's Add never waits.",
+		Tour: tourBucket, Chapter: chapterBucket, Docs: []string{tourDoc + "kitchen TicketRail", tourDoc + "workqueue RateLimiter"},
 		setup: func(ctx context.Context, s *sceneRun) (func(Hold) bool, error) {
 			s.cleanup(s.v.limitRail())
 			s.say("the rail's token bucket: %s", s.v.bucket())

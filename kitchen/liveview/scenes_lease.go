@@ -28,7 +28,7 @@ func sceneLease() *scene {
 			"here; 15 s is client-go's usual), the other chef writes itself in as holder — with the resourceVersion " +
 			"it read, so that two chefs taking over at once cannot both win (409 for the slower). A leader that " +
 			"stops cleanly releases the Lease, and its successor takes over at once.",
-		Tour: "go run ./examples/chef -h", Docs: []string{tourDoc + "reconcile/leaderelection", tourDoc + "apiserver/builtin Lease"},
+		Tour: readme, Chapter: "Over the wire: a chef of its own, a failover, a real cluster", Docs: []string{tourDoc + "reconcile/leaderelection", tourDoc + "apiserver/builtin Lease"},
 		setup: func(ctx context.Context, s *sceneRun) (func(Hold) bool, error) {
 			leases := s.v.r.Server.Resource(builtin.LeasesResource).Namespace(s.v.r.Namespace)
 			name := fmt.Sprintf("the-pass-%d", s.state.Run)

@@ -475,7 +475,7 @@ function renderScene(st) {
   if (st.phase === "done") {
     const verdict = picked == null ? "" : picked === st.answer ? "You predicted it. " : "Not what you predicted. ";
     kids.push(el("p", { class: "verdict", text: verdict + "Answer: " + s.choices[st.answer] }), el("p", { class: "explain", text: st.explain }),
-      el("p", {}, "Read on: ", el("code", { text: s.tour }), s.chapter ? ` (“${s.chapter}”)` : "",
+      el("p", {}, "Read on: ", el("code", { text: s.tour }), s.chapter ? (s.tour === "README.md" ? `, the section “${s.chapter}”` : ` (“${s.chapter}”)`) : "",
         ...s.docs.map((d) => el("span", {}, " · ", el("code", { text: d })))));
   }
   if (st.phase === "failed") kids.push(el("p", { class: "status bad", text: "The scene stopped: " + st.error }));
