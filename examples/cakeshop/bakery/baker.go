@@ -179,14 +179,15 @@ func (b *CakeReconciler) checkResources(ctx context.Context, key string, cake *C
 	return res, false, nil
 }
 
-// fail marks the order Failed for its current generation.
+// fail marks the order Failed for its current generation, over whatever
+// status it has (see markDone).
 func (b *CakeReconciler) fail(ctx context.Context, cake *Cake, reason, msg string) error {
-	cake.Status.Phase = PhaseFailed
-	cake.Status.ObservedGeneration = cake.Generation
-	meta.SetStatusCondition(&cake.Status.Conditions, meta.Condition{Type: "Ready", Status: meta.ConditionFalse, Reason: reason,
-		Message: msg, ObservedGeneration: cake.Generation})
-	st := cake.Status
-	_, err := b.write(ctx, cake, true, func(c *Cake) { c.Status = st })
+	_, err := b.write(ctx, cake, true, func(c *Cake) {
+		c.Status.Phase = PhaseFailed
+		c.Status.ObservedGeneration = c.Generation
+		meta.SetStatusCondition(&c.Status.Conditions, meta.Condition{Type: "Ready", Status: meta.ConditionFalse, Reason: reason,
+			Message: msg, ObservedGeneration: c.Generation})
+	})
 	return err
 }
 

@@ -10,7 +10,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/kitchensync/kitchensync/apiserver"
 	"github.com/kitchensync/kitchensync/apiserver/client"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/informer"
@@ -23,8 +22,11 @@ type ShopOptions struct {
 	// Name labels the shop in the narration: the front desk speaks as
 	// "front-desk" (or "front-desk@Name"), the baker as "baker" (or
 	// "baker@Name").
-	Name    string
-	Server  *apiserver.Server
+	Name string
+	// Server is the order desk: an *apiserver.Server of the shop's
+	// kinds ([NewServer]), or any client of one — over HTTP, or the view
+	// a test's explorer gives each controller.
+	Server  client.Interface
 	Clock   *Clock
 	Journal *Journal
 	// Namespace, if set, makes the front desk watch one branch only.
@@ -137,13 +139,10 @@ func (s *Shop) wake(key string) {
 	s.Controller.Queue().Add(reconcile.Request{NamespacedName: reconcile.NamespacedName{Namespace: ns, Name: name}})
 }
 
-// namespaced returns the resource on o.Namespace, or on every branch.
-func namespaced(o ShopOptions, gvr meta.GroupVersionResource) *apiserver.ResourceClient {
-	lw := o.Server.Resource(gvr)
-	if o.Namespace != "" {
-		lw = lw.Namespace(o.Namespace)
-	}
-	return lw
+// namespaced returns the resource on o.Namespace, or on every branch
+// ("").
+func namespaced(o ShopOptions, gvr meta.GroupVersionResource) client.ResourceInterface {
+	return o.Server.ResourceFor(gvr, o.Namespace)
 }
 
 // newFrontDesk makes the shop's informer: on o.Namespace, or every branch,

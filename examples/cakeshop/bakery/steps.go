@@ -227,28 +227,8 @@ func (b *CakeReconciler) waitForDecorator(key string, cake *Cake) (reconcile.Res
 
 // checkpoint records step in the status (断点续做) and returns the stored cake.
 func (b *CakeReconciler) checkpoint(ctx context.Context, cake *Cake, step Step) (*Cake, error) {
-	cake.Status.Checkpoint = step
-	cake.Status.ObservedGeneration = cake.Generation
-	cake.Status.Phase = phaseAfter(step)
 	tray := b.Kitchen.Tray(cake.Namespace + "/" + cake.Name)
-	if tray != nil {
-		cake.Status.Frosting = tray.Frosting
-	}
-	g := cake.Generation
-	switch {
-	case step == StepSponge:
-		meta.SetStatusCondition(&cake.Status.Conditions, meta.Condition{Type: ConditionSpongeReady, Status: meta.ConditionTrue, Reason: "Baked", ObservedGeneration: g})
-	case step == StepFrosting && tray != nil && tray.Frosting != "buttercream":
-		meta.SetStatusCondition(&cake.Status.Conditions, meta.Condition{Type: ConditionRecipe, Status: meta.ConditionTrue, Reason: "FallbackRecipe",
-			Message: "buttercream ran out; frosted with " + tray.Frosting, ObservedGeneration: g})
-	case step == StepDecoration && tray != nil && tray.Simplified:
-		meta.SetStatusCondition(&cake.Status.Conditions, meta.Condition{Type: ConditionDegraded, Status: meta.ConditionTrue, Reason: "SkippedDecoration",
-			Message: "fancy decoration simplified under load", ObservedGeneration: g})
-	case step == StepBoxed:
-		meta.SetStatusCondition(&cake.Status.Conditions, meta.Condition{Type: "Ready", Status: meta.ConditionTrue, Reason: "Boxed", ObservedGeneration: g})
-	}
-	st := cake.Status
-	updated, err := b.write(ctx, cake, true, func(c *Cake) { c.Status = st })
+	updated, err := b.write(ctx, cake, true, func(c *Cake) { markDone(c, step, tray) })
 	if err == nil && step == StepBoxed && b.LeadTimes != nil {
 		b.LeadTimes.Boxed(cake.UID, b.Clock.Now())
 	}
@@ -260,6 +240,36 @@ func (b *CakeReconciler) checkpoint(ctx context.Context, cake *Cake, step Step) 
 		b.say(cake.Namespace+"/"+cake.Name, "completed", "%s: boxed → Completed%s", cake.Name, pickup)
 	}
 	return updated, err
+}
+
+// markDone records in c's status that step is done, on tray: the
+// checkpoint, the phase, the frosting and the step's condition. It
+// changes only these, over whatever status c has: when a write meets 409
+// Conflict (the ledger was behind the baker's own writes), write applies
+// it again over the stored status, and what the earlier steps recorded
+// stays. (Computing the whole status from the ledger's copy and putting
+// it over the stored one dropped, behind a ledger that lagged, the
+// SpongeReady condition that an earlier reconcile had written.)
+func markDone(c *Cake, step Step, tray *Tray) {
+	c.Status.Checkpoint = step
+	c.Status.ObservedGeneration = c.Generation
+	c.Status.Phase = phaseAfter(step)
+	if tray != nil {
+		c.Status.Frosting = tray.Frosting
+	}
+	g := c.Generation
+	switch {
+	case step == StepSponge:
+		meta.SetStatusCondition(&c.Status.Conditions, meta.Condition{Type: ConditionSpongeReady, Status: meta.ConditionTrue, Reason: "Baked", ObservedGeneration: g})
+	case step == StepFrosting && tray != nil && tray.Frosting != "buttercream":
+		meta.SetStatusCondition(&c.Status.Conditions, meta.Condition{Type: ConditionRecipe, Status: meta.ConditionTrue, Reason: "FallbackRecipe",
+			Message: "buttercream ran out; frosted with " + tray.Frosting, ObservedGeneration: g})
+	case step == StepDecoration && tray != nil && tray.Simplified:
+		meta.SetStatusCondition(&c.Status.Conditions, meta.Condition{Type: ConditionDegraded, Status: meta.ConditionTrue, Reason: "SkippedDecoration",
+			Message: "fancy decoration simplified under load", ObservedGeneration: g})
+	case step == StepBoxed:
+		meta.SetStatusCondition(&c.Status.Conditions, meta.Condition{Type: "Ready", Status: meta.ConditionTrue, Reason: "Boxed", ObservedGeneration: g})
+	}
 }
 
 // phaseAfter returns the phase of a cake whose last finished step is s.
