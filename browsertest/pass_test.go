@@ -255,7 +255,7 @@ func served(name string) chromedp.Action[chromedp.Void] {
 func TestGuidedScenes(t *testing.T) {
 	ctx, dir, _ := openPage(t, 240*time.Second)
 	ids := get(t, ctx, "list the scenes", chromedp.Evaluate[[]string](`sceneList.map((s) => s.id)`))
-	want := []string{"watch-cut", "relist-410", "rush", "vip", "dedup", "conflict", "finalizer", "lease"}
+	want := []string{"watch-cut", "relist-410", "rush", "vip", "dedup", "conflict", "stale-chef", "finalizer", "lease"}
 	if strings.Join(ids, " ") != strings.Join(want, " ") {
 		t.Errorf("scenes %v, want %v", ids, want)
 	}

@@ -29,11 +29,14 @@
 //
 // # Guided scenes
 //
-// Eight scenes, one per lesson with a picture: a watch cut and the
+// Nine scenes, one per lesson with a picture: a watch cut and the
 // runner's way back; compaction, 410 Gone, a relist and a tombstone; rush
 // hour with the token bucket backing the rail up; a VIP jumping the
-// line; dedup of tickets; a 409 Conflict retried; a finalizer and the
-// garbage collector; two chefs and a Lease handover. Each asks its
+// line; dedup of tickets; a 409 Conflict retried; the stale chef, whose
+// ticket is skipped while the runner's cache lags his own write (his
+// controller's reconcile.Freshness; the reconciler's box counts the
+// skips, and the log names the write and the cache's resourceVersion); a
+// finalizer and the garbage collector; two chefs and a Lease handover. Each asks its
 // question first, sets the real kitchen up, pauses it at the key hand-off
 // (held at the gate), lets the learner step it, and explains, naming its
 // tour chapter and the go doc to read (POST /actions/scene?name=ID,

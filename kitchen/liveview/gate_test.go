@@ -91,8 +91,8 @@ func TestScenesRunToTheirEnd(t *testing.T) {
 		_, v, g := openGated(t)
 		var scenes []struct{ ID string }
 		get(t, v, "/scenes", &scenes)
-		if len(scenes) != 8 {
-			t.Fatalf("%d scenes, want 8", len(scenes))
+		if len(scenes) != 9 {
+			t.Fatalf("%d scenes, want 9", len(scenes))
 		}
 		for _, sc := range scenes {
 			if code, out := post(t, v, "/actions/scene?name="+sc.ID); code != http.StatusOK {

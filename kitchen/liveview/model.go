@@ -98,10 +98,14 @@ type orderView struct {
 	last      string // the stage of its newest event
 	cause     uint64 // the newest resourceVersion of it (or its cooks) seen
 	seen      time.Time
-	afterGone []event        // told once the order is gone (the garbage collector's work)
-	obj       *kitchen.Order // last known state, for its YAML
-	history   []event
-	left      int // events left out of the middle of history
+	afterGone []event // told once the order is gone (the garbage collector's work)
+	// The newest writes of it and of its cooks at the API server, and
+	// that cook's key (see model_stale.go).
+	wroteOrder, wroteCooks uint64
+	wroteCook              string
+	obj                    *kitchen.Order // last known state, for its YAML
+	history                []event
+	left                   int // events left out of the middle of history
 }
 
 // visit records that the order reached stage.
@@ -197,6 +201,7 @@ type model struct {
 	placed    int
 	traced    map[trace.Component]bool // components heard from
 	classes   map[string]int           // events filed, by class
+	cacheRV   map[string]uint64        // the runner's caches, by resource: the newest rv each took in (see model_stale.go)
 }
 
 // stageCounts are the hand-offs counted at each stage since the view
@@ -212,7 +217,8 @@ type stageCounts struct {
 	Taken      int `json:"taken"`
 	Reconciled int `json:"reconciled"`
 	Conflicts  int `json:"conflicts"`
-	Notes      int `json:"notes"` // Event objects written (kubectl describe's notes)
+	Notes      int `json:"notes"`      // Event objects written (kubectl describe's notes)
+	StaleSkips int `json:"staleSkips"` // tickets the chef skipped: his caches lagged his writes
 }
 
 func newModel(clock *kitchen.Clock) *model {

@@ -88,3 +88,23 @@ func (m *model) onTheRail(keys []string) bool {
 	}
 	return true
 }
+
+// staleSkips returns how many tickets the chef skipped because the
+// runner's caches lagged his own writes.
+func (m *model) staleSkips() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.counts.StaleSkips
+}
+
+// reconciling reports whether a chef worker is reconciling the order key.
+func (m *model) reconciling(key string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, w := range m.workers {
+		if w.Key == key {
+			return true
+		}
+	}
+	return false
+}

@@ -50,6 +50,9 @@ func (m *model) applyRecord(rec trace.Record) {
 	}
 	ev := event{Stage: stage, Order: orderKey, Key: rec.Key, RV: rec.ResourceVersion,
 		Text: describe(rec), Class: classOf(rec)}
+	if rec.Action == trace.StaleSkipped {
+		ev.Text, ev.RV, ev.Class = m.staleSkip(rec.Key)
+	}
 	if lasting(rec) {
 		m.noteLocked(ev)
 		return
@@ -137,6 +140,7 @@ func (m *model) applyServer(rec trace.Record) {
 	switch rec.Action {
 	case trace.Created, trace.Updated, trace.Deleted:
 		m.counts.Commits++
+		m.wrote(rec)
 		_, name := splitKey(rec.Key)
 		m.commits = append(m.commits, commit{RV: rec.ResourceVersion, Kind: rec.Kind, Name: name, Action: string(rec.Action)})
 		if len(m.commits) > maxCommits {
@@ -180,6 +184,7 @@ func (m *model) applyRunner(rec trace.Record) {
 		}
 	case trace.CacheUpdated:
 		m.counts.Cached++
+		m.cached(res, rec.ResourceVersion)
 	case trace.HandlerCalled:
 		m.counts.Handled++
 	case trace.Listed, trace.WatchStarted, trace.WatchEnded, trace.Expired:

@@ -13,7 +13,7 @@ import (
 func catalogue() []*scene {
 	return []*scene{
 		sceneWatchCut(), sceneRelist(), sceneRush(), sceneVIP(),
-		sceneDedup(), sceneConflict(), sceneFinalizer(), sceneLease(),
+		sceneDedup(), sceneConflict(), sceneStale(), sceneFinalizer(), sceneLease(),
 	}
 }
 

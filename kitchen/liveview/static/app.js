@@ -234,6 +234,7 @@ function renderPipe(f) {
     ...gateHeld.filter((h) => h.stage === "workers").map((h) => [`held: ${short(h.key)}`, "hot"])]);
   fill("reconciler", f.counters.reconciles, [
     [`errors ${f.counters.errors}`, f.counters.errors ? "hot" : "dim"], [`409s: ${c.conflicts}`, c.conflicts ? "hot" : "dim"],
+    [`stale skips: ${c.staleSkips || 0}`, c.staleSkips ? "hot" : "dim"],
     ["reads the cache,", "dim"], ["writes the API server", "dim"]]);
   fill("stations", (p.stations || []).reduce((n, s) => n + s.busy, 0), (p.stations || []).map((s) =>
     s.cooks.length ? [`${s.name} ${s.busy}:`, "", s.cooks.map((k) => short(k.order))] : [`${s.name} ${s.busy}: free`, "dim"]));
