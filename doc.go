@@ -27,24 +27,24 @@
 //	store/indexer.go              358  the cache: objects by key, its indexes, and how far it has got
 //	store/index.go                158  one index: a function from an object to values, and back
 //	informer/delta.go             131  what a change is: Added, Updated, Deleted, Replaced, Sync
-//	informer/fifo.go              319  what every informer queue shares: keys, Pop, HasSynced
+//	informer/fifo.go              320  what every informer queue shares: keys, Pop, HasSynced
 //	informer/realfifo.go          232  the queue between the watch and the cache, client-go v0.37's
 //	informer/reflector.go         468  list, then watch from the list's resourceVersion; 410 relists
 //	informer/informer_process.go  238  each change applied to the cache, then told to the handlers
 //	informer/processor.go         255  one buffered, ordered delivery per handler
 //	informer/shared_informer.go   365  one list and watch, one cache, many handlers
-//	informer/factory.go           235  one informer per resource in a process
-//	workqueue/queue.go            213  keys, never objects; dedup; one worker per key
+//	informer/factory.go           236  one informer per resource in a process
+//	workqueue/queue.go            217  keys, never objects; dedup; one worker per key
 //	workqueue/delaying_queue.go   246  AddAfter
 //	workqueue/rate_limiters.go    217  how long a failed key waits
 //	reconcile/source.go           223  events to keys: For, Owns, Watches, predicates
 //	reconcile/worker.go           130  a key at a time; errors back off; RequeueAfter
-//	reconcile/controller.go       283  workers, the queue, the sources, metrics
-//	reconcile/freshness.go        163  reading your own writes (Kubernetes 1.36)
-//	apiserver/server.go           204  the front desk: the objects, the history, the watchers
-//	apiserver/commit.go           197  every write: the next resourceVersion, the history, the fan-out
+//	reconcile/controller.go       289  workers, the queue, the sources, metrics
+//	reconcile/freshness.go        184  reading your own writes (Kubernetes 1.36)
+//	apiserver/server.go           207  the front desk: the objects, the history, the watchers
+//	apiserver/commit.go           229  every write: the next resourceVersion, the history, the fan-out
 //	apiserver/client.go           333  create and get
-//	apiserver/update.go           274  update, 409 Conflict, generation, finalizers
+//	apiserver/update.go           273  update, 409 Conflict, generation, finalizers
 //	apiserver/watch_open.go       195  a watch from a resourceVersion: every change after it, or 410
 //	apiserver/watch_fanout.go     256  one event, every watcher
 //	examples/build/step8/cake.go  237  a controller of your own, on all of the above
