@@ -124,3 +124,35 @@ func Example_step22_buildOverHTTP() {
 	// over HTTP: birthday is Boxed, observedGeneration 1, its box made
 	// boxes on the desk: 1; the desk knows the kinds only from their definitions: 2
 }
+
+// Chapter 23: Find the bug: explore a controller, fix it, explore again ([chapters.FindTheBug]).
+// With its prose and code: go run ./examples/tour -step 23.
+func Example_step23_findTheBug() {
+	chapters.FindTheBug(os.Stdout)
+	// Output:
+	// the stale-cache controller: 192 plans, 12 of them fail: invariant "one child per parent" broken after step 1: parent default/p1 has 2 children: p1-2v44j, p1-crqfg
+	// found as stale:ctrl@1.w2 (plan 5), shrunk to the plan
+	//   stale:ctrl@1.w2,skip:2-8
+	// replay: go test ./examples/tour/chapters -run '^TestFindTheBug$' -explore.plan='stale:ctrl@1.w2,skip:2-8'
+	// the same plan replayed: invariant "one child per parent" broken after step 1: parent default/p1 has 2 children: p1-2v44j, p1-crqfg
+	// the failing run, around the moment it went wrong:
+	// step 1: create parent p1 v1
+	//    user -> create Parent default/p1 rv=2
+	//    ctrl/parents <- ADDED Parent default/p1 rv=2
+	//    ctrl -> update Parent default/p1 rv=3
+	//    controller[ctrl] reconcile-finished default/p1 worker=1 result=success
+	//    ctrl/parents <- MODIFIED Parent default/p1 rv=3
+	//    ctrl -> create Child default/p1-2v44j rv=4
+	// >> ctrl crashed after write 1.w2
+	//    controller[ctrl] reconcile-finished default/p1 worker=1 result=error err="explore: the controller has crashed (its process is gone)"
+	//    ctrl restarted (incarnation 2), lists at rv 3
+	// >> ctrl/children lists at the older rv=3
+	//    ctrl/children listed 0 at rv=3
+	// >> ctrl/parents lists at the older rv=3
+	//    ctrl/parents listed 1 at rv=3
+	//    ctrl -> create Child default/p1-crqfg rv=5
+	//    ctrl -> update-status Parent default/p1 rv=6
+	//    controller[ctrl] reconcile-finished default/p1 worker=1 result=success
+	// !! invariant "one child per parent" broken after step 1: parent default/p1 has 2 children: p1-2v44j, p1-crqfg
+	// fixed (the child's name fixed): 196 plans, 0 violations
+}

@@ -206,60 +206,64 @@
 // (Example_step19_buildStatus), a finalizer
 // (Example_step20_buildAFinalizer), a test under faults
 // (Example_step21_buildATest), and the same program over HTTP and on a
-// cluster (Example_step22_buildOverHTTP).
+// cluster (Example_step22_buildOverHTTP). Then the explorer
+// (Example_step23_findTheBug) finds the bug in a controller that creates
+// from a stale cache — a crash right after its create, a restart on a
+// lagging view, a second child — prints the plan in one line that
+// replays it, and finds nothing wrong once the bug is fixed.
 //
 // The third part, "What the stories get wrong", takes each point where
 // the two stories say something the real machinery does not do, and
 // shows, with a chapter whose output go test pins, what it does instead:
 //
-//   - Example_step23_theDeltaFIFOIsHistory: 餐厅 §2 and §3's DeltaFIFO is
+//   - Example_step24_theDeltaFIFOIsHistory: 餐厅 §2 and §3's DeltaFIFO is
 //     client-go's informer queue until 1.33; since then a RealFIFO in
 //     event order, and since 1.36 a relist in one atomic step.
-//   - Example_step24_deepEqualOfStatusAndSpec: 餐厅 §1 and §4 compare
+//   - Example_step25_deepEqualOfStatusAndSpec: 餐厅 §1 and §4 compare
 //     DeepEqual(status, spec), which is always false: a chef who never
 //     stops; observedGeneration says "done for this spec".
-//   - Example_step25_aSharedInformerDoesNotPartition: 餐厅 §5's "shared
+//   - Example_step26_aSharedInformerDoesNotPartition: 餐厅 §5's "shared
 //     informers partition a large cluster": one informer, every handler
 //     sees everything; selectors split the work.
-//   - Example_step26_anUpdateIsNotARollingUpdate: 餐厅 §3's "an update
+//   - Example_step27_anUpdateIsNotARollingUpdate: 餐厅 §3's "an update
 //     triggers a rolling update": an update is an event; the chef keeps
 //     the pasta's cook and replaces only the changed item's.
-//   - Example_step27_listAndWatchIsNotDoubleBuffered: 餐厅 §3's
+//   - Example_step28_listAndWatchIsNotDoubleBuffered: 餐厅 §3's
 //     "double-buffered" ListAndWatch: one list, one stream from its
 //     resourceVersion, one cache; nothing lost between them.
-//   - Example_step28_listersTakeLabelSelectors: 餐厅 §5's
+//   - Example_step29_listersTakeLabelSelectors: 餐厅 §5's
 //     Lister().List(FieldSelector{...}); a lister takes label selectors,
 //     field selectors go to the server (List and Watch).
-//   - Example_step29_customResourcesLiveUnderApis: 餐厅 §3's
+//   - Example_step30_customResourcesLiveUnderApis: 餐厅 §3's
 //     /api/v1/orders is the core group's path; custom resources live under
 //     /apis/GROUP/VERSION.
-//   - Example_step30_expiredIsAboutHistory: 餐厅 §4's IsResourceExpired is
+//   - Example_step31_expiredIsAboutHistory: 餐厅 §4's IsResourceExpired is
 //     410 Gone, "too old resource version", not ingredients that went off.
-//   - Example_step31_queuesHaveNoBufferSize: 餐厅 §5's "bigger WorkQueue
+//   - Example_step32_queuesHaveNoBufferSize: 餐厅 §5's "bigger WorkQueue
 //     buffer": queues are unbounded, and dedupe keys.
-//   - Example_step32_aWatchTimeoutIsNotAReportInterval: 餐厅 §5's "lower
+//   - Example_step33_aWatchTimeoutIsNotAReportInterval: 餐厅 §5's "lower
 //     the ListAndWatch timeout": a dropped watch resumes from its last
 //     resourceVersion; nothing is polled.
-//   - Example_step33_theStoryDishYAML: 餐厅 §4's Dish is refused (400), and
+//   - Example_step34_theStoryDishYAML: 餐厅 §4's Dish is refused (400), and
 //     why; the same dish with its ingredients as a map is created.
-//   - Example_step34_theFrontDeskDoesNotPoll: 蛋糕店 §1.2's "check every 30
+//   - Example_step35_theFrontDeskDoesNotPoll: 蛋糕店 §1.2's "check every 30
 //     seconds": one List, one Watch, resyncs from the cache.
-//   - Example_step35_anErrorOverridesRequeueAfter: 蛋糕店 §4.2 and §7.1
+//   - Example_step36_anErrorOverridesRequeueAfter: 蛋糕店 §4.2 and §7.1
 //     return RequeueAfter with an error; the error wins.
-//   - Example_step36_theAlertIsP90NotTheAverage: 蛋糕店 §5.2's alert is a
+//   - Example_step37_theAlertIsP90NotTheAverage: 蛋糕店 §5.2's alert is a
 //     p90, described as an average, on a metric that does not exist.
-//   - Example_step37_clusterAPIMakesClusters: 蛋糕店 §3.1's "like Cluster
+//   - Example_step38_clusterAPIMakesClusters: 蛋糕店 §3.1's "like Cluster
 //     API": Cluster API creates clusters; placing work across them is a
 //     controller with one client per cluster.
-//   - Example_step38_theCakeStoryYAML: 蛋糕店's YAML (order form,
+//   - Example_step39_theCakeStoryYAML: 蛋糕店's YAML (order form,
 //     autoscaler, wedding cake, alert) applied, and each refusal explained.
-//   - Example_step39_theFormsFieldsHaveKubernetesNames: 蛋糕店 §1.1's field
+//   - Example_step40_theFormsFieldsHaveKubernetesNames: 蛋糕店 §1.1's field
 //     table (spec.kind, spec.annotations, spec.schedule), refused by name,
 //     and why the shop's Cake says flavor, notes and pickupTime.
-//   - Example_step40_theRailLimitsNewTicketsByChoice: the story's token
+//   - Example_step41_theRailLimitsNewTicketsByChoice: the story's token
 //     bucket limits only AddRateLimited in client-go; this kitchen's rail
 //     limits new tickets by its own choice.
-//   - Example_step41_whoOwnsTheField: two waiters apply one order with
+//   - Example_step42_whoOwnsTheField: two waiters apply one order with
 //     server-side apply; metadata.managedFields says who owns each field,
 //     and a conflict names the owner.
 //

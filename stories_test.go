@@ -11,9 +11,9 @@ import (
 	"github.com/kitchensync/kitchensync/examples/tour/chapters"
 )
 
-// Chapter 23: 餐厅: the DeltaFIFO is history: informers queue in order ([chapters.TheDeltaFIFOIsHistory]).
-// With its prose and code: go run ./examples/tour -step 23.
-func Example_step23_theDeltaFIFOIsHistory() {
+// Chapter 24: 餐厅: the DeltaFIFO is history: informers queue in order ([chapters.TheDeltaFIFOIsHistory]).
+// With its prose and code: go run ./examples/tour -step 24.
+func Example_step24_theDeltaFIFOIsHistory() {
 	chapters.TheDeltaFIFOIsHistory(os.Stdout)
 	// Output:
 	// DeltaFIFO, the story's (informers until client-go 1.33), popped:
@@ -27,9 +27,9 @@ func Example_step23_theDeltaFIFOIsHistory() {
 	//   ReplacedAll: 3 orders at resourceVersion 5, in one step
 }
 
-// Chapter 24: 餐厅: status is not spec: no DeepEqual of the two ([chapters.DeepEqualOfStatusAndSpec]).
-// With its prose and code: go run ./examples/tour -step 24.
-func Example_step24_deepEqualOfStatusAndSpec() {
+// Chapter 25: 餐厅: status is not spec: no DeepEqual of the two ([chapters.DeepEqualOfStatusAndSpec]).
+// With its prose and code: go run ./examples/tour -step 25.
+func Example_step25_deepEqualOfStatusAndSpec() {
 	chapters.DeepEqualOfStatusAndSpec(os.Stdout)
 	// Output:
 	// DeepEqual(an OrderStatus, an OrderSpec): false
@@ -38,9 +38,9 @@ func Example_step24_deepEqualOfStatusAndSpec() {
 	// a chef done when observedGeneration == generation: 1 status write in 2 reconciles
 }
 
-// Chapter 25: 餐厅: a shared informer shares; it does not partition ([chapters.ASharedInformerDoesNotPartition]).
-// With its prose and code: go run ./examples/tour -step 25.
-func Example_step25_aSharedInformerDoesNotPartition() {
+// Chapter 26: 餐厅: a shared informer shares; it does not partition ([chapters.ASharedInformerDoesNotPartition]).
+// With its prose and code: go run ./examples/tour -step 26.
+func Example_step26_aSharedInformerDoesNotPartition() {
 	chapters.ASharedInformerDoesNotPartition(os.Stdout)
 	// Output:
 	// the chef's and the maître d's informer are one: true
@@ -50,9 +50,9 @@ func Example_step25_aSharedInformerDoesNotPartition() {
 	// an informer with the field selector spec.section=main caches [table-2 table-4 table-5]
 }
 
-// Chapter 26: 餐厅: an update is an event; a rolling update is a choice ([chapters.AnUpdateIsNotARollingUpdate]).
-// With its prose and code: go run ./examples/tour -step 26.
-func Example_step26_anUpdateIsNotARollingUpdate() {
+// Chapter 27: 餐厅: an update is an event; a rolling update is a choice ([chapters.AnUpdateIsNotARollingUpdate]).
+// With its prose and code: go run ./examples/tour -step 27.
+func Example_step27_anUpdateIsNotARollingUpdate() {
 	chapters.AnUpdateIsNotARollingUpdate(os.Stdout)
 	// Output:
 	// generation 1: table-7-0-g1 seafood-pasta[], table-7-1-g1 beef-wellington[]
@@ -61,9 +61,9 @@ func Example_step26_anUpdateIsNotARollingUpdate() {
 	// the pasta's cook is the same throughout (same uid): true
 }
 
-// Chapter 27: 餐厅: ListAndWatch is one list, one stream, one cache ([chapters.ListAndWatchIsNotDoubleBuffered]).
-// With its prose and code: go run ./examples/tour -step 27.
-func Example_step27_listAndWatchIsNotDoubleBuffered() {
+// Chapter 28: 餐厅: ListAndWatch is one list, one stream, one cache ([chapters.ListAndWatchIsNotDoubleBuffered]).
+// With its prose and code: go run ./examples/tour -step 28.
+func Example_step28_listAndWatchIsNotDoubleBuffered() {
 	chapters.ListAndWatchIsNotDoubleBuffered(os.Stdout)
 	// Output:
 	// LIST: 2 orders at rv 3
@@ -72,9 +72,9 @@ func Example_step27_listAndWatchIsNotDoubleBuffered() {
 	// the watch brings table-3; the one cache holds [dinner/table-1 dinner/table-2 dinner/table-3]
 }
 
-// Chapter 28: 餐厅: a lister takes label selectors ([chapters.ListersTakeLabelSelectors]).
-// With its prose and code: go run ./examples/tour -step 28.
-func Example_step28_listersTakeLabelSelectors() {
+// Chapter 29: 餐厅: a lister takes label selectors ([chapters.ListersTakeLabelSelectors]).
+// With its prose and code: go run ./examples/tour -step 29.
+func Example_step29_listersTakeLabelSelectors() {
 	chapters.ListersTakeLabelSelectors(os.Stdout)
 	// Output:
 	// lister, label selector "spec.section=vip": []
@@ -83,9 +83,9 @@ func Example_step28_listersTakeLabelSelectors() {
 	// informer listing with field selector:     [table-1 table-3] cached, of 3
 }
 
-// Chapter 29: 餐厅: custom resources live under /apis ([chapters.CustomResourcesLiveUnderApis]).
-// With its prose and code: go run ./examples/tour -step 29.
-func Example_step29_customResourcesLiveUnderApis() {
+// Chapter 30: 餐厅: custom resources live under /apis ([chapters.CustomResourcesLiveUnderApis]).
+// With its prose and code: go run ./examples/tour -step 30.
+func Example_step30_customResourcesLiveUnderApis() {
 	chapters.CustomResourcesLiveUnderApis(os.Stdout)
 	// Output:
 	// GET /api/v1/orders: 404 page not found (plain text)
@@ -95,9 +95,9 @@ func Example_step29_customResourcesLiveUnderApis() {
 	// a desk at resourceVersion 20001, watch from 10245: ERROR too old resource version: 10245 (20001)
 }
 
-// Chapter 30: 餐厅: 410 Expired is about history, not ingredients ([chapters.ExpiredIsAboutHistory]).
-// With its prose and code: go run ./examples/tour -step 30.
-func Example_step30_expiredIsAboutHistory() {
+// Chapter 31: 餐厅: 410 Expired is about history, not ingredients ([chapters.ExpiredIsAboutHistory]).
+// With its prose and code: go run ./examples/tour -step 31.
+func Example_step31_expiredIsAboutHistory() {
 	chapters.ExpiredIsAboutHistory(os.Stdout)
 	// Output:
 	// watch from resourceVersion 2 after compaction: ERROR
@@ -106,9 +106,9 @@ func Example_step30_expiredIsAboutHistory() {
 	// what an informer does next: list again, at resourceVersion 3, 2 orders
 }
 
-// Chapter 31: 餐厅: a work queue has no buffer size ([chapters.QueuesHaveNoBufferSize]).
-// With its prose and code: go run ./examples/tour -step 31.
-func Example_step31_queuesHaveNoBufferSize() {
+// Chapter 32: 餐厅: a work queue has no buffer size ([chapters.QueuesHaveNoBufferSize]).
+// With its prose and code: go run ./examples/tour -step 32.
+func Example_step32_queuesHaveNoBufferSize() {
 	chapters.QueuesHaveNoBufferSize(os.Stdout)
 	// Output:
 	// 100000 different tickets added, none blocked; on the rail: 100000
@@ -117,9 +117,9 @@ func Example_step31_queuesHaveNoBufferSize() {
 	// after Done: 1
 }
 
-// Chapter 32: 餐厅: a watch timeout is not a report interval ([chapters.AWatchTimeoutIsNotAReportInterval]).
-// With its prose and code: go run ./examples/tour -step 32.
-func Example_step32_aWatchTimeoutIsNotAReportInterval() {
+// Chapter 33: 餐厅: a watch timeout is not a report interval ([chapters.AWatchTimeoutIsNotAReportInterval]).
+// With its prose and code: go run ./examples/tour -step 33.
+func Example_step33_aWatchTimeoutIsNotAReportInterval() {
 	chapters.AWatchTimeoutIsNotAReportInterval(os.Stdout)
 	// Output:
 	// the runner saw table-1
@@ -129,35 +129,35 @@ func Example_step32_aWatchTimeoutIsNotAReportInterval() {
 	// lists: 1 watches: 4
 }
 
-// Chapter 33: 餐厅: the story's Dish YAML is refused ([chapters.TheStoryDishYAML]).
-// With its prose and code: go run ./examples/tour -step 33.
-func Example_step33_theStoryDishYAML() {
+// Chapter 34: 餐厅: the story's Dish YAML is refused ([chapters.TheStoryDishYAML]).
+// With its prose and code: go run ./examples/tour -step 34.
+func Example_step34_theStoryDishYAML() {
 	chapters.TheStoryDishYAML(os.Stdout)
 	// Output:
 	// the story's Dish: POST /apis/menu.example.com/v1/dishes: 400 Bad Request: Dish in version "v1" cannot be handled as a Dish: spec.ingredients: Invalid value: "array": must be of type object; write it as name: value pairs (a map), not a list or a single value (the value ends at line 1, column 146 of the body)
 	// ingredients as a map: POST /apis/menu.example.com/v1/dishes: 201 Created
 }
 
-// Chapter 34: 蛋糕店: the front desk does not poll ([chapters.TheFrontDeskDoesNotPoll]).
-// With its prose and code: go run ./examples/tour -step 34.
-func Example_step34_theFrontDeskDoesNotPoll() {
+// Chapter 35: 蛋糕店: the front desk does not poll ([chapters.TheFrontDeskDoesNotPoll]).
+// With its prose and code: go run ./examples/tour -step 35.
+func Example_step35_theFrontDeskDoesNotPoll() {
 	chapters.TheFrontDeskDoesNotPoll(os.Stdout)
 	// Output:
 	// after 3 resyncs: lists 1 watches 1 gets 0
 }
 
-// Chapter 35: 蛋糕店: an error overrides RequeueAfter ([chapters.AnErrorOverridesRequeueAfter]).
-// With its prose and code: go run ./examples/tour -step 35.
-func Example_step35_anErrorOverridesRequeueAfter() {
+// Chapter 36: 蛋糕店: an error overrides RequeueAfter ([chapters.AnErrorOverridesRequeueAfter]).
+// With its prose and code: go run ./examples/tour -step 36.
+func Example_step36_anErrorOverridesRequeueAfter() {
 	chapters.AnErrorOverridesRequeueAfter(os.Stdout)
 	// Output:
 	// asked to come back in 5m0s; came back within a second: true
 	// reconcile_total: success 1, error 1, requeue_after 0
 }
 
-// Chapter 36: 蛋糕店: the alert is a p90, not the average ([chapters.TheAlertIsP90NotTheAverage]).
-// With its prose and code: go run ./examples/tour -step 36.
-func Example_step36_theAlertIsP90NotTheAverage() {
+// Chapter 37: 蛋糕店: the alert is a p90, not the average ([chapters.TheAlertIsP90NotTheAverage]).
+// With its prose and code: go run ./examples/tour -step 37.
+func Example_step37_theAlertIsP90NotTheAverage() {
 	chapters.TheAlertIsP90NotTheAverage(os.Stdout)
 	// Output:
 	// average 6.8s, p90 27.5s (histogram_quantile), threshold 10s
@@ -167,18 +167,18 @@ func Example_step36_theAlertIsP90NotTheAverage() {
 	// exported: controller_runtime_reconcile_total
 }
 
-// Chapter 37: 蛋糕店: Cluster API makes clusters; placing work is another job ([chapters.ClusterAPIMakesClusters]).
-// With its prose and code: go run ./examples/tour -step 37.
-func Example_step37_clusterAPIMakesClusters() {
+// Chapter 38: 蛋糕店: Cluster API makes clusters; placing work is another job ([chapters.ClusterAPIMakesClusters]).
+// With its prose and code: go run ./examples/tour -step 38.
+func Example_step38_clusterAPIMakesClusters() {
 	chapters.ClusterAPIMakesClusters(os.Stdout)
 	// Output:
 	// the north front desk sees: cake-1 (rv 2) cake-3 (rv 3)
 	// the south front desk sees: cake-2 (rv 2)
 }
 
-// Chapter 38: 蛋糕店: the story's YAML, applied ([chapters.TheCakeStoryYAML]).
-// With its prose and code: go run ./examples/tour -step 38.
-func Example_step38_theCakeStoryYAML() {
+// Chapter 39: 蛋糕店: the story's YAML, applied ([chapters.TheCakeStoryYAML]).
+// With its prose and code: go run ./examples/tour -step 39.
+func Example_step39_theCakeStoryYAML() {
 	chapters.TheCakeStoryYAML(os.Stdout)
 	// Output:
 	// §1.1 the order form: no apiVersion, no kind: not an API object (kubectl: error validating data: [apiVersion not set, kind not set])
@@ -190,9 +190,9 @@ func Example_step38_theCakeStoryYAML() {
 	// the wedding cake in group bakery.example.com: POST /apis/bakery.example.com/v1/namespaces/shop/cakes: 422 Unprocessable Entity: Cake.bakery.example.com "wedding-cake" is invalid: [spec.flavor: Required value: what kind of cake?, spec.size: Invalid value: 0: must be between 4 and 16 inches]
 }
 
-// Chapter 39: 蛋糕店: the form's fields have Kubernetes names ([chapters.TheFormsFieldsHaveKubernetesNames]).
-// With its prose and code: go run ./examples/tour -step 39.
-func Example_step39_theFormsFieldsHaveKubernetesNames() {
+// Chapter 40: 蛋糕店: the form's fields have Kubernetes names ([chapters.TheFormsFieldsHaveKubernetesNames]).
+// With its prose and code: go run ./examples/tour -step 40.
+func Example_step40_theFormsFieldsHaveKubernetesNames() {
 	chapters.TheFormsFieldsHaveKubernetesNames(os.Stdout)
 	// Output:
 	// the story's fields: POST /apis/bakery.example.com/v1/namespaces/shop/cakes: 400 Bad Request: Cake in version "v1" cannot be handled as a Cake: strict decoding error: unknown field "spec.annotations", unknown field "spec.kind", unknown field "spec.schedule"
@@ -200,9 +200,9 @@ func Example_step39_theFormsFieldsHaveKubernetesNames() {
 	// the shop's fields: POST /apis/bakery.example.com/v1/namespaces/shop/cakes: 201 Created
 }
 
-// Chapter 40: both: the rail's limit on new tickets is a choice ([chapters.TheRailLimitsNewTicketsByChoice]).
-// With its prose and code: go run ./examples/tour -step 40.
-func Example_step40_theRailLimitsNewTicketsByChoice() {
+// Chapter 41: both: the rail's limit on new tickets is a choice ([chapters.TheRailLimitsNewTicketsByChoice]).
+// With its prose and code: go run ./examples/tour -step 41.
+func Example_step41_theRailLimitsNewTicketsByChoice() {
 	chapters.TheRailLimitsNewTicketsByChoice(os.Stdout)
 	// Output:
 	// RateLimitingQueue, 5 × Add:           ready at once 5
@@ -210,9 +210,9 @@ func Example_step40_theRailLimitsNewTicketsByChoice() {
 	// kitchen.TicketRail, 10 a minute, 5 × Add: ready at once 1
 }
 
-// Chapter 41: both: two waiters apply one order: who owns the field? ([chapters.WhoOwnsTheField]).
-// With its prose and code: go run ./examples/tour -step 41.
-func Example_step41_whoOwnsTheField() {
+// Chapter 42: both: two waiters apply one order: who owns the field? ([chapters.WhoOwnsTheField]).
+// With its prose and code: go run ./examples/tour -step 42.
+func Example_step42_whoOwnsTheField() {
 	chapters.WhoOwnsTheField(os.Stdout)
 	// Output:
 	// alice (Apply) owns {"f:spec":{"f:items":{},"f:section":{},"f:table":{}}}

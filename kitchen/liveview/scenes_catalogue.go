@@ -86,7 +86,7 @@ const (
 	chapterConflict = "Two waiters, one order: 409 Conflict"
 	tourCancel      = tourCommand + "9"
 	chapterCancel   = "The table leaves: finalizer and garbage collector"
-	tourBucket      = tourCommand + "40"
+	tourBucket      = tourCommand + "41"
 	chapterBucket   = "both: the rail's limit on new tickets is a choice"
 	// A scene with no tour chapter names the README's section.
 	readme = "README.md"

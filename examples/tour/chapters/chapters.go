@@ -87,8 +87,8 @@ func All() []Chapter {
 }
 
 // buildAlong lists the chapters of the build-along part: the steps of
-// examples/build, then the same program over HTTP (step 0: no step of
-// its own).
+// examples/build, then the same program over HTTP, and the explorer
+// finding a bug (step 0: no step of their own).
 var buildAlong = []struct {
 	title string
 	run   func(io.Writer)
@@ -103,6 +103,7 @@ var buildAlong = []struct {
 	{"Build 7: a finalizer for cleanup outside the API", BuildAFinalizer, 7},
 	{"Build 8: a test under faults, in virtual time", BuildATest, 8},
 	{"Build 9: the same program over HTTP, and on a cluster", BuildOverHTTP, 0},
+	{"Find the bug: explore a controller, fix it, explore again", FindTheBug, 0},
 }
 
 // wrong lists the chapters of the last part, in reading order.
