@@ -47,7 +47,7 @@ func decodeAny(b []byte, i, depth int) (v any, next int, ok bool) {
 
 // skipNumber returns the index past the JSON number that starts at b[i]
 // (-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?), or i if there is none.
-func skipNumber(b []byte, i int) int {
+func skipNumber[T ~string | ~[]byte](b T, i int) int {
 	digits := func(j int) int {
 		for j < len(b) && '0' <= b[j] && b[j] <= '9' {
 			j++

@@ -389,6 +389,13 @@ func encodeAny(s *state, b []byte, x any) []byte {
 		return appendFloat(s, b, x, 64)
 	case bool:
 		return appendBool(b, x)
+	case json.Number: // what a merge patch's numbers decode to
+		if x == "" {
+			return append(b, '0')
+		}
+		if skipNumber(x, 0) == len(x) {
+			return append(b, x...)
+		} // else json.Marshal's error
 	case map[string]any:
 		return encodeMapAny(s, b, x)
 	case []any:
