@@ -22,7 +22,13 @@ const svg = (tag, attrs = {}, text) => {
 const short = (key) => (key || "").split("/").pop();
 // The setters of the per-frame drawing touch the DOM only where a value
 // changed: an unchanged write still costs the page style and layout work.
-const setText = (node, s) => { if (node.textContent !== s) node.textContent = s; };
+// setText writes into the element's one text node where it has one: a
+// new text node (what textContent makes) is a node the page must add to
+// its layout tree, and the old one one to take out.
+const setText = (node, s) => {
+  const t = node.firstChild;
+  if (t && t.nodeType === Node.TEXT_NODE && !t.nextSibling) { if (t.data !== s) t.data = s; } else if (node.textContent !== s) node.textContent = s;
+};
 const setAttr = (node, k, v) => { if (node.getAttribute(k) !== v) node.setAttribute(k, v); };
 const setProp = (node, k, v) => { if (node[k] !== v) node[k] = v; };
 const reduceMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -397,11 +403,11 @@ function renderNotes(notes) {
 // ---- the gate ----------------------------------------------------------
 function renderGate(g) {
   const on = g && g.on;
-  for (const id of ["#pause", "#step", "#resume"]) setProp($(id), "disabled", !on);
+  for (const id of ["#pause", "#resume"]) setProp($(id), "disabled", !on);
+  setProp($("#step"), "disabled", !on || g.waiting.length === 0); // once: each change restyles the button
   const st = $("#gate-status");
   if (!on) { setText(st, "(no gate: watch only)"); return; }
   setAttr($("#pause"), "aria-pressed", String(g.paused));
-  setProp($("#step"), "disabled", g.waiting.length === 0);
   setText(st, g.paused ? `paused · ${g.waiting.length} held · ${g.stepped} stepped` : (g.waiting.length ? `${g.waiting.length} held for the scene` : "running"));
   setProp(st, "className", "gate-status" + (g.paused ? " paused" : ""));
   setAttr(st, "data-passed", String(g.passed));
@@ -452,7 +458,7 @@ let closedRun = null; // the run of the scene the reader closed
 function renderScene(st) {
   const body = $("#scene-body");
   if (asking) return;
-  if (!st || st.run === closedRun) { body.hidden = true; return; }
+  if (!st || st.run === closedRun) { setProp(body, "hidden", true); return; }
   const s = sceneList.find((x) => x.id === st.id);
   if (!s) return;
   const sig = `${st.id}:${st.run}:${st.phase}:${st.said.length}:${st.key ? st.key.id : ""}`;
@@ -584,6 +590,7 @@ const followedKey = () => (followed && lastFrame ? (lastFrame.orders || []).find
 function follow(name) {
   followed = name;
   $("#detail").hidden = !name;
+  $(".bottom").classList.toggle("no-detail", !name); // not :has(): that restyles the section at each new log line
   $("#follow-bar").hidden = !name;
   hist = [];
   histTop = 0;
@@ -695,9 +702,9 @@ function logItem(ev) {
   li.className = ev.class || "";
   li.dataset.stage = ev.stage; li.dataset.seq = String(ev.seq); li.dataset.at = String(ev.at);
   const [b, text, ver] = li.childNodes;
-  b.textContent = ev.stage + " ";
+  setText(b, ev.stage + " ");
   text.data = (ev.order && !followed ? short(ev.order) + " " : "") + ev.text;
-  ver.textContent = ev.rv ? ` rv ${ev.rv}` : "";
+  setText(ver, ev.rv ? ` rv ${ev.rv}` : "");
   return li;
 }
 
