@@ -2,6 +2,7 @@ package jsonenc_test
 
 import (
 	"encoding/json"
+	"reflect"
 	"runtime"
 	"syscall"
 	"testing"
@@ -47,4 +48,31 @@ func threadCPU() time.Duration {
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(1, &ru) // RUSAGE_THREAD
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkUnmarshal decodes stored objects (an Order with its status,
+// a Cook, a Lease) into new values with encoding/json and with jsonenc,
+// in one run, as a restart, a patch and a create's body do.
+func BenchmarkUnmarshal(b *testing.B) {
+	for _, o := range storedObjects[:4] {
+		typ := targets[o.target]
+		data := []byte(o.json)
+		for _, dec := range []struct {
+			name      string
+			unmarshal func([]byte, any) error
+		}{{"encoding-json", json.Unmarshal}, {"jsonenc", jsonenc.Unmarshal}} {
+			b.Run(typ.Name()+"/"+dec.name, func(b *testing.B) {
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+				b.ReportAllocs()
+				cpu := threadCPU()
+				for b.Loop() {
+					if err := dec.unmarshal(data, reflect.New(typ).Interface()); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(threadCPU()-cpu)/float64(b.N), "cpu-ns/op")
+			})
+		}
+	}
 }

@@ -3,7 +3,6 @@ package jsonenc
 import (
 	"bytes"
 	"encoding/json"
-	"unicode/utf8"
 )
 
 // A merge patch is decoded whole (MergePatch walks it beside the
@@ -141,30 +140,10 @@ func decodeArray(b []byte, i, depth int) (any, int, bool) {
 	return nil, 0, false
 }
 
-// decodeString decodes the string that starts at b[i]: as it is, if it
-// needs no unescaping and is valid UTF-8, else by encoding/json, which
-// replaces invalid bytes as it does everywhere.
+// decodeString decodes the string that starts at b[i] (see readString).
 func decodeString(b []byte, i int) (any, int, bool) {
-	if i >= len(b) || b[i] != '"' {
-		return nil, 0, false
-	}
-	j := skipString(b, i)
-	if j < 0 {
-		return nil, 0, false
-	}
-	raw := b[i+1 : j-1]
-	plain := bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw)
-	for _, c := range raw {
-		plain = plain && c >= ' '
-	}
-	if plain {
-		return string(raw), j, true
-	}
-	var s string
-	if err := json.Unmarshal(b[i:j], &s); err != nil {
-		return nil, 0, false
-	}
-	return s, j, true
+	s, end, ok := readString(b, i)
+	return s, end, ok
 }
 
 // skipSpace returns the index of the first byte at or after b[i] that

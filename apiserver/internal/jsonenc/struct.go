@@ -18,6 +18,7 @@ type field struct {
 	name   string  // the member's key, as a JSON string
 	key    string  // `"name":`, escaped as encoding/json escapes it
 	offset uintptr // from the start of the outermost struct
+	typ    reflect.Type
 	enc    encFunc
 	omit   func(p unsafe.Pointer) bool // nil: never left out
 }
@@ -128,6 +129,7 @@ func collectFields(t reflect.Type, offset uintptr, addressable bool, out *[]fiel
 			name:   name,
 			key:    string(appendString(nil, name)) + ":",
 			offset: offset + sf.Offset,
+			typ:    sf.Type,
 			enc:    encoderFor(sf.Type, addressable),
 			omit:   omitFunc(sf.Type, hasOption(opts, "omitempty"), hasOption(opts, "omitzero"), addressable),
 		})
