@@ -2,11 +2,11 @@ package apiserver
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"io"
 	"iter"
 
+	"github.com/kitchensync/kitchensync/apiserver/internal/jsonenc"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	"github.com/kitchensync/kitchensync/apiserver/storage"
 )
@@ -122,7 +122,7 @@ func (s *Server) decodeRecord(rec storage.Record) (any, error) {
 		return nil, fmt.Errorf("unknown record type %q", rec.Type)
 	}
 	obj := info.New()
-	if err := json.Unmarshal(rec.Object, obj); err != nil {
+	if err := jsonenc.Unmarshal(rec.Object, obj); err != nil { // obj is new: the typed decoder, or json.Unmarshal
 		return nil, fmt.Errorf("%s %q: %v", gvk.Kind, rec.Key, err)
 	}
 	*obj.GetTypeMeta() = info.TypeMeta()

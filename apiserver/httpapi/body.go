@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kitchensync/kitchensync/apiserver/internal/jsonenc"
 	"github.com/kitchensync/kitchensync/apiserver/meta"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -98,7 +99,7 @@ func decodeObject(info meta.KindInfo, body []byte, fv fieldValidation) (meta.Obj
 		return nil, warnings, err
 	}
 	obj := info.New()
-	if err := json.Unmarshal(body, obj); err != nil {
+	if err := jsonenc.Unmarshal(body, obj); err != nil { // obj is new: the typed decoder, or json.Unmarshal
 		return nil, nil, meta.NewBadRequest(describeJSONError(info, body, err))
 	}
 	var unknown []string

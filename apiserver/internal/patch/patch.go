@@ -46,7 +46,7 @@ func Apply(info meta.KindInfo, cur meta.Object, doc []byte, pt meta.PatchType, d
 		return nil, meta.NewBadRequest(fmt.Sprintf("the patch cannot be applied: %v", err))
 	}
 	next := info.New()
-	if err := json.Unmarshal(patched, next); err != nil {
+	if err := jsonenc.Unmarshal(patched, next); err != nil { // next is new: the typed decoder, or json.Unmarshal
 		return nil, meta.NewBadRequest(fmt.Sprintf("the patched object does not decode as a %s: %v", info.Kind, err))
 	}
 	if *next.GetTypeMeta() != info.TypeMeta() {
