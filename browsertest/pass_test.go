@@ -82,6 +82,9 @@ func orderServed(t *testing.T, ctx context.Context, dir string) {
 			t.Errorf("order-001 was served without passing the %s stage (stages: %q)", s, visited)
 		}
 	}
+	// The YAML is fetched (GET /orders/NAME) after the frame that served
+	// the order, one fetch at a time: it may come after the history shows.
+	run(t, ctx, "its YAML fetched", poll(`document.querySelector("#yaml").textContent.includes("phase: Served")`))
 	yaml := get(t, ctx, "read its YAML", chromedp.Text(chromedp.CSS(`#yaml`)))
 	if !strings.Contains(yaml, "phase: Served") || !strings.Contains(yaml, "name: order-001") {
 		t.Errorf("the YAML does not show the served order:\n%s", yaml)
