@@ -27,7 +27,10 @@ func TestKubectlGetBuiltinColumns(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := apiserver.NewServer(s, apiserver.Options{})
-	now := time.Now().Add(time.Hour)
+	// The objects are stamped by the server's own clock, to the second,
+	// after now is read: 30 s more keeps every age within 60m0s..60m59s,
+	// which kubectl prints as 60m, whichever second the creates fall in.
+	now := time.Now().Add(time.Hour + 30*time.Second)
 	k := newKubectl(t, serve(t, srv, httpapi.WithClock(func() time.Time { return now })).URL)
 	ctx := context.Background()
 	if _, err := client.New[*builtin.Namespace](srv).Create(ctx, builtin.NewNamespace("default"), meta.CreateOptions{}); err != nil {
