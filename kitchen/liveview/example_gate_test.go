@@ -33,10 +33,10 @@ func ExampleGate() {
 
 	gate.Pause()
 	view.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodPost, "/actions/place?dish=caesar-salad", nil))
-	fmt.Println("held:", waitHeld(gate).Text)
+	fmt.Println("held:", waitHeld(ctx, gate))
 	h, _ := gate.Step(0)
 	fmt.Println("stepped:", h.Text)
-	fmt.Println("held:", waitHeld(gate).Text)
+	fmt.Println("held:", waitHeld(ctx, gate))
 	gate.Resume()
 	// Output:
 	// held: orders watch: ADDED order-001 rv 8 → reflector
@@ -44,12 +44,12 @@ func ExampleGate() {
 	// held: the chef: a worker took order-001 off the ticket-rail → reconcile
 }
 
-// waitHeld waits until the gate holds a hand-off, and returns the oldest.
-func waitHeld(g *liveview.Gate) liveview.Hold {
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
-		if s := g.State(); len(s.Waiting) > 0 {
-			return s.Waiting[0]
-		}
+// waitHeld waits until the gate holds a hand-off, and returns its text.
+func waitHeld(ctx context.Context, g *liveview.Gate) string {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if h, ok := g.WaitHeld(ctx); ok {
+		return h.Text
 	}
-	return liveview.Hold{Text: "nothing held"}
+	return "nothing held"
 }

@@ -1,6 +1,7 @@
 package liveview
 
 import (
+	"context"
 	"slices"
 	"sync"
 	"time"
@@ -57,6 +58,7 @@ type Gate struct {
 	closed  bool
 	stop    chan struct{} // closed by Close: nothing is held any more
 	changed func()        // told when something is held or released (the page's frame)
+	held    chan struct{} // closed, and replaced, when a hand-off is held (WaitHeld)
 }
 
 // Hold is one hand-off the gate holds, or held.
@@ -116,6 +118,10 @@ func (g *Gate) pass(done <-chan struct{}, h Hold) bool {
 	}
 	w := &held{Hold: h, go_: make(chan struct{})}
 	g.waiting = append(g.waiting, w)
+	if g.held != nil {
+		close(g.held)
+		g.held = nil
+	}
 	notify := g.changed
 	g.mu.Unlock()
 	if notify != nil {
@@ -243,6 +249,36 @@ func (g *Gate) State() GateState {
 		s.Last = &last
 	}
 	return s
+}
+
+// WaitHeld waits until the gate holds a hand-off, and returns the oldest
+// it holds; false if ctx ends first, or the gate is nil or closed. It
+// is how a program that drives the gate (a script, a test) waits for the
+// kitchen to reach its next hand-off, without polling.
+func (g *Gate) WaitHeld(ctx context.Context) (Hold, bool) {
+	if g == nil {
+		return Hold{}, false
+	}
+	for {
+		g.mu.Lock()
+		if len(g.waiting) > 0 {
+			h := g.waiting[0].Hold
+			g.mu.Unlock()
+			return h, true
+		}
+		if g.held == nil {
+			g.held = make(chan struct{})
+		}
+		held := g.held
+		g.mu.Unlock()
+		select {
+		case <-held:
+		case <-g.stop:
+			return Hold{}, false
+		case <-ctx.Done():
+			return Hold{}, false
+		}
+	}
 }
 
 // holding returns the oldest held hand-off that match accepts.

@@ -135,3 +135,43 @@ func waitScene(t *testing.T, v *liveview.View, phase string) sceneState {
 	t.Fatalf("the scene did not reach %s in a minute", phase)
 	return sceneState{}
 }
+
+// TestWaitHeld: WaitHeld returns once the gate holds a hand-off (the
+// oldest it holds), and false when its context ends or the gate closes
+// first; a nil gate holds nothing.
+func TestWaitHeld(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		_, v, g := openGated(t)
+		ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+		defer cancel()
+		if h, ok := g.WaitHeld(ctx); ok {
+			t.Fatalf("WaitHeld on a running gate with nothing held: %+v, want false after its context", h)
+		}
+		post(t, v, "/actions/pause")
+		got := make(chan liveview.Hold, 1)
+		go func() {
+			h, _ := g.WaitHeld(t.Context())
+			got <- h
+		}()
+		synctest.Wait()
+		select {
+		case h := <-got:
+			t.Fatalf("WaitHeld returned %+v before anything was held", h)
+		default:
+		}
+		post(t, v, "/actions/place?dish=caesar-salad")
+		if h := <-got; h.What != "event" || h.Key != "dinner/order-001" {
+			t.Errorf("WaitHeld: %+v, want the new order's watch event", h)
+		}
+		var none *liveview.Gate
+		if _, ok := none.WaitHeld(t.Context()); ok {
+			t.Error("a nil gate's WaitHeld: true, want false")
+		}
+		closing := liveview.NewGate()
+		closing.Close()
+		if _, ok := closing.WaitHeld(t.Context()); ok {
+			t.Error("a closed gate's WaitHeld: true, want false")
+		}
+		post(t, v, "/actions/resume")
+	})
+}
