@@ -7,9 +7,11 @@ import (
 	"time"
 )
 
-// processCPU returns the CPU time (user + system) the process has used so
-// far, all threads together.
-func processCPU() time.Duration {
+// ProcessCPU returns the CPU time (user + system) the process has used so
+// far, all threads together: what a benchmark's operations cost, whatever
+// else a shared machine runs. Benchmarks report the difference across
+// their loop as cpu-ns/op.
+func ProcessCPU() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0

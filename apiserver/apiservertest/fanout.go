@@ -43,7 +43,7 @@ func BenchmarkFanOut(b *testing.B, watchers int) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := processCPU()
+	cpu := ProcessCPU()
 	for range b.N {
 		w.Spec.Size++
 		if w, err = widgets.Update(ctx, w, meta.UpdateOptions{}); err != nil {
@@ -52,7 +52,7 @@ func BenchmarkFanOut(b *testing.B, watchers int) {
 	}
 	wg.Wait()
 	b.StopTimer()
-	reportFanOut(b, delivered, processCPU()-cpu)
+	reportFanOut(b, delivered, ProcessCPU()-cpu)
 }
 
 // BenchmarkBareFanOut is the floor for [BenchmarkFanOut]: one writer
@@ -70,7 +70,7 @@ func BenchmarkBareFanOut(b *testing.B, readers int) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := processCPU()
+	cpu := ProcessCPU()
 	for range b.N {
 		for _, ch := range chans {
 			ch <- ev
@@ -81,7 +81,7 @@ func BenchmarkBareFanOut(b *testing.B, readers int) {
 	}
 	wg.Wait()
 	b.StopTimer()
-	reportFanOut(b, delivered, processCPU()-cpu)
+	reportFanOut(b, delivered, ProcessCPU()-cpu)
 }
 
 // readFanOut is a reader of the fan-out benchmarks: it counts the events

@@ -54,7 +54,7 @@ func BenchmarkWrites(b *testing.B, write Write) {
 	r := startCounting(b, rc, srv.ResourceVersion(), b.N)
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := processCPU()
+	cpu := ProcessCPU()
 	for i := range b.N {
 		switch write {
 		case WriteCreate:
@@ -76,7 +76,7 @@ func BenchmarkWrites(b *testing.B, write Write) {
 	}
 	r.wait()
 	b.StopTimer()
-	b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(ProcessCPU()-cpu)/float64(b.N), "cpu-ns/op")
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "objects/s")
 	b.ReportMetric(float64(r.rewatches)/float64(b.N), "rewatches/op")
 }

@@ -152,7 +152,7 @@ func benchWatchInitial(b *testing.B, tls bool, watchers, objects, others int) {
 	hc := ts.Client()
 	hc.Transport.(*http.Transport).MaxIdleConnsPerHost = watchers
 	b.ResetTimer()
-	cpu := processCPU()
+	cpu := apiservertest.ProcessCPU()
 	for range b.N {
 		var wg sync.WaitGroup
 		for range watchers {
@@ -170,7 +170,7 @@ func benchWatchInitial(b *testing.B, tls bool, watchers, objects, others int) {
 		wg.Wait()
 	}
 	b.ReportMetric(float64(b.N*watchers*objects)/b.Elapsed().Seconds(), "events/s")
-	b.ReportMetric(float64(processCPU()-cpu)/float64(time.Microsecond)/float64(b.N*watchers*objects), "cpu-µs/event")
+	b.ReportMetric(float64(apiservertest.ProcessCPU()-cpu)/float64(time.Microsecond)/float64(b.N*watchers*objects), "cpu-µs/event")
 }
 
 // BenchmarkRequestsOverHTTP sends one request at a time over a kept-alive
@@ -208,19 +208,19 @@ func BenchmarkRequestsOverHTTP(b *testing.B) {
 		}
 		created := 0
 		b.Run(scheme+"/create", func(b *testing.B) {
-			cpu := processCPU()
+			cpu := apiservertest.ProcessCPU()
 			for range b.N {
 				do(b, "POST", wPath, fmt.Sprintf(`{"apiVersion":"test.kitchensync.io/v1","kind":"Widget","metadata":{"name":"c-%d","labels":{"set":"c"}},"spec":{"color":"red"}}`, created), 201)
 				created++
 			}
-			b.ReportMetric(float64(processCPU()-cpu)/float64(time.Microsecond)/float64(b.N), "cpu-µs/op")
+			b.ReportMetric(float64(apiservertest.ProcessCPU()-cpu)/float64(time.Microsecond)/float64(b.N), "cpu-µs/op")
 		})
 		b.Run(scheme+"/get", func(b *testing.B) {
-			cpu := processCPU()
+			cpu := apiservertest.ProcessCPU()
 			for i := range b.N {
 				do(b, "GET", fmt.Sprintf("%s/g-%d", wPath, i%100), "", 200)
 			}
-			b.ReportMetric(float64(processCPU()-cpu)/float64(time.Microsecond)/float64(b.N), "cpu-µs/op")
+			b.ReportMetric(float64(apiservertest.ProcessCPU()-cpu)/float64(time.Microsecond)/float64(b.N), "cpu-µs/op")
 		})
 	}
 }

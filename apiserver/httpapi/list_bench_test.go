@@ -39,7 +39,7 @@ func BenchmarkListOverHTTP10k(b *testing.B) {
 				ts.Start()
 			}
 			defer ts.Close()
-			cpu := processCPU()
+			cpu := apiservertest.ProcessCPU()
 			for b.Loop() {
 				resp, err := ts.Client().Get(ts.URL + wPath)
 				if err != nil {
@@ -52,7 +52,7 @@ func BenchmarkListOverHTTP10k(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "objects/s")
-			b.ReportMetric(float64(processCPU()-cpu)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64(apiservertest.ProcessCPU()-cpu)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 		})
 	}
 }
