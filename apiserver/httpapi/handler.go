@@ -192,7 +192,9 @@ func (h *Handler) parseTarget(gv meta.GroupVersion, rest []string) (target, erro
 		return t, errNotFound()
 	}
 	if len(rest) >= 3 && rest[0] == "namespaces" && !namespaceSubresource(gv, rest) {
-		t.namespaced, t.namespace, rest = true, rest[1], rest[2:]
+		// A copy: the objects written keep their namespace, and a piece
+		// of the path would keep the whole request line with it.
+		t.namespaced, t.namespace, rest = true, strings.Clone(rest[1]), rest[2:]
 	}
 	if len(rest) > 3 {
 		return t, errNotFound()
