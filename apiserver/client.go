@@ -153,11 +153,7 @@ func (s *Server) entryOf(obj meta.Object, enc encoded) (*entry, error) {
 	if len(enc.content) > s.opts.MaxObjectBytes { // kube-apiserver's answer when etcd refuses the write
 		return nil, meta.NewStatusError(500, "", "etcdserver: request is too large", nil)
 	}
-	if m := obj.GetObjectMeta(); len(m.Annotations) > 0 {
-		if shared := jsonenc.ShareAnnotations(m.Annotations, enc.content); shared != nil {
-			m.Annotations = shared // long values read from content: held once, not twice
-		}
-	}
+	jsonenc.ShareAnnotations(obj.GetObjectMeta().Annotations, enc.content) // long values held once, not twice
 	return &entry{obj: obj, content: enc.content, spec: enc.spec}, nil
 }
 

@@ -9,47 +9,43 @@ import (
 // share it: shorter ones cost little twice.
 const shareAtLeast = 64
 
-// ShareAnnotations returns a copy of annotations, metadata.annotations of
-// an object whose JSON is content, in which every long value that content
-// holds as it is (no escapes) reads its bytes from content instead of
-// keeping a copy of its own; or nil if there is none such. A server that
-// keeps both an object and its JSON, as this one does, then holds a large
-// annotation (kubectl's last-applied-configuration, say) once, not twice.
+// ShareAnnotations makes every long value of annotations
+// (metadata.annotations of an object whose JSON is content) that content
+// holds as it is (no escapes) read its bytes from content instead of
+// keeping a copy of its own, and reports how many it changed. A server
+// that keeps both an object and its JSON, as this one does, then holds a
+// large annotation (kubectl's last-applied-configuration, say) once, not
+// twice.
 //
-// content must never change afterwards. The map the object had is left as
-// it was (someone else may hold it); the caller puts the copy in its
-// place.
-func ShareAnnotations(annotations map[string]string, content []byte) map[string]string {
+// It changes annotations in place, without allocating: the map must be
+// the caller's alone (an object that is not shared yet). content must
+// never change afterwards.
+func ShareAnnotations(annotations map[string]string, content []byte) int {
 	if !anyLong(annotations) {
-		return nil
+		return 0
 	}
 	md, ok := Member(content, "metadata")
 	if !ok {
-		return nil
+		return 0
 	}
 	doc, ok := Member(md, "annotations")
 	if !ok || len(doc) < 2 || doc[0] != '{' {
-		return nil
+		return 0
 	}
-	var shared map[string]string
+	shared := 0
 	for i := 1; i < len(doc) && doc[i] == '"'; {
 		k := skipString(doc, i)
 		if k < 0 || k >= len(doc) || doc[k] != ':' {
-			return nil
+			return shared
 		}
 		v := skipValue(doc, k+1)
 		if v < 0 || v >= len(doc) {
-			return nil
+			return shared
 		}
 		key, raw := doc[i+1:k-1], doc[k+2:v-1] // unquoted: no escapes, or not compared
 		if len(raw) >= shareAtLeast && bytes.IndexByte(raw, '\\') < 0 && annotations[string(key)] == string(raw) {
-			if shared == nil {
-				shared = make(map[string]string, len(annotations))
-				for k, v := range annotations {
-					shared[k] = v
-				}
-			}
-			shared[string(key)] = unsafe.String(&raw[0], len(raw))
+			setExisting(annotations, key, unsafe.String(&raw[0], len(raw)))
+			shared++
 		}
 		if doc[v] != ',' {
 			break
@@ -57,6 +53,17 @@ func ShareAnnotations(annotations map[string]string, content []byte) map[string]
 		i = v + 1
 	}
 	return shared
+}
+
+// setExisting sets the value of m's key that equals key, reusing m's own
+// key string: m[string(key)] = v would allocate a string for key.
+func setExisting(m map[string]string, key []byte, v string) {
+	for k := range m {
+		if k == string(key) {
+			m[k] = v
+			return
+		}
+	}
 }
 
 func anyLong(m map[string]string) bool {
