@@ -49,6 +49,9 @@ func (l *listOrders) sorted(gr meta.GroupResource, ns string) ([]*entry, bool) {
 // whose resourceVersion has left the history (is at or below compacted).
 func (l *listOrders) forget(gr meta.GroupResource, ns string, compacted int64) {
 	for _, key := range [2]listOrderKey{{gr, ns}, {gr, ""}} {
+		if len(l.pages) == 0 {
+			break // as for most writes: no key to hash
+		}
 		if o, ok := l.pages[key]; ok && o.rv < compacted {
 			delete(l.pages, key) // its pages would be 410 now: keep no replaced object alive for it
 		}
