@@ -77,40 +77,15 @@ func benchScale(b *testing.B, n int) {
 		b.Fatalf("listed %d objects, want %d", got, n)
 	}
 	b.ReportMetric(time.Since(start).Seconds(), "list-s")
-	ws := &watchers{url: c.url}
-	defer ws.stop()
-	for _, w := range []int{100, 1000, 10_000} {
-		ws.open(b, w)
-		m := c.memory(b)
-		tag := fmt.Sprintf("w%d-", w)
-		b.ReportMetric(grew(full.Heap, m.Heap)/float64(w), tag+"heap-B/watch")
-		b.ReportMetric(grew(full.Stacks, m.Stacks)/float64(w), tag+"stack-B/watch")
-		b.ReportMetric(grew(full.RSS, m.RSS)/float64(w), tag+"rss-B/watch")
-		b.ReportMetric(float64(m.RSS)/(1<<20), tag+"rss-MiB")
-		var lat []float64
-		for i := range 3 {
-			lat = append(lat, ws.toAll(b, fmt.Sprintf("e-%d-%d", w, i)).Seconds()*1000)
-		}
-		slices.Sort(lat)
-		b.ReportMetric(lat[1], tag+"to-all-ms")
-	}
+	watchRows(b, c, full, http1Watches, true)
 	b.ReportMetric(0, "ns/op")
 }
 
-// BenchmarkIdleWatchFloor is the reference for BenchmarkScale's idle
-// watches: what an idle request held open costs a bare net/http server
-// (see [bareHandler]) in a child process, opened and measured as
-// BenchmarkScale opens and measures its watches. Over HTTP/1.1 each one
-// holds a connection with its read and write buffers and two goroutines
-// (the connection's, which runs the handler, and the one that notices
-// the client going away): no server on net/http can hold an idle watch
-// for less.
-//
-//	cd compare && go test -run '^$' -bench IdleWatchFloor -benchtime 1x ./scale/
-func BenchmarkIdleWatchFloor(b *testing.B) {
-	c := startServer(b, bareServer)
-	before := c.memory(b)
-	ws := &watchers{url: c.url}
+// watchRows opens 100, 1,000 and 10,000 watches to c through client and
+// reports, per watcher count, what they cost c from before (see
+// BenchmarkScale), and, with latency, to-all-ms.
+func watchRows(b *testing.B, c *child, before memory, client *http.Client, latency bool) {
+	ws := &watchers{url: c.url, client: client}
 	defer ws.stop()
 	for _, w := range []int{100, 1000, 10_000} {
 		ws.open(b, w)
@@ -119,8 +94,56 @@ func BenchmarkIdleWatchFloor(b *testing.B) {
 		b.ReportMetric(grew(before.Heap, m.Heap)/float64(w), tag+"heap-B/watch")
 		b.ReportMetric(grew(before.Stacks, m.Stacks)/float64(w), tag+"stack-B/watch")
 		b.ReportMetric(grew(before.RSS, m.RSS)/float64(w), tag+"rss-B/watch")
+		if !latency {
+			continue
+		}
+		b.ReportMetric(float64(m.RSS)/(1<<20), tag+"rss-MiB")
+		var lat []float64
+		for i := range 3 {
+			lat = append(lat, ws.toAll(b, fmt.Sprintf("e-%d-%d", w, i)).Seconds()*1000)
+		}
+		slices.Sort(lat)
+		b.ReportMetric(lat[1], tag+"to-all-ms")
 	}
+}
+
+// BenchmarkScaleWatchesHTTP2 is BenchmarkScale's watch rows over HTTP/2,
+// as client-go speaks to kube-apiserver: the watches share connections,
+// up to maxStreams on each, where over HTTP/1.1 each holds one of its
+// own. It is HTTP/2 without TLS (h2c), so that the rows compare with
+// BenchmarkScale's plain HTTP/1.1 ones, over 10,000 objects.
+//
+//	cd compare && go test -run '^$' -bench 'ScaleWatchesHTTP2|IdleWatchFloor' -benchtime 1x ./scale/
+func BenchmarkScaleWatchesHTTP2(b *testing.B) {
+	c := startServer(b, "1"+h2cSuffix)
+	fill(b, c.url, 10_000)
+	watchRows(b, c, c.memory(b), h2cWatches, true)
 	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkIdleWatchFloor is the reference for BenchmarkScale's idle
+// watches: what an idle request held open costs a bare net/http server
+// (see [bareHandler]) in a child process, opened and measured as
+// BenchmarkScale opens and measures its watches (http1), and over h2c
+// (see BenchmarkScaleWatchesHTTP2). Over HTTP/1.1 each one holds a
+// connection with its read and write buffers and two goroutines (the
+// connection's, which runs the handler, and the one that notices the
+// client going away): no server on net/http can hold an idle watch for
+// less. Over HTTP/2 a held request is a stream and its handler's
+// goroutine, on a connection it shares.
+//
+//	cd compare && go test -run '^$' -bench IdleWatchFloor -benchtime 1x ./scale/
+func BenchmarkIdleWatchFloor(b *testing.B) {
+	b.Run("http1", func(b *testing.B) {
+		c := startServer(b, bareServer)
+		watchRows(b, c, c.memory(b), http1Watches, false)
+		b.ReportMetric(0, "ns/op")
+	})
+	b.Run("h2c", func(b *testing.B) {
+		c := startServer(b, bareServer+h2cSuffix)
+		watchRows(b, c, c.memory(b), h2cWatches, false)
+		b.ReportMetric(0, "ns/op")
+	})
 }
 
 // grew is how much a figure grew from before to after (negative if it
@@ -203,6 +226,7 @@ var continueRE = regexp.MustCompile(`"continue":"([^"]+)"`)
 // watchers are open watches, each read by a goroutine of its own.
 type watchers struct {
 	url    string
+	client *http.Client
 	cancel []context.CancelFunc
 	lines  []chan time.Time
 	wg     sync.WaitGroup
@@ -222,7 +246,7 @@ func (ws *watchers) open(b *testing.B, total int) {
 			defer func() { <-sem }()
 			ctx, cancel := context.WithCancel(context.Background())
 			req, _ := http.NewRequestWithContext(ctx, "GET", ws.url+widgets+"?watch=true&timeoutSeconds=3600&resourceVersion="+rv, nil)
-			resp, err := watchClient.Do(req)
+			resp, err := ws.client.Do(req)
 			if err != nil {
 				b.Error(err)
 				cancel()
@@ -250,8 +274,16 @@ func (ws *watchers) open(b *testing.B, total int) {
 	}
 }
 
-// watchClient opens a connection per watch.
-var watchClient = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: -1}}
+// http1Watches opens a connection per watch.
+var http1Watches = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: -1}}
+
+// h2cWatches speaks HTTP/2 without TLS: its watches share connections,
+// as many on each as the server allows.
+var h2cWatches = func() *http.Client {
+	t := &http.Transport{Protocols: new(http.Protocols)}
+	t.Protocols.SetUnencryptedHTTP2(true)
+	return &http.Client{Transport: t}
+}()
 
 // toAll creates one object and returns how long it took until every
 // watcher had read its event.

@@ -24,12 +24,24 @@ import (
 // TestMain serves apiserver/httpapi for the test kinds on a free port,
 // prints its address and serves until killed. The benchmarks start it
 // as a child process, so that what they measure (its RSS, its heap) is
-// the server's alone, not their clients'. Set to bareServer, it serves
-// bare net/http instead (see [bareHandler]).
+// the server's alone, not their clients'. Its value is the mode: "1"
+// (or any other) for the server, bareServer for bare net/http instead
+// (see [bareHandler]); either with h2cSuffix, to speak HTTP/2 as well.
 const serverVar = "KITCHENSYNC_SCALE_SERVER"
 
 // bareServer is the value of serverVar for the bare net/http server.
 const bareServer = "bare"
+
+// h2cSuffix, at the end of serverVar's value, makes the server take
+// HTTP/2 without TLS (h2c, with prior knowledge) as well as HTTP/1.1,
+// with at most maxStreams streams per connection.
+const h2cSuffix = "+h2c"
+
+// maxStreams is kube-apiserver's limit of concurrent streams on one
+// HTTP/2 connection (100 since its fix of the rapid-reset attack; Go's
+// own default is 250). A client with more watches than that opens
+// another connection.
+const maxStreams = 100
 
 func TestMain(m *testing.M) {
 	if mode := os.Getenv(serverVar); mode != "" {
@@ -42,6 +54,7 @@ func TestMain(m *testing.M) {
 // serve is the child: the server (or, for bareServer, bare net/http)
 // and, at /scalez, its memory after a collection.
 func serve(mode string) {
+	mode, h2c := strings.CutSuffix(mode, h2cSuffix)
 	var h http.Handler = httpapi.NewHandler(apiserver.NewServer(apiservertest.NewScheme(), apiserver.Options{}))
 	if mode == bareServer {
 		h = http.HandlerFunc(bareHandler)
@@ -57,7 +70,14 @@ func serve(mode string) {
 		os.Exit(1)
 	}
 	fmt.Println(ln.Addr())
-	_ = http.Serve(ln, mux)
+	srv := &http.Server{Handler: mux}
+	if h2c {
+		srv.Protocols = new(http.Protocols)
+		srv.Protocols.SetHTTP1(true)
+		srv.Protocols.SetUnencryptedHTTP2(true)
+		srv.HTTP2 = &http.HTTP2Config{MaxConcurrentStreams: maxStreams}
+	}
+	_ = srv.Serve(ln)
 }
 
 // bareHandler is the floor of an idle watch over HTTP: it answers a
@@ -116,7 +136,7 @@ type child struct {
 	cmd *exec.Cmd
 }
 
-// startServer starts the child server (mode: "1", or bareServer) and
+// startServer starts the child server (mode: see serverVar) and
 // stops it when b ends.
 func startServer(b *testing.B, mode string) *child {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
