@@ -89,7 +89,9 @@ func (f *doorFlags) load() (door, error) {
 		if d.certPEM, err = os.ReadFile(f.tlsCert); err != nil {
 			return d, fmt.Errorf("-tls-cert: %v", err)
 		}
-		d.tls = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+		// HTTP/2 first, as kube-apiserver offers it: a client-go client
+		// then sends every request and watch over one connection.
+		d.tls = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12, NextProtos: []string{"h2", "http/1.1"}}
 	}
 	return d, nil
 }

@@ -6,12 +6,14 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"io"
 	"math/big"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -68,6 +70,7 @@ func TestKubeconfigCarriesTheTokenAndCertificate(t *testing.T) {
 	if cfg.BearerToken != "s3cret" || len(cfg.TLSClientConfig.CAData) == 0 || !strings.HasPrefix(cfg.Host, "https://") {
 		t.Errorf("kubeconfig gives host %q, token %q, %d bytes of CA", cfg.Host, cfg.BearerToken, len(cfg.TLSClientConfig.CAData))
 	}
+	assertHTTP2(t, strings.TrimSuffix(url, "/?token=s3cret")+"/version", cfg.TLSClientConfig.CAData, "s3cret")
 	kubectl, err := exec.LookPath("kubectl")
 	if err != nil {
 		t.Skip("kubectl is not installed")
@@ -83,6 +86,26 @@ func TestKubeconfigCarriesTheTokenAndCertificate(t *testing.T) {
 	cmd = exec.Command(kubectl, "--kubeconfig", wrong, "--insecure-skip-tls-verify", "--cache-dir", filepath.Join(dir, "cache"), "get", "orders")
 	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "Unauthorized") {
 		t.Errorf("kubectl get orders with a wrong token: %v: %s", err, out)
+	}
+}
+
+// assertHTTP2 checks that a client offering HTTP/2 gets it from the
+// server at url over TLS (trusting the certificate caPEM), as client-go
+// gets it from kube-apiserver.
+func assertHTTP2(t *testing.T, url string, caPEM []byte, token string) {
+	t.Helper()
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(caPEM)
+	c := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}, ForceAttemptHTTP2: true}}
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.ProtoMajor != 2 {
+		t.Errorf("GET %s: %s over %s, want 200 over HTTP/2.0", url, resp.Status, resp.Proto)
 	}
 }
 

@@ -48,7 +48,8 @@ func NewSite(ctx context.Context, r *restaurant.Restaurant, opts ...Option) *Sit
 func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.door.ServeHTTP(w, r) }
 
 // Serve serves the site on ln (wrap ln with [crypto/tls.NewListener] for
-// HTTPS) until ctx ends, then closes ln and the page's event streams.
+// HTTPS; with "h2" in the config's NextProtos, clients may speak HTTP/2)
+// until ctx ends, then closes ln and the page's event streams.
 func (s *Site) Serve(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
 		BaseContext: func(net.Listener) context.Context { return ctx }}
