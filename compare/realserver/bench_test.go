@@ -54,12 +54,22 @@ var frontNames = []string{"kitchensync", "kitchensync-tls", "kube-apiserver"}
 var writeFrontNames = []string{"kitchensync", "kitchensync-tls", "kitchensync-durable-tls", "kube-apiserver"}
 
 // fronts starts the servers once per benchmark and returns them by name.
-// Each kitchensync front has its own server.
-func fronts(b *testing.B) map[string]front {
+// Each kitchensync front has its own server. With http2, the clients of
+// the HTTPS fronts offer HTTP/2 as client-go's do, and kitchensync's
+// HTTPS fronts take it, as kube-apiserver always does: requests, and
+// watches, then share a connection instead of each holding one.
+func fronts(b *testing.B, http2 bool) map[string]front {
 	r := startReal(b)
 	installCRD(b, r, "widgets.test.kitchensync.io", widgetCRD)
-	r.client.Transport.(bearer).next.(*http.Transport).MaxIdleConnsPerHost = 200
-	fs := map[string]front{"kube-apiserver": {r.url, r.client, realCPU(r.kubeconfig)}}
+	client := r.client
+	tr := r.client.Transport.(bearer).next.(*http.Transport)
+	tr.MaxIdleConnsPerHost = 200
+	if http2 {
+		tr = tr.Clone()
+		tr.ForceAttemptHTTP2 = true
+		client = &http.Client{Timeout: r.client.Timeout, Transport: bearer{r.client.Transport.(bearer).token, tr}}
+	}
+	fs := map[string]front{"kube-apiserver": {r.url, client, realCPU(r.kubeconfig)}}
 	for _, name := range writeFrontNames[:3] {
 		opts := apiserver.Options{HistorySize: 200_000, WatchBufferSize: 200_000}
 		srv := apiservertest.NewServerWithOptions(b, opts)
@@ -72,6 +82,7 @@ func fronts(b *testing.B) map[string]front {
 		}
 		ks := httptest.NewUnstartedServer(httpapi.NewHandler(srv))
 		if strings.HasSuffix(name, "-tls") {
+			ks.EnableHTTP2 = http2
 			ks.StartTLS()
 		} else {
 			ks.Start()
@@ -126,8 +137,19 @@ func (f front) fill(b *testing.B, prefix string, n int, meta string) {
 	wg.Wait()
 }
 
-func BenchmarkHTTPFront(b *testing.B) {
-	fs := fronts(b)
+// BenchmarkHTTPFront runs the same requests against each front, the
+// HTTPS ones over HTTP/1.1: every watch a connection, and its TLS
+// handshake, of its own.
+func BenchmarkHTTPFront(b *testing.B) { benchFronts(b, fronts(b, false)) }
+
+// BenchmarkHTTPFrontHTTP2 is BenchmarkHTTPFront with the HTTPS fronts
+// over HTTP/2, as client-go talks to kube-apiserver (the plain HTTP
+// front stays HTTP/1.1):
+//
+//	cd compare && KITCHENSYNC_REAL_APISERVER=1 go test -run '^$' -bench HTTPFrontHTTP2 -benchtime 10x ./realserver/
+func BenchmarkHTTPFrontHTTP2(b *testing.B) { benchFronts(b, fronts(b, true)) }
+
+func benchFronts(b *testing.B, fs map[string]front) {
 	for _, clients := range []int{1, 16} {
 		for _, name := range writeFrontNames {
 			f := fs[name]
