@@ -171,7 +171,12 @@ func objectTree(obj any) (map[string]any, error) {
 	return decodeTree(b)
 }
 
+// decodeTree decodes the JSON object b, numbers as json.Number: by
+// jsonenc when it can, without encoding/json's reflection.
 func decodeTree(b []byte) (map[string]any, error) {
+	if tree, ok := jsonenc.DecodeTree(b); ok {
+		return tree, nil
+	}
 	var tree map[string]any
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
@@ -179,14 +184,4 @@ func decodeTree(b []byte) (map[string]any, error) {
 		return nil, err
 	}
 	return tree, nil
-}
-
-// emptyTree is an object of the kind with nothing set but its identity:
-// what a create starts from.
-func emptyTree(info meta.KindInfo, name, ns string) (map[string]any, error) {
-	obj := info.New()
-	*obj.GetTypeMeta() = info.TypeMeta()
-	m := obj.GetObjectMeta()
-	m.Name, m.Namespace = name, ns
-	return objectTree(obj)
 }

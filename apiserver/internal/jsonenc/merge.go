@@ -21,7 +21,7 @@ import (
 // apply (a patch that is not an object, or is not valid JSON): the
 // caller then asks json-patch, whose answer, error or not, stands.
 func MergePatch(doc, patch []byte) (out []byte, ok bool) {
-	p, ok := decodePatch(patch)
+	p, ok := DecodeTree(patch)
 	if !ok || len(doc) < 2 || doc[0] != '{' {
 		return nil, false
 	}
@@ -30,15 +30,19 @@ func MergePatch(doc, patch []byte) (out []byte, ok bool) {
 	return out, ok && s.err == nil
 }
 
-// decodePatch decodes a patch that is a JSON object, and nothing more,
-// its numbers kept as written (see decodeAny).
-func decodePatch(patch []byte) (map[string]any, bool) {
-	v, end, ok := decodeAny(patch, 0, 1)
-	p, isObject := v.(map[string]any)
-	if !ok || !isObject || skipSpace(patch, end) != len(patch) {
+// DecodeTree decodes b, a JSON object and nothing more (but whitespace),
+// into what json.Decoder with UseNumber makes of it: map[string]any,
+// []any, string, json.Number, bool and nil, numbers kept as written,
+// strings unquoted as encoding/json unquotes them. It reports false,
+// having decoded nothing, for anything else: decode that with
+// encoding/json, which says what is wrong.
+func DecodeTree(b []byte) (map[string]any, bool) {
+	v, end, ok := decodeAny(b, 0, 1)
+	tree, isObject := v.(map[string]any)
+	if !ok || !isObject || skipSpace(b, end) != len(b) {
 		return nil, false
 	}
-	return p, true
+	return tree, true
 }
 
 // mergeObject appends to b the object doc (compact, as json.Marshal
