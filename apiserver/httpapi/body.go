@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver/internal/jsonenc"
@@ -80,22 +81,11 @@ func decodeObject(info meta.KindInfo, body []byte, fv fieldValidation) (meta.Obj
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, nil, meta.NewBadRequest("the request body is empty: send the object as JSON")
 	}
-	// Like kube-apiserver, read apiVersion and kind first: a body that is
-	// not a JSON object fails here, in its words.
-	var findKind struct {
-		APIVersion string `json:"apiVersion,omitempty"`
-		Kind       string `json:"kind,omitempty"`
+	apiVersion, kind, generic, err := decodeGeneric(info, body)
+	if err != nil {
+		return nil, nil, err
 	}
-	if err := json.Unmarshal(body, &findKind); err != nil {
-		return nil, nil, meta.NewBadRequest(fmt.Sprintf(
-			"the object provided is unrecognized (must be of type %s): couldn't get version/kind; json parse error: %v (%s)",
-			info.Kind, err, summarize(body, 30)))
-	}
-	var generic any
-	if err := json.Unmarshal(body, &generic); err != nil {
-		return nil, nil, meta.NewBadRequest(describeJSONError(info, body, err))
-	}
-	if warnings, err := checkUnstructuredKind(info, findKind.APIVersion, findKind.Kind, body, generic); err != nil {
+	if warnings, err := checkUnstructuredKind(info, apiVersion, kind, body, generic); err != nil {
 		return nil, warnings, err
 	}
 	obj := info.New()
@@ -109,7 +99,8 @@ func decodeObject(info meta.KindInfo, body []byte, fv fieldValidation) (meta.Obj
 	for _, f := range unknown {
 		warnings = append(warnings, fmt.Sprintf("unknown field %q", f))
 	}
-	for _, f := range duplicateFields(body) {
+	duplicates, _ := jsonenc.DuplicateKeys(body) // body is valid JSON by now
+	for _, f := range duplicates {
 		warnings = append(warnings, fmt.Sprintf("duplicate field %q", f))
 	}
 	switch {
@@ -120,6 +111,42 @@ func decodeObject(info meta.KindInfo, body []byte, fv fieldValidation) (meta.Obj
 		warnings = nil
 	}
 	return obj, warnings, nil
+}
+
+// decodeGeneric decodes body, a create's or update's, as a tree (what
+// the checks of its fields walk), and reads its apiVersion and kind. Like
+// kube-apiserver, it reads the kind first, so that a body that is not a
+// JSON object fails in its words. Most bodies take one pass of
+// jsonenc.DecodeTree; one it declines, or whose apiVersion or kind is not
+// a string, is decoded by encoding/json, which words what is wrong.
+func decodeGeneric(info meta.KindInfo, body []byte) (apiVersion, kind string, generic any, err error) {
+	if tree, ok := jsonenc.DecodeTree(body); ok {
+		apiVersion, okVersion := stringOrNull(tree["apiVersion"])
+		kind, okKind := stringOrNull(tree["kind"])
+		if okVersion && okKind {
+			return apiVersion, kind, tree, nil
+		}
+	}
+	var findKind struct {
+		APIVersion string `json:"apiVersion,omitempty"`
+		Kind       string `json:"kind,omitempty"`
+	}
+	if err := json.Unmarshal(body, &findKind); err != nil {
+		return "", "", nil, meta.NewBadRequest(fmt.Sprintf(
+			"the object provided is unrecognized (must be of type %s): couldn't get version/kind; json parse error: %v (%s)",
+			info.Kind, err, summarize(body, 30)))
+	}
+	if err := json.Unmarshal(body, &generic); err != nil {
+		return "", "", nil, meta.NewBadRequest(describeJSONError(info, body, err))
+	}
+	return findKind.APIVersion, findKind.Kind, generic, nil
+}
+
+// stringOrNull is v as a string field decodes it: a string, or "" for
+// null or nothing; false for anything else.
+func stringOrNull(v any) (string, bool) {
+	s, ok := v.(string)
+	return s, ok || v == nil
 }
 
 // describeJSONError words a decoding error as Kubernetes does ("Widget in
@@ -233,7 +260,7 @@ func unknownFields(t reflect.Type, v any, path string, out *[]string) {
 	switch t.Kind() {
 	case reflect.Struct:
 		m, _ := v.(map[string]any)
-		fields := jsonFields(t)
+		fields := knownFields(t)
 		keys := make([]string, 0, len(m))
 		for k := range m {
 			keys = append(keys, k)
@@ -265,6 +292,20 @@ func joinPath(path, key string) string {
 		return key
 	}
 	return path + "." + key
+}
+
+// fieldsByType holds jsonFields of each struct type unknownFields has
+// walked (reflect.Type to map[string]reflect.Type): a type's fields never
+// change, and every body of a kind walks the same types.
+var fieldsByType sync.Map
+
+// knownFields is jsonFields(t), worked out once per type (read-only).
+func knownFields(t reflect.Type) map[string]reflect.Type {
+	if f, ok := fieldsByType.Load(t); ok {
+		return f.(map[string]reflect.Type)
+	}
+	f, _ := fieldsByType.LoadOrStore(t, jsonFields(t))
+	return f.(map[string]reflect.Type)
 }
 
 // jsonFields maps the JSON names of struct t's fields to their types, with
