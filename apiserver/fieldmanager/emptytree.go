@@ -23,7 +23,7 @@ func emptyTree(info meta.KindInfo, name, ns string) (map[string]any, error) {
 		}
 		empty, _ = emptyTrees.LoadOrStore(key, tree)
 	}
-	tree := copyTree(empty.(map[string]any))
+	tree := meta.DeepCopyJSONValue(empty).(map[string]any)
 	md, _ := tree["metadata"].(map[string]any)
 	if md == nil && (name != "" || ns != "") {
 		md = map[string]any{}
@@ -45,27 +45,4 @@ var emptyTrees sync.Map
 type emptyKey struct {
 	gvk meta.GroupVersionKind
 	typ reflect.Type
-}
-
-// copyTree returns a copy of tree that shares no map or slice with it.
-func copyTree(tree map[string]any) map[string]any {
-	out := make(map[string]any, len(tree))
-	for k, v := range tree {
-		out[k] = copyValue(v)
-	}
-	return out
-}
-
-func copyValue(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		return copyTree(v)
-	case []any:
-		out := make([]any, len(v))
-		for i, item := range v {
-			out[i] = copyValue(item)
-		}
-		return out
-	}
-	return v
 }

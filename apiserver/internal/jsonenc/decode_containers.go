@@ -137,6 +137,9 @@ func mapDecoder(t reflect.Type) decFunc {
 // encoding/json does: the same capacities.
 func sliceDecoder(t reflect.Type) decFunc {
 	dec, size := decoderFor(t.Elem()), t.Elem().Size()
+	// Its loop is [decoder.array]'s, written out: through array, the
+	// closure for the items costs an allocation per slice (6 more, and
+	// 5-17% more time, for an Order).
 	return func(d *decoder, p unsafe.Pointer, i int) (int, bool) {
 		b := d.b
 		if i = skipSpace(b, i); null(b, i) {
@@ -168,6 +171,37 @@ func sliceDecoder(t reflect.Type) decFunc {
 			default:
 				return 0, false
 			}
+		}
+	}
+}
+
+// array reads the array at d.b[i] (null: none), calling item with each
+// item's position n and the index j of its value; item returns the index
+// past the value.
+func (d *decoder) array(i int, item func(n, j int) (int, bool)) (int, bool) {
+	b := d.b
+	if i = skipSpace(b, i); null(b, i) {
+		return i + 4, true
+	}
+	if i >= len(b) || b[i] != '[' || !d.enter() {
+		return 0, false
+	}
+	defer d.leave()
+	if i = skipSpace(b, i+1); i < len(b) && b[i] == ']' {
+		return i + 1, true
+	}
+	for n := 0; ; n++ {
+		j, ok := item(n, i)
+		if j = skipSpace(b, j); !ok || j >= len(b) {
+			return 0, false
+		}
+		switch b[j] {
+		case ']':
+			return j + 1, true
+		case ',':
+			i = j + 1
+		default:
+			return 0, false
 		}
 	}
 }

@@ -13,14 +13,14 @@ import (
 // of doc, in place, without decoding it; ok is false if that is not
 // valid JSON.
 func DuplicateKeys(doc []byte) (paths []string, ok bool) {
-	w := duplicates{b: doc}
-	_, ok = w.value(0, 1)
+	w := duplicates{d: decoder{b: doc}}
+	_, ok = w.value(0)
 	return w.out, ok
 }
 
 // duplicates walks a document for DuplicateKeys.
 type duplicates struct {
-	b    []byte
+	d    decoder
 	path []step // the members and items the walk is in
 	out  []string
 }
@@ -32,19 +32,22 @@ type step struct {
 	item  bool
 }
 
-// value walks the value at b[i] (after whitespace), inside depth-1
-// objects and arrays, and returns the index past it.
-func (w *duplicates) value(i, depth int) (int, bool) {
-	b := w.b
-	i = skipSpace(b, i)
-	if i >= len(b) || depth > maxNesting {
+// value walks the value at b[i] (after whitespace) and returns the index
+// past it.
+func (w *duplicates) value(i int) (int, bool) {
+	b := w.d.b
+	if i = skipSpace(b, i); i >= len(b) {
 		return 0, false
 	}
-	switch c := b[i]; c {
+	switch b[i] {
 	case '{':
-		return w.object(i, depth)
+		return w.object(i)
 	case '[':
-		return w.array(i, depth)
+		return w.d.array(i, func(n, j int) (int, bool) {
+			w.path = append(w.path, step{index: n, item: true})
+			defer w.pop()
+			return w.value(j)
+		})
 	case '"':
 		j := skipString(b, i)
 		return j, j > i
@@ -59,6 +62,8 @@ func (w *duplicates) value(i, depth int) (int, bool) {
 	return j, j > i
 }
 
+func (w *duplicates) pop() { w.path = w.path[:len(w.path)-1] }
+
 // literal returns the index past lit if b has it at i.
 func literal(b []byte, i int, lit string) (int, bool) {
 	if len(b)-i >= len(lit) && string(b[i:i+len(lit)]) == lit {
@@ -68,18 +73,10 @@ func literal(b []byte, i int, lit string) (int, bool) {
 }
 
 // object walks the object at b[i], noting each key it has seen before.
-func (w *duplicates) object(i, depth int) (int, bool) {
-	b := w.b
+func (w *duplicates) object(i int) (int, bool) {
 	var seen []string        // a few keys: looked through
 	var many map[string]bool // past manyKeys of them: looked up
-	if i = skipSpace(b, i+1); i < len(b) && b[i] == '}' {
-		return i + 1, true
-	}
-	for {
-		k, j, _, ok := readKey(b, skipSpace(b, i))
-		if j = skipSpace(b, j); !ok || j >= len(b) || b[j] != ':' {
-			return 0, false
-		}
+	return w.d.object(i, func(k string, j int) (int, bool) {
 		switch {
 		case many[k] || many == nil && slices.Contains(seen, k):
 			w.out = append(w.out, w.pathTo(k))
@@ -94,49 +91,14 @@ func (w *duplicates) object(i, depth int) (int, bool) {
 			seen = append(seen, k)
 		}
 		w.path = append(w.path, step{key: k})
-		j, ok = w.value(j+1, depth+1)
-		w.path = w.path[:len(w.path)-1]
-		if j = skipSpace(b, j); !ok || j >= len(b) {
-			return 0, false
-		}
-		switch b[j] {
-		case '}':
-			return j + 1, true
-		case ',':
-			i = j + 1
-		default:
-			return 0, false
-		}
-	}
+		defer w.pop()
+		return w.value(j)
+	})
 }
 
 // manyKeys is how many keys an object's walk looks through before it
 // keeps them in a map.
 const manyKeys = 16
-
-// array walks the array at b[i].
-func (w *duplicates) array(i, depth int) (int, bool) {
-	b := w.b
-	if i = skipSpace(b, i+1); i < len(b) && b[i] == ']' {
-		return i + 1, true
-	}
-	for n := 0; ; n++ {
-		w.path = append(w.path, step{index: n, item: true})
-		j, ok := w.value(i, depth+1)
-		w.path = w.path[:len(w.path)-1]
-		if j = skipSpace(b, j); !ok || j >= len(b) {
-			return 0, false
-		}
-		switch b[j] {
-		case ']':
-			return j + 1, true
-		case ',':
-			i = j + 1
-		default:
-			return 0, false
-		}
-	}
-}
 
 // pathTo is the path of member key of the object the walk is in: its
 // members joined by dots, an item's index in brackets. It is a new
