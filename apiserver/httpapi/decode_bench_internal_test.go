@@ -2,9 +2,7 @@ package httpapi
 
 import (
 	"runtime"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/kitchensync/kitchensync/apiserver/apiservertest"
 )
@@ -19,18 +17,11 @@ func BenchmarkDecodeObject(b *testing.B) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	b.ReportAllocs()
-	cpu := threadCPU()
+	cpu := apiservertest.ThreadCPU()
 	for b.Loop() {
 		if _, _, err := decodeObject(info, body, validationWarn); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(threadCPU()-cpu)/float64(b.N), "cpu-ns/op")
-}
-
-// threadCPU is the CPU time of the calling thread.
-func threadCPU() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(1, &ru) // RUSAGE_THREAD
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64(apiservertest.ThreadCPU()-cpu)/float64(b.N), "cpu-ns/op")
 }

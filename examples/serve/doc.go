@@ -38,6 +38,8 @@
 //	go run ./examples/serve -addr :8443 -token-file ./token \
 //	    -tls-cert cert.pem -tls-key key.pem -accept-hosts '^kitchen\.lan$' -kubeconfig /tmp/k.yaml
 //
+// Over TLS the server offers HTTP/2, as kube-apiserver does, so that a
+// client-go client sends its requests and watches over one connection.
 // An -addr other machines can reach is refused without -token (or
 // -token-file). The printed address carries ?token=, which the page trades
 // for a cookie; kubectl and examples/chef send the token the kubeconfig

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"reflect"
 	"runtime"
-	"syscall"
 	"testing"
 	"time"
 
@@ -32,22 +31,15 @@ func BenchmarkWidget(b *testing.B) {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
 			b.ReportAllocs()
-			cpu := threadCPU()
+			cpu := apiservertest.ThreadCPU()
 			for b.Loop() {
 				if _, err := enc.marshal(w); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(threadCPU()-cpu)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(apiservertest.ThreadCPU()-cpu)/float64(b.N), "cpu-ns/op")
 		})
 	}
-}
-
-// threadCPU is the CPU time of the calling thread.
-func threadCPU() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(1, &ru) // RUSAGE_THREAD
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkUnmarshal decodes stored objects (an Order with its status,
@@ -65,13 +57,13 @@ func BenchmarkUnmarshal(b *testing.B) {
 				runtime.LockOSThread()
 				defer runtime.UnlockOSThread()
 				b.ReportAllocs()
-				cpu := threadCPU()
+				cpu := apiservertest.ThreadCPU()
 				for b.Loop() {
 					if err := dec.unmarshal(data, reflect.New(typ).Interface()); err != nil {
 						b.Fatal(err)
 					}
 				}
-				b.ReportMetric(float64(threadCPU()-cpu)/float64(b.N), "cpu-ns/op")
+				b.ReportMetric(float64(apiservertest.ThreadCPU()-cpu)/float64(b.N), "cpu-ns/op")
 			})
 		}
 	}

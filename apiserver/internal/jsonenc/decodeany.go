@@ -5,12 +5,29 @@ import (
 	"encoding/json"
 )
 
-// A merge patch is decoded whole (MergePatch walks it beside the
-// document), but it is small, and json.Decoder's reader, scanner and
-// reflection cost more than the patch: decodeAny decodes it directly,
-// into what json.Decoder with UseNumber makes of it (map[string]any,
-// []any, string, json.Number, bool, nil), and leaves to encoding/json only
-// a string with escapes or other than valid UTF-8.
+// Some JSON is wanted as a tree, not as a typed value: a merge patch
+// (MergePatch walks it beside the document), the field manager's view of
+// an object, a request body whose fields are checked one by one. It is
+// small, and json.Decoder's reader, scanner and reflection cost more than
+// the tree: decodeAny decodes it directly, into what json.Decoder with
+// UseNumber makes of it (map[string]any, []any, string, json.Number,
+// bool, nil), and leaves to encoding/json only the unquoting of a string
+// with escapes or other than valid UTF-8.
+
+// DecodeTree decodes b, a JSON object and nothing more (but whitespace),
+// into what json.Decoder with UseNumber makes of it: map[string]any,
+// []any, string, json.Number, bool and nil, numbers kept as written,
+// strings unquoted as encoding/json unquotes them. It reports false,
+// having decoded nothing, for anything else: decode that with
+// encoding/json, which says what is wrong.
+func DecodeTree(b []byte) (map[string]any, bool) {
+	v, end, ok := decodeAny(b, 0, 1)
+	tree, isObject := v.(map[string]any)
+	if !ok || !isObject || skipSpace(b, end) != len(b) {
+		return nil, false
+	}
+	return tree, true
+}
 
 // maxNesting is encoding/json's limit on nested objects and arrays.
 const maxNesting = 10000

@@ -25,4 +25,25 @@
 //
 // The tests feed both encoders the same values, generated and
 // hand-picked, and compare the bytes.
+//
+// # Decoding, and reading JSON in place
+//
+// The server reads JSON too: the stored objects a restart replays, the
+// document a patch leaves, a request's body. [Unmarshal] decodes into a
+// new typed value, with a decoder per type built the same way, and hands
+// anything outside its fast path to [json.Unmarshal], which then leaves
+// the value as it would have. [DecodeTree] decodes a JSON object as a
+// tree (what a merge patch, the field manager and a body's checks walk),
+// as json.Decoder with UseNumber does.
+//
+// Some questions need no decoding at all, and are answered by reading
+// the bytes where they lie: [Member] finds a member's value,
+// [DuplicateKeys] the keys a document repeats, [MergePatch] merges a
+// patch into a compact document, [SetNumber] and
+// [SpliceResourceVersion] rewrite one value, and [ShareAnnotations] lets
+// an object's long annotations read their bytes from its encoding, so
+// that the server holds them once.
+//
+// Here too the tests compare with encoding/json: the same values and the
+// same errors, on generated and fuzzed input (FuzzUnmarshal).
 package jsonenc

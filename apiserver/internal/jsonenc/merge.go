@@ -30,21 +30,6 @@ func MergePatch(doc, patch []byte) (out []byte, ok bool) {
 	return out, ok && s.err == nil
 }
 
-// DecodeTree decodes b, a JSON object and nothing more (but whitespace),
-// into what json.Decoder with UseNumber makes of it: map[string]any,
-// []any, string, json.Number, bool and nil, numbers kept as written,
-// strings unquoted as encoding/json unquotes them. It reports false,
-// having decoded nothing, for anything else: decode that with
-// encoding/json, which says what is wrong.
-func DecodeTree(b []byte) (map[string]any, bool) {
-	v, end, ok := decodeAny(b, 0, 1)
-	tree, isObject := v.(map[string]any)
-	if !ok || !isObject || skipSpace(b, end) != len(b) {
-		return nil, false
-	}
-	return tree, true
-}
-
 // mergeObject appends to b the object doc (compact, as json.Marshal
 // writes it) with the object patch p merged in.
 func mergeObject(s *state, b, doc []byte, p map[string]any) ([]byte, bool) {
