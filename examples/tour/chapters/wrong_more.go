@@ -19,6 +19,7 @@ import (
 	"github.com/kitchensync/kitchensync/informer"
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/reconcile"
+	"github.com/kitchensync/kitchensync/trace"
 )
 
 // 餐厅 §1 and §4 decide whether to cook with
@@ -119,13 +120,17 @@ func ASharedInformerDoesNotPartition(w io.Writer) {
 		orders.Create(ctx, order(fmt.Sprintf("table-%d", i+1), i+1, section, "tomato-soup"), meta.CreateOptions{})
 	}
 	gr := kitchen.OrderResource.GroupResource()
-	factory := informer.NewSharedInformerFactory(srv, 0)
+	tr := trace.New()
+	rec := trace.NewRecorder(tr)
+	factory := informer.NewSharedInformerFactory(srv, 0, informer.WithTracer(tr))
 	chefs, maitre := informer.InformerFor[*kitchen.Order](factory), informer.InformerFor[*kitchen.Order](factory)
 	var heardByChef, heardByMaitre atomic.Int32
 	chefReg, _ := chefs.AddEventHandler(informer.ResourceEventHandlerFuncs[*kitchen.Order]{AddFunc: func(*kitchen.Order, bool) { heardByChef.Add(1) }})
 	maitreReg, _ := maitre.AddEventHandler(informer.ResourceEventHandlerFuncs[*kitchen.Order]{AddFunc: func(*kitchen.Order, bool) { heardByMaitre.Add(1) }})
 	factory.Start(ctx)
 	informer.WaitForCacheSync(ctx, chefReg, maitreReg)
+	// Synced comes with the LIST; the WATCH follows it.
+	until(tr, func() bool { return heard(rec, is(trace.Reflector, trace.WatchStarted)) })
 	fmt.Fprintf(w, "the chef's and the maître d's informer are one: %v\n", chefs == maitre)
 	fmt.Fprintf(w, "each heard of every order: chef %d, maître d' %d, of 6\n", heardByChef.Load(), heardByMaitre.Load())
 	fmt.Fprintf(w, "the server served %d LIST and %d WATCH\n", srv.RequestCount(apiserver.VerbList, gr), srv.RequestCount(apiserver.VerbWatch, gr))
