@@ -18,6 +18,7 @@ import (
 	"github.com/kitchensync/kitchensync/kitchen"
 	"github.com/kitchensync/kitchensync/reconcile"
 	"github.com/kitchensync/kitchensync/reconcile/prommetrics"
+	"github.com/kitchensync/kitchensync/trace"
 	"github.com/kitchensync/kitchensync/workqueue"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -39,8 +40,10 @@ func TheFrontDeskDoesNotPoll(w io.Writer) {
 	srv := apiserver.NewServer(kitchen.NewScheme(), apiserver.Options{})
 	orders := client.New[*kitchen.Order](srv).Namespace("dinner")
 	orders.Create(ctx, order("table-1", 1, "main", "chocolate-cake"), meta.CreateOptions{})
+	tr := trace.New()
+	rec := trace.NewRecorder(tr)
 	desk := informer.NewSharedIndexInformer(srv.Resource(kitchen.OrderResource),
-		informer.Options[*kitchen.Order]{ResyncPeriod: 10 * time.Millisecond})
+		informer.Options[*kitchen.Order]{ResyncPeriod: 10 * time.Millisecond, Tracer: tr})
 	resyncs := make(chan struct{}, 100)
 	desk.AddEventHandler(informer.ResourceEventHandlerFuncs[*kitchen.Order]{UpdateFunc: func(old, o *kitchen.Order) {
 		if old.ResourceVersion == o.ResourceVersion { // nothing changed: a resync
@@ -51,6 +54,8 @@ func TheFrontDeskDoesNotPoll(w io.Writer) {
 	for range 3 {
 		<-resyncs
 	}
+	// Resyncs come from the cache, whether the watch has started or not.
+	until(tr, func() bool { return heard(rec, is(trace.Reflector, trace.WatchStarted)) })
 	gr := kitchen.OrderResource.GroupResource()
 	fmt.Fprintln(w, "after 3 resyncs: lists", srv.RequestCount(apiserver.VerbList, gr),
 		"watches", srv.RequestCount(apiserver.VerbWatch, gr), "gets", srv.RequestCount(apiserver.VerbGet, gr))
